@@ -1,0 +1,3 @@
+module github.com/pbmgames/pbm
+
+go 1.26.8

@@ -1,0 +1,58 @@
+// Package store defines how games are kept: one item per game under
+// optimistic locking, plus immutable chunks of older log entries. The
+// DynamoDB store (package dynamostore) and the embedded store for the
+// local run (package boltstore) both implement Store, and one conformance
+// suite (package storetest) proves they behave alike.
+package store
+
+import (
+	"context"
+	"errors"
+)
+
+// ErrNotFound: no such game or chunk.
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict: the game's stored version is not the one the write expected.
+var ErrConflict = errors.New("version conflict")
+
+// ErrTooLarge: the item would exceed the store's size limit.
+var ErrTooLarge = errors.New("item too large")
+
+// Game is the one item a move reads and writes. Body is opaque to the
+// store: the service's encoding of state, recent log and outbox.
+type Game struct {
+	ID      string
+	Version int64 // 1 after the first write; each write adds 1
+	Body    []byte
+	// OutboxPending marks a game whose outbox holds unsent mail, so the
+	// sweep can find it without a scan (a sparse index in DynamoDB).
+	OutboxPending bool
+	// UpdatedAt is seconds since the Unix epoch, set by the caller.
+	UpdatedAt int64
+}
+
+// Chunk is an immutable run of older log entries of a game.
+type Chunk struct {
+	GameID string
+	Seq    int // 0, 1, 2, …
+	Body   []byte
+}
+
+// Store keeps games. Every method is safe for concurrent use.
+type Store interface {
+	// GetGame reads a game with a strongly consistent read.
+	GetGame(ctx context.Context, id string) (Game, error)
+	// PutGame writes g as version prev+1 in one conditional write: it
+	// succeeds only if the stored version is prev (prev 0: the game must not
+	// exist yet), and fails with ErrConflict otherwise. It returns the
+	// written version.
+	PutGame(ctx context.Context, g Game, prev int64) (int64, error)
+	// PutChunk writes a chunk once. Writing the same chunk again with the
+	// same body succeeds (idempotent); with another body it is ErrConflict.
+	PutChunk(ctx context.Context, c Chunk) error
+	// Chunks lists a game's chunks in Seq order.
+	Chunks(ctx context.Context, gameID string) ([]Chunk, error)
+	// PendingOutbox lists the ids of games whose OutboxPending is set.
+	PendingOutbox(ctx context.Context) ([]string, error)
+}
