@@ -1,0 +1,112 @@
+package western
+
+import "github.com/pbmgames/pbm/engine"
+
+// Bot thresholds (filled-in): a bot keeps a cash reserve for fees and
+// interest, banks surplus and pays its credit back.
+const (
+	botReserve     = 8_000
+	botDepositOver = 60_000
+	botCreditBelow = 3_000
+	botCreditTake  = 20_000
+)
+
+// Bot chooses seat's action: always one of Legal(seat). ok is false when
+// the seat owes nothing.
+func (s *State) Bot(seat engine.Seat) (engine.Action, bool) {
+	var buf [48]engine.Choice
+	legal := s.appendLegal(buf[:0], seat)
+	if len(legal) == 0 {
+		return engine.Action{}, false
+	}
+	return s.botPick(seat, legal), true
+}
+
+func (s *State) botPick(seat int, legal []engine.Choice) engine.Action {
+	p := &s.Players[seat]
+	first := func(typ string) (engine.Choice, bool) {
+		for _, c := range legal {
+			if c.Type == typ {
+				return c, true
+			}
+		}
+		return engine.Choice{}, false
+	}
+	switch s.Phase {
+	case PhRoll:
+		return engine.Action{Type: ARoll}
+	case PhFork:
+		// The business path, except to sail for the colony's plantations
+		// when rich enough to pay its way.
+		best := legal[0].Action
+		for _, c := range legal {
+			if c.Type == AFork && c.Cell >= 111 && c.Cell <= 114 && p.Cash > 30_000 && p.ColonyLaps == 0 {
+				best = c.Action
+			}
+		}
+		return best
+	case PhRaid:
+		if p.Loot < 5_000 {
+			return engine.Action{Type: ASurrender}
+		}
+		return engine.Action{Type: APrison}
+	case PhOffer:
+		// 1.5× the price is a good sale unless the share pays better than
+		// a tenth of that a lap.
+		if c := Board[s.Offer.Cell]; c.Good == NoGood && c.Profit*10 < s.Offer.Price {
+			return engine.Action{Type: AAccept}
+		}
+		return engine.Action{Type: ADecline}
+	case PhAuction:
+		if c, ok := first(ABid); ok && c.Min+botReserve <= p.Cash {
+			return engine.Action{Type: ABid, Cell: c.Cell, Amount: c.Min}
+		}
+		return engine.Action{Type: APass}
+	}
+	// PhAct: take the cell's opportunities, then end the turn.
+	for _, c := range legal {
+		switch c.Type {
+		case ABuy:
+			if p.Cash-Board[c.Cell].Price >= botReserve {
+				return c.Action
+			}
+		case ASellGood, ANarcoSell:
+			return engine.Action{Type: c.Type, Good: c.Good, Amount: c.Max}
+		case ARepay:
+			if p.Cash-c.Max >= botReserve {
+				return engine.Action{Type: ARepay, Amount: c.Max}
+			}
+			if p.Cash > 2*botReserve {
+				return engine.Action{Type: ARepay, Amount: p.Cash - 2*botReserve}
+			}
+		case ARepayLoan:
+			if p.Cash-c.Max >= 2*botReserve {
+				return engine.Action{Type: ARepayLoan, Amount: c.Max}
+			}
+		case ACredit:
+			if p.Cash < botCreditBelow && p.Credit == 0 {
+				return engine.Action{Type: ACredit, Amount: min(botCreditTake, c.Max)}
+			}
+		case ADeposit:
+			if p.Credit == 0 && p.Cash > botDepositOver {
+				return engine.Action{Type: ADeposit, Amount: p.Cash - botDepositOver/2}
+			}
+		case AWithdraw:
+			if p.Cash < botReserve {
+				return engine.Action{Type: AWithdraw, Amount: min(c.Max, botReserve)}
+			}
+		case ATrinkets:
+			return c.Action
+		case ASpecSell:
+			// Three times the price beats ten laps of most dividends.
+			if Board[p.Cell].Mult >= 6 && Board[c.Cell].Good == NoGood {
+				return c.Action
+			}
+		case ADropGood:
+			if GoodByName(c.Good) != NoGood && p.Goods[GoodByName(c.Good)] == 0 {
+				return c.Action
+			}
+		}
+	}
+	return engine.Action{Type: AEnd}
+}

@@ -1,0 +1,68 @@
+package western
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/pbmgames/pbm/engine"
+)
+
+// Parts of net worth (W-40), the keys of engine.Score.Parts.
+const (
+	PartCash      = "cash"
+	PartDeposit   = "deposit"
+	PartShares    = "shares"
+	PartGoods     = "goods"
+	PartCredit    = "credit"
+	PartLoan      = "colony_loan"
+	PartStartLoan = "start_loan"
+)
+
+// NetWorth is W-40: cash + deposit + shares at their rate + goods at the
+// exchange price − credits − the $50,000 starting loan. The colony loan is
+// a debt like a credit (W-32).
+func (s *State) NetWorth(seat int) (int64, map[string]int64) {
+	p := &s.Players[seat]
+	var shares, goods int64
+	for cell := 1; cell <= NumCells; cell++ {
+		if int(s.Owner[cell]) == seat {
+			shares += s.shareValue(cell)
+		}
+	}
+	for g := Cars; g < numGoods; g++ {
+		goods += p.Goods[g] * s.goodPrice(g)
+	}
+	parts := map[string]int64{
+		PartCash: p.Cash, PartDeposit: p.Deposit, PartShares: shares, PartGoods: goods,
+		PartCredit: -p.Credit, PartLoan: -p.ColonyLoan, PartStartLoan: -StartLoan,
+	}
+	var total int64
+	for _, v := range parts {
+		total += v
+	}
+	return total, parts
+}
+
+// Score ranks the seats (W-0, W-40): those still playing by net worth, then
+// the bankrupt; ties keep seat order.
+func (s *State) Score() []engine.Score {
+	out := make([]engine.Score, len(s.Players))
+	for i := range s.Players {
+		nw, parts := s.NetWorth(i)
+		out[i] = engine.Score{Seat: i, NetWorth: nw, Bankrupt: s.Players[i].Bankrupt, Parts: parts}
+	}
+	order := slices.Clone(out)
+	slices.SortStableFunc(order, func(a, b engine.Score) int {
+		if a.Bankrupt != b.Bankrupt {
+			if a.Bankrupt {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(b.NetWorth, a.NetWorth)
+	})
+	for place, sc := range order {
+		out[sc.Seat].Place = place + 1
+	}
+	return out
+}

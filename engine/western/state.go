@@ -1,0 +1,167 @@
+// Package western is the engine of «Вестерн»: a pure, deterministic state
+// machine over plain data. Rules are cited by their RULES.md ids (W-…, P-…);
+// choices where the rules are open are in DECISIONS.md beside this file.
+package western
+
+import (
+	"fmt"
+
+	"github.com/pbmgames/pbm/engine"
+)
+
+// Name is the game's name in the service.
+const Name = "western"
+
+// FormatVersion is the version of the serialised state.
+const FormatVersion = 1
+
+// Seat limits.
+const (
+	MinSeats = 2
+	MaxSeats = 6
+)
+
+// Money and rate constants of the rules; filled-in ones are marked.
+const (
+	StartLoan       = 50_000 // W-1
+	LapIncome       = 5_000  // W-3
+	CreditPerLap    = 50_000 // W-11
+	CreditRatePct   = 15     // W-12
+	DepositRatePct  = 10     // W-13
+	ColonyCellFee   = 200    // W-31
+	TravelFee       = 500    // W-30 (also Board[57].Price)
+	StartRate       = 10     // W-9: a new share starts at 10 points = par
+	MinRate         = 1      // filled-in: rates never fall below 1 point
+	MaxRate         = 30     // filled-in: rates never rise above 30 points
+	LabourMax       = 4      // W-16
+	MaxColonyLaps   = 2      // W-34
+	MaxNarcoTons    = 50     // filled-in: what one visit to cell 3 can buy
+	NewspaperDrop   = 2      // filled-in: points the newspaper owner drops a good by (W-15)
+	ProductionUnit  = 10_000 // W-8: one unit of product per full $10,000 of capital
+	HMMSharePct     = 10     // W-10: ХММ's share of МММ's and ЭМА's profit
+	cellHMM         = 10
+	cellNewspaper   = 35
+	cellLeadingCola = 56
+	cellLeadingCars = 65
+	cellBumper      = 117
+)
+
+// Options are chosen by the organiser.
+type Options struct {
+	// Laps is the agreed number of laps (W-0, W-40).
+	Laps int `json:"laps"`
+	// Beginners is the simplified variant of W-41.
+	Beginners bool `json:"beginners,omitempty"`
+}
+
+// DefaultOptions is what a game uses when the organiser says nothing.
+func DefaultOptions() Options { return Options{Laps: 20} }
+
+// Validate refuses options the engine cannot play.
+func (o Options) Validate() error {
+	if o.Laps < 1 || o.Laps > 200 {
+		return fmt.Errorf("%w: laps must be between 1 and 200, got %d", engine.ErrBadOptions, o.Laps)
+	}
+	return nil
+}
+
+// Phase is what the game waits for.
+type Phase uint8
+
+const (
+	PhRoll    Phase = iota // the turn's seat rolls (W-2)
+	PhFork                 // the turn's seat chooses a path mid-move (W-4)
+	PhAct                  // the turn's seat acts on the cell it stopped on, then ends the turn
+	PhRaid                 // the turn's seat chooses loot or prison (W-24)
+	PhOffer                // the offered seat accepts or declines a share sale (W-18)
+	PhAuction              // every seat still playing bids once, sealed (W-19)
+	PhOver                 // the game has ended (W-40)
+)
+
+var phaseNames = [...]string{"roll", "fork", "act", "raid", "offer", "auction", "over"}
+
+func (p Phase) String() string { return phaseNames[p] }
+
+// MarshalText writes the phase by name.
+func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText reads a phase name.
+func (p *Phase) UnmarshalText(b []byte) error {
+	for i, n := range phaseNames {
+		if n == string(b) {
+			*p = Phase(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown phase %q", b)
+}
+
+// Player is one seat's position. All of it is public in «Вестерн».
+type Player struct {
+	Cell       int             `json:"cell"`
+	Cash       int64           `json:"cash"`
+	Deposit    int64           `json:"deposit,omitempty"`
+	Credit     int64           `json:"credit,omitempty"`
+	CreditLap  int64           `json:"credit_lap,omitempty"`  // credit taken this lap (W-11)
+	ColonyLoan int64           `json:"colony_loan,omitempty"` // interest-free (W-32)
+	Laps       int             `json:"laps,omitempty"`
+	Labour     int             `json:"labour,omitempty"` // −4 … +4 (W-16)
+	Goods      [numGoods]int64 `json:"goods"`            // units; [0] unused
+	Narco      int64           `json:"narco,omitempty"`  // tons (W-21)
+	Loot       int64           `json:"loot,omitempty"`   // earned on the slippery path this visit (W-24)
+	ColonyCash int64           `json:"colony_cash,omitempty"`
+	ColonyGold int64           `json:"colony_gold,omitempty"` // gold dug in the colony this visit (W-33)
+	ColonyLaps int             `json:"colony_laps,omitempty"`
+	Skip       int             `json:"skip,omitempty"` // turns still to miss (W-22)
+	Protected  bool            `json:"protected,omitempty"`
+	Bankrupt   bool            `json:"bankrupt,omitempty"`
+}
+
+// Auction is the sealed-bid auction of W-19. Bids[i] is −1 until seat i has
+// answered, 0 for a pass.
+type Auction struct {
+	Cell int             `json:"cell"`
+	Min  int64           `json:"min"`
+	Bids [MaxSeats]int64 `json:"bids"`
+}
+
+// Offer is a share offer of W-18, awaiting the answer of To.
+type Offer struct {
+	Cell  int   `json:"cell"`
+	From  int   `json:"from"`
+	To    int   `json:"to"`
+	Price int64 `json:"price"`
+}
+
+// State is a whole game. Treat it as a value: Apply returns a new one.
+type State struct {
+	Format  int                `json:"v"`
+	Opts    Options            `json:"opts"`
+	RNG     engine.RNG         `json:"rng"`
+	Turn    engine.Seat        `json:"turn"`
+	Phase   Phase              `json:"phase"`
+	Steps   int                `json:"steps,omitempty"` // steps left at a fork
+	Die     int                `json:"die,omitempty"`   // last roll
+	Used    uint32             `json:"used,omitempty"`  // optional cell actions already taken this stop
+	Players []Player           `json:"players"`
+	Owner   [NumCells + 1]int8 `json:"owner"`    // −1: the bank's
+	Rates   [len(leading)]int  `json:"rates"`    // stock rate of each leading company, in points (W-9)
+	GoodPts [numGoods]int      `json:"good_pts"` // commodity-exchange rates in points (W-15)
+	Auction Auction            `json:"auction"`
+	Offer   Offer              `json:"offer"`
+	Bank    int64              `json:"bank"` // net money the bank has paid to players
+	Actions int                `json:"actions"`
+}
+
+// leading lists the leading companies, whose shares go by the stock rate.
+var leading = [...]int{cellLeadingCola, cellLeadingCars, cellBumper}
+
+// leadIndex returns the index of cell in leading, or −1.
+func leadIndex(cell int) int {
+	for i, c := range leading {
+		if c == cell {
+			return i
+		}
+	}
+	return -1
+}
