@@ -37,10 +37,13 @@ func (s *State) botPick(seat int, legal []engine.Choice) engine.Action {
 		return engine.Action{Type: ARoll}
 	case PhFork:
 		// The business path, except to sail for the colony's plantations
-		// when rich enough to pay its way.
+		// when rich enough to pay its way, or to try the slippery path
+		// when nearly broke with no debt to lose in prison.
 		best := legal[0].Action
 		for _, c := range legal {
-			if c.Type == AFork && c.Cell >= 111 && c.Cell <= 114 && p.Cash > 30_000 && p.ColonyLaps == 0 {
+			colony := c.Cell >= 111 && c.Cell <= 114 && p.Cash > 30_000 && p.ColonyLaps == 0
+			slippery := c.Cell == 91 && p.Cash < 15_000
+			if c.Type == AFork && (colony || slippery) {
 				best = c.Action
 			}
 		}

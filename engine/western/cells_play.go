@@ -18,7 +18,7 @@ func (s *State) land(seat int, ev []engine.Event) []engine.Event {
 	case KAuction:
 		return s.openAuction(seat, ev)
 	case KClan:
-		ev = s.loot(seat, p.Cash, c.N, ev) // W-20: cash doubles
+		ev = s.loot(seat, min(p.Cash, ClanCap), c.N, ev) // W-20: cash doubles
 	case KCrime:
 		ev = s.loot(seat, c.Amount, c.N, ev)
 	case KPrison:

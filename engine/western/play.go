@@ -8,7 +8,7 @@ import (
 // − out) on every event that moves money; Sum of those equals the change
 // of the seat's cash + deposit.
 const (
-	EvRoll       = "roll"        // Amount: the die
+	EvRoll       = "roll"        // Other: the die
 	EvMove       = "move"        // Cell: where the token stopped
 	EvForkAsked  = "fork_asked"  // Cell: the fork reached mid-move
 	EvLap        = "lap"         // Amount: laps completed
@@ -96,7 +96,7 @@ func (s *State) do(seat int, a engine.Action, ev []engine.Event) []engine.Event 
 	switch a.Type {
 	case ARoll:
 		s.Die = s.RNG.Die()
-		ev = append(ev, engine.Event{Type: EvRoll, Seat: seat, Amount: int64(s.Die)})
+		ev = append(ev, engine.Event{Type: EvRoll, Seat: seat, Other: s.Die})
 		return s.move(seat, s.Die, 0, ev)
 	case AFork:
 		if Board[p.Cell].Kind == KTravel && a.Cell == Board[p.Cell].Next[1] {

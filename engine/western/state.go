@@ -23,22 +23,23 @@ const (
 
 // Money and rate constants of the rules; filled-in ones are marked.
 const (
-	StartLoan       = 50_000 // W-1
-	LapIncome       = 5_000  // W-3
-	CreditPerLap    = 50_000 // W-11
-	CreditRatePct   = 15     // W-12
-	DepositRatePct  = 10     // W-13
-	ColonyCellFee   = 200    // W-31
-	TravelFee       = 500    // W-30 (also Board[57].Price)
-	StartRate       = 10     // W-9: a new share starts at 10 points = par
-	MinRate         = 1      // filled-in: rates never fall below 1 point
-	MaxRate         = 30     // filled-in: rates never rise above 30 points
-	LabourMax       = 4      // W-16
-	MaxColonyLaps   = 2      // W-34
-	MaxNarcoTons    = 50     // filled-in: what one visit to cell 3 can buy
-	NewspaperDrop   = 2      // filled-in: points the newspaper owner drops a good by (W-15)
-	ProductionUnit  = 10_000 // W-8: one unit of product per full $10,000 of capital
-	HMMSharePct     = 10     // W-10: ХММ's share of МММ's and ЭМА's profit
+	StartLoan       = 50_000    // W-1
+	LapIncome       = 5_000     // W-3
+	CreditPerLap    = 50_000    // W-11
+	CreditRatePct   = 15        // W-12
+	DepositRatePct  = 10        // W-13
+	ColonyCellFee   = 200       // W-31
+	TravelFee       = 500       // W-30 (also Board[57].Price)
+	StartRate       = 10        // W-9: a new share starts at 10 points = par
+	MinRate         = 1         // filled-in: rates never fall below 1 point
+	MaxRate         = 30        // filled-in: rates never rise above 30 points
+	LabourMax       = 4         // W-16
+	MaxColonyLaps   = 2         // W-34
+	MaxNarcoTons    = 50        // filled-in: what one visit to cell 3 can buy
+	NewspaperDrop   = 2         // filled-in: points the newspaper owner drops a good by (W-15)
+	ClanCap         = 1_000_000 // filled-in: the most the clan adds when it doubles cash (W-20)
+	ProductionUnit  = 10_000    // W-8: one unit of product per full $10,000 of capital
+	HMMSharePct     = 10        // W-10: ХММ's share of МММ's and ЭМА's profit
 	cellHMM         = 10
 	cellNewspaper   = 35
 	cellLeadingCola = 56
