@@ -160,7 +160,7 @@ func (s *State) lap(seat int, ev []engine.Event) []engine.Event {
 		if c.Group == GMedia {
 			media++
 		}
-		if c.Good != NoGood { // W-8: МММ and ЭМА pay in product
+		if cell == cellLeadingCola || cell == cellLeadingCars { // W-8: МММ and ЭМА pay in product; «Бампер» pays its profit
 			units := s.shareValue(cell) / ProductionUnit
 			if units == 0 {
 				continue

@@ -457,7 +457,6 @@ func TestW5_BuyUnownedHolding(t *testing.T) {
 			s := rtGame(t, 2)
 			s.Owner[12] = tt.owner // the saloon, $5,000
 			s.Players[0].Cash = tt.cash
-			s.Players[0].Credit = 1 // not a bank, so nothing else to do
 			rtLand(t, s, 0, 12)
 			buy := engine.Action{Type: ABuy, Cell: 12}
 			if got := rtOffered(s, 0, buy); got != tt.buy {
@@ -951,7 +950,7 @@ func TestW15_MarketsAndGoodRates(t *testing.T) {
 	}
 	s = rtGame(t, 2)
 	s.Owner[cellNewspaper] = 1
-	rtLand(t, s, 1-1, cellNewspaper)
+	rtLand(t, s, 0, cellNewspaper)
 	if slices.Contains(rtTypes(s, 0), ADropGood) {
 		t.Error("a non-owner dropped a rate")
 	}
@@ -1103,8 +1102,8 @@ func TestW18_ShareOffer(t *testing.T) {
 	}
 	s = rtGame(t, 3)
 	s.Owner[12] = 1
-	rtLand(t, s, 0, 13)
-	if slices.Contains(rtTypes(s, 0), AOffer) {
+	rtLand(t, s, 0, 11) // a free holding: something to do, but no offer
+	if types := rtTypes(s, 0); !slices.Contains(types, ABuy) || slices.Contains(types, AOffer) {
 		t.Error("an offer off an exchange")
 	}
 }
@@ -1142,7 +1141,7 @@ func TestW19_SealedAuction(t *testing.T) {
 		{"the turn seat may win", 1, map[int]engine.Action{0: pass, 1: bid(2_500), 3: pass}, 1, 2_500},
 		{"tie from the turn seat on", 1, map[int]engine.Action{0: bid(4_000), 1: pass, 3: bid(4_000)}, 3, 4_000},
 		{"tie wraps round", 3, map[int]engine.Action{0: bid(4_000), 1: bid(4_000), 3: pass}, 0, 4_000},
-		{"tie with the turn seat", 1, map[int]engine.Action{0: bid(4_000), 1: bid(4_000), 3: bid(100)}, 1, 4_000},
+		{"tie with the turn seat", 1, map[int]engine.Action{0: bid(4_000), 1: bid(4_000), 3: bid(2_600)}, 1, 4_000},
 		{"no bids: unsold", 0, map[int]engine.Action{0: pass, 1: pass, 3: pass}, -1, 0},
 	}
 	for _, tt := range tests {
@@ -1176,7 +1175,11 @@ func TestW19_SealedAuction(t *testing.T) {
 					t.Errorf("loser %d paid: cash %d", seat, s.Players[seat].Cash)
 				}
 			}
-			if s.Phase != PhRoll || s.Turn != (tt.turn+1)%4 {
+			next := (tt.turn + 1) % 4
+			if next == 2 { // bankrupt
+				next = 3
+			}
+			if s.Phase != PhRoll || s.Turn != next {
 				t.Errorf("after the auction: phase %v turn %d", s.Phase, s.Turn)
 			}
 		})
@@ -1315,11 +1318,11 @@ func TestW22_PrisonSkipsTurns(t *testing.T) {
 	s.Players[0].Narco = 1
 	rtLand(t, s, 0, 92) // two turns with narcotics
 	turns := []int{s.Turn}
-	for i := 0; i < 5; i++ {
+	for i := 0; i < 6; i++ {
 		s.endTurn(nil)
 		turns = append(turns, s.Turn)
 	}
-	if want := []int{1, 2, 1, 2, 0, 1}; !slices.Equal(turns, want) {
+	if want := []int{1, 2, 1, 2, 1, 2, 0}; !slices.Equal(turns, want) {
 		t.Errorf("turns %v, want %v (seat 0 misses two)", turns, want)
 	}
 }
@@ -1369,7 +1372,7 @@ func TestW24_GodfatherAndRaids(t *testing.T) {
 	s := rtGame(t, 2)
 	s.Players[0].Cash, s.Players[0].Loot = 20_000, 10_001
 	ev := rtLand(t, s, 0, 106)
-	if p := s.Players[0]; p.Cash != 15_001 || p.Loot != 5_001 || rtSum(ev, 0, EvFee) != -5_000 {
+	if p := s.Players[0]; p.Cash != 15_000 || p.Loot != 5_001 || rtSum(ev, 0, EvFee) != -5_000 {
 		t.Errorf("godfather: %+v", p)
 	}
 	for _, cell := range []int{99, 109} {
@@ -1617,8 +1620,10 @@ func TestW34_ColonyLapsAndIsland(t *testing.T) {
 	if p := m.Players[0]; p.ColonyLaps != 0 || p.ColonyCash != 0 {
 		t.Errorf("the island did not close the colony: %+v", p)
 	}
-	if rtOffered(n, 0, engine.Action{Type: AFork, Cell: 111}) {
-		t.Error("sea fork offered")
+	c := n.Clone()
+	c.Phase, c.Steps = PhFork, 2
+	if rtOffered(c, 0, engine.Action{Type: AFork, Cell: 111}) || !rtOffered(c, 0, engine.Action{Type: AFork, Cell: 130}) {
+		t.Errorf("after two colony laps the forks are %v", c.Legal(0))
 	}
 	s = rtGame(t, 2)
 	s.Players[0].Cell = 130

@@ -53,6 +53,10 @@ type Store interface {
 	PutChunk(ctx context.Context, c Chunk) error
 	// Chunks lists a game's chunks in Seq order.
 	Chunks(ctx context.Context, gameID string) ([]Chunk, error)
-	// PendingOutbox lists the ids of games whose OutboxPending is set.
+	// PendingOutbox lists the ids of games whose OutboxPending is set, in
+	// no particular order. In DynamoDB it reads a global secondary index,
+	// which is eventually consistent: a game flagged or cleared a moment ago
+	// may be missed or still listed, so a caller reads the game (GetGame)
+	// before acting on it.
 	PendingOutbox(ctx context.Context) ([]string, error)
 }

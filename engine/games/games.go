@@ -1,0 +1,131 @@
+// Package games is the registry of the engine's games: it makes, loads and
+// replays any of them by name, so the service needs no game-specific code.
+package games
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/western"
+)
+
+// Info describes a game for the service: its name, seat limits and default
+// options.
+type Info struct {
+	Kind     string
+	RU, EN   string
+	MinSeats int
+	MaxSeats int
+	Defaults json.RawMessage
+}
+
+// def is one game's entry: how to make, load and replay it.
+type def struct {
+	info   Info
+	create func(opts json.RawMessage, seats int, seed [32]byte) (engine.Game, error)
+	load   func(state []byte) (engine.Game, error)
+}
+
+var registry = map[string]def{
+	western.Name: {
+		info: Info{Kind: western.Name, RU: "Вестерн", EN: "Western",
+			MinSeats: western.MinSeats, MaxSeats: western.MaxSeats, Defaults: mustJSON(western.DefaultOptions())},
+		create: func(raw json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+			opts, err := decodeOptions(raw, western.DefaultOptions())
+			if err != nil {
+				return nil, err
+			}
+			s, err := western.New(opts, seats, seed)
+			if err != nil {
+				return nil, err
+			}
+			return western.Game{S: s}, nil
+		},
+		load: func(state []byte) (engine.Game, error) {
+			s, err := western.Unmarshal(state)
+			if err != nil {
+				return nil, err
+			}
+			return western.Game{S: s}, nil
+		},
+	},
+}
+
+// ErrUnknownGame is returned for a kind no game has.
+var ErrUnknownGame = fmt.Errorf("%w: unknown game", engine.ErrBadOptions)
+
+// List describes every game, in name order.
+func List() []Info {
+	var out []Info
+	for _, d := range registry {
+		out = append(out, d.info)
+	}
+	slices.SortFunc(out, func(a, b Info) int { return cmpString(a.Kind, b.Kind) })
+	return out
+}
+
+// Lookup describes one game.
+func Lookup(kind string) (Info, bool) {
+	d, ok := registry[kind]
+	return d.info, ok
+}
+
+// New starts a game of kind from its options (JSON; missing fields take the
+// defaults, unknown ones are refused), the number of seats and a seed.
+func New(kind string, opts json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+	d, ok := registry[kind]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownGame, kind)
+	}
+	return d.create(opts, seats, seed)
+}
+
+// Load restores a game from its stored state.
+func Load(kind string, state []byte) (engine.Game, error) {
+	d, ok := registry[kind]
+	if !ok {
+		return nil, fmt.Errorf("%w %q", ErrUnknownGame, kind)
+	}
+	return d.load(state)
+}
+
+// Replay plays a log from the start (P-1) and returns the game it leads to.
+func Replay(kind string, opts json.RawMessage, seats int, seed [32]byte, log []engine.Command) (engine.Game, error) {
+	g, err := New(kind, opts, seats, seed)
+	if err != nil {
+		return nil, err
+	}
+	for i, c := range log {
+		g, _, err = g.Apply(c.Seat, c.Action)
+		if err != nil {
+			return nil, fmt.Errorf("replay command %d: %w", i, err)
+		}
+	}
+	return g, nil
+}
+
+// decodeOptions reads options over their defaults, refusing unknown fields.
+func decodeOptions[T interface{ Validate() error }](raw json.RawMessage, def T) (T, error) {
+	opts := def
+	if len(raw) > 0 && string(raw) != "null" {
+		dec := json.NewDecoder(bytesReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&opts); err != nil {
+			return def, fmt.Errorf("%w: %v", engine.ErrBadOptions, err)
+		}
+	}
+	if err := opts.Validate(); err != nil {
+		return def, err
+	}
+	return opts, nil
+}
+
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}

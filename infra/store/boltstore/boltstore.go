@@ -1,0 +1,309 @@
+// Package boltstore is the embedded store of the local run: one bbolt file
+// with the same semantics as the DynamoDB store (versions checked on every
+// write, idempotent chunks, the pending-outbox listing and DynamoDB's item
+// size limit), so games survive a restart and behave as they will in AWS.
+//
+// Layout: bucket "games" maps a game id to its record (version, update
+// time, outbox flag, body); bucket "chunks" maps (game id, seq) to a
+// chunk's body; bucket "outbox" holds the ids of the games whose flag is
+// set, kept in the same transaction as the game.
+package boltstore
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// MaxItemBytes is DynamoDB's item size limit, applied to the item the
+// DynamoDB store would write for the same game or chunk.
+const MaxItemBytes = 400 * 1024
+
+var (
+	bucketGames  = []byte("games")
+	bucketChunks = []byte("chunks")
+	bucketOutbox = []byte("outbox")
+)
+
+// Store is a store.Store in one bbolt file. It is safe for concurrent use.
+type Store struct {
+	db *bolt.DB
+}
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens (creating it if need be) the store in the file at path. Only
+// one process may have it open; another waits a few seconds and fails.
+func Open(path string) (*Store, error) {
+	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
+	}
+	err = db.Update(func(tx *bolt.Tx) error {
+		for _, b := range [][]byte{bucketGames, bucketChunks, bucketOutbox} {
+			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
+	}
+	return &Store{db: db}, nil
+}
+
+// Close closes the file.
+func (s *Store) Close() error { return s.db.Close() }
+
+// A game record is a fixed header followed by the body.
+const (
+	offVersion = 0
+	offUpdated = 8
+	offFlags   = 16
+	headerLen  = 17
+
+	flagOutbox = 1
+)
+
+func encodeGame(version int64, g store.Game) []byte {
+	rec := make([]byte, headerLen+len(g.Body))
+	binary.BigEndian.PutUint64(rec[offVersion:], uint64(version))
+	binary.BigEndian.PutUint64(rec[offUpdated:], uint64(g.UpdatedAt))
+	if g.OutboxPending {
+		rec[offFlags] = flagOutbox
+	}
+	copy(rec[headerLen:], g.Body)
+	return rec
+}
+
+// decodeGame copies what it needs out of rec, which bbolt owns.
+func decodeGame(id string, rec []byte) (store.Game, error) {
+	if len(rec) < headerLen {
+		return store.Game{}, fmt.Errorf("boltstore: game %s: corrupt record of %d bytes", id, len(rec))
+	}
+	return store.Game{
+		ID:            id,
+		Version:       int64(binary.BigEndian.Uint64(rec[offVersion:])),
+		UpdatedAt:     int64(binary.BigEndian.Uint64(rec[offUpdated:])),
+		OutboxPending: rec[offFlags]&flagOutbox != 0,
+		Body:          bytes.Clone(rec[headerLen:len(rec):len(rec)]),
+	}, nil
+}
+
+func recordVersion(rec []byte) int64 {
+	if len(rec) < headerLen {
+		return -1
+	}
+	return int64(binary.BigEndian.Uint64(rec[offVersion:]))
+}
+
+// chunkKey is the game id's length, the id, and the seq big-endian, so
+// that one game's chunks are contiguous and in Seq order.
+func chunkKey(id string, seq int) []byte {
+	k := chunkPrefix(id)
+	return binary.BigEndian.AppendUint64(k, uint64(seq))
+}
+
+func chunkPrefix(id string) []byte {
+	k := binary.AppendUvarint(nil, uint64(len(id)))
+	return append(k, id...)
+}
+
+// GetGame reads a game.
+func (s *Store) GetGame(ctx context.Context, id string) (store.Game, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Game{}, err
+	}
+	if id == "" {
+		return store.Game{}, fmt.Errorf("boltstore: get game with empty id: %w", store.ErrNotFound)
+	}
+	var g store.Game
+	err := s.db.View(func(tx *bolt.Tx) error {
+		rec := tx.Bucket(bucketGames).Get([]byte(id))
+		if rec == nil {
+			return fmt.Errorf("boltstore: get game %s: %w", id, store.ErrNotFound)
+		}
+		var err error
+		g, err = decodeGame(id, rec)
+		return err
+	})
+	if err != nil {
+		return store.Game{}, err
+	}
+	return g, nil
+}
+
+// PutGame writes g as version prev+1 if the stored version is prev.
+func (s *Store) PutGame(ctx context.Context, g store.Game, prev int64) (int64, error) {
+	if err := ctx.Err(); err != nil {
+		return 0, err
+	}
+	if g.ID == "" {
+		return 0, errors.New("boltstore: put game with empty id")
+	}
+	if prev < 0 {
+		return 0, fmt.Errorf("boltstore: put game %s: negative previous version %d", g.ID, prev)
+	}
+	ver := prev + 1
+	if n := gameItemSize(g, ver); n > MaxItemBytes {
+		return 0, fmt.Errorf("boltstore: put game %s version %d: %d bytes over %d: %w", g.ID, ver, n, MaxItemBytes, store.ErrTooLarge)
+	}
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		games := tx.Bucket(bucketGames)
+		key := []byte(g.ID)
+		rec := games.Get(key)
+		switch {
+		case rec == nil && prev != 0:
+			return fmt.Errorf("boltstore: put game %s version %d: no such game: %w", g.ID, ver, store.ErrConflict)
+		case rec != nil && recordVersion(rec) != prev:
+			return fmt.Errorf("boltstore: put game %s version %d: stored version is %d: %w", g.ID, ver, recordVersion(rec), store.ErrConflict)
+		}
+		if err := games.Put(key, encodeGame(ver, g)); err != nil {
+			return err
+		}
+		outbox := tx.Bucket(bucketOutbox)
+		if g.OutboxPending {
+			return outbox.Put(key, nil)
+		}
+		return outbox.Delete(key)
+	})
+	if err != nil {
+		return 0, err
+	}
+	return ver, nil
+}
+
+// PutChunk writes a chunk once; the same body again succeeds, another is
+// ErrConflict.
+func (s *Store) PutChunk(ctx context.Context, c store.Chunk) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if c.GameID == "" {
+		return errors.New("boltstore: put chunk with empty game id")
+	}
+	if c.Seq < 0 || c.Seq > 99_999_999 {
+		return fmt.Errorf("boltstore: put chunk %s/%d: seq out of range [0, 99999999]", c.GameID, c.Seq)
+	}
+	if n := chunkItemSize(c); n > MaxItemBytes {
+		return fmt.Errorf("boltstore: put chunk %s/%d: %d bytes over %d: %w", c.GameID, c.Seq, n, MaxItemBytes, store.ErrTooLarge)
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		chunks := tx.Bucket(bucketChunks)
+		key := chunkKey(c.GameID, c.Seq)
+		if old := chunks.Get(key); old != nil {
+			if !bytes.Equal(old, c.Body) {
+				return fmt.Errorf("boltstore: put chunk %s/%d: another body is stored: %w", c.GameID, c.Seq, store.ErrConflict)
+			}
+			return nil
+		}
+		// bbolt stores a nil value as nil, which Get could not tell from
+		// absent: store an empty body as an empty, non-nil slice.
+		body := c.Body
+		if body == nil {
+			body = []byte{}
+		}
+		return chunks.Put(key, body)
+	})
+}
+
+// Chunks lists a game's chunks in Seq order.
+func (s *Store) Chunks(ctx context.Context, gameID string) ([]store.Chunk, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if gameID == "" {
+		return nil, nil
+	}
+	prefix := chunkPrefix(gameID)
+	var out []store.Chunk
+	err := s.db.View(func(tx *bolt.Tx) error {
+		cur := tx.Bucket(bucketChunks).Cursor()
+		for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
+			if len(k) != len(prefix)+8 {
+				return fmt.Errorf("boltstore: chunks of %s: corrupt key %x", gameID, k)
+			}
+			seq := int(binary.BigEndian.Uint64(k[len(prefix):]))
+			out = append(out, store.Chunk{GameID: gameID, Seq: seq, Body: bytes.Clone(v)})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// PendingOutbox lists the games whose outbox flag is set.
+func (s *Store) PendingOutbox(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var ids []string
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketOutbox).ForEach(func(k, _ []byte) error {
+			ids = append(ids, string(k))
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// Item sizes as DynamoDB counts them (and dynalite, which enforces the
+// limit in tests): each attribute's name plus its value, strings and
+// binaries by length and numbers as below, for the very items the DynamoDB
+// store writes. A game of the same size is so accepted or refused by both.
+
+func gameItemSize(g store.Game, ver int64) int {
+	n := len("pk") + len("GAME#") + len(g.ID) +
+		len("sk") + len("GAME") +
+		len("ver") + numberSize(ver) +
+		len("upd") + numberSize(g.UpdatedAt) +
+		len("body") + len(g.Body)
+	if g.OutboxPending {
+		n += len("outbox") + len("1")
+	}
+	return n
+}
+
+func chunkItemSize(c store.Chunk) int {
+	return len("pk") + len("GAME#") + len(c.GameID) +
+		len("sk") + len("LOG#00000000") +
+		len("body") + len(c.Body)
+}
+
+// numberSize is the size of a number in DynamoDB: its significant digits
+// (leading and trailing zeros dropped) packed two to a byte, aligned on the
+// decimal point, plus a byte, plus one for a minus sign.
+func numberSize(v int64) int {
+	if v == 0 {
+		return 1
+	}
+	digits := strconv.FormatInt(v, 10)
+	size := 1
+	if digits[0] == '-' {
+		digits = digits[1:]
+		size++
+	}
+	exp := len(digits) - 1 // of the leading digit
+	sig := len(strings.TrimRight(digits, "0"))
+	size += (sig + 1) / 2
+	if sig%2 == 0 && exp%2 == 0 {
+		size++ // the digits straddle one more byte
+	}
+	return size
+}

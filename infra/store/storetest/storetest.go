@@ -1,0 +1,353 @@
+// Package storetest is the conformance suite every store.Store passes, so
+// that the DynamoDB store and the embedded one behave alike.
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// MaxItemBytes is DynamoDB's item size limit, which every store enforces.
+const MaxItemBytes = 400 * 1024
+
+// Run runs the suite. newStore is called once per subtest; the stores it
+// returns may share their data (one table, say): every subtest uses game
+// ids of its own.
+func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s store.Store)
+	}{
+		{"NotFound", testNotFound},
+		{"CreateThenGet", testCreateThenGet},
+		{"CreateTwiceConflicts", testCreateTwice},
+		{"UpdateWithRightPrev", testUpdate},
+		{"StalePrevConflictsAndChangesNothing", testStalePrev},
+		{"RaceHasOneWinnerPerRound", testRace},
+		{"ChunksIdempotent", testChunksIdempotent},
+		{"ChunksInOrder", testChunksInOrder},
+		{"PendingOutbox", testPendingOutbox},
+		{"TooLarge", testTooLarge},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.fn(t, newStore(t))
+		})
+	}
+}
+
+// newID returns a game id no other subtest or run uses.
+func newID(t *testing.T) string {
+	t.Helper()
+	b := make([]byte, 8)
+	if _, err := rand.Read(b); err != nil {
+		t.Fatal(err)
+	}
+	return "t" + hex.EncodeToString(b)
+}
+
+func mustGet(t *testing.T, s store.Store, id string) store.Game {
+	t.Helper()
+	g, err := s.GetGame(context.Background(), id)
+	if err != nil {
+		t.Fatalf("GetGame(%s): %v", id, err)
+	}
+	return g
+}
+
+func mustPut(t *testing.T, s store.Store, g store.Game, prev int64) int64 {
+	t.Helper()
+	v, err := s.PutGame(context.Background(), g, prev)
+	if err != nil {
+		t.Fatalf("PutGame(%s, prev %d): %v", g.ID, prev, err)
+	}
+	if v != prev+1 {
+		t.Fatalf("PutGame(%s, prev %d) = version %d, want %d", g.ID, prev, v, prev+1)
+	}
+	return v
+}
+
+func sameGame(t *testing.T, got, want store.Game) {
+	t.Helper()
+	if got.ID != want.ID || got.Version != want.Version || !bytes.Equal(got.Body, want.Body) ||
+		got.OutboxPending != want.OutboxPending || got.UpdatedAt != want.UpdatedAt {
+		t.Fatalf("game = {%s v%d pending=%v upd=%d body=%.40q}, want {%s v%d pending=%v upd=%d body=%.40q}",
+			got.ID, got.Version, got.OutboxPending, got.UpdatedAt, got.Body,
+			want.ID, want.Version, want.OutboxPending, want.UpdatedAt, want.Body)
+	}
+}
+
+func testNotFound(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	g, err := s.GetGame(ctx, newID(t))
+	if !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("GetGame(unknown) = %+v, %v; want ErrNotFound", g, err)
+	}
+	cs, err := s.Chunks(ctx, newID(t))
+	if err != nil || len(cs) != 0 {
+		t.Fatalf("Chunks(unknown) = %v, %v; want none", cs, err)
+	}
+}
+
+func testCreateThenGet(t *testing.T, s store.Store) {
+	id := newID(t)
+	g := store.Game{ID: id, Version: 99, Body: []byte("state\x00\xff"), OutboxPending: true, UpdatedAt: 1700000000}
+	mustPut(t, s, g, 0)
+	g.Version = 1 // the store sets the version, whatever the caller put there
+	sameGame(t, mustGet(t, s, id), g)
+
+	// An empty body is a body too.
+	e := store.Game{ID: newID(t), UpdatedAt: 1}
+	mustPut(t, s, e, 0)
+	e.Version = 1
+	got := mustGet(t, s, e.ID)
+	sameGame(t, got, e)
+}
+
+func testCreateTwice(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	id := newID(t)
+	mustPut(t, s, store.Game{ID: id, Body: []byte("first"), UpdatedAt: 1}, 0)
+	_, err := s.PutGame(ctx, store.Game{ID: id, Body: []byte("second"), UpdatedAt: 2}, 0)
+	if !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("second create: %v, want ErrConflict", err)
+	}
+	sameGame(t, mustGet(t, s, id), store.Game{ID: id, Version: 1, Body: []byte("first"), UpdatedAt: 1})
+}
+
+func testUpdate(t *testing.T, s store.Store) {
+	id := newID(t)
+	mustPut(t, s, store.Game{ID: id, Body: []byte("v1"), OutboxPending: true, UpdatedAt: 10}, 0)
+	for prev := int64(1); prev < 5; prev++ {
+		g := store.Game{ID: id, Body: []byte{byte(prev)}, OutboxPending: prev%2 == 0, UpdatedAt: 10 + prev}
+		mustPut(t, s, g, prev)
+		g.Version = prev + 1
+		sameGame(t, mustGet(t, s, id), g)
+	}
+}
+
+func testStalePrev(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	id := newID(t)
+	mustPut(t, s, store.Game{ID: id, Body: []byte("v1"), UpdatedAt: 1}, 0)
+	want := store.Game{ID: id, Body: []byte("v2"), OutboxPending: true, UpdatedAt: 2}
+	mustPut(t, s, want, 1)
+	want.Version = 2
+	for _, prev := range []int64{1, 3, 100} {
+		_, err := s.PutGame(ctx, store.Game{ID: id, Body: []byte("stale"), UpdatedAt: 3}, prev)
+		if !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("PutGame with prev %d over version 2: %v, want ErrConflict", prev, err)
+		}
+		sameGame(t, mustGet(t, s, id), want)
+	}
+	// prev > 0 on a game that does not exist is a conflict too.
+	other := newID(t)
+	if _, err := s.PutGame(ctx, store.Game{ID: other, Body: []byte("x")}, 1); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("PutGame(prev 1) on a missing game: %v, want ErrConflict", err)
+	}
+	if _, err := s.GetGame(ctx, other); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("failed write created the game: %v", err)
+	}
+}
+
+func testRace(t *testing.T, s store.Store) {
+	const writers, rounds = 8, 25
+	ctx := context.Background()
+	id := newID(t)
+	mustPut(t, s, store.Game{ID: id, Body: []byte("start")}, 0)
+	for round := range rounds {
+		prev := int64(round + 1)
+		var (
+			wg      sync.WaitGroup
+			start   = make(chan struct{})
+			errs    = make([]error, writers)
+			winners []int
+		)
+		for w := range writers {
+			wg.Go(func() {
+				<-start
+				g := store.Game{ID: id, Body: []byte{byte(round), byte(w)}, UpdatedAt: int64(w)}
+				v, err := s.PutGame(ctx, g, prev)
+				if err == nil && v != prev+1 {
+					err = errors.New("wrong version returned")
+				}
+				errs[w] = err
+			})
+		}
+		close(start)
+		wg.Wait()
+		for w, err := range errs {
+			switch {
+			case err == nil:
+				winners = append(winners, w)
+			case !errors.Is(err, store.ErrConflict):
+				t.Fatalf("round %d writer %d: %v, want nil or ErrConflict", round, w, err)
+			}
+		}
+		if len(winners) != 1 {
+			t.Fatalf("round %d: writers %v all won from version %d, want exactly one", round, winners, prev)
+		}
+		w := winners[0]
+		sameGame(t, mustGet(t, s, id), store.Game{ID: id, Version: prev + 1, Body: []byte{byte(round), byte(w)}, UpdatedAt: int64(w)})
+	}
+}
+
+func testChunksIdempotent(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	id := newID(t)
+	c := store.Chunk{GameID: id, Seq: 0, Body: []byte("entries 0-99")}
+	for i := range 3 {
+		if err := s.PutChunk(ctx, c); err != nil {
+			t.Fatalf("PutChunk #%d: %v", i, err)
+		}
+	}
+	bad := store.Chunk{GameID: id, Seq: 0, Body: []byte("entries 0-98")}
+	if err := s.PutChunk(ctx, bad); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("PutChunk with another body: %v, want ErrConflict", err)
+	}
+	cs, err := s.Chunks(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 1 || cs[0].GameID != id || cs[0].Seq != 0 || !bytes.Equal(cs[0].Body, c.Body) {
+		t.Fatalf("Chunks = %+v, want the first one only", cs)
+	}
+	// Chunks do not disturb the game item of the same id, nor it them.
+	mustPut(t, s, store.Game{ID: id, Body: []byte("game")}, 0)
+	if g := mustGet(t, s, id); string(g.Body) != "game" {
+		t.Fatalf("game body = %q", g.Body)
+	}
+	if cs, err := s.Chunks(ctx, id); err != nil || len(cs) != 1 {
+		t.Fatalf("Chunks after the game = %v, %v", cs, err)
+	}
+}
+
+func testChunksInOrder(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	id, other := newID(t), newID(t)
+	// Written out of order, with Seq beyond one digit, and big enough that
+	// a DynamoDB query needs more than one page (1 MB each).
+	order := []int{3, 0, 12, 1, 10, 2, 11, 4}
+	body := func(seq int) []byte { return bytes.Repeat([]byte{byte('a' + seq)}, 200_000) }
+	for _, seq := range order {
+		if err := s.PutChunk(ctx, store.Chunk{GameID: id, Seq: seq, Body: body(seq)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.PutChunk(ctx, store.Chunk{GameID: other, Seq: 5, Body: []byte("other")}); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := s.Chunks(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := slices.Clone(order)
+	slices.Sort(want)
+	var got []int
+	for _, c := range cs {
+		got = append(got, c.Seq)
+		if c.GameID != id || !bytes.Equal(c.Body, body(c.Seq)) {
+			t.Fatalf("chunk %d: wrong game %q or body", c.Seq, c.GameID)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Chunks seqs = %v, want %v", got, want)
+	}
+}
+
+func testPendingOutbox(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	var flagged, clear []string
+	for i := range 6 {
+		id := newID(t)
+		pending := i%2 == 0
+		mustPut(t, s, store.Game{ID: id, Body: []byte("g"), OutboxPending: pending}, 0)
+		if pending {
+			flagged = append(flagged, id)
+		} else {
+			clear = append(clear, id)
+		}
+	}
+	check := func(wantIn, wantOut []string) {
+		t.Helper()
+		ids, err := s.PendingOutbox(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seen := map[string]int{}
+		for _, id := range ids {
+			seen[id]++
+		}
+		for _, id := range wantIn {
+			if seen[id] != 1 {
+				t.Errorf("PendingOutbox lists %s %d times, want once", id, seen[id])
+			}
+		}
+		for _, id := range wantOut {
+			if seen[id] != 0 {
+				t.Errorf("PendingOutbox lists %s, whose flag is clear", id)
+			}
+		}
+		if t.Failed() {
+			t.FailNow()
+		}
+	}
+	check(flagged, clear)
+
+	// Clearing the flag drops a game; setting it adds one.
+	mustPut(t, s, store.Game{ID: flagged[0], Body: []byte("sent")}, 1)
+	mustPut(t, s, store.Game{ID: clear[0], Body: []byte("mail"), OutboxPending: true}, 1)
+	check([]string{flagged[1], flagged[2], clear[0]}, []string{flagged[0], clear[1], clear[2]})
+
+	// A failed write changes nothing, the flag included.
+	if _, err := s.PutGame(ctx, store.Game{ID: flagged[1], Body: []byte("x")}, 7); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("stale write: %v, want ErrConflict", err)
+	}
+	check([]string{flagged[1], flagged[2], clear[0]}, []string{flagged[0], clear[1], clear[2]})
+}
+
+func testTooLarge(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	big := bytes.Repeat([]byte{'x'}, MaxItemBytes)
+
+	// A new game.
+	id := newID(t)
+	if _, err := s.PutGame(ctx, store.Game{ID: id, Body: big, OutboxPending: true}, 0); !errors.Is(err, store.ErrTooLarge) {
+		t.Fatalf("PutGame with a %d-byte body: %v, want ErrTooLarge", len(big), err)
+	}
+	if _, err := s.GetGame(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("oversized write created the game: %v", err)
+	}
+
+	// An update of an existing game leaves it as it was.
+	want := store.Game{ID: id, Body: bytes.Repeat([]byte{'y'}, 390*1024), UpdatedAt: 5}
+	mustPut(t, s, want, 0)
+	want.Version = 1
+	if _, err := s.PutGame(ctx, store.Game{ID: id, Body: big, OutboxPending: true}, 1); !errors.Is(err, store.ErrTooLarge) {
+		t.Fatalf("update with a %d-byte body: %v, want ErrTooLarge", len(big), err)
+	}
+	sameGame(t, mustGet(t, s, id), want)
+	ids, err := s.PendingOutbox(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(ids, id) {
+		t.Fatal("oversized write set the outbox flag")
+	}
+
+	// A chunk.
+	if err := s.PutChunk(ctx, store.Chunk{GameID: id, Seq: 0, Body: big}); !errors.Is(err, store.ErrTooLarge) {
+		t.Fatalf("PutChunk with a %d-byte body: %v, want ErrTooLarge", len(big), err)
+	}
+	if cs, err := s.Chunks(ctx, id); err != nil || len(cs) != 0 {
+		t.Fatalf("oversized chunk was written: %d chunks, %v", len(cs), err)
+	}
+}

@@ -1,0 +1,68 @@
+package testenv
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+)
+
+func TestMain(m *testing.M) { Main(m) }
+
+func TestDynalite(t *testing.T) {
+	ep := Dynalite(t)
+	if again := Dynalite(t); again != ep {
+		t.Fatalf("second call gave %s, first %s: want one server", again, ep)
+	}
+	if !strings.HasPrefix(ep, "http://127.0.0.1:") && os.Getenv("DYNALITE_ENDPOINT") == "" {
+		t.Fatalf("endpoint %s is not on loopback", ep)
+	}
+	counter := &CountingTransport{}
+	client := DynamoClient(t, ep, func(o *dynamodb.Options) { o.HTTPClient = &http.Client{Transport: counter} })
+	if _, err := client.ListTables(context.Background(), &dynamodb.ListTablesInput{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := counter.Count(); n != 1 {
+		t.Fatalf("ListTables took %d requests, want 1", n)
+	}
+}
+
+func TestSESLocal(t *testing.T) {
+	ep := SESLocal(t)
+	resp, err := http.Get(ep + "/store")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v struct {
+		Emails []json.RawMessage `json:"emails"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET /store: %s, %v", resp.Status, err)
+	}
+}
+
+func TestMissingServerSaysWhatToRun(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module x\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(dir, "a", "b")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	root, err := RepoRoot()
+	if err != nil || root != dir {
+		t.Fatalf("RepoRoot = %q, %v; want %q", root, err, dir)
+	}
+	_, err = binPath("dynalite")
+	if err == nil || !strings.Contains(err.Error(), "npm ci") {
+		t.Fatalf("binPath without node_modules: %v", err)
+	}
+}
