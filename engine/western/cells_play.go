@@ -307,6 +307,7 @@ func (s *State) bankrupt(seat int, ev []engine.Event) []engine.Event {
 	}
 	p.Goods = [numGoods]int64{}
 	p.Narco, p.Skip = 0, 0
+	p.Credit, p.ColonyLoan = 0, 0 // the bank writes the debts off
 	ev = append(ev, engine.Event{Type: EvBankrupt, Seat: seat})
 	left := 0
 	for i := range s.Players {

@@ -11,7 +11,7 @@ const (
 	EvRoll       = "roll"        // Other: the die
 	EvMove       = "move"        // Cell: where the token stopped
 	EvForkAsked  = "fork_asked"  // Cell: the fork reached mid-move
-	EvLap        = "lap"         // Amount: laps completed
+	EvLap        = "lap"         // Other: laps completed
 	EvIncome     = "income"      // W-3 lap income
 	EvDividend   = "dividend"    // Cell: the holding
 	EvProduce    = "produce"     // Cell, Good, Other: units
@@ -33,11 +33,11 @@ const (
 	EvGoodLost   = "good_lost"   // Good, Other: units
 	EvFee        = "fee"         // Cell: a cell's charge
 	EvGain       = "gain"        // Cell: a cell's payout
-	EvOffer      = "offer"       // Cell, Other: the offered seat, Amount: price
+	EvOffer      = "offer"       // Cell, Other: the offered seat (the price is in State.Offer)
 	EvOfferDone  = "offer_done"  // Cell, Other: the seller; Amount: money for Seat
 	EvOfferNo    = "offer_declined"
-	EvAuction    = "auction"     // Cell, Amount: the minimum bid
-	EvBid        = "bid"         // private to the bidder: Amount
+	EvAuction    = "auction"     // Cell, Other: the minimum bid
+	EvBid        = "bid"         // private to the bidder: Other, the bid
 	EvBidPlaced  = "bid_placed"  // public: Seat answered
 	EvAuctionWon = "auction_won" // Cell, Amount: −price
 	EvAuctionNil = "auction_unsold"
@@ -113,7 +113,7 @@ func (s *State) do(seat int, a engine.Action, ev []engine.Event) []engine.Event 
 	case ASpecSell:
 		ev = s.gain(seat, specPrice(s.shareValue(a.Cell), Board[p.Cell].Mult), EvSpecSell, a.Cell, ev)
 		s.Owner[a.Cell] = -1
-		return ev
+		return s.afterAct(ev)
 	case ABuy:
 		s.Used |= usedBuy
 		ev = s.charge(seat, Board[a.Cell].Price, EvBuy, a.Cell, ev)
@@ -122,32 +122,32 @@ func (s *State) do(seat int, a engine.Action, ev []engine.Event) []engine.Event 
 	case ACredit:
 		p.Credit += a.Amount
 		p.CreditLap += a.Amount
-		return s.gain(seat, a.Amount, EvCredit, p.Cell, ev)
+		return s.afterAct(s.gain(seat, a.Amount, EvCredit, p.Cell, ev))
 	case ADeposit:
 		p.Cash -= a.Amount
 		p.Deposit += a.Amount
-		return append(ev, engine.Event{Type: EvDeposit, Seat: seat, Cell: p.Cell, Other: int(a.Amount)})
+		return s.afterAct(append(ev, engine.Event{Type: EvDeposit, Seat: seat, Cell: p.Cell, Other: int(a.Amount)}))
 	case AWithdraw:
 		p.Deposit -= a.Amount
 		p.Cash += a.Amount
-		return append(ev, engine.Event{Type: EvWithdraw, Seat: seat, Cell: p.Cell, Other: int(a.Amount)})
+		return s.afterAct(append(ev, engine.Event{Type: EvWithdraw, Seat: seat, Cell: p.Cell, Other: int(a.Amount)}))
 	case ARepay:
 		p.Credit -= a.Amount
-		return s.charge(seat, a.Amount, EvRepay, p.Cell, ev)
+		return s.afterAct(s.charge(seat, a.Amount, EvRepay, p.Cell, ev))
 	case ARepayLoan:
 		p.ColonyLoan -= a.Amount
-		return s.charge(seat, a.Amount, EvRepayLoan, p.Cell, ev)
+		return s.afterAct(s.charge(seat, a.Amount, EvRepayLoan, p.Cell, ev))
 	case ASellGood:
 		g := GoodByName(a.Good)
 		s.Used |= usedSell(g)
 		p.Goods[g] -= a.Amount
 		ev = append(ev, engine.Event{Type: EvSellGood, Seat: seat, Good: a.Good, Other: int(a.Amount), Cell: p.Cell})
-		return s.gain(seat, a.Amount*s.goodPrice(g), EvGain, p.Cell, ev)
+		return s.afterAct(s.gain(seat, a.Amount*s.goodPrice(g), EvGain, p.Cell, ev))
 	case ADropGood:
 		s.Used |= usedDrop
 		g := GoodByName(a.Good)
 		s.GoodPts[g] = max(MinRate, s.GoodPts[g]-NewspaperDrop)
-		return append(ev, engine.Event{Type: EvGoodRate, Seat: seat, Good: a.Good, Other: s.GoodPts[g]})
+		return s.afterAct(append(ev, engine.Event{Type: EvGoodRate, Seat: seat, Good: a.Good, Other: s.GoodPts[g]}))
 	case AOffer:
 		s.Used |= usedOffer
 		s.Offer = Offer{Cell: a.Cell, From: seat, To: a.Target, Price: offerPrice(s.shareValue(a.Cell))}
@@ -180,12 +180,12 @@ func (s *State) do(seat int, a engine.Action, ev []engine.Event) []engine.Event 
 		s.Used |= usedNarcoBuy
 		p.Narco += a.Amount
 		ev = append(ev, engine.Event{Type: EvNarco, Seat: seat, Cell: p.Cell, Other: int(a.Amount)})
-		return s.charge(seat, a.Amount*Board[p.Cell].Amount, EvFee, p.Cell, ev)
+		return s.afterAct(s.charge(seat, a.Amount*Board[p.Cell].Amount, EvFee, p.Cell, ev))
 	case ANarcoSell:
 		s.Used |= usedNarcoSell
 		p.Narco -= a.Amount
 		ev = append(ev, engine.Event{Type: EvNarco, Seat: seat, Cell: p.Cell, Other: -int(a.Amount)})
-		return s.loot(seat, a.Amount*Board[p.Cell].Amount, p.Cell, ev)
+		return s.afterAct(s.loot(seat, a.Amount*Board[p.Cell].Amount, p.Cell, ev))
 	case ABribe:
 		s.Used |= usedBribe
 		p.Protected = true

@@ -1233,6 +1233,7 @@ func TestW20_ClanAndCrimes(t *testing.T) {
 	}{
 		{91, 12_345, 24_690},
 		{91, 0, 0},
+		{91, 1_500_000, 1_500_000 + ClanCap}, // filled-in cap on what the clan adds
 		{93, 1_000, 4_000},
 		{95, 1_000, 6_000},
 		{97, 1_000, 11_000},
@@ -1962,7 +1963,35 @@ func TestP4_DefaultsAreLegalAndPassive(t *testing.T) {
 			}
 		})
 	}
+	// A stop that leaves nothing to decide ends the turn by itself, so no
+	// deadline is spent on pressing "end".
+	for _, tt := range []struct {
+		name string
+		cell int
+		prep func(p *Player)
+		a    engine.Action
+	}{
+		{"narcotics bought", 3, func(p *Player) {}, engine.Action{Type: ANarcoBuy, Amount: 5}},
+		{"narcotics sold", 94, func(p *Player) { p.Narco = 5 }, engine.Action{Type: ANarcoSell, Amount: 5}},
+		{"last good sold", 15, func(p *Player) { p.Goods[Oil] = 2 }, engine.Action{Type: ASellGood, Good: "oil", Amount: 2}},
+		{"bribe paid", 4, func(p *Player) {}, engine.Action{Type: ABribe}},
+	} {
+		s := rtGame(t, 2)
+		tt.prep(&s.Players[0])
+		rtLand(t, s, 0, tt.cell)
+		n, ev := rtApply(t, s, 0, tt.a)
+		if n.Turn != 1 || n.Phase != PhRoll || rtFind(ev, 1, EvTurn) < 0 {
+			t.Errorf("%s: turn %d phase %v, want the turn passed", tt.name, n.Turn, n.Phase)
+		}
+	}
 	s := rtGame(t, 2)
+	s.Players[0].Goods[Oil], s.Players[0].Goods[Gold] = 2, 1
+	rtLand(t, s, 0, 15)
+	n, _ := rtApply(t, s, 0, engine.Action{Type: ASellGood, Good: "oil", Amount: 2})
+	if n.Turn != 0 || n.Phase != PhAct {
+		t.Error("the turn ended with gold still to sell")
+	}
+	s = rtGame(t, 2)
 	s.finish()
 	if _, ok := s.Default(0); ok {
 		t.Error("a default after the end")
