@@ -1,0 +1,298 @@
+// Package httpapi serves the game service over HTTP: the JSON API and the
+// plain server-rendered pages. The same handler runs on Lambda (behind API
+// Gateway, through an adapter) and in the local run.
+package httpapi
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/pbmgames/pbm/functions/internal/service"
+)
+
+// MaxBody is the largest request body accepted.
+const MaxBody = 64 << 10
+
+// Route is one method and path pattern the handler serves.
+type Route struct {
+	Method  string
+	Pattern string // net/http pattern, {name} for a path segment
+}
+
+// Deps are what the handler needs.
+type Deps struct {
+	Service *service.Service
+	Log     *slog.Logger
+	// BaseURL is the public origin links point to, e.g. https://pbm.example.
+	BaseURL string
+	// Extra registers routes only some deployments have (the local
+	// mailbox). May be nil.
+	Extra func(mux *http.ServeMux)
+}
+
+type api struct {
+	svc  *service.Service
+	log  *slog.Logger
+	base string
+}
+
+// routes lists every route with its handler; Routes and New both read it,
+// so the SAM template test checks exactly what is served.
+func (a *api) routes() []struct {
+	Route
+	h http.HandlerFunc
+} {
+	type r = struct {
+		Route
+		h http.HandlerFunc
+	}
+	return []r{
+		{Route{"GET", "/healthz"}, a.health},
+		{Route{"GET", "/api/openapi.json"}, a.openapi},
+		{Route{"POST", "/api/games"}, a.createGame},
+		{Route{"POST", "/api/games/{id}/accept"}, a.accept},
+		{Route{"POST", "/api/games/{id}/start"}, a.start},
+		{Route{"GET", "/api/games/{id}"}, a.view},
+		{Route{"GET", "/api/games/{id}/legal"}, a.legal},
+		{Route{"POST", "/api/games/{id}/actions"}, a.act},
+		{Route{"GET", "/api/games/{id}/log"}, a.gameLog},
+		{Route{"GET", "/api/games/{id}/result"}, a.result},
+		{Route{"GET", "/"}, a.homePage},
+		{Route{"POST", "/games"}, a.createPage},
+		{Route{"GET", "/g/{id}"}, a.seatPage},
+		{Route{"POST", "/g/{id}/act"}, a.actPage},
+		{Route{"GET", "/g/{id}/invite"}, a.invitePage},
+		{Route{"POST", "/g/{id}/accept"}, a.acceptPage},
+		{Route{"GET", "/g/{id}/org"}, a.orgPage},
+		{Route{"POST", "/g/{id}/start"}, a.startPage},
+	}
+}
+
+// Routes lists what New serves (without Deps.Extra).
+func Routes() []Route {
+	var out []Route
+	for _, r := range (&api{}).routes() {
+		out = append(out, r.Route)
+	}
+	return out
+}
+
+// New builds the handler.
+func New(d Deps) http.Handler {
+	a := &api{svc: d.Service, log: d.Log, base: strings.TrimRight(d.BaseURL, "/")}
+	if a.log == nil {
+		a.log = slog.Default()
+	}
+	mux := http.NewServeMux()
+	for _, r := range a.routes() {
+		pattern := r.Method + " " + r.Pattern
+		if r.Pattern == "/" {
+			pattern = r.Method + " /{$}"
+		}
+		mux.HandleFunc(pattern, r.h)
+	}
+	if d.Extra != nil {
+		d.Extra(mux)
+	}
+	return a.middleware(mux)
+}
+
+type ctxKey int
+
+const reqIDKey ctxKey = 0
+
+// middleware limits bodies, sets the safety headers, tags the request with
+// an id and logs it — path only: queries carry tokens, which are never
+// logged.
+func (a *api) middleware(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		id := r.Header.Get("X-Request-Id")
+		if id == "" || len(id) > 64 {
+			var b [8]byte
+			_, _ = rand.Read(b[:])
+			id = hex.EncodeToString(b[:])
+		}
+		ctx := context.WithValue(r.Context(), reqIDKey, id)
+		h := w.Header()
+		h.Set("X-Request-Id", id)
+		h.Set("Referrer-Policy", "no-referrer")
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Cache-Control", "no-store")
+		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		sw := &statusWriter{ResponseWriter: w, status: 200}
+		defer func() {
+			if p := recover(); p != nil {
+				a.log.ErrorContext(ctx, "panic", "request_id", id, "path", r.URL.Path, "panic", fmt.Sprint(p))
+				if !sw.wrote {
+					a.fail(sw, r.WithContext(ctx), service.Fail(service.CodeInternal, fmt.Errorf("panic: %v", p)))
+				}
+			}
+			a.log.InfoContext(ctx, "request", "request_id", id, "method", r.Method, "path", r.URL.Path,
+				"status", sw.status, "ms", time.Since(start).Milliseconds())
+		}()
+		next.ServeHTTP(sw, r.WithContext(ctx))
+	})
+}
+
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	wrote  bool
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if !w.wrote {
+		w.status, w.wrote = code, true
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	w.wrote = true
+	return w.ResponseWriter.Write(b)
+}
+
+// statusOf is the one table from error code to HTTP status.
+var statusOf = map[service.Code]int{
+	service.CodeInvalid:      http.StatusBadRequest,
+	service.CodeUnauthorized: http.StatusUnauthorized,
+	service.CodeForbidden:    http.StatusForbidden,
+	service.CodeNotFound:     http.StatusNotFound,
+	service.CodeConflict:     http.StatusConflict,
+	service.CodeNotYourTurn:  http.StatusConflict,
+	service.CodeIllegal:      http.StatusUnprocessableEntity,
+	service.CodeGameOver:     http.StatusGone,
+	service.CodeWrongStatus:  http.StatusConflict,
+	service.CodeTooLarge:     http.StatusRequestEntityTooLarge,
+	service.CodeInternal:     http.StatusInternalServerError,
+}
+
+// lang picks the reader's language: ?lang=, then Accept-Language; Russian
+// unless English is asked for first.
+func lang(r *http.Request) string {
+	if l := r.URL.Query().Get("lang"); l == "ru" || l == "en" {
+		return l
+	}
+	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
+		tag := strings.ToLower(strings.TrimSpace(strings.SplitN(part, ";", 2)[0]))
+		switch {
+		case strings.HasPrefix(tag, "ru"):
+			return "ru"
+		case strings.HasPrefix(tag, "en"):
+			return "en"
+		}
+	}
+	return "ru"
+}
+
+// errorBody is the JSON of every failure.
+type errorBody struct {
+	Error struct {
+		Code    service.Code `json:"code"`
+		Message string       `json:"message"`
+	} `json:"error"`
+	RequestID string `json:"request_id"`
+	// Version and View come with a conflict: the current state to retry on.
+	Version int64 `json:"version,omitempty"`
+	View    any   `json:"view,omitempty"`
+}
+
+// classify turns any error into a service error, logging internal causes.
+func (a *api) classify(r *http.Request, err error) (*service.Error, int) {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		err = service.Fail(service.CodeTooLarge, err)
+	}
+	e := service.AsError(err)
+	status, ok := statusOf[e.Code]
+	if !ok {
+		status = http.StatusInternalServerError
+	}
+	attrs := []any{"request_id", r.Context().Value(reqIDKey), "path", r.URL.Path, "code", e.Code, "err", err.Error()}
+	if id := r.PathValue("id"); id != "" {
+		attrs = append(attrs, "game", id)
+	}
+	if status >= 500 {
+		a.log.ErrorContext(r.Context(), "request failed", attrs...)
+	} else {
+		a.log.InfoContext(r.Context(), "request refused", attrs...)
+	}
+	return e, status
+}
+
+// fail answers a JSON error.
+func (a *api) fail(w http.ResponseWriter, r *http.Request, err error) {
+	a.failWith(w, r, err, 0, nil)
+}
+
+func (a *api) failWith(w http.ResponseWriter, r *http.Request, err error, version int64, view any) {
+	e, status := a.classify(r, err)
+	var body errorBody
+	body.Error.Code = e.Code
+	body.Error.Message = e.Message(lang(r))
+	body.RequestID, _ = r.Context().Value(reqIDKey).(string)
+	body.Version, body.View = version, view
+	writeJSON(w, status, body)
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(true)
+	_ = enc.Encode(v) // the client went away: nothing to do
+}
+
+// decodeJSON reads exactly one JSON object with no unknown fields.
+func decodeJSON(r *http.Request, v any) error {
+	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
+		return &service.Error{Code: service.CodeInvalid, RU: "Тело запроса должно быть JSON (Content-Type: application/json).",
+			EN: "The body must be JSON (Content-Type: application/json).", Cause: fmt.Errorf("content type %q", ct)}
+	}
+	dec := json.NewDecoder(r.Body)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return service.Fail(service.CodeTooLarge, err)
+		}
+		return badJSON(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return badJSON(errors.New("trailing data after the JSON object"))
+	}
+	return nil
+}
+
+func badJSON(err error) error {
+	msg := err.Error()
+	if len(msg) > 200 {
+		msg = msg[:200]
+	}
+	return &service.Error{Code: service.CodeInvalid, RU: "Неверный JSON: " + msg, EN: "Invalid JSON: " + msg, Cause: err}
+}
+
+// bearer reads the token of an API request.
+func bearer(r *http.Request) string {
+	h := r.Header.Get("Authorization")
+	if t, ok := strings.CutPrefix(h, "Bearer "); ok {
+		return strings.TrimSpace(t)
+	}
+	return ""
+}
+
+func (a *api) health(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]string{"status": "ok"})
+}

@@ -1,0 +1,537 @@
+// Package service is the application: it creates games, seats players,
+// applies their moves with the engine and commits each move as one
+// conditional write (SPEC §3). HTTP handlers and Lambda functions call it;
+// it knows nothing of HTTP.
+package service
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/base32"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/mail"
+	"strings"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/games"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// Limits of what a client may send.
+const (
+	MaxNameLen  = 40
+	MaxEmailLen = 254
+	MinKeyLen   = 8
+	MaxKeyLen   = 64
+	// ChunkSize entries move from the game item to a chunk item once the
+	// item holds twice as many.
+	ChunkSize = 128
+	// keepKeys idempotency keys are remembered per game.
+	keepKeys = 256
+)
+
+// Token lifetimes.
+const (
+	SeatTokenTTL      = 90 * 24 * time.Hour
+	InviteTokenTTL    = 30 * 24 * time.Hour
+	OrganiserTokenTTL = 365 * 24 * time.Hour
+)
+
+// Config wires a Service.
+type Config struct {
+	Store store.Store
+	Keys  *linksign.Keyring
+	Now   func() time.Time // the clock; time.Now when nil
+	Rand  io.Reader        // seeds and ids; crypto/rand when nil
+	Log   *slog.Logger
+	// AfterCommit runs after every committed write (the in-process
+	// notifier of the local run and tests; nil in Lambda, where the
+	// table's stream feeds the notifier).
+	AfterCommit func(ctx context.Context, gameID string)
+}
+
+// Service is safe for concurrent use.
+type Service struct {
+	store       store.Store
+	keys        *linksign.Keyring
+	now         func() time.Time
+	rand        io.Reader
+	log         *slog.Logger
+	afterCommit func(ctx context.Context, gameID string)
+}
+
+// New makes a Service.
+func New(c Config) *Service {
+	s := &Service{store: c.Store, keys: c.Keys, now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	if s.rand == nil {
+		s.rand = rand.Reader
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	return s
+}
+
+// CreateRequest is what an organiser sends to create a game.
+type CreateRequest struct {
+	Kind      string          `json:"kind"`
+	Options   json.RawMessage `json:"options,omitempty"`
+	Organiser Person          `json:"organiser"`
+	Seats     []Person        `json:"seats"`
+}
+
+// Created answers a CreateRequest: the game and the organiser's links.
+type Created struct {
+	ID             string   `json:"id"`
+	OrganiserToken string   `json:"organiser_token"`
+	SpectatorToken string   `json:"spectator_token"`
+	InviteTokens   []string `json:"invite_tokens"`
+}
+
+// Create validates a request and stores a new game waiting for its seats.
+func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error) {
+	info, ok := games.Lookup(req.Kind)
+	if !ok {
+		return Created{}, invalid("Неизвестная игра.", "Unknown game.")
+	}
+	if n := len(req.Seats); n < info.MinSeats || n > info.MaxSeats {
+		return Created{}, invalid(
+			fmt.Sprintf("В игре должно быть от %d до %d игроков.", info.MinSeats, info.MaxSeats),
+			fmt.Sprintf("A game needs %d to %d players.", info.MinSeats, info.MaxSeats))
+	}
+	org, err := cleanPerson(req.Organiser, true)
+	if err != nil {
+		return Created{}, err
+	}
+	rec := &Record{Format: RecordFormat, Kind: req.Kind, Status: StatusInvited, Organiser: org}
+	seen := map[string]bool{}
+	for _, p := range req.Seats {
+		p, err := cleanPerson(p, false)
+		if err != nil {
+			return Created{}, err
+		}
+		if seen[p.Email] {
+			return Created{}, invalid("Один адрес почты указан дважды: "+p.Email, "The same email is given twice: "+p.Email)
+		}
+		seen[p.Email] = true
+		rec.Seats = append(rec.Seats, SeatInfo{Person: p, Engine: -1})
+	}
+	rec.Seed = make([]byte, 32)
+	if _, err := io.ReadFull(s.rand, rec.Seed); err != nil {
+		return Created{}, fmt.Errorf("create game: seed: %w", err)
+	}
+	// The options are checked by making the game now; it is made again,
+	// with the seats that accept, when it starts.
+	if _, err := games.New(req.Kind, req.Options, len(req.Seats), [32]byte(rec.Seed)); err != nil {
+		return Created{}, err
+	}
+	if len(req.Options) > 0 {
+		rec.Options = req.Options
+	}
+	if rec.ID, err = s.newID(); err != nil {
+		return Created{}, err
+	}
+	now := s.now()
+	rec.Created = now.Unix()
+	for i := range rec.Seats {
+		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("invite-%d", i), Kind: MailInvite, Seat: i})
+	}
+	if _, err := s.commit(ctx, rec, 0); err != nil {
+		return Created{}, fmt.Errorf("create game %s: %w", rec.ID, err)
+	}
+	out := Created{ID: rec.ID}
+	if out.OrganiserToken, err = s.Token(linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, OrganiserTokenTTL); err != nil {
+		return Created{}, err
+	}
+	if out.SpectatorToken, err = s.Token(linksign.PurposeSpectator, rec.ID, linksign.NoSeat, 0, OrganiserTokenTTL); err != nil {
+		return Created{}, err
+	}
+	for i := range rec.Seats {
+		t, err := s.Token(linksign.PurposeInvite, rec.ID, i, 0, InviteTokenTTL)
+		if err != nil {
+			return Created{}, err
+		}
+		out.InviteTokens = append(out.InviteTokens, t)
+	}
+	s.log.InfoContext(ctx, "game created", "game", rec.ID, "kind", rec.Kind, "seats", len(rec.Seats))
+	return out, nil
+}
+
+// Token signs a link token.
+func (s *Service) Token(p linksign.Purpose, game string, seat int, version int64, ttl time.Duration) (string, error) {
+	t, err := s.keys.Sign(linksign.Claims{Purpose: p, Game: game, Seat: seat, Version: version, Expires: s.now().Add(ttl)})
+	if err != nil {
+		return "", fmt.Errorf("sign %s token: %w", p, err)
+	}
+	return t, nil
+}
+
+// Authorize checks a token for game and returns its claims. Only the
+// purposes listed are accepted.
+func (s *Service) Authorize(token, game string, purposes ...linksign.Purpose) (linksign.Claims, error) {
+	if token == "" {
+		return linksign.Claims{}, Fail(CodeUnauthorized, errors.New("no token"))
+	}
+	var last error
+	for _, p := range purposes {
+		c, err := s.keys.Verify(token, s.now(), linksign.Expect{Purpose: p, Game: game, AnySeat: true})
+		if err == nil {
+			return c, nil
+		}
+		last = err
+		if !errors.Is(err, linksign.ErrWrongPurpose) {
+			break
+		}
+	}
+	return linksign.Claims{}, AsError(last)
+}
+
+// Load reads a game and its version.
+func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
+	g, err := s.store.GetGame(ctx, id)
+	if err != nil {
+		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
+	}
+	var rec Record
+	if err := decode(g.Body, &rec); err != nil {
+		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
+	}
+	if rec.Format != RecordFormat {
+		return nil, 0, fmt.Errorf("load game %s: record format %d", id, rec.Format)
+	}
+	return &rec, g.Version, nil
+}
+
+// Engine restores the engine game of a started game.
+func (s *Service) Engine(rec *Record) (engine.Game, error) {
+	if rec.State == nil {
+		return nil, Fail(CodeWrongStatus, errors.New("game not started"))
+	}
+	g, err := games.Load(rec.Kind, rec.State)
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", rec.ID, err)
+	}
+	return g, nil
+}
+
+// Accept seats an invited player. It answers the seat's token. When every
+// seat has accepted the game starts.
+func (s *Service) Accept(ctx context.Context, id string, invite int) (string, error) {
+	err := s.update(ctx, id, func(rec *Record) error {
+		if invite < 0 || invite >= len(rec.Seats) {
+			return Fail(CodeForbidden, fmt.Errorf("invite %d of %d", invite, len(rec.Seats)))
+		}
+		if rec.Seats[invite].Accepted {
+			return nil // a second click changes nothing
+		}
+		if rec.Status != StatusInvited {
+			return Fail(CodeWrongStatus, fmt.Errorf("accept in status %s", rec.Status))
+		}
+		rec.Seats[invite].Accepted = true
+		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("accepted-%d", invite), Kind: MailAccepted, Seat: -1})
+		for _, st := range rec.Seats {
+			if !st.Accepted {
+				return nil
+			}
+		}
+		return s.start(rec)
+	})
+	if err != nil {
+		return "", err
+	}
+	return s.Token(linksign.PurposeSeat, id, invite, 0, SeatTokenTTL)
+}
+
+// Start begins the game with the seats that have accepted (the organiser's
+// call when not everyone has).
+func (s *Service) Start(ctx context.Context, id string) error {
+	return s.update(ctx, id, func(rec *Record) error {
+		if rec.Status != StatusInvited {
+			return Fail(CodeWrongStatus, fmt.Errorf("start in status %s", rec.Status))
+		}
+		return s.start(rec)
+	})
+}
+
+func (s *Service) start(rec *Record) error {
+	n := 0
+	for i := range rec.Seats {
+		if rec.Seats[i].Accepted {
+			rec.Seats[i].Engine = n
+			n++
+		}
+	}
+	info, _ := games.Lookup(rec.Kind)
+	if n < info.MinSeats {
+		return newError(CodeWrongStatus,
+			fmt.Sprintf("Нужно хотя бы %d принявших приглашение игроков.", info.MinSeats),
+			fmt.Sprintf("At least %d players must have accepted.", info.MinSeats), nil)
+	}
+	g, err := games.New(rec.Kind, rec.Options, n, [32]byte(rec.Seed))
+	if err != nil {
+		return err
+	}
+	if rec.State, err = g.MarshalJSON(); err != nil {
+		return err
+	}
+	rec.Status = StatusPlaying
+	s.planMail(rec, nil, g)
+	return nil
+}
+
+// Result of an action.
+type Result struct {
+	Version  int64          `json:"version"`
+	N        int            `json:"n"`
+	Events   []engine.Event `json:"events"`
+	Replayed bool           `json:"replayed,omitempty"` // a retry: nothing was applied again
+}
+
+// Act applies one action of the seat holding invitation invite. key makes
+// it idempotent: the same key again answers as the first time and applies
+// nothing. A move costs one read and one conditional write.
+func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Action, key string) (Result, error) {
+	if err := checkKey(key); err != nil {
+		return Result{}, err
+	}
+	rec, ver, err := s.Load(ctx, id)
+	if err != nil {
+		return Result{}, err
+	}
+	seat := rec.engineSeat(invite)
+	if k, ok := rec.findKey(seat, key); ok && seat >= 0 {
+		return rec.replayedResult(k), nil
+	}
+	switch {
+	case rec.Status == StatusOver:
+		return Result{}, Fail(CodeGameOver, nil)
+	case rec.Status != StatusPlaying:
+		return Result{}, Fail(CodeWrongStatus, fmt.Errorf("act in status %s", rec.Status))
+	case seat < 0:
+		return Result{}, Fail(CodeForbidden, fmt.Errorf("invite %d has no seat", invite))
+	}
+	g, err := s.Engine(rec)
+	if err != nil {
+		return Result{}, err
+	}
+	next, ev, err := g.Apply(seat, a)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := s.record(rec, g, next, seat, a, key, ev); err != nil {
+		return Result{}, err
+	}
+	v, err := s.commit(ctx, rec, ver)
+	if err != nil {
+		return Result{}, fmt.Errorf("act on game %s v%d: %w", id, ver, err)
+	}
+	s.log.InfoContext(ctx, "action applied", "game", id, "version", v, "seat", seat, "action", a.Type)
+	return Result{Version: v, N: rec.Moves - 1, Events: visible(ev, seat)}, nil
+}
+
+// record appends an applied command to the record.
+func (s *Service) record(rec *Record, before, after engine.Game, seat int, a engine.Action, key string, ev []engine.Event) error {
+	state, err := after.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	rec.State = state
+	rec.Log = append(rec.Log, Entry{N: rec.Moves, Seat: seat, Action: a, At: s.now().Unix(), Key: key, Events: ev})
+	rec.Moves++
+	if key != "" {
+		rec.Keys = append(rec.Keys, Idem{Seat: seat, Key: key, N: rec.Moves - 1})
+		if len(rec.Keys) > keepKeys {
+			rec.Keys = append([]Idem(nil), rec.Keys[len(rec.Keys)-keepKeys:]...)
+		}
+	}
+	if after.Over() {
+		rec.Status = StatusOver
+	}
+	s.planMail(rec, before, after)
+	return nil
+}
+
+// replayedResult answers a retried key as the first time.
+func (r *Record) replayedResult(k Idem) Result {
+	res := Result{Version: k.Version, N: k.N, Replayed: true}
+	if first := r.Moves - len(r.Log); k.N >= first {
+		res.Events = visible(r.Log[k.N-first].Events, r.Log[k.N-first].Seat)
+	}
+	return res
+}
+
+// visible keeps the events seat may see (P-3).
+func visible(ev []engine.Event, seat int) []engine.Event {
+	out := make([]engine.Event, 0, len(ev))
+	for _, e := range ev {
+		if e.VisibleTo(seat) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// update reads, changes and writes a game, retrying on conflict: for
+// commands whose effect does not depend on the order (accept, start).
+func (s *Service) update(ctx context.Context, id string, change func(*Record) error) error {
+	for attempt := 0; ; attempt++ {
+		rec, ver, err := s.Load(ctx, id)
+		if err != nil {
+			return err
+		}
+		if err := change(rec); err != nil {
+			return err
+		}
+		_, err = s.commit(ctx, rec, ver)
+		if errors.Is(err, store.ErrConflict) && attempt < 5 {
+			continue
+		}
+		return err
+	}
+}
+
+// commit writes rec as the version after prev: older log entries first go
+// to their immutable chunk (idempotently), then the one conditional write.
+func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, error) {
+	for len(rec.Log) >= 2*ChunkSize {
+		body, err := encode(rec.Log[:ChunkSize])
+		if err != nil {
+			return 0, err
+		}
+		if err := s.store.PutChunk(ctx, store.Chunk{GameID: rec.ID, Seq: rec.Chunks, Body: body}); err != nil {
+			return 0, fmt.Errorf("chunk %d of game %s: %w", rec.Chunks, rec.ID, err)
+		}
+		rec.Log = append([]Entry(nil), rec.Log[ChunkSize:]...)
+		rec.Chunks++
+	}
+	now := s.now()
+	rec.Updated = now.Unix()
+	for i := range rec.Keys {
+		if rec.Keys[i].Version == 0 {
+			rec.Keys[i].Version = prev + 1
+		}
+	}
+	body, err := encode(rec)
+	if err != nil {
+		return 0, err
+	}
+	v, err := s.store.PutGame(ctx, store.Game{ID: rec.ID, Body: body, OutboxPending: len(rec.Outbox) > 0, UpdatedAt: now.Unix()}, prev)
+	if err != nil {
+		return 0, err
+	}
+	if s.afterCommit != nil {
+		s.afterCommit(ctx, rec.ID)
+	}
+	return v, nil
+}
+
+// FullLog reads the whole log: the chunks, then the recent entries.
+func (s *Service) FullLog(ctx context.Context, rec *Record) ([]Entry, error) {
+	chunks, err := s.store.Chunks(ctx, rec.ID)
+	if err != nil {
+		return nil, fmt.Errorf("log of game %s: %w", rec.ID, err)
+	}
+	var out []Entry
+	for _, c := range chunks {
+		if c.Seq >= rec.Chunks {
+			break // written by a commit that then lost its race
+		}
+		var part []Entry
+		if err := decode(c.Body, &part); err != nil {
+			return nil, fmt.Errorf("log of game %s chunk %d: %w", rec.ID, c.Seq, err)
+		}
+		out = append(out, part...)
+	}
+	out = append(out, rec.Log...)
+	if len(out) != rec.Moves {
+		return nil, fmt.Errorf("log of game %s: %d entries, want %d", rec.ID, len(out), rec.Moves)
+	}
+	return out, nil
+}
+
+func (s *Service) newID() (string, error) {
+	b := make([]byte, 15)
+	if _, err := io.ReadFull(s.rand, b); err != nil {
+		return "", fmt.Errorf("new game id: %w", err)
+	}
+	return strings.ToLower(base32.StdEncoding.EncodeToString(b)), nil
+}
+
+// checkKey refuses a missing or odd idempotency key.
+func checkKey(key string) error {
+	if len(key) < MinKeyLen || len(key) > MaxKeyLen {
+		return invalid("Нужен ключ запроса (key) длиной от 8 до 64 символов.", "An idempotency key of 8 to 64 characters is required.")
+	}
+	for _, r := range key {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return invalid("Ключ запроса: только латинские буквы, цифры, - и _.", "The idempotency key may hold only letters, digits, - and _.")
+		}
+	}
+	return nil
+}
+
+// cleanPerson validates a name, an email and a language.
+func cleanPerson(p Person, organiser bool) (Person, error) {
+	p.Name = strings.TrimSpace(p.Name)
+	p.Email = strings.TrimSpace(p.Email)
+	if p.Lang == "" {
+		p.Lang = "ru"
+	}
+	if p.Lang != "ru" && p.Lang != "en" {
+		return p, invalid("Язык: ru или en.", "Language must be ru or en.")
+	}
+	if p.Name == "" && organiser {
+		p.Name = "—"
+	}
+	if err := checkName(p.Name); err != nil {
+		return p, err
+	}
+	if len(p.Email) > MaxEmailLen {
+		return p, invalid("Слишком длинный адрес почты.", "The email address is too long.")
+	}
+	addr, err := mail.ParseAddress(p.Email)
+	if err != nil || addr.Address != p.Email || addr.Name != "" || !strings.Contains(p.Email[strings.LastIndexByte(p.Email, '@')+1:], ".") {
+		return p, invalid("Неверный адрес почты: "+sanitize(p.Email), "Invalid email address: "+sanitize(p.Email))
+	}
+	p.Email = strings.ToLower(p.Email)
+	return p, nil
+}
+
+// checkName refuses names that could break a page or a mail: control
+// characters, markup, or an empty or overlong name.
+func checkName(name string) error {
+	if name == "" || utf8.RuneCountInString(name) > MaxNameLen || !utf8.ValidString(name) {
+		return invalid(fmt.Sprintf("Имя: от 1 до %d символов.", MaxNameLen), fmt.Sprintf("A name must be 1 to %d characters.", MaxNameLen))
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || r == '<' || r == '>' || r == '&' || r == '"' || r == '`' || unicode.Is(unicode.Cf, r) {
+			return invalid("Имя не должно содержать управляющих символов и разметки.", "A name may not hold control characters or markup.")
+		}
+	}
+	return nil
+}
+
+// sanitize makes user text safe to echo inside an error message.
+func sanitize(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '<' || r == '>' {
+			return -1
+		}
+		return r
+	}, s)
+	if utf8.RuneCountInString(s) > 60 {
+		s = string([]rune(s)[:60]) + "…"
+	}
+	return s
+}

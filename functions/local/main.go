@@ -1,0 +1,85 @@
+// Command local runs the service on this machine with no AWS account and
+// no Docker (`make run`): the same HTTP handlers as the Lambda function, on
+// an embedded store that keeps games across restarts.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"syscall"
+	"time"
+
+	"github.com/pbmgames/pbm/functions/internal/httpapi"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store/boltstore"
+)
+
+func main() {
+	if err := run(); err != nil {
+		fmt.Fprintln(os.Stderr, "local:", err)
+		os.Exit(1)
+	}
+}
+
+func run() error {
+	port := os.Getenv("PORT")
+	if port == "" {
+		port = "8080"
+	}
+	dataDir := flag.String("data", envOr("PBM_DATA", ".local"), "folder for the game database and the link-signing key")
+	flag.Parse()
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+
+	if err := os.MkdirAll(*dataDir, 0o700); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	keys, err := linksign.EnsureKeyFile(filepath.Join(*dataDir, "link-keys.json"))
+	if err != nil {
+		return fmt.Errorf("link keys: %w", err)
+	}
+	st, err := boltstore.Open(filepath.Join(*dataDir, "games.db"))
+	if err != nil {
+		return fmt.Errorf("open store: %w", err)
+	}
+	defer st.Close()
+
+	base := "http://localhost:" + port
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: log})
+	srv := &http.Server{
+		Addr:              net.JoinHostPort("", port),
+		Handler:           httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: base}),
+		ReadHeaderTimeout: 10 * time.Second,
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	log.Info("serving", "url", base, "data", *dataDir)
+	fmt.Printf("\n  Open %s/ to create a game.\n\n", base)
+	select {
+	case err := <-errc:
+		if !errors.Is(err, http.ErrServerClosed) {
+			return err
+		}
+	case <-ctx.Done():
+	}
+	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	return srv.Shutdown(shutdown)
+}
+
+func envOr(k, def string) string {
+	if v := os.Getenv(k); v != "" {
+		return v
+	}
+	return def
+}
