@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
+	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
@@ -53,7 +54,9 @@ func run() error {
 	defer st.Close()
 
 	base := "http://localhost:" + port
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: log})
+	n := &notify.Notifier{Sender: consoleSender{}, Log: log}
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit})
+	n.Service, n.Composer = svc, notify.TextComposer{Service: svc, BaseURL: base}
 	srv := &http.Server{
 		Addr:              net.JoinHostPort("", port),
 		Handler:           httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: base}),
@@ -82,4 +85,13 @@ func envOr(k, def string) string {
 		return v
 	}
 	return def
+}
+
+// consoleSender prints each mail, links included, so a local game can be
+// played by following them.
+type consoleSender struct{}
+
+func (consoleSender) Send(_ context.Context, m notify.Message) error {
+	_, err := fmt.Printf("\n--- mail to %s: %s\n%s---\n", m.To, m.Subject, m.Text)
+	return err
 }

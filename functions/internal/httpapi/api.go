@@ -185,6 +185,9 @@ func (a *api) legal(w http.ResponseWriter, r *http.Request) {
 type ActRequest struct {
 	Action engine.Action `json:"action"`
 	Key    string        `json:"key"` // idempotency key, 8–64 of [A-Za-z0-9_-]
+	// Version, when given, is the game version the move was chosen on: a
+	// move on a stale version gets 409 with the current state.
+	Version int64 `json:"version,omitempty"`
 }
 
 func (a *api) act(w http.ResponseWriter, r *http.Request) {
@@ -198,7 +201,7 @@ func (a *api) act(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	res, err := a.svc.Act(r.Context(), r.PathValue("id"), rd.claims.Seat, req.Action, req.Key)
+	res, err := a.svc.Act(r.Context(), r.PathValue("id"), rd.claims.Seat, req.Action, req.Key, req.Version)
 	if err != nil {
 		a.actFailed(w, r, rd, err)
 		return

@@ -269,12 +269,13 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		page
 		ID, Token, GameName, Status, Key, Notice, Error string
 		Seated, Over                                    bool
+		Version                                         int64
 		Choices                                         []choiceView
 		Panels                                          []panel
 		Standings                                       []standing
 		Events                                          []string
 	}{page: newPage(r, "game"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
-		Error: errMsg, Seated: inv >= 0}
+		Error: errMsg, Seated: inv >= 0, Version: ver}
 	if rd.claims.Version != 0 && rd.claims.Version < ver && errMsg == "" {
 		data.Notice = templates.T(l, "already_done")
 	}
@@ -373,7 +374,14 @@ func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
 		a.renderSeat(w, r, token, http.StatusBadRequest, service.AsError(err).Message(lang(r)))
 		return
 	}
-	if _, err := a.svc.Act(r.Context(), r.PathValue("id"), rd.claims.Seat, act, r.PostFormValue("key")); err != nil {
+	var ver int64
+	if v := r.PostFormValue("version"); v != "" {
+		if ver, err = strconv.ParseInt(v, 10, 64); err != nil {
+			a.renderSeat(w, r, token, http.StatusBadRequest, service.Fail(service.CodeInvalid, err).Message(lang(r)))
+			return
+		}
+	}
+	if _, err := a.svc.Act(r.Context(), r.PathValue("id"), rd.claims.Seat, act, r.PostFormValue("key"), ver); err != nil {
 		e, status := a.classify(r, err)
 		a.renderSeat(w, r, token, status, e.Message(lang(r)))
 		return

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/pbmgames/pbm/engine"
@@ -40,4 +41,26 @@ func (s *Service) planMail(rec *Record, before, after engine.Game) {
 		inv := rec.inviteOf(seat)
 		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("turn-%d-%d", inv, rec.Moves), Kind: MailTurn, Seat: inv, Moves: rec.Moves})
 	}
+}
+
+// MarkSent removes sent mail from a game's outbox. It retries on a
+// conflict: a move racing with it only ever adds mail.
+func (s *Service) MarkSent(ctx context.Context, id string, sent []string) error {
+	if len(sent) == 0 {
+		return nil
+	}
+	done := make(map[string]bool, len(sent))
+	for _, m := range sent {
+		done[m] = true
+	}
+	return s.update(ctx, id, func(rec *Record) error {
+		kept := rec.Outbox[:0]
+		for _, m := range rec.Outbox {
+			if !done[m.ID] {
+				kept = append(kept, m)
+			}
+		}
+		rec.Outbox = kept
+		return nil
+	})
 }

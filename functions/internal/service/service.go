@@ -52,9 +52,9 @@ type Config struct {
 	Now   func() time.Time // the clock; time.Now when nil
 	Rand  io.Reader        // seeds and ids; crypto/rand when nil
 	Log   *slog.Logger
-	// AfterCommit runs after every committed write (the in-process
-	// notifier of the local run and tests; nil in Lambda, where the
-	// table's stream feeds the notifier).
+	// AfterCommit runs after every committed write that leaves mail in
+	// the outbox (the in-process notifier of the local run and tests; nil
+	// in Lambda, where the table's stream feeds the notifier).
 	AfterCommit func(ctx context.Context, gameID string)
 }
 
@@ -300,8 +300,11 @@ type Result struct {
 
 // Act applies one action of the seat holding invitation invite. key makes
 // it idempotent: the same key again answers as the first time and applies
-// nothing. A move costs one read and one conditional write.
-func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Action, key string) (Result, error) {
+// nothing. A non-zero expect is the game version the player saw: if the
+// game has moved on since, the move is refused as a conflict rather than
+// applied to a state the player has not seen. A move costs one read and
+// one conditional write.
+func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Action, key string, expect int64) (Result, error) {
 	if err := checkKey(key); err != nil {
 		return Result{}, err
 	}
@@ -314,6 +317,8 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 		return rec.replayedResult(k), nil
 	}
 	switch {
+	case expect != 0 && expect != ver:
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: move made on version %d, game is at %d", store.ErrConflict, expect, ver))
 	case rec.Status == StatusOver:
 		return Result{}, Fail(CodeGameOver, nil)
 	case rec.Status != StatusPlaying:
@@ -337,6 +342,40 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 		return Result{}, fmt.Errorf("act on game %s v%d: %w", id, ver, err)
 	}
 	s.log.InfoContext(ctx, "action applied", "game", id, "version", v, "seat", seat, "action", a.Type)
+	return Result{Version: v, N: rec.Moves - 1, Events: visible(ev, seat)}, nil
+}
+
+// ActBot plays the engine's bot for the seat of invitation invite: for
+// seats handed to a bot and for tests. Like Act it costs one read and one
+// conditional write.
+func (s *Service) ActBot(ctx context.Context, id string, invite int, key string) (Result, error) {
+	rec, ver, err := s.Load(ctx, id)
+	if err != nil {
+		return Result{}, err
+	}
+	if rec.Status != StatusPlaying {
+		return Result{}, Fail(CodeWrongStatus, fmt.Errorf("bot in status %s", rec.Status))
+	}
+	seat := rec.engineSeat(invite)
+	g, err := s.Engine(rec)
+	if err != nil {
+		return Result{}, err
+	}
+	a, ok := g.Bot(seat)
+	if !ok {
+		return Result{}, Fail(CodeNotYourTurn, fmt.Errorf("bot for seat %d: nothing owed", seat))
+	}
+	next, ev, err := g.Apply(seat, a)
+	if err != nil {
+		return Result{}, fmt.Errorf("bot for seat %d chose %v: %w", seat, a, err)
+	}
+	if err := s.record(rec, g, next, seat, a, key, ev); err != nil {
+		return Result{}, err
+	}
+	v, err := s.commit(ctx, rec, ver)
+	if err != nil {
+		return Result{}, fmt.Errorf("bot on game %s v%d: %w", id, ver, err)
+	}
 	return Result{Version: v, N: rec.Moves - 1, Events: visible(ev, seat)}, nil
 }
 
@@ -430,7 +469,7 @@ func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, e
 	if err != nil {
 		return 0, err
 	}
-	if s.afterCommit != nil {
+	if s.afterCommit != nil && len(rec.Outbox) > 0 {
 		s.afterCommit(ctx, rec.ID)
 	}
 	return v, nil

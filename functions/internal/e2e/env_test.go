@@ -1,0 +1,206 @@
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/pbmgames/pbm/functions/internal/httpapi"
+	"github.com/pbmgames/pbm/functions/internal/notify"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
+	"github.com/pbmgames/pbm/infra/store/dynamostore"
+	"github.com/pbmgames/pbm/infra/testenv"
+)
+
+func TestMain(m *testing.M) { testenv.Main(m) }
+
+// opCounter counts DynamoDB requests by operation (the X-Amz-Target
+// header, e.g. "GetItem").
+type opCounter struct {
+	mu  sync.Mutex
+	ops map[string]int
+}
+
+func (c *opCounter) RoundTrip(r *http.Request) (*http.Response, error) {
+	op := r.Header.Get("X-Amz-Target")
+	if i := strings.LastIndexByte(op, '.'); i >= 0 {
+		op = op[i+1:]
+	}
+	c.mu.Lock()
+	c.ops[op]++
+	c.mu.Unlock()
+	return http.DefaultTransport.RoundTrip(r)
+}
+
+func (c *opCounter) reset() map[string]int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	out := c.ops
+	c.ops = map[string]int{}
+	return out
+}
+
+// sizeRecorder wraps a store to remember the largest game item written.
+type sizeRecorder struct {
+	store.Store
+	mu      sync.Mutex
+	largest int
+}
+
+func (s *sizeRecorder) PutGame(ctx context.Context, g store.Game, prev int64) (int64, error) {
+	s.mu.Lock()
+	s.largest = max(s.largest, len(g.Body))
+	s.mu.Unlock()
+	return s.Store.PutGame(ctx, g, prev)
+}
+
+// env is the service on dynalite, served over real HTTP on loopback.
+type env struct {
+	t      testing.TB
+	url    string
+	svc    *service.Service
+	store  *sizeRecorder
+	ops    *opCounter
+	client *dynamodb.Client
+	table  string
+	mail   *mailRecorder
+}
+
+// mailRecorder is the in-process notifier's sender in these tests; it is
+// off unless a test turns it on, so request counts see only the move.
+type mailRecorder struct {
+	enabled atomic.Bool
+	mu      sync.Mutex
+	sent    []notify.Message
+}
+
+func (m *mailRecorder) Send(_ context.Context, msg notify.Message) error {
+	m.mu.Lock()
+	m.sent = append(m.sent, msg)
+	m.mu.Unlock()
+	return nil
+}
+
+func newEnv(t testing.TB) *env {
+	t.Helper()
+	ops := &opCounter{ops: map[string]int{}}
+	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *dynamodb.Options) {
+		o.HTTPClient = &http.Client{Transport: ops}
+	})
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	table := "games-" + hex.EncodeToString(b[:])
+	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {
+		t.Fatalf("create table: %v", err)
+	}
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	keys, err := linksign.NewKeyring("k1", map[string][]byte{"k1": key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := &sizeRecorder{Store: dynamostore.New(client, table)}
+	mail := &mailRecorder{}
+	n := &notify.Notifier{Sender: mail, Log: discardLog()}
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: discardLog(), AfterCommit: func(ctx context.Context, id string) {
+		if mail.enabled.Load() {
+			n.AfterCommit(ctx, id)
+		}
+	}})
+	n.Service, n.Composer = svc, notify.TextComposer{Service: svc, BaseURL: "http://pbm.test"}
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: discardLog()}))
+	t.Cleanup(srv.Close)
+	ops.reset()
+	return &env{t: t, url: srv.URL, svc: svc, store: st, ops: ops, client: client, table: table, mail: mail}
+}
+
+// call makes one API request and decodes the JSON answer into out (if not
+// nil). It returns the status.
+func (e *env) call(method, path, token string, body, out any) int {
+	e.t.Helper()
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequest(method, e.url+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatalf("%s %s: %v", method, path, err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if out != nil && resp.StatusCode < 300 {
+		if err := json.Unmarshal(data, out); err != nil {
+			e.t.Fatalf("%s %s: %v in %s", method, path, err, data)
+		}
+	}
+	if resp.StatusCode >= 500 {
+		e.t.Fatalf("%s %s: %d %s", method, path, resp.StatusCode, data)
+	}
+	return resp.StatusCode
+}
+
+// startGame creates a game of seats players through the API, has every
+// player accept (which starts it) and returns its id and the seat tokens.
+func (e *env) startGame(kind string, seats int, options string) (string, []string) {
+	e.t.Helper()
+	req := map[string]any{"kind": kind, "options": json.RawMessage(options),
+		"organiser": map[string]string{"name": "Org", "email": "org@example.org", "lang": "en"}}
+	var ps []map[string]string
+	for i := 0; i < seats; i++ {
+		lang := "ru"
+		if i%2 == 1 {
+			lang = "en"
+		}
+		ps = append(ps, map[string]string{"name": fmt.Sprintf("Player %d", i+1), "email": fmt.Sprintf("p%d@example.org", i+1), "lang": lang})
+	}
+	req["seats"] = ps
+	var created service.Created
+	if st := e.call("POST", "/api/games", "", req, &created); st != http.StatusCreated {
+		e.t.Fatalf("create: %d", st)
+	}
+	tokens := make([]string, seats)
+	for i, inv := range created.InviteTokens {
+		var out struct {
+			SeatToken string `json:"seat_token"`
+		}
+		if st := e.call("POST", "/api/games/"+created.ID+"/accept", inv, nil, &out); st != http.StatusOK {
+			e.t.Fatalf("accept %d: %d", i, st)
+		}
+		tokens[i] = out.SeatToken
+	}
+	return created.ID, tokens
+}
+
+func discardLog() *slog.Logger { return slog.New(slog.DiscardHandler) }

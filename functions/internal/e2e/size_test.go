@@ -1,0 +1,62 @@
+package e2e
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/pbmgames/pbm/functions/internal/service"
+)
+
+// maxItemBytes is SPEC §6: no item over 100 KB.
+const maxItemBytes = 100 << 10
+
+// TestLongGameItemSize plays a 6-seat 30-lap «Вестерн» game through the
+// service on dynalite (the engine's bots choosing) and reports the largest
+// game item written; it must stay under 100 KB however long the game.
+func TestLongGameItemSize(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole long game: skipped in -short runs")
+	}
+	t.Parallel()
+	e := newEnv(t)
+	e.mail.enabled.Store(true) // the notifier keeps the outbox drained, as in service
+	id, _ := e.startGame("western", 6, `{"laps":30}`)
+	ctx := t.Context()
+	rec, _, err := e.svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := e.svc.Engine(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves := 0
+	for ; !g.Over(); moves++ {
+		// Follow the game with the engine beside the service, so each
+		// move costs the service only its own read and write.
+		seat := g.Owing()[0]
+		inv := -1
+		for i, s := range rec.Seats {
+			if s.Engine == seat {
+				inv = i
+			}
+		}
+		res, err := e.svc.ActBot(ctx, id, inv, fmt.Sprintf("bot-%06d", moves))
+		if err != nil {
+			t.Fatalf("move %d: %v", moves, err)
+		}
+		a, _ := g.Bot(seat)
+		if g, _, err = g.Apply(seat, a); err != nil || res.N != moves {
+			t.Fatalf("move %d: the service and the engine disagree: %v", moves, err)
+		}
+	}
+	rec, _, _ = e.svc.Load(ctx, id)
+	if rec.Status != service.StatusOver || len(rec.Outbox) != 0 {
+		t.Fatalf("status %s with %d unsent mails", rec.Status, len(rec.Outbox))
+	}
+	t.Logf("6 seats, 30 laps: %d moves, %d log chunks, largest game item %d bytes (limit %d)",
+		moves, rec.Chunks, e.store.largest, maxItemBytes)
+	if e.store.largest > maxItemBytes {
+		t.Fatalf("largest item %d bytes > %d", e.store.largest, maxItemBytes)
+	}
+}
