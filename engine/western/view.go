@@ -41,6 +41,12 @@ func (s *State) View(seat engine.Seat) View {
 		Rates:   map[int]int{}, GoodPts: map[string]int{}, Prices: map[string]int64{},
 		Owing: s.Owing(), Legal: s.Legal(seat), Scores: s.Score(),
 	}
+	if v.Owing == nil {
+		v.Owing = []engine.Seat{}
+	}
+	if v.Legal == nil {
+		v.Legal = []engine.Choice{}
+	}
 	for i, c := range leading {
 		v.Rates[c] = s.Rates[i]
 	}

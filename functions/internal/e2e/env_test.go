@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -55,18 +56,32 @@ func (c *opCounter) reset() map[string]int {
 	return out
 }
 
-// sizeRecorder wraps a store to remember the largest game item written.
+// sizeRecorder wraps a store to remember the largest game item written
+// and how long the game reads and writes took.
 type sizeRecorder struct {
 	store.Store
 	mu      sync.Mutex
 	largest int
+	calls   time.Duration
+}
+
+func (s *sizeRecorder) GetGame(ctx context.Context, id string) (store.Game, error) {
+	t0 := time.Now()
+	g, err := s.Store.GetGame(ctx, id)
+	s.mu.Lock()
+	s.calls += time.Since(t0)
+	s.mu.Unlock()
+	return g, err
 }
 
 func (s *sizeRecorder) PutGame(ctx context.Context, g store.Game, prev int64) (int64, error) {
+	t0 := time.Now()
+	v, err := s.Store.PutGame(ctx, g, prev)
 	s.mu.Lock()
 	s.largest = max(s.largest, len(g.Body))
+	s.calls += time.Since(t0)
 	s.mu.Unlock()
-	return s.Store.PutGame(ctx, g, prev)
+	return v, err
 }
 
 // env is the service on dynalite, served over real HTTP on loopback.

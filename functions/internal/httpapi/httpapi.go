@@ -271,6 +271,10 @@ func decodeJSON(r *http.Request, v any) error {
 		return badJSON(err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return service.Fail(service.CodeTooLarge, err)
+		}
 		return badJSON(errors.New("trailing data after the JSON object"))
 	}
 	return nil

@@ -330,8 +330,12 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 // recentEvents tells the last n events seat may see, oldest first.
 func recentEvents(rec *service.Record, seat int, l string, name func(int) string, n int) []string {
 	var out []string
-	for i := len(rec.Log) - 1; i >= 0 && len(out) < n; i-- {
-		ev := rec.Log[i].Events
+	log, err := rec.Recent()
+	if err != nil {
+		return nil // the page shows the state without the story
+	}
+	for i := len(log) - 1; i >= 0 && len(out) < n; i-- {
+		ev := log[i].Events
 		for j := len(ev) - 1; j >= 0 && len(out) < n; j-- {
 			if ev[j].VisibleTo(seat) {
 				out = append(out, eventText(l, ev[j], name))

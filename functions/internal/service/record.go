@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"sync"
 
 	"github.com/pbmgames/pbm/engine"
 )
@@ -61,12 +62,15 @@ type Record struct {
 	Updated   int64           `json:"updated"`
 	State     json.RawMessage `json:"state,omitempty"`
 	// Moves counts every command ever applied; Log holds the newest ones,
-	// from Moves−len(Log); Chunks older chunk items hold the rest.
-	Moves  int     `json:"moves"`
-	Chunks int     `json:"chunks"`
-	Log    []Entry `json:"log,omitempty"`
-	// Keys remembers recent idempotency keys per seat and where they led.
-	Keys []Idem `json:"keys,omitempty"`
+	// from Moves−len(Log); Chunks older chunk items hold the rest. Entries
+	// stay encoded, one JSON line each: a move only appends one, so loading
+	// and saving a game never decodes the log.
+	Moves  int      `json:"moves"`
+	Chunks int      `json:"chunks"`
+	Log    logLines `json:"log,omitempty"`
+	// Keys remembers recent idempotency keys and where they led, one
+	// "seat key n version" line each, searched without decoding.
+	Keys keyLines `json:"keys,omitempty"`
 	// Outbox holds mail decided by a commit and not yet sent.
 	Outbox []Mail `json:"outbox,omitempty"`
 }
@@ -88,11 +92,20 @@ type Mail struct {
 	Moves int    `json:"moves"`
 }
 
+// gzipWriters are reused: a new flate writer allocates over half a
+// megabyte, more than the rest of a move.
+var gzipWriters = sync.Pool{New: func() any {
+	zw, _ := gzip.NewWriterLevel(io.Discard, gzip.BestSpeed)
+	return zw
+}}
+
 // encode writes a record as gzip-compressed JSON: game items stay far below
-// DynamoDB's 400 KB however long the recent log.
+// DynamoDB's 400 KB however long the recent log, and cost fewer write units.
 func encode(v any) ([]byte, error) {
 	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	zw := gzipWriters.Get().(*gzip.Writer)
+	defer gzipWriters.Put(zw)
+	zw.Reset(&buf)
 	if err := json.NewEncoder(zw).Encode(v); err != nil {
 		return nil, fmt.Errorf("encode: %w", err)
 	}
@@ -137,12 +150,82 @@ func (r *Record) inviteOf(seat int) int {
 	return -1
 }
 
-// findKey looks up a remembered idempotency key.
-func (r *Record) findKey(seat int, key string) (Idem, bool) {
-	for _, k := range r.Keys {
-		if k.Seat == seat && k.Key == key {
-			return k, true
+// keyLines holds remembered idempotency keys, newest last.
+type keyLines []byte
+
+// find looks up seat's key.
+func (k keyLines) find(seat int, key string) (Idem, bool) {
+	prefix := fmt.Sprintf("%d %s ", seat, key)
+	for line := range bytes.Lines(k) {
+		if !bytes.HasPrefix(line, []byte(prefix)) {
+			continue
+		}
+		id := Idem{Seat: seat, Key: key}
+		if _, err := fmt.Sscanf(string(line[len(prefix):]), "%d %d", &id.N, &id.Version); err == nil {
+			return id, true
 		}
 	}
 	return Idem{}, false
+}
+
+// add remembers a key, forgetting the oldest beyond keep.
+func (k keyLines) add(id Idem, keep int) keyLines {
+	k = fmt.Appendf(k, "%d %s %d %d\n", id.Seat, id.Key, id.N, id.Version)
+	if n := bytes.Count(k, []byte{'\n'}); n > keep {
+		_, rest := logLines(k).split(n - keep)
+		k = append(keyLines(nil), rest...)
+	}
+	return k
+}
+
+// findKey looks up a remembered idempotency key.
+func (r *Record) findKey(seat int, key string) (Idem, bool) { return r.Keys.find(seat, key) }
+
+// logLines is a run of log entries, each one line of JSON. It is stored as
+// one opaque byte string, which costs far less to load and save than a
+// JSON array the decoder must walk.
+type logLines []byte
+
+// Len counts the entries.
+func (l logLines) Len() int { return bytes.Count(l, []byte{'\n'}) }
+
+// split returns the first n entries and the rest.
+func (l logLines) split(n int) (logLines, logLines) {
+	i := 0
+	for ; n > 0; n-- {
+		i += bytes.IndexByte(l[i:], '\n') + 1
+	}
+	return l[:i:i], l[i:]
+}
+
+// decode reads every entry.
+func (l logLines) decode() ([]Entry, error) {
+	var out []Entry
+	for line := range bytes.Lines(l) {
+		var e Entry
+		if err := json.Unmarshal(line, &e); err != nil {
+			return nil, fmt.Errorf("log entry %d: %w", len(out), err)
+		}
+		out = append(out, e)
+	}
+	return out, nil
+}
+
+// appendEntry adds an entry to the recent log.
+func (r *Record) appendEntry(e Entry) error {
+	b, err := json.Marshal(e)
+	if err != nil {
+		return fmt.Errorf("log entry %d: %w", e.N, err)
+	}
+	r.Log = append(append(r.Log, b...), '\n')
+	return nil
+}
+
+// Recent decodes the entries still in the game item, oldest first.
+func (r *Record) Recent() ([]Entry, error) {
+	out, err := r.Log.decode()
+	if err != nil {
+		return nil, fmt.Errorf("game %s: %w", r.ID, err)
+	}
+	return out, nil
 }

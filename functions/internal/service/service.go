@@ -33,9 +33,9 @@ const (
 	MaxKeyLen   = 64
 	// ChunkSize entries move from the game item to a chunk item once the
 	// item holds twice as many.
-	ChunkSize = 128
+	ChunkSize = 32
 	// keepKeys idempotency keys are remembered per game.
-	keepKeys = 256
+	keepKeys = 128
 )
 
 // Token lifetimes.
@@ -314,7 +314,7 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 	}
 	seat := rec.engineSeat(invite)
 	if k, ok := rec.findKey(seat, key); ok && seat >= 0 {
-		return rec.replayedResult(k), nil
+		return s.replayedResult(ctx, rec, k)
 	}
 	switch {
 	case expect != 0 && expect != ver:
@@ -334,7 +334,7 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 	if err != nil {
 		return Result{}, err
 	}
-	if err := s.record(rec, g, next, seat, a, key, ev); err != nil {
+	if err := s.record(rec, g, next, seat, a, key, ev, ver+1); err != nil {
 		return Result{}, err
 	}
 	v, err := s.commit(ctx, rec, ver)
@@ -369,7 +369,7 @@ func (s *Service) ActBot(ctx context.Context, id string, invite int, key string)
 	if err != nil {
 		return Result{}, fmt.Errorf("bot for seat %d chose %v: %w", seat, a, err)
 	}
-	if err := s.record(rec, g, next, seat, a, key, ev); err != nil {
+	if err := s.record(rec, g, next, seat, a, key, ev, ver+1); err != nil {
 		return Result{}, err
 	}
 	v, err := s.commit(ctx, rec, ver)
@@ -379,20 +379,20 @@ func (s *Service) ActBot(ctx context.Context, id string, invite int, key string)
 	return Result{Version: v, N: rec.Moves - 1, Events: visible(ev, seat)}, nil
 }
 
-// record appends an applied command to the record.
-func (s *Service) record(rec *Record, before, after engine.Game, seat int, a engine.Action, key string, ev []engine.Event) error {
+// record appends an applied command to the record, to be committed as
+// version next.
+func (s *Service) record(rec *Record, before, after engine.Game, seat int, a engine.Action, key string, ev []engine.Event, next int64) error {
 	state, err := after.MarshalJSON()
 	if err != nil {
 		return err
 	}
 	rec.State = state
-	rec.Log = append(rec.Log, Entry{N: rec.Moves, Seat: seat, Action: a, At: s.now().Unix(), Key: key, Events: ev})
+	if err := rec.appendEntry(Entry{N: rec.Moves, Seat: seat, Action: a, At: s.now().Unix(), Key: key, Events: ev}); err != nil {
+		return err
+	}
 	rec.Moves++
 	if key != "" {
-		rec.Keys = append(rec.Keys, Idem{Seat: seat, Key: key, N: rec.Moves - 1})
-		if len(rec.Keys) > keepKeys {
-			rec.Keys = append([]Idem(nil), rec.Keys[len(rec.Keys)-keepKeys:]...)
-		}
+		rec.Keys = rec.Keys.add(Idem{Seat: seat, Key: key, N: rec.Moves - 1, Version: next}, keepKeys)
 	}
 	if after.Over() {
 		rec.Status = StatusOver
@@ -401,13 +401,26 @@ func (s *Service) record(rec *Record, before, after engine.Game, seat int, a eng
 	return nil
 }
 
-// replayedResult answers a retried key as the first time.
-func (r *Record) replayedResult(k Idem) Result {
-	res := Result{Version: k.Version, N: k.N, Replayed: true}
-	if first := r.Moves - len(r.Log); k.N >= first {
-		res.Events = visible(r.Log[k.N-first].Events, r.Log[k.N-first].Seat)
+// replayedResult answers a retried key as the first time, reading the
+// entry from its chunk if it has left the game item (a rare, late retry).
+func (s *Service) replayedResult(ctx context.Context, rec *Record, k Idem) (Result, error) {
+	var e Entry
+	if first := rec.Moves - rec.Log.Len(); k.N >= first {
+		_, rest := rec.Log.split(k.N - first)
+		one, _ := rest.split(1)
+		entries, err := one.decode()
+		if err != nil || len(entries) != 1 {
+			return Result{}, fmt.Errorf("game %s: entry %d of a retried key: %v", rec.ID, k.N, err)
+		}
+		e = entries[0]
+	} else {
+		all, err := s.FullLog(ctx, rec)
+		if err != nil {
+			return Result{}, err
+		}
+		e = all[k.N]
 	}
-	return res
+	return Result{Version: k.Version, N: k.N, Events: visible(e.Events, e.Seat), Replayed: true}, nil
 }
 
 // visible keeps the events seat may see (P-3).
@@ -443,24 +456,24 @@ func (s *Service) update(ctx context.Context, id string, change func(*Record) er
 // commit writes rec as the version after prev: older log entries first go
 // to their immutable chunk (idempotently), then the one conditional write.
 func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, error) {
-	for len(rec.Log) >= 2*ChunkSize {
-		body, err := encode(rec.Log[:ChunkSize])
+	for rec.Log.Len() >= 2*ChunkSize {
+		old, rest := rec.Log.split(ChunkSize)
+		entries, err := old.decode()
+		if err != nil {
+			return 0, fmt.Errorf("chunk %d of game %s: %w", rec.Chunks, rec.ID, err)
+		}
+		body, err := encode(entries)
 		if err != nil {
 			return 0, err
 		}
 		if err := s.store.PutChunk(ctx, store.Chunk{GameID: rec.ID, Seq: rec.Chunks, Body: body}); err != nil {
 			return 0, fmt.Errorf("chunk %d of game %s: %w", rec.Chunks, rec.ID, err)
 		}
-		rec.Log = append([]Entry(nil), rec.Log[ChunkSize:]...)
+		rec.Log = append(logLines(nil), rest...)
 		rec.Chunks++
 	}
 	now := s.now()
 	rec.Updated = now.Unix()
-	for i := range rec.Keys {
-		if rec.Keys[i].Version == 0 {
-			rec.Keys[i].Version = prev + 1
-		}
-	}
 	body, err := encode(rec)
 	if err != nil {
 		return 0, err
@@ -492,7 +505,11 @@ func (s *Service) FullLog(ctx context.Context, rec *Record) ([]Entry, error) {
 		}
 		out = append(out, part...)
 	}
-	out = append(out, rec.Log...)
+	recent, err := rec.Recent()
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, recent...)
 	if len(out) != rec.Moves {
 		return nil, fmt.Errorf("log of game %s: %d entries, want %d", rec.ID, len(out), rec.Moves)
 	}

@@ -1,0 +1,818 @@
+package httpapi_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	mathrand "math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/getkin/kin-openapi/openapi3"
+	"github.com/getkin/kin-openapi/openapi3filter"
+	"github.com/getkin/kin-openapi/routers"
+	"github.com/getkin/kin-openapi/routers/gorillamux"
+
+	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/httpapi"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
+	"github.com/pbmgames/pbm/infra/store/boltstore"
+)
+
+// The OpenAPI document is checked three ways: it is a valid OpenAPI 3.0
+// document, it lists exactly the JSON routes the handler serves, and every
+// request and response of a real game played through the handler is
+// validated against it.
+
+const docFile = "openapi.json"
+
+func loadDoc(t *testing.T) (*openapi3.T, []byte) {
+	t.Helper()
+	raw, err := os.ReadFile(docFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := openapi3.NewLoader().LoadFromData(raw)
+	if err != nil {
+		t.Fatalf("load %s: %v", docFile, err)
+	}
+	return doc, raw
+}
+
+func TestOpenAPIDocumentValid(t *testing.T) {
+	doc, _ := loadDoc(t)
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("%s is not a valid OpenAPI document: %v", docFile, err)
+	}
+	if doc.OpenAPI != "3.0.3" {
+		t.Errorf("openapi = %q, want 3.0.3", doc.OpenAPI)
+	}
+	// Every operation behind a token names the purposes it takes.
+	known := map[string]bool{"seat": true, "invite": true, "org": true, "view": true}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			secured := op.Security == nil || len(*op.Security) > 0
+			purposes, _ := op.Extensions["x-token-purposes"].([]any)
+			if secured != (len(purposes) > 0) {
+				t.Errorf("%s %s: secured=%v but x-token-purposes=%v", method, path, secured, purposes)
+			}
+			for _, p := range purposes {
+				if s, _ := p.(string); !known[s] {
+					t.Errorf("%s %s: unknown token purpose %v", method, path, p)
+				}
+			}
+		}
+	}
+}
+
+// jsonRoute tells whether a route belongs to the JSON API (the rest are
+// HTML pages).
+func jsonRoute(pattern string) bool {
+	return strings.HasPrefix(pattern, "/api/") || pattern == "/healthz"
+}
+
+func TestOpenAPICoversRoutes(t *testing.T) {
+	doc, _ := loadDoc(t)
+	var inDoc, served []string
+	for path, item := range doc.Paths.Map() {
+		for method := range item.Operations() {
+			inDoc = append(inDoc, method+" "+path)
+		}
+	}
+	for _, r := range httpapi.Routes() {
+		if jsonRoute(r.Pattern) {
+			served = append(served, r.Method+" "+r.Pattern)
+		}
+	}
+	sort.Strings(inDoc)
+	sort.Strings(served)
+	if !slices.Equal(inDoc, served) {
+		t.Errorf("the document and Routes() differ:\n document: %q\n served:   %q", inDoc, served)
+	}
+}
+
+// gateStore lets a test make two requests read the same game version:
+// once armed, GetGame holds each caller after its read until n have read.
+type gateStore struct {
+	*boltstore.Store
+	mu   sync.Mutex
+	gate chan struct{}
+	n    int
+}
+
+func (s *gateStore) arm(n int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.gate, s.n = make(chan struct{}), n
+}
+
+func (s *gateStore) GetGame(ctx context.Context, id string) (store.Game, error) {
+	g, err := s.Store.GetGame(ctx, id)
+	s.mu.Lock()
+	gate := s.gate
+	if gate != nil {
+		if s.n--; s.n == 0 {
+			close(gate)
+			s.gate = nil
+		}
+	}
+	s.mu.Unlock()
+	if gate != nil {
+		select {
+		case <-gate:
+		case <-time.After(10 * time.Second):
+		}
+	}
+	return g, err
+}
+
+// contract sends requests to the handler and validates each request and
+// response against the document.
+type contract struct {
+	t      *testing.T
+	srv    *httptest.Server
+	router routers.Router
+	opts   *openapi3filter.Options
+
+	mu   *sync.Mutex
+	seen map[string]map[int]bool // "METHOD /path" → statuses answered
+}
+
+// with is c reporting to t (a subtest).
+func (c *contract) with(t *testing.T) *contract {
+	d := *c
+	d.t = t
+	return &d
+}
+
+func newContract(t *testing.T, st store.Store) (*contract, *service.Service) {
+	t.Helper()
+	doc, _ := loadDoc(t)
+	if err := doc.Validate(context.Background()); err != nil {
+		t.Fatalf("invalid document: %v", err)
+	}
+	router, err := gorillamux.NewRouter(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := make([]byte, 32)
+	if _, err := rand.Read(key); err != nil {
+		t.Fatal(err)
+	}
+	keys, err := linksign.NewKeyring("k1", map[string][]byte{"k1": key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	quiet := slog.New(slog.DiscardHandler)
+	// Seeded: the same games (ids, seeds, so moves) every run.
+	seed := mathrand.NewChaCha8([32]byte{'p', 'b', 'm'})
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: quiet, Rand: seed})
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: quiet}))
+	t.Cleanup(srv.Close)
+	c := &contract{t: t, srv: srv, router: router, mu: new(sync.Mutex), seen: map[string]map[int]bool{}}
+	c.opts = &openapi3filter.Options{
+		IncludeResponseStatus: true,
+		SkipSettingDefaults:   true,
+		MultiError:            true,
+		AuthenticationFunc: func(_ context.Context, in *openapi3filter.AuthenticationInput) error {
+			if in.SecuritySchemeName != "linkToken" {
+				return fmt.Errorf("unexpected security scheme %q", in.SecuritySchemeName)
+			}
+			h := in.RequestValidationInput.Request.Header.Get("Authorization")
+			if tok, ok := strings.CutPrefix(h, "Bearer "); !ok || strings.TrimSpace(tok) == "" {
+				return errors.New("no bearer token")
+			}
+			return nil
+		},
+	}
+	return c, svc
+}
+
+func openStore(t *testing.T) *boltstore.Store {
+	t.Helper()
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "pbm.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// call is one request.
+type call struct {
+	method, path, token string
+	body                any    // marshalled to JSON unless []byte or string
+	ctype               string // Content-Type; application/json when there is a body
+	header              map[string]string
+	// invalid marks a request that breaks the document on purpose: the
+	// validator must refuse it (and the handler must answer an error the
+	// document describes).
+	invalid bool
+	// lenient skips the verdict on the request: for a body the validator
+	// cannot judge (it reads only the first JSON value of a body).
+	lenient bool
+}
+
+func (c *contract) do(cl call) (int, []byte) {
+	t := c.t
+	t.Helper()
+	var body []byte
+	switch b := cl.body.(type) {
+	case nil:
+	case []byte:
+		body = b
+	case string:
+		body = []byte(b)
+	default:
+		var err error
+		if body, err = json.Marshal(b); err != nil {
+			t.Fatal(err)
+		}
+	}
+	newReq := func() *http.Request {
+		var rd io.Reader = http.NoBody
+		if body != nil {
+			rd = bytes.NewReader(body)
+		}
+		req, err := http.NewRequest(cl.method, c.srv.URL+cl.path, rd)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if body != nil {
+			ct := cl.ctype
+			if ct == "" {
+				ct = "application/json"
+			}
+			req.Header.Set("Content-Type", ct)
+		}
+		if cl.token != "" {
+			req.Header.Set("Authorization", "Bearer "+cl.token)
+		}
+		for k, v := range cl.header {
+			req.Header.Set(k, v)
+		}
+		return req
+	}
+	name := cl.method + " " + cl.path
+
+	vreq := newReq()
+	route, params, err := c.router.FindRoute(vreq)
+	if err != nil {
+		t.Errorf("%s: no operation in the document: %v", name, err)
+		return 0, nil
+	}
+	in := &openapi3filter.RequestValidationInput{Request: vreq, PathParams: params, Route: route, Options: c.opts}
+	rerr := openapi3filter.ValidateRequest(context.Background(), in)
+	switch {
+	case cl.lenient:
+	case cl.invalid && rerr == nil:
+		t.Errorf("%s: the document accepts a request meant to be invalid (body %.200s)", name, body)
+	case !cl.invalid && rerr != nil:
+		t.Errorf("%s: request does not match the document: %v", name, rerr)
+	}
+
+	resp, err := c.srv.Client().Do(newReq())
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	defer resp.Body.Close()
+	out, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatalf("%s: read: %v", name, err)
+	}
+	rin := &openapi3filter.ResponseValidationInput{
+		RequestValidationInput: in, Status: resp.StatusCode, Header: resp.Header, Options: c.opts,
+	}
+	rin.SetBodyBytes(out)
+	if err := openapi3filter.ValidateResponse(context.Background(), rin); err != nil {
+		t.Errorf("%s: %d response does not match the document: %v\nbody: %.2000s", name, resp.StatusCode, err, out)
+	}
+	op := cl.method + " " + route.Path
+	c.mu.Lock()
+	if c.seen[op] == nil {
+		c.seen[op] = map[int]bool{}
+	}
+	c.seen[op][resp.StatusCode] = true
+	c.mu.Unlock()
+	return resp.StatusCode, out
+}
+
+// want sends cl and checks the status and, for an error, the code; it
+// decodes a success into v (when not nil).
+func (c *contract) want(cl call, status int, code service.Code, v any) []byte {
+	c.t.Helper()
+	got, body := c.do(cl)
+	if got != status {
+		c.t.Errorf("%s %s: status %d, want %d: %.500s", cl.method, cl.path, got, status, body)
+		return body
+	}
+	if code != "" {
+		var e struct {
+			Error struct {
+				Code service.Code `json:"code"`
+			} `json:"error"`
+		}
+		if err := json.Unmarshal(body, &e); err != nil || e.Error.Code != code {
+			c.t.Errorf("%s %s: error code %q, want %q: %.500s", cl.method, cl.path, e.Error.Code, code, body)
+		}
+	}
+	if v != nil {
+		if err := json.Unmarshal(body, v); err != nil {
+			c.t.Errorf("%s %s: decode: %v", cl.method, cl.path, err)
+		}
+	}
+	return body
+}
+
+func person(name, email string) map[string]any {
+	return map[string]any{"name": name, "email": email, "lang": "en"}
+}
+
+func (c *contract) create(seats int, options any) service.Created {
+	c.t.Helper()
+	req := map[string]any{"kind": "western", "organiser": person("Olga", "olga@example.com")}
+	if options != nil {
+		req["options"] = options
+	}
+	var ss []any
+	for i := range seats {
+		ss = append(ss, person(fmt.Sprintf("Player %d", i), fmt.Sprintf("p%d@example.com", i)))
+	}
+	req["seats"] = ss
+	var out service.Created
+	c.want(call{method: "POST", path: "/api/games", body: req}, http.StatusCreated, "", &out)
+	if len(out.InviteTokens) != seats {
+		c.t.Fatalf("created %+v: want %d invitations", out, seats)
+	}
+	return out
+}
+
+func (c *contract) accept(id, invite string) string {
+	c.t.Helper()
+	var out struct {
+		SeatToken string `json:"seat_token"`
+		Seat      int    `json:"seat"`
+	}
+	c.want(call{method: "POST", path: "/api/games/" + id + "/accept", token: invite}, http.StatusOK, "", &out)
+	if out.SeatToken == "" {
+		c.t.Fatal("accept answered no seat token")
+	}
+	return out.SeatToken
+}
+
+func (c *contract) view(id, token string) httpapi.GameView {
+	c.t.Helper()
+	var v httpapi.GameView
+	c.want(call{method: "GET", path: "/api/games/" + id, token: token}, http.StatusOK, "", &v)
+	return v
+}
+
+type legalList struct {
+	Version int64           `json:"version"`
+	Legal   []engine.Choice `json:"legal"`
+}
+
+func (c *contract) legal(id, token string) legalList {
+	c.t.Helper()
+	var l legalList
+	c.want(call{method: "GET", path: "/api/games/" + id + "/legal", token: token}, http.StatusOK, "", &l)
+	return l
+}
+
+func actBody(a engine.Action, key string) httpapi.ActRequest {
+	return httpapi.ActRequest{Action: a, Key: key}
+}
+
+// instance makes the action a choice stands for; a ranged choice takes Min.
+func instance(ch engine.Choice) engine.Action {
+	a := ch.Action
+	if ch.Ranged() {
+		a.Amount = ch.Min
+	}
+	return a
+}
+
+// corrupt changes one character of the token's signature.
+func corrupt(tok string) string {
+	b := []byte(tok)
+	i := len(b) - 2
+	if b[i] == 'A' {
+		b[i] = 'B'
+	} else {
+		b[i] = 'A'
+	}
+	return string(b)
+}
+
+func TestOpenAPIContract(t *testing.T) {
+	st := &gateStore{Store: openStore(t)}
+	c, _ := newContract(t, st)
+
+	// The service routes.
+	c.want(call{method: "GET", path: "/healthz"}, http.StatusOK, "", nil)
+	served := c.want(call{method: "GET", path: "/api/openapi.json"}, http.StatusOK, "", nil)
+	if _, raw := loadDoc(t); !bytes.Equal(served, raw) {
+		t.Errorf("/api/openapi.json does not serve %s", docFile)
+	}
+
+	// Creating: refusals first.
+	good := map[string]any{"kind": "western", "options": map[string]any{"laps": 3, "beginners": false},
+		"organiser": person("Olga", "olga@example.com"),
+		"seats":     []any{person("Anna", "anna@example.com"), person("Boris", "boris@example.com")}}
+	with := func(k string, v any) map[string]any {
+		m := map[string]any{}
+		for kk, vv := range good {
+			m[kk] = vv
+		}
+		m[k] = v
+		return m
+	}
+	c.want(call{method: "POST", path: "/api/games", body: `{"kind": "western",`, invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games", body: with("colour", "red"), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games", body: with("kind", "chess"), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games", body: with("options", map[string]any{"laps": 0}), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games", body: with("options", map[string]any{"laps": 5, "speed": 2}), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games", body: with("seats", []any{person("Anna", "anna@example.com")}), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games", body: with("seats", []any{person(strings.Repeat("я", 41), "anna@example.com"), person("Boris", "boris@example.com")}), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games", body: with("organiser", map[string]any{"email": "olga@example.com", "lang": "de"}), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games", body: with("seats", []any{map[string]any{"email": "anna@example.com"}, person("Boris", "boris@example.com")}), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games", body: good, ctype: "text/plain", invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	// Valid by the document, refused by the rules: the same address twice.
+	c.want(call{method: "POST", path: "/api/games", body: with("seats", []any{person("Anna", "anna@example.com"), person("Boris", "anna@example.com")})}, http.StatusBadRequest, service.CodeInvalid, nil)
+	big := with("organiser", person("Olga", strings.Repeat("o", 70<<10)+"@example.com"))
+	c.want(call{method: "POST", path: "/api/games", body: big, invalid: true}, http.StatusRequestEntityTooLarge, service.CodeTooLarge, nil)
+
+	// Game A: two seats. Before anyone accepts.
+	var ga service.Created
+	c.want(call{method: "POST", path: "/api/games", body: good}, http.StatusCreated, "", &ga)
+	id := ga.ID
+	base := "/api/games/" + id
+	v := c.view(id, ga.OrganiserToken)
+	if v.Status != service.StatusInvited || v.As != "organiser" || v.Game != nil || len(v.Players) != 2 {
+		t.Errorf("view before the start: %+v", v)
+	}
+	var lg struct {
+		Log []httpapi.LogEntry `json:"log"`
+	}
+	c.want(call{method: "GET", path: base + "/log", token: ga.SpectatorToken}, http.StatusOK, "", &lg)
+	if len(lg.Log) != 0 {
+		t.Errorf("log before the start: %v", lg.Log)
+	}
+	c.want(call{method: "GET", path: base + "/result", token: ga.SpectatorToken}, http.StatusConflict, service.CodeWrongStatus, nil)
+
+	seat0 := c.accept(id, ga.InviteTokens[0])
+	if again := c.accept(id, ga.InviteTokens[0]); again == "" {
+		t.Error("a second accept answered no token")
+	}
+	if l := c.legal(id, seat0); len(l.Legal) != 0 {
+		t.Errorf("legal before the start: %v", l.Legal)
+	}
+	c.want(call{method: "POST", path: base + "/actions", token: seat0, body: actBody(engine.Action{Type: "roll"}, "early-key-1")},
+		http.StatusConflict, service.CodeWrongStatus, nil)
+	seat1 := c.accept(id, ga.InviteTokens[1]) // everyone has accepted: the game starts
+	seats := []string{seat0, seat1}
+	c.want(call{method: "POST", path: base + "/start", token: ga.OrganiserToken}, http.StatusConflict, service.CodeWrongStatus, nil)
+
+	v = c.view(id, ga.OrganiserToken)
+	if v.Status != service.StatusPlaying || v.Game == nil || len(v.Owing) != 1 {
+		t.Fatalf("view after the start: %+v", v)
+	}
+	for i, tok := range seats {
+		sv := c.view(id, tok)
+		if sv.As != "seat" || sv.Seat == nil || *sv.Seat != i {
+			t.Errorf("seat %d's view: as %q seat %v", i, sv.As, sv.Seat)
+		}
+		for _, p := range sv.Players {
+			if (p.Email != "") != (p.Index == i) {
+				t.Errorf("seat %d sees player %d's email %q (P-3)", i, p.Index, p.Email)
+			}
+		}
+	}
+	if sv := c.view(id, ga.SpectatorToken); sv.As != "spectator" || sv.Players[0].Email != "" {
+		t.Errorf("spectator's view: %+v", sv)
+	}
+
+	// Game B: three seats, started by the organiser with two.
+	gb := c.create(3, nil)
+	c.accept(gb.ID, gb.InviteTokens[0])
+	c.accept(gb.ID, gb.InviteTokens[1])
+	var bv httpapi.GameView
+	c.want(call{method: "POST", path: "/api/games/" + gb.ID + "/start", token: gb.OrganiserToken}, http.StatusOK, "", &bv)
+	if bv.Status != service.StatusPlaying || bv.Players[2].Seat != -1 {
+		t.Errorf("game B after start: %+v", bv)
+	}
+	c.want(call{method: "POST", path: "/api/games/" + gb.ID + "/accept", token: gb.InviteTokens[2]}, http.StatusConflict, service.CodeWrongStatus, nil)
+
+	// Each route takes exactly the token purposes the document names.
+	doc, _ := loadDoc(t)
+	tokens := map[string]string{"seat": seat0, "invite": ga.InviteTokens[0], "org": ga.OrganiserToken, "view": ga.SpectatorToken}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			ps, _ := op.Extensions["x-token-purposes"].([]any)
+			if len(ps) == 0 {
+				continue
+			}
+			allowed := map[string]bool{}
+			for _, p := range ps {
+				allowed[p.(string)] = true
+			}
+			for purpose, tok := range tokens {
+				if allowed[purpose] {
+					continue // those that change the game are taken elsewhere
+				}
+				p := strings.ReplaceAll(path, "{id}", id)
+				var body any
+				if method == "POST" && strings.HasSuffix(path, "/actions") {
+					body = actBody(engine.Action{Type: "roll"}, "purpose-key-"+purpose)
+				}
+				c.want(call{method: method, path: p, token: tok, body: body}, http.StatusForbidden, service.CodeForbidden, nil)
+			}
+			if method == "GET" {
+				for purpose := range allowed {
+					c.want(call{method: method, path: strings.ReplaceAll(path, "{id}", id), token: tokens[purpose]}, http.StatusOK, "", nil)
+				}
+			}
+		}
+	}
+
+	// Token refusals.
+	owing := v.Owing[0]
+	other := 1 - owing
+	roll := engine.Action{Type: "roll"}
+	c.want(call{method: "GET", path: base, invalid: true}, http.StatusUnauthorized, service.CodeUnauthorized, nil)
+	c.want(call{method: "GET", path: base + "/legal", header: map[string]string{"Authorization": "Basic dXNlcjpwYXNz"}, invalid: true},
+		http.StatusUnauthorized, service.CodeUnauthorized, nil)
+	c.want(call{method: "POST", path: base + "/actions", body: actBody(roll, "no-token-1"), invalid: true}, http.StatusUnauthorized, service.CodeUnauthorized, nil)
+	c.want(call{method: "POST", path: base + "/actions", token: corrupt(seats[owing]), body: actBody(roll, "forged-key-1")}, http.StatusUnauthorized, service.CodeUnauthorized, nil)
+	c.want(call{method: "GET", path: base + "/log", token: "v1.k1.not-a-token"}, http.StatusUnauthorized, service.CodeUnauthorized, nil)
+	c.want(call{method: "GET", path: base, token: gb.OrganiserToken}, http.StatusForbidden, service.CodeForbidden, nil) // another game's token
+	c.want(call{method: "POST", path: "/api/games/" + gb.ID + "/actions", token: seats[owing], body: actBody(roll, "other-game-1")}, http.StatusForbidden, service.CodeForbidden, nil)
+
+	// Refused actions.
+	c.want(call{method: "POST", path: base + "/actions", token: seats[other], body: actBody(roll, "wrong-seat-1"), header: map[string]string{"Accept-Language": "en"}},
+		http.StatusConflict, service.CodeNotYourTurn, nil)
+	c.want(call{method: "POST", path: base + "/actions?lang=en", token: seats[owing], body: actBody(engine.Action{Type: "buy", Cell: 999}, "illegal-key-1")},
+		http.StatusUnprocessableEntity, service.CodeIllegal, nil)
+	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: `{"action": {"type": "roll"}, "key": `, invalid: true},
+		http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: `{"action": {"type": "roll"}, "key": "unknown-field", "seat": 1}`, invalid: true},
+		http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: `{"action": {"type": "roll", "dice": 6}, "key": "unknown-field"}`, invalid: true},
+		http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: `{"action": {"type": "roll"}, "key": "trailing-data"} {}`, lenient: true},
+		http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: actBody(roll, "short"), invalid: true},
+		http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: actBody(roll, "has a space"), invalid: true},
+		http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: actBody(roll, "content-type"), ctype: "text/plain", invalid: true},
+		http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: map[string]any{"action": map[string]any{"type": "roll"}, "key": strings.Repeat("k", 70<<10)}, invalid: true},
+		http.StatusRequestEntityTooLarge, service.CodeTooLarge, nil)
+	padded := []byte(strings.Repeat(" ", 70<<10) + `{"action": {"type": "roll"}, "key": "padded-key-1"}`)
+	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: padded},
+		http.StatusRequestEntityTooLarge, service.CodeTooLarge, nil)
+	t.Run("oversized by trailing space", func(t *testing.T) {
+		trailing := []byte(`{"action": {"type": "roll"}, "key": "trailing-key-1"}` + strings.Repeat(" ", 70<<10))
+		c.with(t).want(call{method: "POST", path: base + "/actions", token: seats[owing], body: trailing},
+			http.StatusRequestEntityTooLarge, service.CodeTooLarge, nil)
+	})
+	reqID := map[string]string{"X-Request-Id": "contract-test-1"}
+	body := c.want(call{method: "POST", path: base + "/actions", token: seats[other], body: actBody(roll, "request-id-1"), header: reqID},
+		http.StatusConflict, service.CodeNotYourTurn, nil)
+	if !bytes.Contains(body, []byte(`"request_id":"contract-test-1"`)) {
+		t.Errorf("the error body does not carry the request id: %s", body)
+	}
+	if after := c.view(id, ga.OrganiserToken); after.Version != v.Version || after.Moves != 0 {
+		t.Errorf("refused requests changed the game: version %d → %d, moves %d", v.Version, after.Version, after.Moves)
+	}
+
+	// Play.
+	rnd := mathrand.New(mathrand.NewPCG(1, 2))
+	acted, replayed, raced := 0, false, false
+	for acted < 50 {
+		v := c.view(id, ga.SpectatorToken)
+		if v.Status != service.StatusPlaying || len(v.Owing) == 0 {
+			break
+		}
+		inv := v.Owing[0]
+		l := c.legal(id, seats[inv])
+		if len(l.Legal) == 0 {
+			t.Fatalf("seat %d owes a decision but has no legal action", inv)
+		}
+		if l.Version != v.Version {
+			t.Errorf("legal at version %d, view at %d", l.Version, v.Version)
+		}
+		a := instance(l.Legal[rnd.IntN(len(l.Legal))])
+		key := fmt.Sprintf("move-%03d", acted)
+		path := base + "/actions"
+
+		if !raced && acted == 10 {
+			// Two writes from the same version: one wins, the other
+			// gets 409 conflict with the state to retry on.
+			raced = true
+			st.arm(2)
+			var wg sync.WaitGroup
+			statuses := make([]int, 2)
+			bodies := make([][]byte, 2)
+			for i := range 2 {
+				wg.Go(func() {
+					statuses[i], bodies[i] = c.do(call{method: "POST", path: path, token: seats[inv], body: actBody(a, fmt.Sprintf("race-%d-key", i))})
+				})
+			}
+			wg.Wait()
+			slices.Sort(statuses)
+			if statuses[0] != http.StatusOK || statuses[1] != http.StatusConflict {
+				t.Fatalf("race: statuses %v: %s / %s", statuses, bodies[0], bodies[1])
+			}
+			for _, b := range bodies {
+				var e struct {
+					Error   struct{ Code service.Code } `json:"error"`
+					Version int64                       `json:"version"`
+					View    *httpapi.GameView           `json:"view"`
+				}
+				if json.Unmarshal(b, &e) == nil && e.Error.Code != "" {
+					if e.Error.Code != service.CodeConflict || e.View == nil || e.Version != e.View.Version || e.Version <= v.Version {
+						t.Errorf("lost race answered %s", b)
+					}
+				}
+			}
+			acted++
+			continue
+		}
+
+		var res service.Result
+		c.want(call{method: "POST", path: path, token: seats[inv], body: actBody(a, key)}, http.StatusOK, "", &res)
+		if res.Replayed || res.N != v.Moves || res.Version != v.Version+1 {
+			t.Errorf("action %d: result %+v after version %d", acted, res, v.Version)
+		}
+		if !replayed {
+			replayed = true
+			var again service.Result
+			c.want(call{method: "POST", path: path, token: seats[inv], body: actBody(a, key)}, http.StatusOK, "", &again)
+			if !again.Replayed || again.N != res.N || again.Version != res.Version {
+				t.Errorf("retried key: %+v, first %+v", again, res)
+			}
+		}
+		acted++
+	}
+	if acted < 20 {
+		t.Errorf("only %d actions played", acted)
+	}
+
+	// Read it all back.
+	v = c.view(id, ga.OrganiserToken)
+	for _, tok := range []string{seat0, seat1, ga.OrganiserToken, ga.SpectatorToken} {
+		var lg struct {
+			ID  string             `json:"id"`
+			Log []httpapi.LogEntry `json:"log"`
+		}
+		c.want(call{method: "GET", path: base + "/log", token: tok}, http.StatusOK, "", &lg)
+		if len(lg.Log) != v.Moves || lg.ID != id {
+			t.Errorf("log has %d entries, %d moves", len(lg.Log), v.Moves)
+		}
+		var res struct {
+			Over   bool           `json:"over"`
+			Moves  int            `json:"moves"`
+			Scores []engine.Score `json:"scores"`
+		}
+		c.want(call{method: "GET", path: base + "/result", token: tok}, http.StatusOK, "", &res)
+		if res.Moves != v.Moves || len(res.Scores) != 2 {
+			t.Errorf("result: %+v", res)
+		}
+	}
+
+	// Every operation answered a success at least once, and every error
+	// status the test provokes was seen.
+	all := map[int]bool{}
+	for path, item := range doc.Paths.Map() {
+		for method, op := range item.Operations() {
+			ok := false
+			for status := range c.seen[method+" "+path] {
+				all[status] = true
+				ok = ok || status < 300 && op.Responses.Status(status) != nil
+			}
+			if !ok {
+				t.Errorf("%s %s never succeeded", method, path)
+			}
+		}
+	}
+	for _, s := range []int{400, 401, 403, 409, 413, 422} {
+		if !all[s] {
+			t.Errorf("no %d answered", s)
+		}
+	}
+}
+
+// TestOpenAPIContractToTheEnd plays a short game to its end, taking the
+// default choice mostly, so that the finished state, its long (chunked)
+// log and the refusals of a finished game are checked too.
+func TestOpenAPIContractToTheEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a whole game")
+	}
+	c, _ := newContract(t, openStore(t))
+	g := c.create(2, map[string]any{"laps": 3})
+	seats := []string{c.accept(g.ID, g.InviteTokens[0]), c.accept(g.ID, g.InviteTokens[1])}
+	base := "/api/games/" + g.ID
+	rnd := mathrand.New(mathrand.NewPCG(3, 4))
+	const limit = 3000
+	n := 0
+	var played []struct {
+		inv int
+		a   engine.Action
+	}
+	for ; n < limit; n++ {
+		v := c.view(g.ID, g.SpectatorToken)
+		if v.Status != service.StatusPlaying {
+			break
+		}
+		inv := v.Owing[0]
+		l := c.legal(g.ID, seats[inv])
+		ch := l.Legal[rnd.IntN(len(l.Legal))]
+		if rnd.IntN(4) != 0 {
+			for _, d := range l.Legal {
+				if d.Default {
+					ch = d
+					break
+				}
+			}
+		}
+		if n == 2*service.ChunkSize+1 {
+			t.Run("retry of a chunked move", func(t *testing.T) {
+				const k = 10
+				var again service.Result
+				c.with(t).want(call{method: "POST", path: base + "/actions", token: seats[played[k].inv], body: actBody(played[k].a, fmt.Sprintf("end-%05d", k))}, http.StatusOK, "", &again)
+				if !again.Replayed || again.N != k {
+					t.Errorf("retried key %d: %+v", k, again)
+				}
+			})
+		}
+		played = append(played, struct {
+			inv int
+			a   engine.Action
+		}{inv, instance(ch)})
+		c.want(call{method: "POST", path: base + "/actions", token: seats[inv], body: actBody(instance(ch), fmt.Sprintf("end-%05d", n))}, http.StatusOK, "", nil)
+	}
+	v := c.view(g.ID, seats[0])
+	if v.Status != service.StatusOver {
+		t.Fatalf("the game did not end in %d actions", limit)
+	}
+	t.Logf("game over after %d actions", n)
+	c.want(call{method: "POST", path: base + "/actions", token: seats[0], body: actBody(engine.Action{Type: "end"}, "after-the-end")}, http.StatusGone, service.CodeGameOver, nil)
+
+	if l := c.legal(g.ID, seats[1]); len(l.Legal) != 0 {
+		t.Errorf("legal after the end: %v", l.Legal)
+	}
+	if n <= 2*service.ChunkSize {
+		t.Logf("the game ended after %d actions: its log was never chunked", n)
+	}
+	// The whole log, as each reader may see it (P-3): no private event of
+	// another seat, no amount of another seat's secret action.
+	private := 0
+	for reader, tok := range map[int]string{0: seats[0], 1: seats[1], engine.Spectator: g.SpectatorToken, -2: g.OrganiserToken} {
+		var lg struct {
+			Log []httpapi.LogEntry `json:"log"`
+		}
+		c.want(call{method: "GET", path: base + "/log", token: tok}, http.StatusOK, "", &lg)
+		if len(lg.Log) != n {
+			t.Errorf("log has %d entries, %d actions played", len(lg.Log), n)
+		}
+		for _, e := range lg.Log {
+			for _, ev := range e.Events {
+				if ev.Private && ev.Seat != reader {
+					t.Errorf("reader %d sees seat %d's private event %+v in entry %d", reader, ev.Seat, ev, e.N)
+				}
+				if ev.Private {
+					private++
+				}
+			}
+			if e.Action.Type == "bid" && e.Seat != reader && e.Action.Amount != 0 {
+				t.Errorf("reader %d sees seat %d's bid %d", reader, e.Seat, e.Action.Amount)
+			}
+		}
+	}
+	t.Logf("%d private events seen by their seats", private)
+	var res struct {
+		Over bool `json:"over"`
+	}
+	c.want(call{method: "GET", path: base + "/result", token: seats[1]}, http.StatusOK, "", &res)
+	if !res.Over {
+		t.Error("result not over after the end")
+	}
+}
