@@ -15,7 +15,8 @@ const (
 // the seat owes nothing.
 func (s *State) Bot(seat engine.Seat) (engine.Action, bool) {
 	var buf [48]engine.Choice
-	legal := s.appendLegal(buf[:0], seat)
+	// Bots never sell at par (W-7): they choose among the rest.
+	legal := s.appendChoices(buf[:0], seat, false)
 	if len(legal) == 0 {
 		return engine.Action{}, false
 	}

@@ -120,6 +120,12 @@ func (s *State) Legal(seat engine.Seat) []engine.Choice {
 }
 
 func (s *State) appendLegal(out []engine.Choice, seat int) []engine.Choice {
+	return s.appendChoices(out, seat, true)
+}
+
+// appendChoices lists seat's legal actions; without sales it leaves out the
+// W-7 sales to the bank, which only a sale needs to be checked against.
+func (s *State) appendChoices(out []engine.Choice, seat int, sales bool) []engine.Choice {
 	if seat < 0 || seat >= len(s.Players) || !s.owes(seat) {
 		return out
 	}
@@ -127,14 +133,18 @@ func (s *State) appendLegal(out []engine.Choice, seat int) []engine.Choice {
 	switch s.Phase {
 	case PhRoll:
 		out = append(out, choice(engine.Action{Type: ARoll}, true))
-		out = s.appendSales(out, seat)
+		if sales {
+			out = s.appendSales(out, seat)
+		}
 	case PhFork:
 		for i, to := range Board[p.Cell].Next {
 			if s.pathOpen(seat, p.Cell, to) {
 				out = append(out, choice(engine.Action{Type: AFork, Cell: to}, i == 0))
 			}
 		}
-		out = s.appendSales(out, seat)
+		if sales {
+			out = s.appendSales(out, seat)
+		}
 	case PhRaid:
 		out = append(out,
 			choice(engine.Action{Type: APrison}, true),
@@ -151,7 +161,9 @@ func (s *State) appendLegal(out []engine.Choice, seat int) []engine.Choice {
 	case PhAct:
 		out = append(out, choice(engine.Action{Type: AEnd}, true))
 		out = s.appendCellActions(out, seat)
-		out = s.appendSales(out, seat)
+		if sales {
+			out = s.appendSales(out, seat)
+		}
 	}
 	return out
 }

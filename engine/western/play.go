@@ -83,7 +83,7 @@ func (s *State) check(seat engine.Seat, a engine.Action) error {
 		return engine.Refuse(engine.ErrNotYourTurn, seat, a, "")
 	}
 	var buf [48]engine.Choice
-	if engine.Find(s.appendLegal(buf[:0], seat), a) < 0 {
+	if engine.Find(s.appendChoices(buf[:0], seat, a.Type == ASell), a) < 0 {
 		return engine.Refuse(engine.ErrIllegalAction, seat, a, "")
 	}
 	return nil
