@@ -1,0 +1,217 @@
+package httpapi_test
+
+import (
+	"html"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// browser is a minimal form-following client for the plain pages.
+type browser struct {
+	t      *testing.T
+	client *http.Client
+	base   string
+}
+
+func newBrowser(t *testing.T, base string) *browser {
+	jar, _ := cookiejar.New(nil)
+	return &browser{t: t, client: &http.Client{Jar: jar}, base: base}
+}
+
+func (b *browser) get(path string) (int, string) {
+	b.t.Helper()
+	resp, err := b.client.Get(b.abs(path))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body)
+}
+
+func (b *browser) post(path string, form url.Values) (int, string, string) {
+	b.t.Helper()
+	resp, err := b.client.PostForm(b.abs(path), form)
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(body), resp.Request.URL.RequestURI()
+}
+
+func (b *browser) abs(path string) string {
+	if strings.HasPrefix(path, "http") {
+		return path
+	}
+	return b.base + path
+}
+
+var (
+	formRE  = regexp.MustCompile(`(?s)<form method="post" action="([^"]+)"[^>]*>(.*?)</form>`)
+	inputRE = regexp.MustCompile(`<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"`)
+	linkRE  = regexp.MustCompile(`href="([^"]*/invite\?[^"]*)"`)
+)
+
+type form struct {
+	action string
+	values url.Values
+}
+
+func forms(page string) []form {
+	var out []form
+	for _, m := range formRE.FindAllStringSubmatch(page, -1) {
+		f := form{action: html.UnescapeString(m[1]), values: url.Values{}}
+		for _, in := range inputRE.FindAllStringSubmatch(m[2], -1) {
+			f.values.Set(in[1], html.UnescapeString(in[2]))
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// TestPagesPlayAGame creates a game on the home page, accepts the
+// invitations from the organiser's page and plays the whole game by
+// pressing the buttons of the seat pages. Every GET leaves the stored game
+// as it was (a mail scanner opening links changes nothing).
+func TestPagesPlayAGame(t *testing.T) {
+	st := openStore(t)
+	c, _ := newContract(t, st)
+	b := newBrowser(t, c.srv.URL)
+
+	if code, page := b.get("/?lang=en"); code != 200 || !strings.Contains(page, "New game") {
+		t.Fatalf("home: %d", code)
+	}
+	form := url.Values{"kind": {"western"}, "laps": {"2"}, "org_email": {"org@example.org"}, "org_lang": {"en"},
+		"name0": {"Анна"}, "email0": {"anna@example.org"}, "lang0": {"ru"},
+		"name1": {"Bob"}, "email1": {"bob@example.org"}, "lang1": {"en"}}
+	code, orgPage, orgURL := b.post("/games?lang=en", form)
+	if code != 200 || !strings.Contains(orgPage, "Organiser") {
+		t.Fatalf("create: %d %s", code, orgPage)
+	}
+	id := strings.Split(strings.TrimPrefix(orgURL, "/g/"), "/")[0]
+
+	// Bad input on the home form: shown on the page, nothing created.
+	if code, page, _ := b.post("/games?lang=en", url.Values{"kind": {"western"}, "org_email": {"x"},
+		"name0": {"A"}, "email0": {"a@example.org"}, "name1": {"B"}, "email1": {"b@example.org"}}); code != 400 || !strings.Contains(page, "Invalid email") {
+		t.Fatalf("bad form: %d", code)
+	}
+
+	var seatURLs []string
+	for _, m := range linkRE.FindAllStringSubmatch(orgPage, -1) {
+		invite := html.UnescapeString(m[1])
+		unchanged(t, st, id, func() { b.get(invite) })
+		_, page := b.get(invite)
+		f := forms(page)
+		if len(f) != 1 {
+			t.Fatalf("invitation page has %d forms", len(f))
+		}
+		code, _, seatURL := b.post(f[0].action, f[0].values)
+		if code != 200 {
+			t.Fatalf("accept: %d", code)
+		}
+		seatURLs = append(seatURLs, seatURL)
+	}
+	if len(seatURLs) != 2 {
+		t.Fatalf("%d invitations on the organiser's page", len(seatURLs))
+	}
+
+	for step := 0; ; step++ {
+		if step > 3000 {
+			t.Fatal("the game does not end")
+		}
+		acted := false
+		for _, u := range seatURLs {
+			var page string
+			unchanged(t, st, id, func() { _, page = b.get(u) })
+			if strings.Contains(page, "Standings") || strings.Contains(page, "Итоги") {
+				return // the game-over page with the standings
+			}
+			fs := forms(page)
+			if len(fs) == 0 {
+				continue
+			}
+			f := fs[0] // the default decision comes first
+			code, after, _ := b.post(f.action, f.values)
+			if code != 200 {
+				t.Fatalf("step %d: %d %s", step, code, after)
+			}
+			// The same form again (a double click) changes nothing.
+			unchanged(t, st, id, func() { b.post(f.action, f.values) })
+			acted = true
+			break
+		}
+		if !acted {
+			t.Fatalf("step %d: nobody has a button to press", step)
+		}
+	}
+}
+
+// TestPagesRefuseBadInput: forged tokens and malformed forms get a page
+// that says what is wrong, in the reader's language, and change nothing.
+func TestPagesRefuseBadInput(t *testing.T) {
+	st := openStore(t)
+	c, _ := newContract(t, st)
+	created := c.create(2, map[string]any{"laps": 2})
+	seat := c.accept(created.ID, created.InviteTokens[0])
+	c.accept(created.ID, created.InviteTokens[1])
+	b := newBrowser(t, c.srv.URL)
+	for _, tc := range []struct {
+		name   string
+		do     func() (int, string)
+		status int
+		text   string
+	}{
+		{"forged token", func() (int, string) {
+			return b.get("/g/" + created.ID + "?lang=en&t=" + url.QueryEscape(corrupt(seat)))
+		}, 401, "invalid"},
+		{"no token", func() (int, string) { return b.get("/g/" + created.ID + "?lang=ru") }, 401, "недействительна"},
+		{"other purpose", func() (int, string) {
+			return b.get("/g/" + created.ID + "/org?lang=en&t=" + url.QueryEscape(seat))
+		}, 403, "does not allow"},
+		{"bad amount", func() (int, string) {
+			code, page, _ := b.post("/g/"+created.ID+"/act?lang=en", url.Values{"t": {seat}, "key": {"abcdefgh1"}, "type": {"credit"}, "amount": {"lots"}})
+			return code, page
+		}, 400, "Invalid request"},
+		{"illegal move", func() (int, string) {
+			code, page, _ := b.post("/g/"+created.ID+"/act?lang=en", url.Values{"t": {seat}, "key": {"abcdefgh2"}, "type": {"fly"}})
+			return code, page
+		}, 0, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var code int
+			var page string
+			unchanged(t, st, created.ID, func() { code, page = tc.do() })
+			if tc.status != 0 && (code != tc.status || !strings.Contains(page, tc.text)) {
+				t.Fatalf("status %d, want %d with %q in:\n%s", code, tc.status, tc.text, page)
+			}
+			if code < 400 {
+				t.Fatalf("status %d for bad input", code)
+			}
+		})
+	}
+}
+
+// unchanged runs f and checks the stored game is byte-identical after it.
+func unchanged(t *testing.T, st store.Store, id string, f func()) {
+	t.Helper()
+	before, err := st.GetGame(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f()
+	after, err := st.GetGame(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if before.Version != after.Version || string(before.Body) != string(after.Body) {
+		t.Fatalf("the stored game changed (version %d → %d)", before.Version, after.Version)
+	}
+}
