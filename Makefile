@@ -1,0 +1,114 @@
+# pbm: play-by-mail board games.
+#
+#   make run     the service on http://localhost:8080 (PORT=...), no AWS, no Docker
+#   make test    everything the CI runs (.ci/run): vet, gofmt, cfn-lint, go test
+#   make build   what `sam deploy` ships (sam build; without sam, `make lambdas`)
+#   make bench   the benchmarks;  make fuzz   30 s of every fuzz target
+#
+# SAM builds each function with its build-<LogicalId> target (template.yaml:
+# BuildMethod: makefile), which puts the binary in $(ARTIFACTS_DIR)/bootstrap.
+# The target names the function's package; functions/template_test.go reads
+# it from here and builds the same package with the same flags.
+
+SHELL        := /bin/bash
+.SHELLFLAGS  := -euo pipefail -c
+GO           ?= go
+PORT         ?= 8080
+TEST_TIMEOUT ?= 30m
+FUZZTIME     ?= 30s
+
+# How every Lambda function is built: static, linux/arm64, no RPC mode.
+LAMBDA_ENV   := CGO_ENABLED=0 GOOS=linux GOARCH=arm64
+LAMBDA_FLAGS := -tags lambda.norpc -trimpath -ldflags "-s -w"
+# The function packages: functions/<name>/main.go, but for the local runner.
+FUNCTIONS    := $(filter-out local,$(patsubst functions/%/main.go,%,$(wildcard functions/*/main.go)))
+
+# Skip these when looking for Go files to check with gofmt.
+GOFMT_PRUNE  := -name node_modules -o -name .git -o -name .local -o -name .aws-sam -o -name bin -o -name testdata
+
+step = @printf '\n==> %s\n' $(1)
+
+.PHONY: all run test vet fmt-check lint-template go-test deps-browser build lambdas \
+	build-ApiFunction bench fuzz clean
+
+all: test
+
+## run: the local runner on the embedded store (games kept in .local/).
+run:
+	PORT=$(PORT) $(GO) run ./functions/local
+
+## test: install what the tests need, then check everything.
+test: node_modules
+	$(call step,"go vet ./...")
+	$(GO) vet ./...
+	$(MAKE) --no-print-directory fmt-check lint-template go-test
+	$(call step,"all checks passed")
+
+fmt-check:
+	$(call step,"gofmt -l (every Go file formatted)")
+	@files=$$(find . \( $(GOFMT_PRUNE) \) -prune -o -name '*.go' -print | xargs gofmt -l); \
+	if [ -n "$$files" ]; then echo "gofmt wants to change:"; echo "$$files"; exit 1; fi
+
+lint-template:
+	$(call step,"cfn-lint template.yaml")
+	@command -v cfn-lint >/dev/null || { echo "cfn-lint is missing: pip install cfn-lint (or run .ci/run)"; exit 1; }
+	cfn-lint template.yaml
+
+# The tests start dynalite and aws-ses-v2-local themselves (infra/testenv)
+# on loopback ports and kill them when they end.
+go-test:
+	$(call step,"go test ./... (the tests start dynalite and aws-ses-v2-local from node_modules)")
+	$(GO) test -timeout $(TEST_TIMEOUT) ./...
+
+# The test servers (dynalite, aws-ses-v2-local) pinned in package-lock.json.
+node_modules: package.json package-lock.json
+	$(call step,"npm ci (test servers from package-lock.json)")
+	npm ci --no-audit --no-fund
+	@touch node_modules
+
+## deps-browser: Debian's chromium for the page tests (not needed by test yet).
+deps-browser:
+	@if [ -x /usr/bin/chromium ]; then echo "chromium: /usr/bin/chromium"; else \
+		sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
+		echo "==> apt-get install -y chromium"; \
+		$$sudo apt-get update && $$sudo apt-get install -y chromium; fi
+
+## build: the deployable artifacts.
+build:
+	@if command -v sam >/dev/null; then \
+		echo "==> sam build"; sam build --build-in-source; \
+	else \
+		echo "sam is not installed: building the function binaries into bin/ instead"; \
+		$(MAKE) --no-print-directory lambdas; fi
+
+## lambdas: every function into bin/<name>/bootstrap, with its size.
+lambdas:
+	@for f in $(FUNCTIONS); do \
+		echo "==> bin/$$f/bootstrap"; \
+		$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o bin/$$f/bootstrap ./functions/$$f; \
+	done
+	@ls -l bin/*/bootstrap
+
+# One target per function in template.yaml (SAM: BuildMethod makefile; it
+# sets ARTIFACTS_DIR).
+check-artifacts-dir = @[ -n "$(ARTIFACTS_DIR)" ] || { echo "ARTIFACTS_DIR is not set (sam build sets it)"; exit 1; }
+
+build-ApiFunction:
+	$(check-artifacts-dir)
+	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/api
+
+bench:
+	$(GO) test -run XXX -bench . -benchmem ./...
+
+## fuzz: every Fuzz target, FUZZTIME (30s) each.
+fuzz:
+	@for pkg in $$($(GO) list ./...); do \
+		for fn in $$($(GO) test -list '^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+			echo "==> $$pkg $$fn ($(FUZZTIME))"; \
+			$(GO) test -run XXX -fuzz "^$$fn\$$" -fuzztime $(FUZZTIME) $$pkg; \
+		done; \
+	done
+
+clean:
+	rm -rf bin .aws-sam
+	$(GO) clean -testcache

@@ -1,0 +1,243 @@
+// Package config reads a Lambda function's configuration from its
+// environment (set by template.yaml) and fetches the link-signing keyring
+// from SSM Parameter Store or Secrets Manager. The keyring is never logged
+// and no error quotes it.
+package config
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"net/url"
+	"os"
+	"regexp"
+	"strings"
+	"unicode"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
+	"github.com/aws/aws-sdk-go-v2/service/ssm"
+	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
+
+	"github.com/pbmgames/pbm/infra/linksign"
+)
+
+// The environment variables FromEnv reads.
+const (
+	EnvTable            = "TABLE_NAME"            // required: the DynamoDB table
+	EnvLinkKeysParam    = "LINK_KEYS_PARAMETER"   // SSM SecureString with the keyring JSON
+	EnvLinkKeysSecret   = "LINK_KEYS_SECRET"      // or: Secrets Manager secret id with it
+	EnvBaseURL          = "BASE_URL"              // optional public origin for links
+	EnvMailFrom         = "MAIL_FROM"             // optional From address of mail
+	EnvSESConfiguration = "SES_CONFIGURATION_SET" // optional SES configuration set
+)
+
+// Config is a function's configuration. It holds names only, no secrets.
+type Config struct {
+	// Table is the DynamoDB table's name (or ARN).
+	Table string
+	// LinkKeysParameter is the name (or ARN) of the SSM Parameter Store
+	// SecureString holding the keyring JSON linksign.ParseKeyring reads.
+	// Exactly one of LinkKeysParameter and LinkKeysSecret is set.
+	LinkKeysParameter string
+	// LinkKeysSecret is the id (name or ARN) of the Secrets Manager secret
+	// holding the keyring JSON.
+	LinkKeysSecret string
+	// BaseURL is the public origin links point to ("https://pbm.example",
+	// no trailing slash), or "" for links relative to the request's origin.
+	BaseURL string
+	// MailFrom is the From address of mail ("Name <addr@example.org>"), or "".
+	MailFrom string
+	// SESConfigurationSet is the SES configuration set mail is sent with, or "".
+	SESConfigurationSet string
+}
+
+// FromEnv reads the configuration from the process environment and checks
+// it, reporting every problem at once.
+func FromEnv(ctx context.Context) (Config, error) {
+	return Parse(os.LookupEnv)
+}
+
+// Parse reads the configuration through lookup (os.LookupEnv, or a map in
+// tests). Values are trimmed of surrounding space; an empty value counts as
+// unset.
+func Parse(lookup func(string) (string, bool)) (Config, error) {
+	get := func(k string) string {
+		v, _ := lookup(k)
+		return strings.TrimSpace(v)
+	}
+	c := Config{
+		Table:               get(EnvTable),
+		LinkKeysParameter:   get(EnvLinkKeysParam),
+		LinkKeysSecret:      get(EnvLinkKeysSecret),
+		BaseURL:             get(EnvBaseURL),
+		MailFrom:            get(EnvMailFrom),
+		SESConfigurationSet: get(EnvSESConfiguration),
+	}
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf("config: "+format, args...)) }
+
+	switch {
+	case c.Table == "":
+		bad("%s is required", EnvTable)
+	case !validTable(c.Table):
+		bad("%s %q is not a DynamoDB table name (3-255 of [A-Za-z0-9_.-]) or table ARN", EnvTable, c.Table)
+	}
+
+	switch {
+	case c.LinkKeysParameter == "" && c.LinkKeysSecret == "":
+		bad("set one of %s (an SSM SecureString) or %s (a Secrets Manager secret) to where the link-signing keys are", EnvLinkKeysParam, EnvLinkKeysSecret)
+	case c.LinkKeysParameter != "" && c.LinkKeysSecret != "":
+		bad("set only one of %s and %s", EnvLinkKeysParam, EnvLinkKeysSecret)
+	case c.LinkKeysParameter != "" && !validResourceName(c.LinkKeysParameter):
+		bad("%s is not an SSM parameter name or ARN", EnvLinkKeysParam)
+	case c.LinkKeysSecret != "" && !validResourceName(c.LinkKeysSecret):
+		bad("%s is not a Secrets Manager secret name or ARN", EnvLinkKeysSecret)
+	}
+
+	if c.BaseURL != "" {
+		base, err := cleanBaseURL(c.BaseURL)
+		if err != nil {
+			bad("%s: %v", EnvBaseURL, err)
+		}
+		c.BaseURL = base
+	}
+
+	if c.MailFrom != "" {
+		if _, err := mail.ParseAddress(c.MailFrom); err != nil {
+			bad("%s %q is not a mail address: %v", EnvMailFrom, c.MailFrom, err)
+		}
+	}
+
+	if c.SESConfigurationSet != "" && !sesSetName.MatchString(c.SESConfigurationSet) {
+		bad("%s %q is not an SES configuration set name (1-64 of [A-Za-z0-9_-])", EnvSESConfiguration, c.SESConfigurationSet)
+	}
+
+	if len(errs) > 0 {
+		return Config{}, errors.Join(errs...)
+	}
+	return c, nil
+}
+
+var (
+	tableName  = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,255}$`)
+	tableARN   = regexp.MustCompile(`^arn:[a-z0-9-]+:dynamodb:[a-z0-9-]+:[0-9]{12}:table/[A-Za-z0-9_.-]{3,255}$`)
+	sesSetName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
+)
+
+func validTable(s string) bool { return tableName.MatchString(s) || tableARN.MatchString(s) }
+
+// validResourceName accepts an SSM parameter or Secrets Manager secret name
+// or ARN: 1 to 2048 printable characters without spaces. AWS checks the
+// rest.
+func validResourceName(s string) bool {
+	if len(s) > 2048 {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsSpace(r) || !unicode.IsPrint(r) {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// cleanBaseURL checks that s is an http(s) origin, optionally with a path
+// prefix, and drops a trailing slash.
+func cleanBaseURL(s string) (string, error) {
+	u, err := url.Parse(s)
+	if err != nil {
+		return "", fmt.Errorf("%q is not a URL", s)
+	}
+	switch {
+	case u.Scheme != "https" && u.Scheme != "http":
+		return "", fmt.Errorf("%q: want an https:// (or http://) URL", s)
+	case u.Host == "":
+		return "", fmt.Errorf("%q has no host", s)
+	case u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "":
+		return "", fmt.Errorf("%q: want scheme, host and path only", s)
+	}
+	return strings.TrimRight(s, "/"), nil
+}
+
+// KeySource describes where the keyring comes from, for logs.
+func (c Config) KeySource() string {
+	if c.LinkKeysParameter != "" {
+		return "ssm:" + c.LinkKeysParameter
+	}
+	return "secretsmanager:" + c.LinkKeysSecret
+}
+
+// LoadKeyring fetches the keyring JSON from where c says (SSM with
+// decryption, or Secrets Manager) and parses it. Errors name the parameter
+// or secret, never its value.
+func LoadKeyring(ctx context.Context, awsCfg aws.Config, c Config) (*linksign.Keyring, error) {
+	var (
+		data []byte
+		err  error
+	)
+	switch {
+	case c.LinkKeysParameter != "" && c.LinkKeysSecret == "":
+		data, err = fetchParameter(ctx, ssm.NewFromConfig(awsCfg).GetParameter, c.LinkKeysParameter)
+	case c.LinkKeysSecret != "" && c.LinkKeysParameter == "":
+		data, err = fetchSecret(ctx, secretsmanager.NewFromConfig(awsCfg).GetSecretValue, c.LinkKeysSecret)
+	default:
+		return nil, fmt.Errorf("config: set exactly one of %s and %s", EnvLinkKeysParam, EnvLinkKeysSecret)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return parseKeys(c, data)
+}
+
+// parseKeys parses the fetched keyring JSON; its errors never quote it.
+func parseKeys(c Config, data []byte) (*linksign.Keyring, error) {
+	keys, err := linksign.ParseKeyring(data)
+	if err != nil {
+		return nil, fmt.Errorf("config: link keys from %s: %w", c.KeySource(), err)
+	}
+	return keys, nil
+}
+
+// getParameter is the SSM client's GetParameter, and getSecret Secrets
+// Manager's GetSecretValue: passed as method values rather than interfaces
+// so that the clients' other operations stay out of the binary (a client
+// converted to an interface keeps all its exported methods when anything in
+// the program calls methods by reflection, as text/template does).
+type (
+	getParameter func(context.Context, *ssm.GetParameterInput, ...func(*ssm.Options)) (*ssm.GetParameterOutput, error)
+	getSecret    func(context.Context, *secretsmanager.GetSecretValueInput, ...func(*secretsmanager.Options)) (*secretsmanager.GetSecretValueOutput, error)
+)
+
+// fetchParameter reads a SecureString parameter, decrypted. A parameter of
+// another type is refused: the keys must be stored encrypted.
+func fetchParameter(ctx context.Context, get getParameter, name string) ([]byte, error) {
+	out, err := get(ctx, &ssm.GetParameterInput{Name: aws.String(name), WithDecryption: aws.Bool(true)})
+	if err != nil {
+		return nil, fmt.Errorf("config: read SSM parameter %s: %w", name, err)
+	}
+	p := out.Parameter
+	if p == nil || p.Value == nil {
+		return nil, fmt.Errorf("config: SSM parameter %s has no value", name)
+	}
+	if p.Type != ssmtypes.ParameterTypeSecureString {
+		return nil, fmt.Errorf("config: SSM parameter %s is a %s; store the link keys as a SecureString", name, p.Type)
+	}
+	return []byte(*p.Value), nil
+}
+
+// fetchSecret reads a secret's current value, string or binary.
+func fetchSecret(ctx context.Context, get getSecret, id string) ([]byte, error) {
+	out, err := get(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(id)})
+	if err != nil {
+		return nil, fmt.Errorf("config: read secret %s: %w", id, err)
+	}
+	switch {
+	case out.SecretString != nil:
+		return []byte(*out.SecretString), nil
+	case len(out.SecretBinary) > 0:
+		return out.SecretBinary, nil
+	}
+	return nil, fmt.Errorf("config: secret %s has no value", id)
+}
