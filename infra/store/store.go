@@ -60,3 +60,42 @@ type Store interface {
 	// before acting on it.
 	PendingOutbox(ctx context.Context) ([]string, error)
 }
+
+// Mail preferences of a player (SPEC §1.6).
+const (
+	MailAll    = "all"    // every mail
+	MailTurns  = "turns"  // only the mails that ask them to act
+	MailDigest = "digest" // their own turns at once, the rest in a daily digest
+)
+
+// Player is what the service keeps about an email address across games.
+type Player struct {
+	Email string // lower-case; the key
+	Lang  string // "ru" or "en"; "" until the player chooses
+	Mail  string // MailAll, MailTurns or MailDigest; "" means MailAll
+	// Unsubscribed players get only the mails of their own turns and
+	// decisions, which cannot be silenced without leaving the game.
+	Unsubscribed bool
+	// Suppressed addresses bounced or complained: never mailed again.
+	Suppressed       bool
+	SuppressedReason string   // "bounce" or "complaint", with SES's detail
+	SuppressedAt     int64    // seconds since the Unix epoch
+	Games            []string // ids of the games the player is in, sorted
+	UpdatedAt        int64
+}
+
+// PlayerStore keeps players. Every method is safe for concurrent use and
+// race-free without a read first (DynamoDB UpdateItem).
+type PlayerStore interface {
+	// GetPlayer reads a player; ErrNotFound if the address is unknown.
+	GetPlayer(ctx context.Context, email string) (Player, error)
+	// AddPlayerGame records that email plays gameID, creating the player
+	// if needed. Adding the same game twice changes nothing.
+	AddPlayerGame(ctx context.Context, email, gameID string, at int64) error
+	// SetPlayerPrefs sets language, mail preference and unsubscription,
+	// creating the player if needed.
+	SetPlayerPrefs(ctx context.Context, email, lang, mail string, unsubscribed bool, at int64) error
+	// Suppress marks an address that must not be mailed (bounce,
+	// complaint), creating the player if needed.
+	Suppress(ctx context.Context, email, reason string, at int64) error
+}

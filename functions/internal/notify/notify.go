@@ -20,8 +20,21 @@ type Message struct {
 	Subject string
 	Text    string
 	HTML    string
-	// Unsubscribe is the one-click unsubscribe URL (RFC 8058), if any.
+	// Unsubscribe is the one-click unsubscribe URL (RFC 8058), if any:
+	// sent as List-Unsubscribe with List-Unsubscribe-Post.
 	Unsubscribe string
+	// Inline holds the pictures the HTML part shows by "cid:" reference.
+	Inline []Inline
+	// Tags label the message for SES events (game, kind of mail).
+	Tags map[string]string
+}
+
+// Inline is a picture carried in the mail and shown in its HTML part.
+type Inline struct {
+	ContentID   string // referenced as cid:<ContentID> in the HTML
+	ContentType string // image/png
+	FileName    string
+	Data        []byte
 }
 
 // Sender delivers a message (SES in AWS, the local mailbox locally).
