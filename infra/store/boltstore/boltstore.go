@@ -6,7 +6,9 @@
 // Layout: bucket "games" maps a game id to its record (version, update
 // time, outbox flag, body); bucket "chunks" maps (game id, seq) to a
 // chunk's body; bucket "outbox" holds the ids of the games whose flag is
-// set, kept in the same transaction as the game.
+// set, kept in the same transaction as the game; bucket "players" maps a
+// lower-case address to its player as JSON, each change in one
+// transaction.
 package boltstore
 
 import (
@@ -29,9 +31,10 @@ import (
 const MaxItemBytes = 400 * 1024
 
 var (
-	bucketGames  = []byte("games")
-	bucketChunks = []byte("chunks")
-	bucketOutbox = []byte("outbox")
+	bucketGames   = []byte("games")
+	bucketChunks  = []byte("chunks")
+	bucketOutbox  = []byte("outbox")
+	bucketPlayers = []byte("players")
 )
 
 // Store is a store.Store in one bbolt file. It is safe for concurrent use.
@@ -49,7 +52,7 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketGames, bucketChunks, bucketOutbox} {
+		for _, b := range [][]byte{bucketGames, bucketChunks, bucketOutbox, bucketPlayers} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}

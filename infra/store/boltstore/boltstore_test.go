@@ -32,6 +32,16 @@ func TestConformance(t *testing.T) {
 	storetest.Run(t, func(*testing.T) store.Store { return s })
 }
 
+func TestPlayersConformance(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "games.db"))
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	storetest.RunPlayers(t, func(*testing.T) store.PlayerStore { return s })
+}
+
 func TestSurvivesReopen(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "games.db")

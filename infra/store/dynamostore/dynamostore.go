@@ -1,11 +1,19 @@
-// Package dynamostore keeps games in one DynamoDB table (single-table
-// design).
+// Package dynamostore keeps games and players in one DynamoDB table
+// (single-table design).
 //
 // Every item has the string key pair pk (partition) and sk (sort):
 //
 //	game:  pk "GAME#<id>", sk "GAME"      ver (N), body (B), upd (N),
 //	                                      outbox (S, "1") only while pending
 //	chunk: pk "GAME#<id>", sk "LOG#%08d"  body (B)
+//	player: pk "PLAYER#<email>", sk "PLAYER"
+//	        lang (S), mail (S), unsub (BOOL), supp (BOOL), supp_reason (S),
+//	        supp_at (N), games (SS), upd (N); each absent until written,
+//	        and lang, mail and supp_reason removed rather than set to ""
+//
+// The email of a player's key is lower-case. Every player write is one
+// UpdateItem that creates the item if need be; games is a string set that
+// grows by ADD, so concurrent adds need no read and lose nothing.
 //
 // A sparse global secondary index named "outbox", keyed on the attribute
 // outbox and projecting keys only, lists the games with unsent mail without

@@ -6,9 +6,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
+	"reflect"
+	"slices"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
@@ -34,6 +38,104 @@ func TestConformance(t *testing.T) {
 	client := testenv.DynamoClient(t, testenv.Dynalite(t))
 	s := dynamostore.New(client, newTable(t, client))
 	storetest.Run(t, func(*testing.T) store.Store { return s })
+}
+
+func TestPlayersConformance(t *testing.T) {
+	client := testenv.DynamoClient(t, testenv.Dynalite(t))
+	s := dynamostore.New(client, newTable(t, client))
+	storetest.RunPlayers(t, func(*testing.T) store.PlayerStore { return s })
+}
+
+// Every player method is one request: writes are one UpdateItem each,
+// with no read first.
+func TestPlayerRequestsPerCall(t *testing.T) {
+	ctx := context.Background()
+	counter := &testenv.CountingTransport{}
+	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *dynamodb.Options) {
+		o.HTTPClient = &http.Client{Transport: counter}
+	})
+	s := dynamostore.New(client, newTable(t, client))
+	counter.Reset()
+	for _, c := range []struct {
+		what string
+		call func() error
+	}{
+		{"AddPlayerGame (create)", func() error { return s.AddPlayerGame(ctx, "p@x.org", "g1", 1) }},
+		{"AddPlayerGame (again)", func() error { return s.AddPlayerGame(ctx, "p@x.org", "g1", 2) }},
+		{"SetPlayerPrefs", func() error { return s.SetPlayerPrefs(ctx, "p@x.org", "ru", store.MailTurns, false, 3) }},
+		{"SetPlayerPrefs (empty)", func() error { return s.SetPlayerPrefs(ctx, "p@x.org", "", "", true, 4) }},
+		{"Suppress", func() error { return s.Suppress(ctx, "p@x.org", "bounce", 5) }},
+		{"Suppress (create)", func() error { return s.Suppress(ctx, "q@x.org", "", 6) }},
+		{"GetPlayer", func() error { _, err := s.GetPlayer(ctx, "P@x.org"); return err }},
+		{"GetPlayer (missing)", func() error {
+			if _, err := s.GetPlayer(ctx, "nobody@x.org"); !errors.Is(err, store.ErrNotFound) {
+				return err
+			}
+			return nil
+		}},
+	} {
+		if err := c.call(); err != nil {
+			t.Fatalf("%s: %v", c.what, err)
+		}
+		if n := counter.Reset(); n != 1 {
+			t.Errorf("%s took %d requests, want 1", c.what, n)
+		}
+	}
+}
+
+// The player item has the layout the package documents.
+func TestPlayerItemLayout(t *testing.T) {
+	ctx := context.Background()
+	client := testenv.DynamoClient(t, testenv.Dynalite(t))
+	table := newTable(t, client)
+	s := dynamostore.New(client, table)
+	if err := s.AddPlayerGame(ctx, "Anna@X.org", "g2", 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.AddPlayerGame(ctx, "anna@x.org", "g1", 2); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.SetPlayerPrefs(ctx, "anna@x.org", "ru", store.MailDigest, true, 3); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Suppress(ctx, "anna@x.org", "complaint", 4); err != nil {
+		t.Fatal(err)
+	}
+	out, err := client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName: &table,
+		Key: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "PLAYER#anna@x.org"},
+			"sk": &types.AttributeValueMemberS{Value: "PLAYER"},
+		},
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]types.AttributeValue{
+		"pk":          &types.AttributeValueMemberS{Value: "PLAYER#anna@x.org"},
+		"sk":          &types.AttributeValueMemberS{Value: "PLAYER"},
+		"lang":        &types.AttributeValueMemberS{Value: "ru"},
+		"mail":        &types.AttributeValueMemberS{Value: store.MailDigest},
+		"unsub":       &types.AttributeValueMemberBOOL{Value: true},
+		"supp":        &types.AttributeValueMemberBOOL{Value: true},
+		"supp_reason": &types.AttributeValueMemberS{Value: "complaint"},
+		"supp_at":     &types.AttributeValueMemberN{Value: "4"},
+		"games":       &types.AttributeValueMemberSS{Value: []string{"g1", "g2"}},
+		"upd":         &types.AttributeValueMemberN{Value: "4"},
+	}
+	if len(out.Item) != len(want) {
+		t.Errorf("item has %d attributes, want %d: %v", len(out.Item), len(want), out.Item)
+	}
+	for name, w := range want {
+		got := out.Item[name]
+		if ss, ok := got.(*types.AttributeValueMemberSS); ok {
+			slices.Sort(ss.Value)
+		}
+		if !reflect.DeepEqual(got, w) {
+			t.Errorf("attribute %s = %#v, want %#v", name, got, w)
+		}
+	}
 }
 
 // A move costs one read and one conditional write: one request each.

@@ -1,0 +1,174 @@
+package boltstore
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+var _ store.PlayerStore = (*Store)(nil)
+
+// playerRec is a player's JSON value in bucket "players", keyed by the
+// lower-case address.
+type playerRec struct {
+	Lang       string   `json:"lang,omitempty"`
+	Mail       string   `json:"mail,omitempty"`
+	Unsub      *bool    `json:"unsub,omitempty"` // nil until prefs are set
+	Supp       bool     `json:"supp,omitempty"`
+	SuppReason string   `json:"supp_reason,omitempty"`
+	SuppAt     int64    `json:"supp_at,omitempty"`
+	Games      []string `json:"games,omitempty"` // sorted, no duplicates
+	Upd        int64    `json:"upd"`
+}
+
+func normEmail(email string) string { return strings.ToLower(email) }
+
+// GetPlayer reads a player.
+func (s *Store) GetPlayer(ctx context.Context, email string) (store.Player, error) {
+	if err := ctx.Err(); err != nil {
+		return store.Player{}, err
+	}
+	email = normEmail(email)
+	if email == "" {
+		return store.Player{}, fmt.Errorf("boltstore: get player with empty address: %w", store.ErrNotFound)
+	}
+	var r playerRec
+	err := s.db.View(func(tx *bolt.Tx) error {
+		v := tx.Bucket(bucketPlayers).Get([]byte(email))
+		if v == nil {
+			return fmt.Errorf("boltstore: get player %s: %w", email, store.ErrNotFound)
+		}
+		if err := json.Unmarshal(v, &r); err != nil {
+			return fmt.Errorf("boltstore: get player %s: %w", email, err)
+		}
+		return nil
+	})
+	if err != nil {
+		return store.Player{}, err
+	}
+	return store.Player{
+		Email:            email,
+		Lang:             r.Lang,
+		Mail:             r.Mail,
+		Unsubscribed:     r.Unsub != nil && *r.Unsub,
+		Suppressed:       r.Supp,
+		SuppressedReason: r.SuppReason,
+		SuppressedAt:     r.SuppAt,
+		Games:            r.Games,
+		UpdatedAt:        r.Upd,
+	}, nil
+}
+
+// updatePlayer applies change to the player's record, a zero one if there
+// is none, in one transaction.
+func (s *Store) updatePlayer(ctx context.Context, email string, change func(*playerRec)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketPlayers)
+		key := []byte(email)
+		var r playerRec
+		if v := b.Get(key); v != nil {
+			if err := json.Unmarshal(v, &r); err != nil {
+				return err
+			}
+		}
+		change(&r)
+		if n := playerItemSize(email, &r); n > MaxItemBytes {
+			return fmt.Errorf("%d bytes over %d: %w", n, MaxItemBytes, store.ErrTooLarge)
+		}
+		v, err := json.Marshal(&r)
+		if err != nil {
+			return err
+		}
+		return b.Put(key, v)
+	})
+}
+
+// AddPlayerGame adds gameID to the player's games.
+func (s *Store) AddPlayerGame(ctx context.Context, email, gameID string, at int64) error {
+	email = normEmail(email)
+	if email == "" {
+		return errors.New("boltstore: add player game with empty address")
+	}
+	if gameID == "" {
+		return fmt.Errorf("boltstore: add game to player %s: empty game id", email)
+	}
+	err := s.updatePlayer(ctx, email, func(r *playerRec) {
+		if i, found := slices.BinarySearch(r.Games, gameID); !found {
+			r.Games = slices.Insert(r.Games, i, gameID)
+		}
+		r.Upd = at
+	})
+	if err != nil {
+		return fmt.Errorf("boltstore: add game %s to player %s: %w", gameID, email, err)
+	}
+	return nil
+}
+
+// SetPlayerPrefs sets the player's preferences.
+func (s *Store) SetPlayerPrefs(ctx context.Context, email, lang, mail string, unsubscribed bool, at int64) error {
+	email = normEmail(email)
+	if email == "" {
+		return errors.New("boltstore: set player prefs with empty address")
+	}
+	err := s.updatePlayer(ctx, email, func(r *playerRec) {
+		r.Lang, r.Mail, r.Unsub, r.Upd = lang, mail, &unsubscribed, at
+	})
+	if err != nil {
+		return fmt.Errorf("boltstore: set prefs of player %s: %w", email, err)
+	}
+	return nil
+}
+
+// Suppress marks the address, leaving preferences and games as they are.
+func (s *Store) Suppress(ctx context.Context, email, reason string, at int64) error {
+	email = normEmail(email)
+	if email == "" {
+		return errors.New("boltstore: suppress empty address")
+	}
+	err := s.updatePlayer(ctx, email, func(r *playerRec) {
+		r.Supp, r.SuppReason, r.SuppAt, r.Upd = true, reason, at, at
+	})
+	if err != nil {
+		return fmt.Errorf("boltstore: suppress player %s: %w", email, err)
+	}
+	return nil
+}
+
+// playerItemSize is the size of the item the DynamoDB store keeps for the
+// same player (see gameItemSize).
+func playerItemSize(email string, r *playerRec) int {
+	n := len("pk") + len("PLAYER#") + len(email) +
+		len("sk") + len("PLAYER") +
+		len("upd") + numberSize(r.Upd)
+	str := func(name, v string) {
+		if v != "" {
+			n += len(name) + len(v)
+		}
+	}
+	str("lang", r.Lang)
+	str("mail", r.Mail)
+	str("supp_reason", r.SuppReason)
+	if r.Unsub != nil {
+		n += len("unsub") + 1
+	}
+	if r.Supp {
+		n += len("supp") + 1 + len("supp_at") + numberSize(r.SuppAt)
+	}
+	if len(r.Games) > 0 {
+		n += len("games")
+		for _, g := range r.Games {
+			n += len(g)
+		}
+	}
+	return n
+}

@@ -1,0 +1,227 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"testing"
+
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// RunPlayers runs the suite of store.PlayerStore. newStore is called once
+// per subtest; the stores it returns may share their data: every subtest
+// uses addresses of its own.
+func RunPlayers(t *testing.T, newStore func(t *testing.T) store.PlayerStore) {
+	tests := []struct {
+		name string
+		fn   func(t *testing.T, s store.PlayerStore)
+	}{
+		{"NotFound", testPlayerNotFound},
+		{"AddGameCreatesAndIsIdempotent", testAddPlayerGame},
+		{"ConcurrentAddsLoseNothing", testConcurrentAdds},
+		{"PrefsRoundTripKeepGames", testPlayerPrefs},
+		{"SuppressKeepsPrefsAndGames", testSuppress},
+		{"AddressesCaseInsensitive", testPlayerCase},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			tc.fn(t, newStore(t))
+		})
+	}
+}
+
+// newEmail returns a lower-case address no other subtest or run uses.
+func newEmail(t *testing.T) string {
+	t.Helper()
+	return newID(t) + "@example.org"
+}
+
+func mustGetPlayer(t *testing.T, s store.PlayerStore, email string) store.Player {
+	t.Helper()
+	p, err := s.GetPlayer(context.Background(), email)
+	if err != nil {
+		t.Fatalf("GetPlayer(%s): %v", email, err)
+	}
+	return p
+}
+
+func mustAddGame(t *testing.T, s store.PlayerStore, email, gameID string, at int64) {
+	t.Helper()
+	if err := s.AddPlayerGame(context.Background(), email, gameID, at); err != nil {
+		t.Fatalf("AddPlayerGame(%s, %s): %v", email, gameID, err)
+	}
+}
+
+func mustSetPrefs(t *testing.T, s store.PlayerStore, email, lang, mail string, unsub bool, at int64) {
+	t.Helper()
+	if err := s.SetPlayerPrefs(context.Background(), email, lang, mail, unsub, at); err != nil {
+		t.Fatalf("SetPlayerPrefs(%s): %v", email, err)
+	}
+}
+
+func mustSuppress(t *testing.T, s store.PlayerStore, email, reason string, at int64) {
+	t.Helper()
+	if err := s.Suppress(context.Background(), email, reason, at); err != nil {
+		t.Fatalf("Suppress(%s): %v", email, err)
+	}
+}
+
+// samePlayer compares all fields; no games and an empty list are alike.
+func samePlayer(t *testing.T, got, want store.Player) {
+	t.Helper()
+	if got.Email != want.Email || got.Lang != want.Lang || got.Mail != want.Mail ||
+		got.Unsubscribed != want.Unsubscribed || got.Suppressed != want.Suppressed ||
+		got.SuppressedReason != want.SuppressedReason || got.SuppressedAt != want.SuppressedAt ||
+		got.UpdatedAt != want.UpdatedAt || !slices.Equal(got.Games, want.Games) {
+		t.Fatalf("player =\n\t%+v\nwant\n\t%+v", got, want)
+	}
+}
+
+func testPlayerNotFound(t *testing.T, s store.PlayerStore) {
+	email := newEmail(t)
+	p, err := s.GetPlayer(context.Background(), email)
+	if !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("GetPlayer(unknown) = %+v, %v; want ErrNotFound", p, err)
+	}
+	// Another player's write does not create this one.
+	mustAddGame(t, s, newEmail(t), newID(t), 1)
+	if _, err := s.GetPlayer(context.Background(), email); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("GetPlayer(unknown) after another player's write: %v; want ErrNotFound", err)
+	}
+}
+
+func testAddPlayerGame(t *testing.T, s store.PlayerStore) {
+	email := newEmail(t)
+	g1 := "g1-" + newID(t)
+	mustAddGame(t, s, email, g1, 100)
+	want := store.Player{Email: email, Games: []string{g1}, UpdatedAt: 100}
+	samePlayer(t, mustGetPlayer(t, s, email), want)
+
+	// The same game again changes nothing but the time.
+	mustAddGame(t, s, email, g1, 101)
+	want.UpdatedAt = 101
+	samePlayer(t, mustGetPlayer(t, s, email), want)
+
+	// Games come back sorted, whatever the order they were added in.
+	g0, g2 := "g0-"+newID(t), "g2-"+newID(t)
+	mustAddGame(t, s, email, g2, 102)
+	mustAddGame(t, s, email, g0, 103)
+	mustAddGame(t, s, email, g2, 104)
+	want.Games, want.UpdatedAt = []string{g0, g1, g2}, 104
+	samePlayer(t, mustGetPlayer(t, s, email), want)
+}
+
+func testConcurrentAdds(t *testing.T, s store.PlayerStore) {
+	const adders = 16
+	ctx := context.Background()
+	email := newEmail(t)
+	base := newID(t)
+	var (
+		wg    sync.WaitGroup
+		start = make(chan struct{})
+		errs  = make([]error, adders)
+		want  []string
+	)
+	for i := range adders {
+		id := fmt.Sprintf("%s-%02d", base, i)
+		want = append(want, id)
+		wg.Go(func() {
+			<-start
+			errs[i] = s.AddPlayerGame(ctx, email, id, int64(i+1))
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("adder %d: %v", i, err)
+		}
+	}
+	p := mustGetPlayer(t, s, email)
+	if !slices.Equal(p.Games, want) {
+		t.Fatalf("games after %d concurrent adds = %v (%d), want %v", adders, p.Games, len(p.Games), want)
+	}
+	if p.UpdatedAt < 1 || p.UpdatedAt > adders {
+		t.Fatalf("UpdatedAt = %d, want one of the adders' times", p.UpdatedAt)
+	}
+}
+
+func testPlayerPrefs(t *testing.T, s store.PlayerStore) {
+	// Prefs create a player with no games.
+	fresh := newEmail(t)
+	mustSetPrefs(t, s, fresh, "en", store.MailDigest, false, 5)
+	samePlayer(t, mustGetPlayer(t, s, fresh), store.Player{Email: fresh, Lang: "en", Mail: store.MailDigest, UpdatedAt: 5})
+
+	email := newEmail(t)
+	g := newID(t)
+	mustAddGame(t, s, email, g, 10)
+	mustSetPrefs(t, s, email, "ru", store.MailTurns, true, 20)
+	want := store.Player{Email: email, Lang: "ru", Mail: store.MailTurns, Unsubscribed: true, Games: []string{g}, UpdatedAt: 20}
+	samePlayer(t, mustGetPlayer(t, s, email), want)
+
+	// Prefs replace prefs, empty ones included.
+	mustSetPrefs(t, s, email, "", "", false, 30)
+	want = store.Player{Email: email, Games: []string{g}, UpdatedAt: 30}
+	samePlayer(t, mustGetPlayer(t, s, email), want)
+	mustSetPrefs(t, s, email, "en", store.MailAll, true, 40)
+	want = store.Player{Email: email, Lang: "en", Mail: store.MailAll, Unsubscribed: true, Games: []string{g}, UpdatedAt: 40}
+	samePlayer(t, mustGetPlayer(t, s, email), want)
+
+	// A game added afterwards keeps the prefs.
+	g2 := newID(t)
+	mustAddGame(t, s, email, g2, 50)
+	want.Games, want.UpdatedAt = slices.Sorted(slices.Values([]string{g, g2})), 50
+	samePlayer(t, mustGetPlayer(t, s, email), want)
+}
+
+func testSuppress(t *testing.T, s store.PlayerStore) {
+	// Suppress creates an unknown address.
+	fresh := newEmail(t)
+	mustSuppress(t, s, fresh, "bounce: 550 5.1.1 user unknown", 7)
+	samePlayer(t, mustGetPlayer(t, s, fresh), store.Player{
+		Email: fresh, Suppressed: true, SuppressedReason: "bounce: 550 5.1.1 user unknown", SuppressedAt: 7, UpdatedAt: 7,
+	})
+
+	email := newEmail(t)
+	g := newID(t)
+	mustAddGame(t, s, email, g, 10)
+	mustSetPrefs(t, s, email, "ru", store.MailDigest, true, 20)
+	mustSuppress(t, s, email, "complaint: abuse", 30)
+	want := store.Player{
+		Email: email, Lang: "ru", Mail: store.MailDigest, Unsubscribed: true,
+		Suppressed: true, SuppressedReason: "complaint: abuse", SuppressedAt: 30,
+		Games: []string{g}, UpdatedAt: 30,
+	}
+	samePlayer(t, mustGetPlayer(t, s, email), want)
+
+	// Later writes keep the suppression.
+	g2 := newID(t)
+	mustAddGame(t, s, email, g2, 40)
+	mustSetPrefs(t, s, email, "en", store.MailAll, false, 50)
+	want.Lang, want.Mail, want.Unsubscribed = "en", store.MailAll, false
+	want.Games, want.UpdatedAt = slices.Sorted(slices.Values([]string{g, g2})), 50
+	samePlayer(t, mustGetPlayer(t, s, email), want)
+}
+
+func testPlayerCase(t *testing.T, s store.PlayerStore) {
+	local := newID(t)
+	mixed, lower := "Anna."+local+"@X.org", "anna."+local+"@x.org"
+	g1, g2 := "a-"+newID(t), "b-"+newID(t)
+	mustAddGame(t, s, mixed, g1, 1)
+	samePlayer(t, mustGetPlayer(t, s, lower), store.Player{Email: lower, Games: []string{g1}, UpdatedAt: 1})
+
+	mustAddGame(t, s, lower, g2, 2)
+	mustSetPrefs(t, s, "ANNA."+local+"@X.ORG", "en", store.MailTurns, false, 3)
+	mustSuppress(t, s, mixed, "bounce", 4)
+	want := store.Player{
+		Email: lower, Lang: "en", Mail: store.MailTurns,
+		Suppressed: true, SuppressedReason: "bounce", SuppressedAt: 4,
+		Games: []string{g1, g2}, UpdatedAt: 4,
+	}
+	for _, e := range []string{mixed, lower, "aNNA." + local + "@x.ORG"} {
+		samePlayer(t, mustGetPlayer(t, s, e), want)
+	}
+}
