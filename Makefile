@@ -29,7 +29,8 @@ GOFMT_PRUNE  := -name node_modules -o -name .git -o -name .local -o -name .aws-s
 step = @printf '\n==> %s\n' $(1)
 
 .PHONY: all run test vet fmt-check lint-template go-test deps-browser build lambdas \
-	build-ApiFunction bench fuzz clean
+	build-ApiFunction build-NotifyFunction build-SweepFunction build-BouncesFunction \
+	bench fuzz clean
 
 all: test
 
@@ -96,6 +97,18 @@ check-artifacts-dir = @[ -n "$(ARTIFACTS_DIR)" ] || { echo "ARTIFACTS_DIR is not
 build-ApiFunction:
 	$(check-artifacts-dir)
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/api
+
+build-NotifyFunction:
+	$(check-artifacts-dir)
+	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/notify
+
+build-SweepFunction:
+	$(check-artifacts-dir)
+	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/sweep
+
+build-BouncesFunction:
+	$(check-artifacts-dir)
+	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/bounces
 
 bench:
 	$(GO) test -run XXX -bench . -benchmem ./...

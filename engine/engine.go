@@ -138,6 +138,9 @@ type Game interface {
 	Seats() int
 	// Over tells whether the game has ended.
 	Over() bool
+	// Turn is the seat whose turn it is; decisions owed by other seats
+	// are out of turn (P-2).
+	Turn() Seat
 	// Owing lists the seats that owe a decision now, in seat order.
 	Owing() []Seat
 	// Legal lists the seat's legal actions in a stable order; empty when it

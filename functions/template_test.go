@@ -33,6 +33,8 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/streams"
+	"github.com/pbmgames/pbm/infra/config"
 	"github.com/pbmgames/pbm/infra/lambdahttp"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
@@ -515,24 +517,507 @@ func stringsOf(v any) []string {
 	return []string{""}
 }
 
-// TestEnvironment: the API function gets the variables infra/config reads.
-func TestEnvironment(t *testing.T) {
+// functionSpec is what each function of the template is: its package (the
+// Makefile's build-<LogicalId> target builds it), what its configuration
+// needs (infra/config), the DynamoDB actions it may have, and whether it
+// sends mail.
+type functionSpec struct {
+	pkg      string
+	need     config.Need
+	dynamo   []string // the DynamoDB actions it may be granted, at most
+	sendMail bool
+}
+
+var functionSpecs = map[string]functionSpec{
+	"ApiFunction":     {pkg: "./functions/api", need: config.NeedLinkKeys, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem"}},
+	"NotifyFunction":  {pkg: "./functions/notify", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query"}, sendMail: true},
+	"SweepFunction":   {pkg: "./functions/sweep", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query"}, sendMail: true},
+	"BouncesFunction": {pkg: "./functions/bounces", dynamo: []string{"UpdateItem"}},
+}
+
+// TestFunctionsDeclared: the template declares exactly the functions above,
+// each built from its package, and every function package
+// (functions/<name>/main.go, but the local runner) is deployed.
+func TestFunctionsDeclared(t *testing.T) {
 	tpl := loadTemplate(t)
-	api, ok := tpl.functions(t)["ApiFunction"]
-	if !ok {
-		t.Fatal("no ApiFunction")
+	mk, err := os.ReadFile(filepath.Join(repoRoot, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	vars := maps.Clone(tpl.Globals.Function.Environment.Variables)
-	if vars == nil {
-		vars = map[string]any{}
-	}
-	maps.Copy(vars, api.Environment.Variables)
-	for _, k := range []string{"TABLE_NAME", "LINK_KEYS_PARAMETER", "BASE_URL"} {
-		if vars[k] == nil {
-			t.Errorf("ApiFunction has no %s", k)
+	fns := tpl.functions(t)
+	built := map[string]bool{}
+	for id := range fns {
+		spec, ok := functionSpecs[id]
+		if !ok {
+			t.Errorf("template.yaml declares %s, which this test does not know: add it to functionSpecs", id)
+			continue
+		}
+		recipe, _ := makeTarget(string(mk), "build-"+id)
+		for _, line := range recipe {
+			if m := goBuildPkg.FindStringSubmatch(line); m != nil {
+				built[m[1]] = true
+				if m[1] != spec.pkg {
+					t.Errorf("build-%s builds %s, want %s", id, m[1], spec.pkg)
+				}
+			}
 		}
 	}
-	if lf := or(api.LoggingConfig["LogFormat"], tpl.Globals.Function.LoggingConfig["LogFormat"]); lf != "JSON" {
-		t.Errorf("LogFormat %v, want JSON (slog writes JSON lines)", lf)
+	for id := range functionSpecs {
+		if _, ok := fns[id]; !ok {
+			t.Errorf("template.yaml has no %s", id)
+		}
+	}
+	mains, err := filepath.Glob(filepath.Join(repoRoot, "functions", "*", "main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mains {
+		pkg := "./functions/" + filepath.Base(filepath.Dir(m))
+		if pkg != "./functions/local" && !built[pkg] {
+			t.Errorf("%s is a function package no template function is built from", pkg)
+		}
+	}
+}
+
+// envNames are the variables that satisfy each need of infra/config.
+func envNames(need config.Need) [][]string { // each inner list: one of them
+	out := [][]string{{config.EnvTable}}
+	if need&config.NeedLinkKeys != 0 {
+		out = append(out, []string{config.EnvLinkKeysParam, config.EnvLinkKeysSecret})
+	}
+	if need&config.NeedMail != 0 {
+		out = append(out, []string{config.EnvMailFrom}, []string{config.EnvSESConfiguration}, []string{config.EnvBaseURL})
+	}
+	return out
+}
+
+// TestEnvironment: each function gets the variables its configuration
+// needs (config.ParseFor), logs JSON into its own log group.
+func TestEnvironment(t *testing.T) {
+	tpl := loadTemplate(t)
+	for id, f := range tpl.functions(t) {
+		spec := functionSpecs[id]
+		vars := maps.Clone(tpl.Globals.Function.Environment.Variables)
+		if vars == nil {
+			vars = map[string]any{}
+		}
+		maps.Copy(vars, f.Environment.Variables)
+		for _, oneOf := range envNames(spec.need) {
+			if !slices.ContainsFunc(oneOf, func(k string) bool { return vars[k] != nil }) {
+				t.Errorf("%s has none of %v", id, oneOf)
+			}
+		}
+		if id == "ApiFunction" && vars[config.EnvBaseURL] == nil {
+			t.Errorf("ApiFunction has no %s", config.EnvBaseURL)
+		}
+		if lf := or(f.LoggingConfig["LogFormat"], tpl.Globals.Function.LoggingConfig["LogFormat"]); lf != "JSON" {
+			t.Errorf("%s: LogFormat %v, want JSON (slog writes JSON lines)", id, lf)
+		}
+		if lg := refOf(f.LoggingConfig["LogGroup"]); tpl.Resources[lg].Type != "AWS::Logs::LogGroup" {
+			t.Errorf("%s: LoggingConfig.LogGroup %v is not a Ref to a log group of the template (its retention)", id, f.LoggingConfig["LogGroup"])
+		}
+	}
+}
+
+// refOf returns X of {"Ref": X}, or "".
+func refOf(v any) string {
+	m, _ := v.(map[string]any)
+	s, _ := m["Ref"].(string)
+	return s
+}
+
+// getAttOf returns the resource and attribute of {"Fn::GetAtt": [R, A]} or
+// {"Fn::GetAtt": "R.A"}.
+func getAttOf(v any) (string, string) {
+	m, _ := v.(map[string]any)
+	switch g := m["Fn::GetAtt"].(type) {
+	case []any:
+		if len(g) == 2 {
+			return fmt.Sprint(g[0]), fmt.Sprint(g[1])
+		}
+	case string:
+		r, a, _ := strings.Cut(g, ".")
+		return r, a
+	}
+	return "", ""
+}
+
+// props decodes a resource's properties.
+func props[T any](t *testing.T, tpl samTemplate, id string) T {
+	t.Helper()
+	var v T
+	if err := json.Unmarshal(tpl.Resources[id].Properties, &v); err != nil {
+		t.Fatalf("%s: %v", id, err)
+	}
+	return v
+}
+
+// resourcesOf lists the ids of the template's resources of a type, sorted.
+func (tpl samTemplate) resourcesOf(typ string) []string {
+	var ids []string
+	for id, r := range tpl.Resources {
+		if r.Type == typ {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	return ids
+}
+
+type dynamoDBEvent struct {
+	Stream                     any
+	StartingPosition           string
+	BatchSize                  int
+	MaximumRetryAttempts       *int
+	BisectBatchOnFunctionError bool
+	FunctionResponseTypes      []string
+	FilterCriteria             struct {
+		Filters []struct{ Pattern string }
+	}
+}
+
+// TestNotifyStream: the notifier reads the table's stream from LATEST in
+// small batches, reports partial batch failures, bisects failing batches,
+// gives up after a bounded number of retries (the sweep takes over), and
+// its filter passes exactly the records package streams acts on: checked
+// on streams' own sample batch with the filter's rules.
+func TestNotifyStream(t *testing.T) {
+	tpl := loadTemplate(t)
+	f := tpl.functions(t)["NotifyFunction"]
+	var evs []dynamoDBEvent
+	for name, ev := range f.Events {
+		if ev.Type != "DynamoDB" {
+			t.Errorf("NotifyFunction.%s: a %s event; the notifier takes the table's stream only", name, ev.Type)
+			continue
+		}
+		var e dynamoDBEvent
+		if err := json.Unmarshal(ev.Properties, &e); err != nil {
+			t.Fatalf("NotifyFunction.%s: %v", name, err)
+		}
+		evs = append(evs, e)
+	}
+	if len(evs) != 1 {
+		t.Fatalf("NotifyFunction has %d DynamoDB stream events, want 1", len(evs))
+	}
+	e := evs[0]
+	if r, a := getAttOf(e.Stream); tpl.Resources[r].Type != "AWS::DynamoDB::Table" || a != "StreamArn" {
+		t.Errorf("Stream %v is not the table's StreamArn", e.Stream)
+	}
+	if e.StartingPosition != "LATEST" {
+		t.Errorf("StartingPosition %q, want LATEST", e.StartingPosition)
+	}
+	if e.BatchSize < 1 || e.BatchSize > 100 {
+		t.Errorf("BatchSize %d, want 1 to 100 (each game is a drain)", e.BatchSize)
+	}
+	if e.MaximumRetryAttempts == nil || *e.MaximumRetryAttempts < 0 || *e.MaximumRetryAttempts > 10 {
+		t.Errorf("MaximumRetryAttempts %v, want a bound (the sweep sends what is left)", e.MaximumRetryAttempts)
+	}
+	if !e.BisectBatchOnFunctionError {
+		t.Error("BisectBatchOnFunctionError is off")
+	}
+	if !slices.Contains(e.FunctionResponseTypes, "ReportBatchItemFailures") {
+		t.Errorf("FunctionResponseTypes %v lacks ReportBatchItemFailures (streams.Handle reports the games that failed)", e.FunctionResponseTypes)
+	}
+	if len(e.FilterCriteria.Filters) == 0 {
+		t.Fatal("no FilterCriteria: every write to the table would invoke the notifier")
+	}
+	var patterns []map[string]any
+	for _, fl := range e.FilterCriteria.Filters {
+		var p map[string]any
+		if err := json.Unmarshal([]byte(fl.Pattern), &p); err != nil {
+			t.Fatalf("filter pattern %q: %v", fl.Pattern, err)
+		}
+		patterns = append(patterns, p)
+	}
+
+	data, err := os.ReadFile(filepath.Join(repoRoot, "functions/internal/streams/testdata/batch.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var raw struct{ Records []map[string]any }
+	var batch events.DynamoDBEvent
+	if err := json.Unmarshal(data, &raw); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, &batch); err != nil {
+		t.Fatal(err)
+	}
+	// Two made-up records besides: keys close to a game's, but not one.
+	for _, keys := range []string{`{"pk":{"S":"GAMES#x"},"sk":{"S":"GAME"}}`, `{"pk":{"S":"PLAYER#GAME#x"},"sk":{"S":"GAME"}}`} {
+		js := `{"eventName":"MODIFY","dynamodb":{"Keys":` + keys + `,"NewImage":{"outbox":{"S":"1"}},"SequenceNumber":"9"}}`
+		var r map[string]any
+		var rec events.DynamoDBEventRecord
+		if err := json.Unmarshal([]byte(js), &r); err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal([]byte(js), &rec); err != nil {
+			t.Fatal(err)
+		}
+		raw.Records = append(raw.Records, r)
+		batch.Records = append(batch.Records, rec)
+	}
+	passed := 0
+	for i, rec := range raw.Records {
+		pass := slices.ContainsFunc(patterns, func(p map[string]any) bool { return matchPattern(p, rec) })
+		want := streams.GameID(batch.Records[i]) != ""
+		if pass != want {
+			t.Errorf("record %d (%s %v): filter passes it %v, streams acts on it %v", i, rec["eventName"], batch.Records[i].Change.Keys, pass, want)
+		}
+		if pass {
+			passed++
+		}
+	}
+	if passed == 0 || passed == len(raw.Records) {
+		t.Errorf("the filter passes %d of %d sample records: the sample does not test it", passed, len(raw.Records))
+	}
+}
+
+// matchPattern applies a Lambda event filter pattern to an event (the
+// rules it uses: nested objects, lists of exact values, prefix, exists).
+func matchPattern(pattern, event map[string]any) bool {
+	for k, p := range pattern {
+		v, present := event[k]
+		switch p := p.(type) {
+		case map[string]any:
+			sub, ok := v.(map[string]any)
+			if !ok || !matchPattern(p, sub) {
+				return false
+			}
+		case []any:
+			if !slices.ContainsFunc(p, func(rule any) bool { return matchRule(rule, v, present) }) {
+				return false
+			}
+		default:
+			return false // not a valid pattern
+		}
+	}
+	return true
+}
+
+func matchRule(rule, v any, present bool) bool {
+	m, ok := rule.(map[string]any)
+	if !ok {
+		return present && rule == v
+	}
+	if ex, ok := m["exists"].(bool); ok {
+		return present == ex
+	}
+	if pre, ok := m["prefix"].(string); ok {
+		s, isStr := v.(string)
+		return isStr && strings.HasPrefix(s, pre)
+	}
+	return false
+}
+
+// TestSweepSchedule: the sweep runs every 5 minutes and ends before the
+// next run starts.
+func TestSweepSchedule(t *testing.T) {
+	tpl := loadTemplate(t)
+	f := tpl.functions(t)["SweepFunction"]
+	found := false
+	for name, ev := range f.Events {
+		if ev.Type != "Schedule" && ev.Type != "ScheduleV2" {
+			continue
+		}
+		var p struct {
+			Schedule, ScheduleExpression string
+			Enabled                      *bool
+			State                        string
+		}
+		if err := json.Unmarshal(ev.Properties, &p); err != nil {
+			t.Fatalf("SweepFunction.%s: %v", name, err)
+		}
+		expr := or(p.ScheduleExpression, p.Schedule)
+		if expr != "rate(5 minutes)" {
+			t.Errorf("SweepFunction.%s: schedule %q, want rate(5 minutes)", name, expr)
+		}
+		if (p.Enabled != nil && !*p.Enabled) || p.State == "DISABLED" {
+			t.Errorf("SweepFunction.%s is disabled", name)
+		}
+		found = true
+	}
+	if !found {
+		t.Fatal("SweepFunction has no Schedule or ScheduleV2 event")
+	}
+	if timeout := or(f.Timeout, tpl.Globals.Function.Timeout); timeout <= 0 || timeout > 300 {
+		t.Errorf("SweepFunction Timeout %d s, want at most 300 (the period)", timeout)
+	}
+}
+
+// TestMailEvents: the functions that send mail use the template's SES
+// configuration set; it suppresses bounces and complaints and publishes
+// them (and only those) to an SNS topic that SES may publish to and the
+// bounces function is subscribed to.
+func TestMailEvents(t *testing.T) {
+	tpl := loadTemplate(t)
+	fns := tpl.functions(t)
+
+	sets := tpl.resourcesOf("AWS::SES::ConfigurationSet")
+	if len(sets) != 1 {
+		t.Fatalf("want one AWS::SES::ConfigurationSet, have %v", sets)
+	}
+	set := props[struct {
+		ReputationOptions  struct{ ReputationMetricsEnabled bool }
+		SendingOptions     struct{ SendingEnabled bool }
+		SuppressionOptions struct{ SuppressedReasons []string }
+	}](t, tpl, sets[0])
+	if !set.ReputationOptions.ReputationMetricsEnabled || !set.SendingOptions.SendingEnabled {
+		t.Errorf("%s: want reputation metrics and sending enabled", sets[0])
+	}
+	if r := set.SuppressionOptions.SuppressedReasons; !slices.Contains(r, "BOUNCE") || !slices.Contains(r, "COMPLAINT") {
+		t.Errorf("%s: SuppressedReasons %v, want BOUNCE and COMPLAINT", sets[0], r)
+	}
+	for id, spec := range functionSpecs {
+		if !spec.sendMail {
+			continue
+		}
+		if got := refOf(fns[id].Environment.Variables[config.EnvSESConfiguration]); got != sets[0] {
+			t.Errorf("%s: %s is %v, want a Ref to %s", id, config.EnvSESConfiguration, fns[id].Environment.Variables[config.EnvSESConfiguration], sets[0])
+		}
+	}
+
+	var topic string
+	for _, id := range tpl.resourcesOf("AWS::SES::ConfigurationSetEventDestination") {
+		d := props[struct {
+			ConfigurationSetName any
+			EventDestination     struct {
+				Enabled            bool
+				MatchingEventTypes []string
+				SnsDestination     *struct{ TopicARN any }
+			}
+		}](t, tpl, id)
+		if refOf(d.ConfigurationSetName) != sets[0] || d.EventDestination.SnsDestination == nil {
+			continue
+		}
+		types := slices.Sorted(slices.Values(d.EventDestination.MatchingEventTypes))
+		if !d.EventDestination.Enabled || !slices.Equal(types, []string{"bounce", "complaint"}) {
+			t.Errorf("%s: enabled %v, event types %v; want enabled, bounce and complaint only", id, d.EventDestination.Enabled, types)
+		}
+		topic = refOf(d.EventDestination.SnsDestination.TopicARN)
+	}
+	if tpl.Resources[topic].Type != "AWS::SNS::Topic" {
+		t.Fatalf("no event destination of %s publishes to an SNS topic of the template", sets[0])
+	}
+
+	sesMayPublish := false
+	for _, id := range tpl.resourcesOf("AWS::SNS::TopicPolicy") {
+		p := props[topicPolicy](t, tpl, id)
+		if !slices.ContainsFunc(p.Topics, func(v any) bool { return refOf(v) == topic }) {
+			continue
+		}
+		for _, st := range p.PolicyDocument.Statement {
+			if st.Effect == "Allow" && slices.Contains(stringsOf(st.Principal.Service), "ses.amazonaws.com") && slices.Contains(stringsOf(st.Action), "sns:Publish") {
+				sesMayPublish = true
+			}
+		}
+	}
+	if !sesMayPublish {
+		t.Errorf("no topic policy lets ses.amazonaws.com publish to %s", topic)
+	}
+
+	subscribed := false
+	for name, ev := range fns["BouncesFunction"].Events {
+		var p struct{ Topic any }
+		if ev.Type == "SNS" && json.Unmarshal(ev.Properties, &p) == nil && refOf(p.Topic) == topic {
+			subscribed = true
+		} else {
+			t.Errorf("BouncesFunction.%s: a %s event that is not %s", name, ev.Type, topic)
+		}
+	}
+	if !subscribed {
+		t.Errorf("BouncesFunction is not subscribed to %s", topic)
+	}
+}
+
+type topicPolicy struct {
+	Topics         []any
+	PolicyDocument struct {
+		Statement []struct {
+			Effect    string
+			Principal struct{ Service any }
+			Action    any
+		}
+	}
+}
+
+// TestAlarms: every function has an alarm on its Errors, and the stream
+// consumer one on its iterator age.
+func TestAlarms(t *testing.T) {
+	tpl := loadTemplate(t)
+	have := map[string]bool{} // "<function> <metric>"
+	for _, id := range tpl.resourcesOf("AWS::CloudWatch::Alarm") {
+		a := props[struct {
+			Namespace  any // a string, or !Sub for a custom metric
+			MetricName string
+			Dimensions []struct {
+				Name  string
+				Value any
+			}
+		}](t, tpl, id)
+		if a.Namespace != "AWS/Lambda" {
+			continue
+		}
+		for _, d := range a.Dimensions {
+			if d.Name == "FunctionName" {
+				have[refOf(d.Value)+" "+a.MetricName] = true
+			}
+		}
+	}
+	for id, f := range tpl.functions(t) {
+		if !have[id+" Errors"] {
+			t.Errorf("no alarm on %s's Errors", id)
+		}
+		for name, ev := range f.Events {
+			if (ev.Type == "DynamoDB" || ev.Type == "Kinesis") && !have[id+" IteratorAge"] {
+				t.Errorf("no alarm on %s's IteratorAge (its %s event reads a stream)", id, name)
+			}
+		}
+	}
+}
+
+// TestLeastPrivilege: each function is granted at most the DynamoDB
+// actions its code uses (the outbox index's Query for the sweep only), and
+// only the functions that send mail may send, from named identities.
+func TestLeastPrivilege(t *testing.T) {
+	tpl := loadTemplate(t)
+	for id, f := range tpl.functions(t) {
+		spec := functionSpecs[id]
+		var policies []any
+		if len(f.Policies) > 0 {
+			if err := json.Unmarshal(f.Policies, &policies); err != nil {
+				t.Fatalf("%s: Policies: %v", id, err)
+			}
+		}
+		sends := false
+		for _, p := range policies {
+			doc, _ := p.(map[string]any)
+			stmts, _ := doc["Statement"].([]any)
+			for _, s := range stmts {
+				st, _ := s.(map[string]any)
+				if st["Effect"] != "Allow" {
+					continue
+				}
+				for _, a := range stringsOf(st["Action"]) {
+					svc, op, _ := strings.Cut(strings.ToLower(a), ":")
+					switch {
+					case a == "*" || strings.Contains(a, "*") && (svc == "dynamodb" || svc == "ses" || svc == "sesv2"):
+						t.Errorf("%s: statement %v grants the wildcard %s", id, st["Sid"], a)
+					case svc == "dynamodb" && !slices.ContainsFunc(spec.dynamo, func(d string) bool { return strings.EqualFold(d, op) }):
+						t.Errorf("%s: statement %v grants %s; it needs at most dynamodb:%v", id, st["Sid"], a, spec.dynamo)
+					case svc == "ses" || svc == "sesv2":
+						sends = true
+						if !spec.sendMail {
+							t.Errorf("%s: statement %v grants %s, but it sends no mail", id, st["Sid"], a)
+						}
+						if slices.Contains(stringsOf(st["Resource"]), "*") {
+							t.Errorf("%s: statement %v grants %s on every identity", id, st["Sid"], a)
+						}
+					}
+				}
+			}
+		}
+		if spec.sendMail && !sends {
+			t.Errorf("%s sends mail but may not (ses:SendEmail)", id)
+		}
 	}
 }

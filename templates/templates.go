@@ -7,14 +7,22 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	texttemplate "text/template"
 )
 
-//go:embed pages/*.html
+//go:embed pages/*.html mail/*.html mail/*.txt
 var files embed.FS
 
 // Pages are the web page templates. Each page template is executed with a
 // value that has a Lang field ("ru" or "en"), which the "t" function uses.
 var Pages = template.Must(template.New("").Funcs(Funcs).ParseFS(files, "pages/*.html"))
+
+// MailHTML and MailText are the HTML and text parts of the mails; each
+// kind of mail is one template of each, named by the kind.
+var (
+	MailHTML = template.Must(template.New("").Funcs(Funcs).ParseFS(files, "mail/*.html"))
+	MailText = texttemplate.Must(texttemplate.New("").Funcs(texttemplate.FuncMap(Funcs)).ParseFS(files, "mail/*.txt"))
+)
 
 // Funcs are the helpers the templates use.
 var Funcs = template.FuncMap{

@@ -14,6 +14,7 @@ var _ engine.Game = Game{}
 func (g Game) Kind() string                                   { return Name }
 func (g Game) Seats() int                                     { return len(g.S.Players) }
 func (g Game) Over() bool                                     { return g.S.Over() }
+func (g Game) Turn() engine.Seat                              { return g.S.Turn }
 func (g Game) Owing() []engine.Seat                           { return g.S.Owing() }
 func (g Game) Legal(seat engine.Seat) []engine.Choice         { return g.S.Legal(seat) }
 func (g Game) Default(seat engine.Seat) (engine.Action, bool) { return g.S.Default(seat) }

@@ -17,10 +17,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/mailer/mailbox"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
 
@@ -53,13 +55,26 @@ func run() error {
 	}
 	defer st.Close()
 
+	// Mail goes to the local mailbox: kept across restarts, its links
+	// printed here, readable at /mailbox.
+	mbox, err := mailbox.Open(filepath.Join(*dataDir, "mailbox.db"), os.Stdout)
+	if err != nil {
+		return fmt.Errorf("open mailbox: %w", err)
+	}
+	defer mbox.Close()
+
 	base := "http://localhost:" + port
-	n := &notify.Notifier{Sender: consoleSender{}, Log: log}
+	n := &notify.Notifier{Sender: mbox, Log: log}
 	svc := service.New(service.Config{Store: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit})
-	n.Service, n.Composer = svc, notify.TextComposer{Service: svc, BaseURL: base}
+	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: base})
+	mailboxRoutes := func(mux *http.ServeMux) {
+		h := mbox.Handler()
+		mux.Handle("/mailbox", h)
+		mux.Handle("/mailbox/", h)
+	}
 	srv := &http.Server{
 		Addr:              net.JoinHostPort("", port),
-		Handler:           httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: base}),
+		Handler:           httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: base, Extra: mailboxRoutes}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -67,7 +82,7 @@ func run() error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	log.Info("serving", "url", base, "data", *dataDir)
-	fmt.Printf("\n  Open %s/ to create a game.\n\n", base)
+	fmt.Printf("\n  Open %s/ to create a game.\n  Mail sent by the service: %s/mailbox\n\n", base, base)
 	select {
 	case err := <-errc:
 		if !errors.Is(err, http.ErrServerClosed) {
@@ -85,13 +100,4 @@ func envOr(k, def string) string {
 		return v
 	}
 	return def
-}
-
-// consoleSender prints each mail, links included, so a local game can be
-// played by following them.
-type consoleSender struct{}
-
-func (consoleSender) Send(_ context.Context, m notify.Message) error {
-	_, err := fmt.Printf("\n--- mail to %s: %s\n%s---\n", m.To, m.Subject, m.Text)
-	return err
 }

@@ -16,9 +16,6 @@ import (
 	"unicode"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
-	"github.com/aws/aws-sdk-go-v2/service/ssm"
-	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 
 	"github.com/pbmgames/pbm/infra/linksign"
 )
@@ -39,7 +36,8 @@ type Config struct {
 	Table string
 	// LinkKeysParameter is the name (or ARN) of the SSM Parameter Store
 	// SecureString holding the keyring JSON linksign.ParseKeyring reads.
-	// Exactly one of LinkKeysParameter and LinkKeysSecret is set.
+	// At most one of LinkKeysParameter and LinkKeysSecret is set, and
+	// exactly one if the function needs the keys (NeedLinkKeys).
 	LinkKeysParameter string
 	// LinkKeysSecret is the id (name or ARN) of the Secrets Manager secret
 	// holding the keyring JSON.
@@ -53,16 +51,43 @@ type Config struct {
 	SESConfigurationSet string
 }
 
-// FromEnv reads the configuration from the process environment and checks
-// it, reporting every problem at once.
+// Need says what a function needs from its environment besides its table.
+type Need uint
+
+// The needs of the functions.
+const (
+	// NeedLinkKeys: the keyring's location, LINK_KEYS_PARAMETER or
+	// LINK_KEYS_SECRET (the API, the notifier and the sweep sign links).
+	NeedLinkKeys Need = 1 << iota
+	// NeedMail: MAIL_FROM, SES_CONFIGURATION_SET and BASE_URL (the links in
+	// mail must be absolute) for the functions that send mail.
+	NeedMail
+)
+
+// FromEnv reads the configuration of the API function from the process
+// environment (the table and the link keys) and checks it, reporting every
+// problem at once.
 func FromEnv(ctx context.Context) (Config, error) {
 	return Parse(os.LookupEnv)
 }
 
-// Parse reads the configuration through lookup (os.LookupEnv, or a map in
-// tests). Values are trimmed of surrounding space; an empty value counts as
-// unset.
+// FromEnvFor is FromEnv for a function that needs what need says, and the
+// table.
+func FromEnvFor(ctx context.Context, need Need) (Config, error) {
+	return ParseFor(os.LookupEnv, need)
+}
+
+// Parse reads the API function's configuration through lookup (os.LookupEnv,
+// or a map in tests): ParseFor with NeedLinkKeys.
 func Parse(lookup func(string) (string, bool)) (Config, error) {
+	return ParseFor(lookup, NeedLinkKeys)
+}
+
+// ParseFor reads the configuration through lookup. Values are trimmed of
+// surrounding space; an empty value counts as unset. The table is always
+// required, and what need names too; what is set but not needed is still
+// checked.
+func ParseFor(lookup func(string) (string, bool), need Need) (Config, error) {
 	get := func(k string) string {
 		v, _ := lookup(k)
 		return strings.TrimSpace(v)
@@ -86,7 +111,7 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 	}
 
 	switch {
-	case c.LinkKeysParameter == "" && c.LinkKeysSecret == "":
+	case c.LinkKeysParameter == "" && c.LinkKeysSecret == "" && need&NeedLinkKeys != 0:
 		bad("set one of %s (an SSM SecureString) or %s (a Secrets Manager secret) to where the link-signing keys are", EnvLinkKeysParam, EnvLinkKeysSecret)
 	case c.LinkKeysParameter != "" && c.LinkKeysSecret != "":
 		bad("set only one of %s and %s", EnvLinkKeysParam, EnvLinkKeysSecret)
@@ -94,6 +119,16 @@ func Parse(lookup func(string) (string, bool)) (Config, error) {
 		bad("%s is not an SSM parameter name or ARN", EnvLinkKeysParam)
 	case c.LinkKeysSecret != "" && !validResourceName(c.LinkKeysSecret):
 		bad("%s is not a Secrets Manager secret name or ARN", EnvLinkKeysSecret)
+	}
+
+	if need&NeedMail != 0 {
+		for _, v := range []struct{ name, val string }{
+			{EnvMailFrom, c.MailFrom}, {EnvSESConfiguration, c.SESConfigurationSet}, {EnvBaseURL, c.BaseURL},
+		} {
+			if v.val == "" {
+				bad("%s is required to send mail", v.name)
+			}
+		}
 	}
 
 	if c.BaseURL != "" {
@@ -163,10 +198,13 @@ func cleanBaseURL(s string) (string, error) {
 
 // KeySource describes where the keyring comes from, for logs.
 func (c Config) KeySource() string {
-	if c.LinkKeysParameter != "" {
+	switch {
+	case c.LinkKeysParameter != "":
 		return "ssm:" + c.LinkKeysParameter
+	case c.LinkKeysSecret != "":
+		return "secretsmanager:" + c.LinkKeysSecret
 	}
-	return "secretsmanager:" + c.LinkKeysSecret
+	return "none"
 }
 
 // LoadKeyring fetches the keyring JSON from where c says (SSM with
@@ -179,9 +217,9 @@ func LoadKeyring(ctx context.Context, awsCfg aws.Config, c Config) (*linksign.Ke
 	)
 	switch {
 	case c.LinkKeysParameter != "" && c.LinkKeysSecret == "":
-		data, err = fetchParameter(ctx, ssm.NewFromConfig(awsCfg).GetParameter, c.LinkKeysParameter)
+		data, err = fetchParameter(ctx, newJSONAPI(awsCfg, "ssm", "AmazonSSM").call, c.LinkKeysParameter)
 	case c.LinkKeysSecret != "" && c.LinkKeysParameter == "":
-		data, err = fetchSecret(ctx, secretsmanager.NewFromConfig(awsCfg).GetSecretValue, c.LinkKeysSecret)
+		data, err = fetchSecret(ctx, newJSONAPI(awsCfg, "secretsmanager", "secretsmanager").call, c.LinkKeysSecret)
 	default:
 		return nil, fmt.Errorf("config: set exactly one of %s and %s", EnvLinkKeysParam, EnvLinkKeysSecret)
 	}
@@ -200,37 +238,52 @@ func parseKeys(c Config, data []byte) (*linksign.Keyring, error) {
 	return keys, nil
 }
 
-// getParameter is the SSM client's GetParameter, and getSecret Secrets
-// Manager's GetSecretValue: passed as method values rather than interfaces
-// so that the clients' other operations stay out of the binary (a client
-// converted to an interface keeps all its exported methods when anything in
-// the program calls methods by reflection, as text/template does).
+// caller calls an operation of an AWS JSON API: jsonAPI.call, or a fake.
+type caller func(ctx context.Context, op string, in, out any) error
+
+// The parts of the inputs and answers of SSM's GetParameter and Secrets
+// Manager's GetSecretValue that are used, as they travel.
 type (
-	getParameter func(context.Context, *ssm.GetParameterInput, ...func(*ssm.Options)) (*ssm.GetParameterOutput, error)
-	getSecret    func(context.Context, *secretsmanager.GetSecretValueInput, ...func(*secretsmanager.Options)) (*secretsmanager.GetSecretValueOutput, error)
+	getParameterInput struct {
+		Name           string
+		WithDecryption bool
+	}
+	getParameterOutput struct {
+		Parameter *struct {
+			Type  string
+			Value *string
+		}
+	}
+	getSecretValueInput struct {
+		SecretId string
+	}
+	getSecretValueOutput struct {
+		SecretString *string
+		SecretBinary []byte // base64 in the JSON
+	}
 )
 
 // fetchParameter reads a SecureString parameter, decrypted. A parameter of
 // another type is refused: the keys must be stored encrypted.
-func fetchParameter(ctx context.Context, get getParameter, name string) ([]byte, error) {
-	out, err := get(ctx, &ssm.GetParameterInput{Name: aws.String(name), WithDecryption: aws.Bool(true)})
-	if err != nil {
+func fetchParameter(ctx context.Context, call caller, name string) ([]byte, error) {
+	var out getParameterOutput
+	if err := call(ctx, "GetParameter", getParameterInput{Name: name, WithDecryption: true}, &out); err != nil {
 		return nil, fmt.Errorf("config: read SSM parameter %s: %w", name, err)
 	}
 	p := out.Parameter
 	if p == nil || p.Value == nil {
 		return nil, fmt.Errorf("config: SSM parameter %s has no value", name)
 	}
-	if p.Type != ssmtypes.ParameterTypeSecureString {
+	if p.Type != "SecureString" {
 		return nil, fmt.Errorf("config: SSM parameter %s is a %s; store the link keys as a SecureString", name, p.Type)
 	}
 	return []byte(*p.Value), nil
 }
 
 // fetchSecret reads a secret's current value, string or binary.
-func fetchSecret(ctx context.Context, get getSecret, id string) ([]byte, error) {
-	out, err := get(ctx, &secretsmanager.GetSecretValueInput{SecretId: aws.String(id)})
-	if err != nil {
+func fetchSecret(ctx context.Context, call caller, id string) ([]byte, error) {
+	var out getSecretValueOutput
+	if err := call(ctx, "GetSecretValue", getSecretValueInput{SecretId: id}, &out); err != nil {
 		return nil, fmt.Errorf("config: read secret %s: %w", id, err)
 	}
 	switch {

@@ -2,16 +2,17 @@ package config
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
-	"github.com/aws/aws-sdk-go-v2/service/ssm"
-	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 )
 
 func lookupIn(env map[string]string) func(string) (string, bool) {
@@ -118,6 +119,106 @@ func TestParse(t *testing.T) {
 	}
 }
 
+func TestParseFor(t *testing.T) {
+	mailEnv := map[string]string{
+		EnvTable: "pbm-Table-1ABC", EnvLinkKeysParam: "/pbm/link-keys", EnvBaseURL: "https://pbm.example/",
+		EnvMailFrom: "Play by mail <pbm@pbm.example>", EnvSESConfiguration: "pbm-mail",
+	}
+	without := func(env map[string]string, keys ...string) map[string]string {
+		m := map[string]string{}
+		for k, v := range env {
+			if !slices.Contains(keys, k) {
+				m[k] = v
+			}
+		}
+		return m
+	}
+	tests := []struct {
+		name    string
+		env     map[string]string
+		need    Need
+		want    Config
+		wantErr []string
+	}{
+		{
+			name: "mail sender, everything set",
+			env:  mailEnv,
+			need: NeedLinkKeys | NeedMail,
+			want: Config{Table: "pbm-Table-1ABC", LinkKeysParameter: "/pbm/link-keys", BaseURL: "https://pbm.example",
+				MailFrom: "Play by mail <pbm@pbm.example>", SESConfigurationSet: "pbm-mail"},
+		},
+		{
+			name:    "mail sender without its mail settings",
+			env:     without(mailEnv, EnvMailFrom, EnvSESConfiguration, EnvBaseURL),
+			need:    NeedLinkKeys | NeedMail,
+			wantErr: []string{"MAIL_FROM is required", "SES_CONFIGURATION_SET is required", "BASE_URL is required"},
+		},
+		{
+			name:    "mail sender without keys",
+			env:     without(mailEnv, EnvLinkKeysParam),
+			need:    NeedLinkKeys | NeedMail,
+			wantErr: []string{"LINK_KEYS_PARAMETER"},
+		},
+		{
+			name: "table only: no keys, no mail settings",
+			env:  map[string]string{EnvTable: "pbm-Table-1ABC"},
+			want: Config{Table: "pbm-Table-1ABC"},
+		},
+		{
+			name:    "table only: still needs the table",
+			env:     map[string]string{EnvMailFrom: "pbm@pbm.example"},
+			wantErr: []string{"TABLE_NAME is required"},
+		},
+		{
+			name:    "table only: what is set is still checked",
+			env:     map[string]string{EnvTable: "pbm-Table-1ABC", EnvLinkKeysParam: "/a", EnvLinkKeysSecret: "b", EnvMailFrom: "nope"},
+			wantErr: []string{"set only one of", "MAIL_FROM"},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ParseFor(lookupIn(tt.env), tt.need)
+			if len(tt.wantErr) > 0 {
+				if err == nil {
+					t.Fatalf("ParseFor = %+v, want an error", got)
+				}
+				for _, s := range tt.wantErr {
+					if !strings.Contains(err.Error(), s) {
+						t.Errorf("error %q does not mention %q", err, s)
+					}
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("ParseFor: %v", err)
+			}
+			if got != tt.want {
+				t.Errorf("ParseFor =\n %+v\nwant\n %+v", got, tt.want)
+			}
+		})
+	}
+	if got := (Config{Table: "t"}).KeySource(); got != "none" {
+		t.Errorf("KeySource without keys = %q, want none", got)
+	}
+}
+
+func TestFromEnvFor(t *testing.T) {
+	t.Setenv(EnvTable, "pbm-table")
+	t.Setenv(EnvLinkKeysParam, "")
+	t.Setenv(EnvLinkKeysSecret, "")
+	t.Setenv(EnvMailFrom, "pbm@pbm.example")
+	c, err := FromEnvFor(context.Background(), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Config{Table: "pbm-table", MailFrom: "pbm@pbm.example"}); c != want {
+		t.Errorf("FromEnvFor = %+v, want %+v", c, want)
+	}
+	if _, err := FromEnvFor(context.Background(), NeedMail); err == nil {
+		t.Error("FromEnvFor(NeedMail) without BASE_URL and SES_CONFIGURATION_SET: no error")
+	}
+}
+
 func TestFromEnv(t *testing.T) {
 	t.Setenv(EnvTable, "pbm-table")
 	t.Setenv(EnvLinkKeysParam, "")
@@ -143,52 +244,45 @@ const (
 	goodKeyring = `{"current":"k1","keys":{"k1":"` + secretKey + `"}}`
 )
 
-type fakeSSM struct {
-	param *ssmtypes.Parameter
-	err   error
-	got   *ssm.GetParameterInput
+// fakeAPI answers a call with a JSON answer, or fails; it keeps the
+// operation and input it was called with.
+type fakeAPI struct {
+	answer string
+	err    error
+	op     string
+	in     any
 }
 
-func (f *fakeSSM) GetParameter(_ context.Context, in *ssm.GetParameterInput, _ ...func(*ssm.Options)) (*ssm.GetParameterOutput, error) {
-	f.got = in
+func (f *fakeAPI) call(_ context.Context, op string, in, out any) error {
+	f.op, f.in = op, in
 	if f.err != nil {
-		return nil, f.err
+		return f.err
 	}
-	return &ssm.GetParameterOutput{Parameter: f.param}, nil
-}
-
-type fakeSecrets struct {
-	out *secretsmanager.GetSecretValueOutput
-	err error
-}
-
-func (f *fakeSecrets) GetSecretValue(_ context.Context, in *secretsmanager.GetSecretValueInput, _ ...func(*secretsmanager.Options)) (*secretsmanager.GetSecretValueOutput, error) {
-	if f.err != nil {
-		return nil, f.err
-	}
-	return f.out, nil
+	return json.Unmarshal([]byte(f.answer), out)
 }
 
 func TestFetchParameter(t *testing.T) {
-	secure := func(v string) *ssmtypes.Parameter {
-		return &ssmtypes.Parameter{Type: ssmtypes.ParameterTypeSecureString, Value: aws.String(v)}
+	secure := func(v string) string {
+		js, _ := json.Marshal(map[string]any{"Parameter": map[string]any{"Name": "/pbm/link-keys", "Type": "SecureString", "Value": v, "Version": 3}})
+		return string(js)
 	}
 	tests := []struct {
 		name    string
-		client  *fakeSSM
+		api     *fakeAPI
 		want    string
 		wantErr string
 	}{
-		{name: "secure string", client: &fakeSSM{param: secure(goodKeyring)}, want: goodKeyring},
-		{name: "plain string refused", client: &fakeSSM{param: &ssmtypes.Parameter{Type: ssmtypes.ParameterTypeString, Value: aws.String(goodKeyring)}}, wantErr: "SecureString"},
-		{name: "no value", client: &fakeSSM{param: &ssmtypes.Parameter{Type: ssmtypes.ParameterTypeSecureString}}, wantErr: "no value"},
-		{name: "AWS error wrapped", client: &fakeSSM{err: errors.New("ParameterNotFound")}, wantErr: "ParameterNotFound"},
+		{name: "secure string", api: &fakeAPI{answer: secure(goodKeyring)}, want: goodKeyring},
+		{name: "plain string refused", api: &fakeAPI{answer: `{"Parameter":{"Type":"String","Value":"x"}}`}, wantErr: "SecureString"},
+		{name: "no value", api: &fakeAPI{answer: `{"Parameter":{"Type":"SecureString"}}`}, wantErr: "no value"},
+		{name: "no parameter", api: &fakeAPI{answer: `{}`}, wantErr: "no value"},
+		{name: "AWS error wrapped", api: &fakeAPI{err: &apiError{Op: "GetParameter", Code: "ParameterNotFound", Status: 400}}, wantErr: "ParameterNotFound"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := fetchParameter(context.Background(), tt.client.GetParameter, "/pbm/link-keys")
-			if tt.client.got == nil || aws.ToString(tt.client.got.Name) != "/pbm/link-keys" || !aws.ToBool(tt.client.got.WithDecryption) {
-				t.Errorf("GetParameter input %+v: want the name, WithDecryption", tt.client.got)
+			got, err := fetchParameter(context.Background(), tt.api.call, "/pbm/link-keys")
+			if want := (getParameterInput{Name: "/pbm/link-keys", WithDecryption: true}); tt.api.op != "GetParameter" || tt.api.in != want {
+				t.Errorf("called %s with %+v, want GetParameter with %+v", tt.api.op, tt.api.in, want)
 			}
 			checkFetch(t, got, err, tt.want, tt.wantErr)
 		})
@@ -196,20 +290,24 @@ func TestFetchParameter(t *testing.T) {
 }
 
 func TestFetchSecret(t *testing.T) {
+	b64 := base64.StdEncoding.EncodeToString([]byte(goodKeyring))
 	tests := []struct {
 		name    string
-		client  *fakeSecrets
+		api     *fakeAPI
 		want    string
 		wantErr string
 	}{
-		{name: "string", client: &fakeSecrets{out: &secretsmanager.GetSecretValueOutput{SecretString: aws.String(goodKeyring)}}, want: goodKeyring},
-		{name: "binary", client: &fakeSecrets{out: &secretsmanager.GetSecretValueOutput{SecretBinary: []byte(goodKeyring)}}, want: goodKeyring},
-		{name: "empty", client: &fakeSecrets{out: &secretsmanager.GetSecretValueOutput{}}, wantErr: "no value"},
-		{name: "AWS error wrapped", client: &fakeSecrets{err: errors.New("AccessDeniedException")}, wantErr: "AccessDeniedException"},
+		{name: "string", api: &fakeAPI{answer: `{"Name":"pbm/link-keys","SecretString":` + strconv.Quote(goodKeyring) + `}`}, want: goodKeyring},
+		{name: "binary", api: &fakeAPI{answer: `{"Name":"pbm/link-keys","SecretBinary":"` + b64 + `"}`}, want: goodKeyring},
+		{name: "empty", api: &fakeAPI{answer: `{"Name":"pbm/link-keys"}`}, wantErr: "no value"},
+		{name: "AWS error wrapped", api: &fakeAPI{err: errors.New("AccessDeniedException")}, wantErr: "AccessDeniedException"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := fetchSecret(context.Background(), tt.client.GetSecretValue, "pbm/link-keys")
+			got, err := fetchSecret(context.Background(), tt.api.call, "pbm/link-keys")
+			if want := (getSecretValueInput{SecretId: "pbm/link-keys"}); tt.api.op != "GetSecretValue" || tt.api.in != want {
+				t.Errorf("called %s with %+v, want GetSecretValue with %+v", tt.api.op, tt.api.in, want)
+			}
 			checkFetch(t, got, err, tt.want, tt.wantErr)
 		})
 	}
@@ -238,8 +336,8 @@ func checkFetch(t *testing.T, got []byte, err error, want, wantErr string) {
 // ids only; a malformed one fails without quoting it.
 func TestKeyringNeverShown(t *testing.T) {
 	c := Config{Table: "pbm-table", LinkKeysParameter: "/pbm/link-keys"}
-	fake := &fakeSSM{param: &ssmtypes.Parameter{Type: ssmtypes.ParameterTypeSecureString, Value: aws.String(goodKeyring)}}
-	data, err := fetchParameter(context.Background(), fake.GetParameter, c.LinkKeysParameter)
+	fake := &fakeAPI{answer: `{"Parameter":{"Type":"SecureString","Value":` + strconv.Quote(goodKeyring) + `}}`}
+	data, err := fetchParameter(context.Background(), fake.call, c.LinkKeysParameter)
 	if err != nil {
 		t.Fatal(err)
 	}

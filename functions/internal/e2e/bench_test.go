@@ -107,7 +107,7 @@ func (e *env) drainOutbox(b *testing.B, id string) {
 	for _, m := range rec.Outbox {
 		sent = append(sent, m.ID)
 	}
-	if err := e.svc.MarkSent(context.Background(), id, sent); err != nil {
+	if err := e.svc.MarkSent(context.Background(), id, sent, nil); err != nil {
 		b.Fatal(err)
 	}
 	e.store.calls = calls

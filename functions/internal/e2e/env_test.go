@@ -19,6 +19,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -137,7 +138,7 @@ func newEnv(t testing.TB) *env {
 			n.AfterCommit(ctx, id)
 		}
 	}})
-	n.Service, n.Composer = svc, notify.TextComposer{Service: svc, BaseURL: "http://pbm.test"}
+	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: discardLog()}))
 	t.Cleanup(srv.Close)
 	ops.reset()

@@ -201,7 +201,9 @@ func (a *api) act(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	res, err := a.svc.Act(r.Context(), r.PathValue("id"), rd.claims.Seat, req.Action, req.Key, req.Version)
+	// A token issued for a position (a mail's link) acts only on it.
+	pre := service.Precondition{Version: req.Version, Position: rd.claims.Version}
+	res, err := a.svc.Act(r.Context(), r.PathValue("id"), rd.claims.Seat, req.Action, req.Key, pre)
 	if err != nil {
 		a.actFailed(w, r, rd, err)
 		return

@@ -74,6 +74,10 @@ func (a *api) routes() []struct {
 		{Route{"POST", "/g/{id}/accept"}, a.acceptPage},
 		{Route{"GET", "/g/{id}/org"}, a.orgPage},
 		{Route{"POST", "/g/{id}/start"}, a.startPage},
+		{Route{"GET", "/me"}, a.mePage},
+		{Route{"POST", "/me"}, a.savePrefs},
+		{Route{"GET", "/unsubscribe"}, a.unsubscribePage},
+		{Route{"POST", "/unsubscribe"}, a.unsubscribe},
 	}
 }
 

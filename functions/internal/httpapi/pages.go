@@ -14,6 +14,7 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/engine/western"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/templates"
@@ -61,15 +62,7 @@ func (a *api) pageError(w http.ResponseWriter, r *http.Request, err error) {
 	}{newPage(r, "error"), e.Message(lang(r)), true})
 }
 
-func gameName(l, kind string) string {
-	if info, ok := games.Lookup(kind); ok {
-		if l == "en" {
-			return info.EN
-		}
-		return info.RU
-	}
-	return kind
-}
+func gameName(l, kind string) string { return present.GameName(l, kind) }
 
 func (a *api) homePage(w http.ResponseWriter, r *http.Request) {
 	a.renderHome(w, r, http.StatusOK, "")
@@ -276,9 +269,6 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		Events                                          []string
 	}{page: newPage(r, "game"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
 		Error: errMsg, Seated: inv >= 0, Version: ver}
-	if rd.claims.Version != 0 && rd.claims.Version < ver && errMsg == "" {
-		data.Notice = templates.T(l, "already_done")
-	}
 	if rec.State == nil {
 		a.render(w, r, status, "seat.html", data)
 		return
@@ -302,7 +292,16 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	_, _ = rand.Read(b[:])
 	data.Key = hex.EncodeToString(b[:])
 	for i, c := range g.Legal(seat) {
-		data.Choices = append(data.Choices, choiceView{Choice: c, Index: i, Label: actionLabel(l, c.Action)})
+		data.Choices = append(data.Choices, choiceView{Choice: c, Index: i, Label: present.ActionLabel(l, c.Action)})
+	}
+	// A mail's link acts only on the version it was made for: once that
+	// move is made it shows "already done" and where things stand (SPEC
+	// §4); a newer mail (or "my games") has the link for the next move.
+	if rd.claims.Version != 0 && rd.claims.Version != rec.SeatPosition(seat) {
+		data.Choices = nil
+		if errMsg == "" {
+			data.Notice = templates.T(l, "already_done")
+		}
 	}
 	scores := g.Score()
 	data.Over = g.Over()
@@ -311,10 +310,10 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 			var hold []string
 			for cell, o := range v.Owner {
 				if int(o) == i {
-					hold = append(hold, cellName(l, cell))
+					hold = append(hold, present.CellName(l, cell))
 				}
 			}
-			data.Panels = append(data.Panels, panel{Name: name(i), Cell: cellName(l, p.Cell), Cash: p.Cash, Deposit: p.Deposit,
+			data.Panels = append(data.Panels, panel{Name: name(i), Cell: present.CellName(l, p.Cell), Cash: p.Cash, Deposit: p.Deposit,
 				Credit: p.Credit, Laps: p.Laps, NetWorth: scores[i].NetWorth, Holdings: strings.Join(hold, ", "),
 				Me: i == seat, Bankrupt: p.Bankrupt})
 		}
@@ -338,7 +337,7 @@ func recentEvents(rec *service.Record, seat int, l string, name func(int) string
 		ev := log[i].Events
 		for j := len(ev) - 1; j >= 0 && len(out) < n; j-- {
 			if ev[j].VisibleTo(seat) {
-				out = append(out, eventText(l, ev[j], name))
+				out = append(out, present.EventText(l, ev[j], name))
 			}
 		}
 	}
@@ -365,7 +364,11 @@ func indexOfSeat(rec *service.Record, seat int) int {
 	return -1
 }
 
-// actPage applies one decision from the seat page's forms.
+// actPage applies one decision from the seat page's forms. A token from a
+// mail acts only on the game version it was issued for; each answer
+// redirects with a token for the version the move made, so a turn of
+// several decisions goes on in one visit, and an old link or a stale page
+// gets "already done" with the current state.
 func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
 	token := r.PostFormValue("t")
 	rd, err := a.authorize(r, token, linksign.PurposeSeat)
@@ -378,19 +381,31 @@ func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
 		a.renderSeat(w, r, token, http.StatusBadRequest, service.AsError(err).Message(lang(r)))
 		return
 	}
-	var ver int64
+	pre := service.Precondition{Position: rd.claims.Version}
 	if v := r.PostFormValue("version"); v != "" {
-		if ver, err = strconv.ParseInt(v, 10, 64); err != nil {
+		if pre.Version, err = strconv.ParseInt(v, 10, 64); err != nil {
 			a.renderSeat(w, r, token, http.StatusBadRequest, service.Fail(service.CodeInvalid, err).Message(lang(r)))
 			return
 		}
 	}
-	if _, err := a.svc.Act(r.Context(), r.PathValue("id"), rd.claims.Seat, act, r.PostFormValue("key"), ver); err != nil {
+	res, err := a.svc.Act(r.Context(), r.PathValue("id"), rd.claims.Seat, act, r.PostFormValue("key"), pre)
+	if err != nil {
 		e, status := a.classify(r, err)
-		a.renderSeat(w, r, token, status, e.Message(lang(r)))
+		msg := e.Message(lang(r))
+		if e.Code == service.CodeConflict {
+			msg = templates.T(lang(r), "already_done")
+		}
+		a.renderSeat(w, r, token, status, msg)
 		return
 	}
-	http.Redirect(w, r, a.link("/g/"+r.PathValue("id"), token, lang(r)), http.StatusSeeOther)
+	next := token
+	if rd.claims.Version != 0 {
+		if next, err = a.svc.Token(linksign.PurposeSeat, r.PathValue("id"), rd.claims.Seat, res.Position, service.SeatTokenTTL); err != nil {
+			a.pageError(w, r, err)
+			return
+		}
+	}
+	http.Redirect(w, r, a.link("/g/"+r.PathValue("id"), next, lang(r)), http.StatusSeeOther)
 }
 
 // formAction reads an action from a posted form.

@@ -9,38 +9,25 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/mailer"
+	"github.com/pbmgames/pbm/infra/store"
 )
 
-// Message is one mail ready to send.
-type Message struct {
-	ID      string // unique per game and mail: "<game>/<mail id>"
-	To      string
-	Subject string
-	Text    string
-	HTML    string
-	// Unsubscribe is the one-click unsubscribe URL (RFC 8058), if any:
-	// sent as List-Unsubscribe with List-Unsubscribe-Post.
-	Unsubscribe string
-	// Inline holds the pictures the HTML part shows by "cid:" reference.
-	Inline []Inline
-	// Tags label the message for SES events (game, kind of mail).
-	Tags map[string]string
-}
+// Message, Inline and Sender are the mail senders' types (infra/mailer):
+// SES in AWS and tests, the local mailbox in the local run.
+type (
+	Message = mailer.Message
+	Inline  = mailer.Inline
+	Sender  = mailer.Sender
+)
 
-// Inline is a picture carried in the mail and shown in its HTML part.
-type Inline struct {
-	ContentID   string // referenced as cid:<ContentID> in the HTML
-	ContentType string // image/png
-	FileName    string
-	Data        []byte
-}
-
-// Sender delivers a message (SES in AWS, the local mailbox locally).
-type Sender interface {
-	Send(ctx context.Context, m Message) error
-}
+// ErrObsolete is what a Composer answers for a mail that no longer makes
+// sense (the seat has already made the move it was to ask for): it is
+// dropped, not sent.
+var ErrObsolete = errors.New("mail no longer needed")
 
 // Composer turns an outbox entry into a message.
 type Composer interface {
@@ -52,7 +39,15 @@ type Notifier struct {
 	Service  *service.Service
 	Composer Composer
 	Sender   Sender
-	Log      *slog.Logger
+	// Players, when set, holds preferences and suppressions: a suppressed
+	// address is never mailed, an unsubscribed one only about its own
+	// decisions.
+	Players store.PlayerStore
+	// Permanent tells a refusal that retrying cannot cure (an invalid or
+	// rejected address): such a mail is dropped and its seat shown to the
+	// organiser as unreachable, instead of being retried for ever.
+	Permanent func(error) bool
+	Log       *slog.Logger
 }
 
 // Drain sends every pending mail of a game and marks what was sent. A mail
@@ -63,11 +58,41 @@ func (n *Notifier) Drain(ctx context.Context, gameID string) error {
 		return fmt.Errorf("drain %s: %w", gameID, err)
 	}
 	var sent []string
+	var unreachable []int
 	var errs []error
 	for _, m := range rec.Outbox {
+		send, err := n.wanted(ctx, rec, m)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("mail %s of game %s: %w", m.ID, gameID, err))
+			continue
+		}
+		switch send {
+		case skip:
+			sent = append(sent, m.ID)
+			continue
+		case suppressed:
+			sent = append(sent, m.ID)
+			if m.Seat >= 0 {
+				unreachable = append(unreachable, m.Seat)
+			}
+			n.Log.InfoContext(ctx, "mail to a suppressed address dropped", "game", gameID, "mail", m.ID)
+			continue
+		}
 		msg, err := n.Composer.Compose(ctx, rec, ver, m)
+		if errors.Is(err, ErrObsolete) {
+			sent = append(sent, m.ID)
+			continue
+		}
 		if err == nil {
 			err = n.Sender.Send(ctx, msg)
+		}
+		if err != nil && n.Permanent != nil && n.Permanent(err) {
+			n.Log.ErrorContext(ctx, "mail refused for good: dropped", "game", gameID, "mail", m.ID, "err", err)
+			sent = append(sent, m.ID)
+			if m.Seat >= 0 {
+				unreachable = append(unreachable, m.Seat)
+			}
+			continue
 		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("mail %s of game %s: %w", m.ID, gameID, err))
@@ -75,10 +100,58 @@ func (n *Notifier) Drain(ctx context.Context, gameID string) error {
 		}
 		sent = append(sent, m.ID)
 	}
-	if err := n.Service.MarkSent(ctx, gameID, sent); err != nil {
+	if err := n.Service.MarkSent(ctx, gameID, sent, unreachable); err != nil {
 		errs = append(errs, fmt.Errorf("mark sent %s: %w", gameID, err))
 	}
 	return errors.Join(errs...)
+}
+
+type verdict int
+
+const (
+	deliver    verdict = iota
+	skip               // the player does not want this kind of mail
+	suppressed         // the address bounced or complained
+)
+
+// Recipient is the address an outbox entry goes to.
+func Recipient(rec *service.Record, m service.Mail) (service.Person, error) {
+	if m.Seat < 0 {
+		return rec.Organiser, nil
+	}
+	if m.Seat >= len(rec.Seats) {
+		return service.Person{}, fmt.Errorf("no seat %d", m.Seat)
+	}
+	return rec.Seats[m.Seat].Person, nil
+}
+
+// asksToAct tells the mails that cannot be silenced without leaving the
+// game: those that ask the player to act.
+func asksToAct(kind string) bool {
+	return kind == service.MailTurn || kind == service.MailDecision || kind == service.MailInvite
+}
+
+// wanted decides whether a mail goes out, by the recipient's standing.
+func (n *Notifier) wanted(ctx context.Context, rec *service.Record, m service.Mail) (verdict, error) {
+	if n.Players == nil {
+		return deliver, nil
+	}
+	to, err := Recipient(rec, m)
+	if err != nil {
+		return deliver, err
+	}
+	p, err := n.Players.GetPlayer(ctx, to.Email)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return deliver, nil
+	case err != nil:
+		return deliver, err
+	case p.Suppressed:
+		return suppressed, nil
+	case !asksToAct(m.Kind) && (p.Unsubscribed || p.Mail == store.MailTurns || p.Mail == store.MailDigest):
+		return skip, nil
+	}
+	return deliver, nil
 }
 
 // AfterCommit is the in-process hook for service.Config.AfterCommit: the
@@ -90,7 +163,13 @@ func (n *Notifier) AfterCommit(ctx context.Context, gameID string) {
 	}
 }
 
-// Sweep drains every game that still has pending mail.
+// SweepIdle is how long a game must have been left alone before the sweep
+// drains it: the stream's notifier handles fresh commits, and draining the
+// same game from both at once could send a mail twice.
+const SweepIdle = 2 * time.Minute
+
+// Sweep drains every game that still has pending mail and has not been
+// written for SweepIdle.
 func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]string, error)) error {
 	ids, err := pending(ctx)
 	if err != nil {
@@ -98,6 +177,14 @@ func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]s
 	}
 	var errs []error
 	for _, id := range ids {
+		rec, _, err := n.Service.Load(ctx, id)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("sweep %s: %w", id, err))
+			continue
+		}
+		if time.Since(time.Unix(rec.Updated, 0)) < SweepIdle || len(rec.Outbox) == 0 {
+			continue
+		}
 		if err := n.Drain(ctx, id); err != nil {
 			errs = append(errs, err)
 		}

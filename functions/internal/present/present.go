@@ -1,19 +1,20 @@
-package httpapi
+// Package present names what the engine says, for people: actions, cells,
+// goods and events in Russian and English. Pages and mails both use it;
+// no rule lives here.
+package present
 
 import (
 	"fmt"
 	"strings"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/templates"
 )
 
-// Presentation of «Вестерн» for pages: labels of actions, cells and
-// events in the reader's language. Rules stay in the engine; this only
-// names what the engine says.
-
-func cellName(lang string, n int) string {
+// CellName is a cell's number and name.
+func CellName(lang string, n int) string {
 	if n < 1 || n > western.NumCells {
 		return fmt.Sprint(n)
 	}
@@ -24,7 +25,8 @@ func cellName(lang string, n int) string {
 	return fmt.Sprintf("%d %s", n, c.RU)
 }
 
-func goodName(lang, g string) string {
+// GoodName is a good's name.
+func GoodName(lang, g string) string {
 	gi := western.Goods[western.GoodByName(g)]
 	if gi.EN == "" {
 		return g
@@ -63,8 +65,8 @@ var actionLabels = map[string][2]string{
 	western.AEnd:        {"Закончить ход", "End the turn"},
 }
 
-// actionLabel names an action (or a choice) for a player.
-func actionLabel(lang string, a engine.Action) string {
+// ActionLabel names an action (or a choice) for a player.
+func ActionLabel(lang string, a engine.Action) string {
 	l, ok := actionLabels[a.Type]
 	if !ok {
 		return a.Type
@@ -76,15 +78,15 @@ func actionLabel(lang string, a engine.Action) string {
 	if !strings.Contains(f, "%s") {
 		return f
 	}
-	arg := cellName(lang, a.Cell)
+	arg := CellName(lang, a.Cell)
 	if a.Good != "" {
-		arg = goodName(lang, a.Good)
+		arg = GoodName(lang, a.Good)
 	}
 	return fmt.Sprintf(f, arg)
 }
 
-// eventText tells an event in words, naming seats by their players.
-func eventText(lang string, e engine.Event, name func(seat int) string) string {
+// EventText tells an event in words, naming seats by their players.
+func EventText(lang string, e engine.Event, name func(seat int) string) string {
 	who := name(e.Seat)
 	ru := lang != "en"
 	money := templates.Money(e.Amount)
@@ -92,17 +94,17 @@ func eventText(lang string, e engine.Event, name func(seat int) string) string {
 	case western.EvRoll:
 		return pick(ru, fmt.Sprintf("%s бросает кубик: %d", who, e.Other), fmt.Sprintf("%s rolls %d", who, e.Other))
 	case western.EvMove:
-		return pick(ru, fmt.Sprintf("%s на клетке %s", who, cellName(lang, e.Cell)), fmt.Sprintf("%s stops on %s", who, cellName(lang, e.Cell)))
+		return pick(ru, fmt.Sprintf("%s на клетке %s", who, CellName(lang, e.Cell)), fmt.Sprintf("%s stops on %s", who, CellName(lang, e.Cell)))
 	case western.EvForkAsked:
-		return pick(ru, fmt.Sprintf("%s на развилке %s", who, cellName(lang, e.Cell)), fmt.Sprintf("%s reaches the fork at %s", who, cellName(lang, e.Cell)))
+		return pick(ru, fmt.Sprintf("%s на развилке %s", who, CellName(lang, e.Cell)), fmt.Sprintf("%s reaches the fork at %s", who, CellName(lang, e.Cell)))
 	case western.EvLap:
 		return pick(ru, fmt.Sprintf("%s проходит круг %d", who, e.Other), fmt.Sprintf("%s completes lap %d", who, e.Other))
 	case western.EvBuy, western.EvAuctionWon:
-		return pick(ru, fmt.Sprintf("%s покупает %s (%s $)", who, cellName(lang, e.Cell), money), fmt.Sprintf("%s buys %s ($%s)", who, cellName(lang, e.Cell), money))
+		return pick(ru, fmt.Sprintf("%s покупает %s (%s $)", who, CellName(lang, e.Cell), money), fmt.Sprintf("%s buys %s ($%s)", who, CellName(lang, e.Cell), money))
 	case western.EvBidPlaced:
 		return pick(ru, fmt.Sprintf("%s сделал ставку на торгах", who), fmt.Sprintf("%s has answered the auction", who))
 	case western.EvAuction:
-		return pick(ru, fmt.Sprintf("Торги: %s, от %d $", cellName(lang, e.Cell), e.Other), fmt.Sprintf("Auction: %s, from $%d", cellName(lang, e.Cell), e.Other))
+		return pick(ru, fmt.Sprintf("Торги: %s, от %d $", CellName(lang, e.Cell), e.Other), fmt.Sprintf("Auction: %s, from $%d", CellName(lang, e.Cell), e.Other))
 	case western.EvPrison:
 		return pick(ru, fmt.Sprintf("%s в тюрьме: пропускает ходов: %d", who, e.Other), fmt.Sprintf("%s is jailed for %d turns", who, e.Other))
 	case western.EvBankrupt:
@@ -123,4 +125,15 @@ func pick(ru bool, r, e string) string {
 		return r
 	}
 	return e
+}
+
+// GameName is the name of a kind of game.
+func GameName(lang, kind string) string {
+	if info, ok := games.Lookup(kind); ok {
+		if lang == "en" {
+			return info.EN
+		}
+		return info.RU
+	}
+	return kind
 }

@@ -78,7 +78,7 @@ func BenchmarkActOwnTime(b *testing.B) {
 		for _, m := range rec.Outbox {
 			sent = append(sent, m.ID)
 		}
-		if err := svc.MarkSent(ctx, c.ID, sent); err != nil {
+		if err := svc.MarkSent(ctx, c.ID, sent, nil); err != nil {
 			b.Fatal(err)
 		}
 		g, _ := svc.Engine(rec)

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"github.com/pbmgames/pbm/engine"
 )
@@ -11,19 +12,29 @@ import (
 const (
 	MailInvite   = "invite"
 	MailAccepted = "accepted" // to the organiser
-	MailTurn     = "turn"     // a seat owes a decision
+	MailTurn     = "turn"     // the seat whose turn it is owes a decision
+	MailDecision = "decision" // another seat owes one: an offer, a bid (P-2)
 	MailOver     = "over"
+)
+
+// Deadline bounds (hours) and the default.
+const (
+	DefaultDeadlineHours = 72
+	MaxDeadlineHours     = 30 * 24
 )
 
 // planMail puts into the outbox the mail a change of the game calls for:
 // each seat that newly owes a decision, and everyone when the game ends.
 func (s *Service) planMail(rec *Record, before, after engine.Game) {
+	now := s.now().Unix()
+	due := make([]int64, after.Seats())
 	if after.Over() {
 		for i, st := range rec.Seats {
 			if st.Engine >= 0 {
 				rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("over-%d", i), Kind: MailOver, Seat: i, Moves: rec.Moves})
 			}
 		}
+		rec.Due = nil
 		return
 	}
 	owedBefore := map[int]bool{}
@@ -34,19 +45,36 @@ func (s *Service) planMail(rec *Record, before, after engine.Game) {
 	}
 	for _, seat := range after.Owing() {
 		// A seat that already owed a decision was mailed then, and may
-		// be on its page walking through its turn: no new mail.
-		if owedBefore[seat] {
+		// be on its page walking through its turn: no new mail, and the
+		// same deadline.
+		if owedBefore[seat] && seat < len(rec.Due) && rec.Due[seat] > 0 {
+			due[seat] = rec.Due[seat]
 			continue
 		}
+		due[seat] = now + int64(rec.deadlineHours())*3600
+		kind := MailTurn
+		if seat != after.Turn() {
+			kind = MailDecision
+		}
 		inv := rec.inviteOf(seat)
-		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("turn-%d-%d", inv, rec.Moves), Kind: MailTurn, Seat: inv, Moves: rec.Moves})
+		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("%s-%d-%d", kind, inv, rec.Moves), Kind: kind, Seat: inv, Moves: rec.Moves, Due: due[seat]})
 	}
+	rec.Due = due
 }
 
-// MarkSent removes sent mail from a game's outbox. It retries on a
-// conflict: a move racing with it only ever adds mail.
-func (s *Service) MarkSent(ctx context.Context, id string, sent []string) error {
-	if len(sent) == 0 {
+// deadlineHours is the game's time for a decision.
+func (r *Record) deadlineHours() int {
+	if r.DeadlineHours > 0 {
+		return r.DeadlineHours
+	}
+	return DefaultDeadlineHours
+}
+
+// MarkSent removes mail from a game's outbox: the sent ones, and those to
+// seats that cannot be reached, which it records for the organiser. It
+// retries on a conflict: a move racing with it only ever adds mail.
+func (s *Service) MarkSent(ctx context.Context, id string, sent []string, unreachable []int) error {
+	if len(sent) == 0 && len(unreachable) == 0 {
 		return nil
 	}
 	done := make(map[string]bool, len(sent))
@@ -61,6 +89,11 @@ func (s *Service) MarkSent(ctx context.Context, id string, sent []string) error 
 			}
 		}
 		rec.Outbox = kept
+		for _, seat := range unreachable {
+			if !slices.Contains(rec.Unreachable, seat) {
+				rec.Unreachable = append(rec.Unreachable, seat)
+			}
+		}
 		return nil
 	})
 }

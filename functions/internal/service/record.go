@@ -65,7 +65,9 @@ type Record struct {
 	// from Moves−len(Log); Chunks older chunk items hold the rest. Entries
 	// stay encoded, one JSON line each: a move only appends one, so loading
 	// and saving a game never decodes the log.
-	Moves  int      `json:"moves"`
+	Moves int `json:"moves"`
+	// Acted[seat] counts the commands each engine seat has made.
+	Acted  []int    `json:"acted,omitempty"`
 	Chunks int      `json:"chunks"`
 	Log    logLines `json:"log,omitempty"`
 	// Keys remembers recent idempotency keys and where they led, one
@@ -73,6 +75,14 @@ type Record struct {
 	Keys keyLines `json:"keys,omitempty"`
 	// Outbox holds mail decided by a commit and not yet sent.
 	Outbox []Mail `json:"outbox,omitempty"`
+	// DeadlineHours is how long a seat has for each decision (P-4).
+	DeadlineHours int `json:"deadline_hours,omitempty"`
+	// Due[seat] is when the decision the engine seat owes falls due
+	// (seconds since the epoch; 0 when it owes none).
+	Due []int64 `json:"due,omitempty"`
+	// Unreachable lists invitation indexes whose address bounced or
+	// complained: the organiser is shown who cannot be mailed.
+	Unreachable []int `json:"unreachable,omitempty"`
 }
 
 // Idem is a remembered idempotency key: seat's command that became log
@@ -90,6 +100,8 @@ type Mail struct {
 	Kind  string `json:"kind"`
 	Seat  int    `json:"seat"` // invitation index; −1 for the organiser
 	Moves int    `json:"moves"`
+	Due   int64  `json:"due,omitempty"`   // the decision's deadline
+	About int    `json:"about,omitempty"` // the seat a mail to the organiser is about
 }
 
 // gzipWriters are reused: a new flate writer allocates over half a

@@ -48,10 +48,13 @@ const (
 // Config wires a Service.
 type Config struct {
 	Store store.Store
-	Keys  *linksign.Keyring
-	Now   func() time.Time // the clock; time.Now when nil
-	Rand  io.Reader        // seeds and ids; crypto/rand when nil
-	Log   *slog.Logger
+	// Players indexes players' games and keeps their mail preferences;
+	// optional (tests of the game alone leave it out).
+	Players store.PlayerStore
+	Keys    *linksign.Keyring
+	Now     func() time.Time // the clock; time.Now when nil
+	Rand    io.Reader        // seeds and ids; crypto/rand when nil
+	Log     *slog.Logger
 	// AfterCommit runs after every committed write that leaves mail in
 	// the outbox (the in-process notifier of the local run and tests; nil
 	// in Lambda, where the table's stream feeds the notifier).
@@ -61,6 +64,7 @@ type Config struct {
 // Service is safe for concurrent use.
 type Service struct {
 	store       store.Store
+	players     store.PlayerStore
 	keys        *linksign.Keyring
 	now         func() time.Time
 	rand        io.Reader
@@ -70,7 +74,7 @@ type Service struct {
 
 // New makes a Service.
 func New(c Config) *Service {
-	s := &Service{store: c.Store, keys: c.Keys, now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit}
+	s := &Service{store: c.Store, players: c.Players, keys: c.Keys, now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -89,6 +93,8 @@ type CreateRequest struct {
 	Options   json.RawMessage `json:"options,omitempty"`
 	Organiser Person          `json:"organiser"`
 	Seats     []Person        `json:"seats"`
+	// DeadlineHours is the time each decision gets (P-4); 72 when 0.
+	DeadlineHours int `json:"deadline_hours,omitempty"`
 }
 
 // Created answers a CreateRequest: the game and the organiser's links.
@@ -114,7 +120,10 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	if err != nil {
 		return Created{}, err
 	}
-	rec := &Record{Format: RecordFormat, Kind: req.Kind, Status: StatusInvited, Organiser: org}
+	if req.DeadlineHours < 0 || req.DeadlineHours > MaxDeadlineHours {
+		return Created{}, invalid(fmt.Sprintf("Срок хода: от 1 до %d часов.", MaxDeadlineHours), fmt.Sprintf("The move deadline must be 1 to %d hours.", MaxDeadlineHours))
+	}
+	rec := &Record{Format: RecordFormat, Kind: req.Kind, Status: StatusInvited, Organiser: org, DeadlineHours: req.DeadlineHours}
 	seen := map[string]bool{}
 	for _, p := range req.Seats {
 		p, err := cleanPerson(p, false)
@@ -146,6 +155,20 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	rec.Created = now.Unix()
 	for i := range rec.Seats {
 		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("invite-%d", i), Kind: MailInvite, Seat: i})
+	}
+	// The players' index first: a game that then fails to commit is only
+	// a dangling id in it, which "my games" skips; the reverse would hide
+	// a real game from its players.
+	if s.players != nil {
+		emails := []string{rec.Organiser.Email}
+		for _, st := range rec.Seats {
+			emails = append(emails, st.Email)
+		}
+		for _, e := range emails {
+			if err := s.players.AddPlayerGame(ctx, e, rec.ID, now.Unix()); err != nil {
+				return Created{}, fmt.Errorf("create game %s: index player: %w", rec.ID, err)
+			}
+		}
 	}
 	if _, err := s.commit(ctx, rec, 0); err != nil {
 		return Created{}, fmt.Errorf("create game %s: %w", rec.ID, err)
@@ -239,7 +262,7 @@ func (s *Service) Accept(ctx context.Context, id string, invite int) (string, er
 			return Fail(CodeWrongStatus, fmt.Errorf("accept in status %s", rec.Status))
 		}
 		rec.Seats[invite].Accepted = true
-		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("accepted-%d", invite), Kind: MailAccepted, Seat: -1})
+		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("accepted-%d", invite), Kind: MailAccepted, Seat: -1, About: invite})
 		for _, st := range rec.Seats {
 			if !st.Accepted {
 				return nil
@@ -290,21 +313,42 @@ func (s *Service) start(rec *Record) error {
 	return nil
 }
 
+// Precondition is what a move was chosen on; zero fields check nothing.
+type Precondition struct {
+	// Version is the stored version of the game (API clients, pages).
+	Version int64
+	// Position is the seat's position a mail's link was issued for
+	// (Record.SeatPosition).
+	Position int64
+}
+
+// SeatPosition numbers a seat's own progress: 1 before its first command,
+// one more after each. A link carries it, so it acts until the seat has
+// made the move it was mailed for — whatever other seats do meanwhile
+// (sealed bids are answered in any order) and whatever the service writes
+// (outbox marks) — and then shows "already done".
+func (r *Record) SeatPosition(seat int) int64 {
+	if seat < 0 || seat >= len(r.Acted) {
+		return 1
+	}
+	return int64(r.Acted[seat]) + 1
+}
+
 // Result of an action.
 type Result struct {
 	Version  int64          `json:"version"`
 	N        int            `json:"n"`
+	Position int64          `json:"position"` // the seat's position after the move
 	Events   []engine.Event `json:"events"`
 	Replayed bool           `json:"replayed,omitempty"` // a retry: nothing was applied again
 }
 
 // Act applies one action of the seat holding invitation invite. key makes
 // it idempotent: the same key again answers as the first time and applies
-// nothing. A non-zero expect is the game version the player saw: if the
-// game has moved on since, the move is refused as a conflict rather than
-// applied to a state the player has not seen. A move costs one read and
-// one conditional write.
-func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Action, key string, expect int64) (Result, error) {
+// nothing. pre says what the player saw: if the game has moved on since,
+// the move is refused as a conflict rather than applied to a state the
+// player has not seen. A move costs one read and one conditional write.
+func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Action, key string, pre Precondition) (Result, error) {
 	if err := checkKey(key); err != nil {
 		return Result{}, err
 	}
@@ -317,8 +361,10 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 		return s.replayedResult(ctx, rec, k)
 	}
 	switch {
-	case expect != 0 && expect != ver:
-		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: move made on version %d, game is at %d", store.ErrConflict, expect, ver))
+	case pre.Version != 0 && pre.Version != ver:
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: move made on version %d, game is at %d", store.ErrConflict, pre.Version, ver))
+	case pre.Position != 0 && pre.Position != rec.SeatPosition(seat):
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: link for position %d, seat is at %d", store.ErrConflict, pre.Position, rec.SeatPosition(seat)))
 	case rec.Status == StatusOver:
 		return Result{}, Fail(CodeGameOver, nil)
 	case rec.Status != StatusPlaying:
@@ -342,7 +388,7 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 		return Result{}, fmt.Errorf("act on game %s v%d: %w", id, ver, err)
 	}
 	s.log.InfoContext(ctx, "action applied", "game", id, "version", v, "seat", seat, "action", a.Type)
-	return Result{Version: v, N: rec.Moves - 1, Events: visible(ev, seat)}, nil
+	return Result{Version: v, N: rec.Moves - 1, Position: rec.SeatPosition(seat), Events: visible(ev, seat)}, nil
 }
 
 // ActBot plays the engine's bot for the seat of invitation invite: for
@@ -376,7 +422,7 @@ func (s *Service) ActBot(ctx context.Context, id string, invite int, key string)
 	if err != nil {
 		return Result{}, fmt.Errorf("bot on game %s v%d: %w", id, ver, err)
 	}
-	return Result{Version: v, N: rec.Moves - 1, Events: visible(ev, seat)}, nil
+	return Result{Version: v, N: rec.Moves - 1, Position: rec.SeatPosition(seat), Events: visible(ev, seat)}, nil
 }
 
 // record appends an applied command to the record, to be committed as
@@ -391,6 +437,10 @@ func (s *Service) record(rec *Record, before, after engine.Game, seat int, a eng
 		return err
 	}
 	rec.Moves++
+	for len(rec.Acted) < after.Seats() {
+		rec.Acted = append(rec.Acted, 0)
+	}
+	rec.Acted[seat]++
 	if key != "" {
 		rec.Keys = rec.Keys.add(Idem{Seat: seat, Key: key, N: rec.Moves - 1, Version: next}, keepKeys)
 	}
@@ -420,7 +470,7 @@ func (s *Service) replayedResult(ctx context.Context, rec *Record, k Idem) (Resu
 		}
 		e = all[k.N]
 	}
-	return Result{Version: k.Version, N: k.N, Events: visible(e.Events, e.Seat), Replayed: true}, nil
+	return Result{Version: k.Version, N: k.N, Position: rec.SeatPosition(e.Seat), Events: visible(e.Events, e.Seat), Replayed: true}, nil
 }
 
 // visible keeps the events seat may see (P-3).

@@ -1,0 +1,175 @@
+package boardpic
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+)
+
+// Defaults set on the root element, so most items need not repeat them.
+const (
+	svgFontSize = 10.5
+	svgFont     = `system-ui,-apple-system,"Segoe UI",Roboto,Arial,sans-serif`
+)
+
+// writeSVG writes the scene as a standalone SVG element, ready to inline in
+// HTML: no external references, no ids (two boards on a page cannot
+// clash), text in the system sans-serif font.
+func writeSVG(sc *scene) []byte {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" style="max-width:100%%;height:auto" role="img" aria-label="`, Width, Height, Width, Height)
+	esc(&b, sc.title)
+	fmt.Fprintf(&b, `" font-family='%s' font-size="%s" text-anchor="middle" fill="%s">`, svgFont, num(svgFontSize), hex(cInk))
+	b.WriteString("<title>")
+	esc(&b, sc.title)
+	b.WriteString("</title><desc>")
+	esc(&b, sc.desc)
+	b.WriteString("</desc>\n")
+	var group color.RGBA // the stroke the open group sets
+	for _, it := range sc.items {
+		switch it.k {
+		case kGroup:
+			group = it.stroke
+			b.WriteString("<g")
+			if it.stroke.A != 0 {
+				fmt.Fprintf(&b, ` stroke="%s"`, hex(it.stroke))
+			}
+			if it.pass {
+				b.WriteString(` pointer-events="none"`)
+			}
+			b.WriteString(">\n")
+		case kEnd:
+			group = cNone
+			b.WriteString("</g>\n")
+		default:
+			svgItem(&b, it, group)
+		}
+	}
+	b.WriteString("</svg>\n")
+	return b.Bytes()
+}
+
+func svgItem(b *bytes.Buffer, it item, group color.RGBA) {
+	switch it.k {
+	case kRect:
+		x, y, w, h := it.x, it.y, it.w, it.h
+		stroked := it.stroke.A != 0 && it.sw > 0
+		if stroked { // the raster strokes inside the box; SVG centres the stroke on the edge
+			x, y, w, h = x+it.sw/2, y+it.sw/2, w-it.sw, h-it.sw
+		}
+		elem := "path"
+		if it.r > 0 {
+			elem = "rect"
+			fmt.Fprintf(b, `<rect x="%s" y="%s" width="%s" height="%s" rx="%s"`, num(x), num(y), num(w), num(h), num(it.r))
+		} else { // a path is the shorter way to write a plain rectangle
+			fmt.Fprintf(b, `<path d="M%s %sh%sv%sh-%sz"`, num(x), num(y), num(w), num(h), num(w))
+		}
+		paint(b, it, stroked, group)
+		end(b, it, elem)
+	case kCircle:
+		rad := it.r
+		stroked := it.stroke.A != 0 && it.sw > 0
+		if stroked {
+			rad -= it.sw / 2
+		}
+		fmt.Fprintf(b, `<circle cx="%s" cy="%s" r="%s"`, num(it.x), num(it.y), num(rad))
+		paint(b, it, stroked, group)
+		end(b, it, "circle")
+	case kLine:
+		b.WriteString(`<path d="`)
+		path(b, it.pts)
+		fmt.Fprintf(b, `" fill="none" stroke="%s" stroke-width="%s"`, hex(it.stroke), num(it.sw))
+		if it.dash > 0 {
+			fmt.Fprintf(b, ` stroke-dasharray="%s %s"`, num(it.dash), num(it.dash*0.75))
+		}
+		b.WriteString("/>\n")
+	case kPoly:
+		b.WriteString(`<path d="`)
+		path(b, it.pts)
+		fmt.Fprintf(b, `Z" fill="%s"/>`, hex(it.fill))
+	case kText:
+		fmt.Fprintf(b, `<text x="%s" y="%s"`, num(it.x), num(it.y))
+		if it.size != svgFontSize {
+			fmt.Fprintf(b, ` font-size="%s"`, num(it.size))
+		}
+		if it.bold {
+			b.WriteString(` font-weight="bold"`)
+		}
+		switch it.anchor {
+		case 0:
+			b.WriteString(` text-anchor="start"`)
+		case 2:
+			b.WriteString(` text-anchor="end"`)
+		}
+		if it.fill != cInk {
+			fmt.Fprintf(b, ` fill="%s"`, hex(it.fill))
+		}
+		b.WriteString(">")
+		esc(b, it.s)
+		b.WriteString("</text>")
+	}
+}
+
+// paint writes the fill and stroke of a shape in a group whose default
+// stroke is group.
+func paint(b *bytes.Buffer, it item, stroked bool, group color.RGBA) {
+	if it.fill.A == 0 {
+		b.WriteString(` fill="none"`)
+	} else {
+		fmt.Fprintf(b, ` fill="%s"`, hex(it.fill))
+	}
+	switch {
+	case stroked:
+		if it.stroke != group {
+			fmt.Fprintf(b, ` stroke="%s"`, hex(it.stroke))
+		}
+		if it.sw != 1 {
+			fmt.Fprintf(b, ` stroke-width="%s"`, num(it.sw))
+		}
+	case group.A != 0:
+		b.WriteString(` stroke="none"`)
+	}
+}
+
+// end closes a shape's element, with its title if it has one.
+func end(b *bytes.Buffer, it item, elem string) {
+	if it.title == "" {
+		b.WriteString("/>")
+		return
+	}
+	b.WriteString("><title>")
+	esc(b, it.title)
+	b.WriteString("</title></" + elem + ">\n")
+}
+
+func path(b *bytes.Buffer, pts []pt) {
+	for i, p := range pts {
+		if i == 0 {
+			b.WriteByte('M')
+		} else {
+			b.WriteByte('L')
+		}
+		b.WriteString(num(p.x))
+		b.WriteByte(' ')
+		b.WriteString(num(p.y))
+	}
+}
+
+// num prints a coordinate with at most two decimals.
+func num(v float64) string {
+	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
+}
+
+// hex is a CSS colour, in its short form when it has one.
+func hex(c color.RGBA) string {
+	if c.R%17 == 0 && c.G%17 == 0 && c.B%17 == 0 {
+		return fmt.Sprintf("#%x%x%x", c.R/17, c.G/17, c.B/17)
+	}
+	return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
+}
+
+// esc escapes text for both element content and a quoted attribute.
+func esc(b *bytes.Buffer, s string) { _ = xml.EscapeText(b, []byte(s)) }

@@ -1,0 +1,366 @@
+package e2e
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io"
+	mathrand "math/rand/v2"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+	"unicode"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/games"
+	"github.com/pbmgames/pbm/functions/internal/compose"
+	"github.com/pbmgames/pbm/functions/internal/httpapi"
+	"github.com/pbmgames/pbm/functions/internal/notify"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/mailer/sesmailer"
+	"github.com/pbmgames/pbm/infra/store/dynamostore"
+	"github.com/pbmgames/pbm/infra/testenv"
+)
+
+// sesMail is one mail as aws-ses-v2-local keeps it (GET /store).
+type sesMail struct {
+	MessageID   string `json:"messageId"`
+	From        string `json:"from"`
+	Destination struct {
+		To []string `json:"to"`
+	} `json:"destination"`
+	Subject string `json:"subject"`
+	Body    struct {
+		HTML string `json:"html"`
+		Text string `json:"text"`
+	} `json:"body"`
+	Attachments []struct {
+		ContentID   string `json:"contentId"`
+		ContentType string `json:"contentType"`
+	} `json:"attachments"`
+	Headers []struct {
+		Name  string `json:"name"`
+		Value string `json:"value"`
+	} `json:"headers"`
+}
+
+// mailEnv is the whole service as deployed, in one process: the HTTP
+// handler, the DynamoDB store on dynalite, and the notifier sending
+// through SES v2 to aws-ses-v2-local after each commit.
+type mailEnv struct {
+	*env
+	ses    string // the SES server's endpoint
+	store  *dynamostore.Store
+	client *http.Client
+}
+
+func newMailEnv(t *testing.T) *mailEnv {
+	t.Helper()
+	client := testenv.DynamoClient(t, testenv.Dynalite(t))
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	table := "mail-" + fmt.Sprintf("%x", b)
+	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {
+		t.Fatal(err)
+	}
+	st := dynamostore.New(client, table)
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": key})
+	ses := testenv.SESLocal(t)
+	if resp, err := http.Post(ses+"/clear-store", "application/json", nil); err == nil {
+		resp.Body.Close()
+	}
+	var h http.Handler
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	t.Cleanup(srv.Close)
+	n := &notify.Notifier{Sender: sesmailer.New(sesmailer.NewLocalClient(ses), "games@pbm.test", "pbm"), Players: st, Permanent: sesmailer.IsPermanent, Log: discardLog()}
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: discardLog(), AfterCommit: n.AfterCommit})
+	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: srv.URL})
+	h = httpapi.New(httpapi.Deps{Service: svc, Log: discardLog(), BaseURL: srv.URL})
+	jar, _ := cookiejar.New(nil)
+	e := &env{t: t, url: srv.URL, svc: svc, client: (*dynamodb.Client)(nil), table: table}
+	return &mailEnv{env: e, ses: ses, store: st, client: &http.Client{Jar: jar}}
+}
+
+// mails reads everything the SES server holds.
+func (m *mailEnv) mails() []sesMail {
+	m.t.Helper()
+	resp, err := http.Get(m.ses + "/store")
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var out struct {
+		Emails []sesMail `json:"emails"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&out); err != nil {
+		m.t.Fatal(err)
+	}
+	return out.Emails
+}
+
+var mailLinkRE = regexp.MustCompile(`https?://[^\s"<>]+`)
+
+// linkTo is the first link of a mail's text part that goes to path.
+func linkTo(t *testing.T, m sesMail, path string) string {
+	t.Helper()
+	for _, l := range mailLinkRE.FindAllString(m.Body.Text, -1) {
+		u, err := url.Parse(l)
+		if err == nil && strings.HasPrefix(u.Path, path) && u.Path != "/me" && u.Path != "/unsubscribe" {
+			return l
+		}
+	}
+	t.Fatalf("mail %q has no link to %s:\n%s", m.Subject, path, m.Body.Text)
+	return ""
+}
+
+func (m *mailEnv) page(method, link string, form url.Values) (int, string) {
+	m.t.Helper()
+	var resp *http.Response
+	var err error
+	if method == "GET" {
+		resp, err = m.client.Get(link)
+	} else {
+		resp, err = m.client.PostForm(link, form)
+	}
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+var (
+	pageFormRE  = regexp.MustCompile(`(?s)<form method="post" action="([^"]+)"[^>]*>(.*?)</form>`)
+	pageInputRE = regexp.MustCompile(`<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"`)
+)
+
+type pageForm struct {
+	action string
+	values url.Values
+}
+
+func pageForms(base, page string) []pageForm {
+	var out []pageForm
+	for _, f := range pageFormRE.FindAllStringSubmatch(page, -1) {
+		pf := pageForm{action: base + html.UnescapeString(f[1]), values: url.Values{}}
+		for _, in := range pageInputRE.FindAllStringSubmatch(f[2], -1) {
+			pf.values.Set(in[1], html.UnescapeString(in[2]))
+		}
+		out = append(out, pf)
+	}
+	return out
+}
+
+func cyrillic(s string) bool {
+	for _, r := range s {
+		if unicode.Is(unicode.Cyrillic, r) {
+			return true
+		}
+	}
+	return false
+}
+
+// TestMailPlaysWholeGame plays a whole 3-seat «Вестерн» game in which every
+// action is made by following the link in the latest mail to that player,
+// read from the SES server, with players in Russian and English. After
+// every visit it checks who got which mail against a replay of the log:
+// each decision the engine newly asks of a seat is mailed to that seat
+// once, and nobody else is mailed.
+func TestMailPlaysWholeGame(t *testing.T) {
+	m := newMailEnv(t)
+	langs := []string{"ru", "en", "ru"}
+	req := map[string]any{"kind": "western", "options": map[string]any{"laps": 2}, "deadline_hours": 48,
+		"organiser": map[string]string{"name": "Org", "email": "org@pbm.test", "lang": "en"}}
+	var seats []map[string]string
+	for i, l := range langs {
+		seats = append(seats, map[string]string{"name": fmt.Sprintf("P%d", i), "email": fmt.Sprintf("p%d@pbm.test", i), "lang": l})
+	}
+	req["seats"] = seats
+	var created service.Created
+	if st := m.call("POST", "/api/games", "", req, &created); st != http.StatusCreated {
+		t.Fatalf("create: %d", st)
+	}
+	seen := 0
+	newMails := func() []sesMail {
+		all := m.mails()
+		out := all[seen:]
+		seen = len(all)
+		return out
+	}
+	to := func(ms []sesMail) []string {
+		var out []string
+		for _, x := range ms {
+			out = append(out, x.Destination.To...)
+		}
+		slices.Sort(out)
+		return out
+	}
+	latest := map[string]sesMail{}
+	record := func(ms []sesMail) {
+		for _, x := range ms {
+			for _, a := range x.Destination.To {
+				latest[a] = x
+			}
+			idx := strings.TrimSuffix(strings.TrimPrefix(x.Destination.To[0], "p"), "@pbm.test")
+			for i, l := range langs {
+				if fmt.Sprint(i) == idx && cyrillic(x.Subject) != (l == "ru") {
+					t.Fatalf("mail %q to a player in %s", x.Subject, l)
+				}
+			}
+			if len(x.Headers) > 0 && !slices.ContainsFunc(x.Headers, func(h struct {
+				Name  string `json:"name"`
+				Value string `json:"value"`
+			}) bool {
+				return h.Name == "List-Unsubscribe-Post"
+			}) {
+				t.Fatalf("mail %q without one-click unsubscribe", x.Subject)
+			}
+		}
+	}
+
+	// Invitations: one to each seat, nobody else.
+	inv := newMails()
+	if got, want := to(inv), []string{"p0@pbm.test", "p1@pbm.test", "p2@pbm.test"}; !slices.Equal(got, want) {
+		t.Fatalf("invitations went to %v", got)
+	}
+	record(inv)
+	for i := range langs {
+		addr := fmt.Sprintf("p%d@pbm.test", i)
+		code, page := m.page("GET", linkTo(t, latest[addr], "/g/"), nil)
+		forms := pageForms(m.url, page)
+		if code != 200 || len(forms) != 1 {
+			t.Fatalf("invitation page: %d, %d forms", code, len(forms))
+		}
+		if code, _ := m.page("POST", forms[0].action, forms[0].values); code != 200 {
+			t.Fatalf("accept: %d", code)
+		}
+		got := newMails()
+		record(got)
+		want := []string{"org@pbm.test"} // the organiser hears of each acceptance
+		if i == len(langs)-1 {
+			want = append(want, "") // and the game starts: the first seat to move is mailed
+		}
+		if len(got) != len(want) {
+			t.Fatalf("after accept %d: mails to %v", i, to(got))
+		}
+	}
+
+	rnd := mathrand.New(mathrand.NewPCG(1, 2))
+	logSeen := 0
+	var cmds []engine.Command
+	rec, _, err := m.svc.Load(t.Context(), created.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	emailOf := func(seat int) string {
+		for _, s := range rec.Seats {
+			if s.Engine == seat {
+				return s.Email
+			}
+		}
+		return "?"
+	}
+	for visit := 0; ; visit++ {
+		if visit > 3000 {
+			t.Fatal("the game does not end")
+		}
+		// Who has an unanswered request? The one whose latest mail asks.
+		var who string
+		for _, addr := range []string{"p0@pbm.test", "p1@pbm.test", "p2@pbm.test"} {
+			if x, ok := latest[addr]; ok && strings.Contains(linkTo(t, x, "/g/"), "/g/"+created.ID+"?") {
+				if code, page := m.page("GET", linkTo(t, x, "/g/"), nil); code == 200 && len(pageForms(m.url, page)) > 0 {
+					who = addr
+					break
+				}
+			}
+		}
+		if who == "" {
+			for addr, x := range latest {
+				t.Logf("latest mail to %s: %q", addr, x.Subject)
+			}
+			break
+		}
+		// One visit: press buttons until the page asks nothing more.
+		link := linkTo(t, latest[who], "/g/")
+		_, page := m.page("GET", link, nil)
+		for presses := 0; ; presses++ {
+			forms := pageForms(m.url, page)
+			if len(forms) == 0 || presses > 40 {
+				break
+			}
+			f := forms[0]
+			if rnd.IntN(10) < 3 {
+				f = forms[rnd.IntN(len(forms))]
+			}
+			code, next := m.page("POST", f.action, f.values)
+			if code != 200 {
+				t.Fatalf("visit %d: %d posting %v to %s\n%s", visit, code, f.values, f.action, next)
+			}
+			page = next
+		}
+		// The mails of this visit, against a replay of the new commands.
+		// The whole log, sealed bids included: the public one hides them
+		// (P-3).
+		now, _, err := m.svc.Load(t.Context(), created.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := m.svc.FullLog(t.Context(), now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var want []string
+		g, _ := games.Replay("western", rec.Options, 3, [32]byte(rec.Seed), cmds)
+		for _, e := range full[logSeen:] {
+			before := g.Owing()
+			if g, _, err = g.Apply(e.Seat, e.Action); err != nil {
+				t.Fatal(err)
+			}
+			cmds = append(cmds, engine.Command{Seat: e.Seat, Action: e.Action})
+			if g.Over() {
+				for s := 0; s < 3; s++ {
+					want = append(want, emailOf(s))
+				}
+				continue
+			}
+			for _, s := range g.Owing() {
+				if !slices.Contains(before, s) {
+					want = append(want, emailOf(s))
+				}
+			}
+		}
+		logSeen = len(full)
+		got := newMails()
+		record(got)
+		slices.Sort(want)
+		if !slices.Equal(to(got), want) {
+			t.Fatalf("visit %d: mails to %v, want %v", visit, to(got), want)
+		}
+		if g.Over() {
+			break
+		}
+	}
+	var v httpapi.GameView
+	m.call("GET", "/api/games/"+created.ID, created.OrganiserToken, nil, &v)
+	if v.Status != service.StatusOver {
+		t.Fatalf("no one has a request in the mail, but the game is %s", v.Status)
+	}
+	for _, addr := range []string{"p0@pbm.test", "p1@pbm.test", "p2@pbm.test"} {
+		if s := latest[addr].Subject; !strings.Contains(s, "окончена") && !strings.Contains(s, "is over") {
+			t.Errorf("the last mail to %s is not the result: %q", addr, latest[addr].Subject)
+		}
+	}
+}

@@ -1,0 +1,146 @@
+package httpapi
+
+import (
+	"errors"
+	"net/http"
+
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
+	"github.com/pbmgames/pbm/templates"
+)
+
+// playerClaims checks a personal link ("my games" or unsubscribe): the
+// token's game field holds the player's address.
+func (a *api) playerClaims(r *http.Request, token string, p linksign.Purpose) (string, error) {
+	c, err := a.svc.VerifyPlayer(token, p)
+	if err != nil {
+		return "", err
+	}
+	return c, nil
+}
+
+type myGame struct {
+	Name, Status, URL string
+	YourTurn          bool
+}
+
+// mePage is the player's "my games" page: every game with a link, and the
+// mail preferences.
+func (a *api) mePage(w http.ResponseWriter, r *http.Request) {
+	a.renderMe(w, r, r.URL.Query().Get("t"), "")
+}
+
+func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice string) {
+	email, err := a.playerClaims(r, token, linksign.PurposeMyGames)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	p, err := a.svc.Player(r.Context(), email)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	l := lang(r)
+	data := struct {
+		page
+		Token, Email, Notice, Mail string
+		Unsubscribed               bool
+		Games                      []myGame
+	}{page: newPage(r, "my_games"), Token: token, Email: email, Notice: notice, Mail: p.Mail, Unsubscribed: p.Unsubscribed}
+	if data.Mail == "" {
+		data.Mail = store.MailAll
+	}
+	for _, id := range p.Games {
+		rec, _, err := a.svc.Load(r.Context(), id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // indexed before a create that did not commit
+		}
+		if err != nil {
+			a.pageError(w, r, err)
+			return
+		}
+		g := myGame{Name: gameName(l, rec.Kind) + " · " + rec.ID[:6], Status: templates.T(l, "status_"+rec.Status)}
+		for i, s := range rec.Seats {
+			if s.Email != email {
+				continue
+			}
+			purpose, path := linksign.PurposeSeat, "/g/"+rec.ID
+			if !s.Accepted && rec.Status == service.StatusInvited {
+				purpose, path = linksign.PurposeInvite, "/g/"+rec.ID+"/invite"
+			}
+			t, err := a.svc.Token(purpose, rec.ID, i, 0, service.SeatTokenTTL)
+			if err != nil {
+				a.pageError(w, r, err)
+				return
+			}
+			g.URL = a.link(path, t, l)
+			g.YourTurn = rec.Status == service.StatusPlaying && s.Engine >= 0 && s.Engine < len(rec.Due) && rec.Due[s.Engine] > 0
+		}
+		if g.URL == "" && rec.Organiser.Email == email {
+			t, err := a.svc.Token(linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL)
+			if err != nil {
+				a.pageError(w, r, err)
+				return
+			}
+			g.URL = a.link("/g/"+rec.ID+"/org", t, l)
+		}
+		data.Games = append(data.Games, g)
+	}
+	a.render(w, r, http.StatusOK, "me.html", data)
+}
+
+// savePrefs stores the preferences form of the "my games" page.
+func (a *api) savePrefs(w http.ResponseWriter, r *http.Request) {
+	token := r.PostFormValue("t")
+	email, err := a.playerClaims(r, token, linksign.PurposeMyGames)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	if err := a.svc.SetPrefs(r.Context(), email, lang(r), r.PostFormValue("mail"), r.PostFormValue("unsub") != ""); err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	a.renderMe(w, r, token, templates.T(lang(r), "saved"))
+}
+
+// unsubscribePage asks to confirm: a GET changes nothing (mail scanners
+// open links).
+func (a *api) unsubscribePage(w http.ResponseWriter, r *http.Request) {
+	token := r.URL.Query().Get("t")
+	if _, err := a.playerClaims(r, token, linksign.PurposeUnsubscribe); err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	a.render(w, r, http.StatusOK, "unsubscribe.html", struct {
+		page
+		Token string
+		Done  bool
+	}{newPage(r, "unsubscribe"), token, false})
+}
+
+// unsubscribe is the one-click unsubscribe of RFC 8058 (a POST with
+// List-Unsubscribe=One-Click to the URL of the List-Unsubscribe header,
+// token in the query) and the confirmation button of the page.
+func (a *api) unsubscribe(w http.ResponseWriter, r *http.Request) {
+	token := r.URL.Query().Get("t")
+	if token == "" {
+		token = r.PostFormValue("t")
+	}
+	email, err := a.playerClaims(r, token, linksign.PurposeUnsubscribe)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	if err := a.svc.Unsubscribe(r.Context(), email); err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	a.render(w, r, http.StatusOK, "unsubscribe.html", struct {
+		page
+		Token string
+		Done  bool
+	}{newPage(r, "unsubscribe"), "", true})
+}

@@ -1,0 +1,73 @@
+package service
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// ErrNoPlayers: this deployment keeps no player index.
+var errNoPlayers = errors.New("no player store configured")
+
+// Player reads what is kept about an address; an unknown address is a
+// player with no games and default preferences.
+func (s *Service) Player(ctx context.Context, email string) (store.Player, error) {
+	if s.players == nil {
+		return store.Player{}, Fail(CodeInternal, errNoPlayers)
+	}
+	p, err := s.players.GetPlayer(ctx, strings.ToLower(email))
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Player{Email: strings.ToLower(email)}, nil
+	}
+	if err != nil {
+		return p, fmt.Errorf("player: %w", err)
+	}
+	return p, nil
+}
+
+// SetPrefs saves a player's language, mail preference and unsubscription.
+func (s *Service) SetPrefs(ctx context.Context, email, lang, mail string, unsubscribed bool) error {
+	if s.players == nil {
+		return Fail(CodeInternal, errNoPlayers)
+	}
+	if lang != "" && lang != "ru" && lang != "en" {
+		return invalid("Язык: ru или en.", "Language must be ru or en.")
+	}
+	switch mail {
+	case "", store.MailAll, store.MailTurns: // the daily digest is not offered yet
+	default:
+		return invalid("Неизвестная настройка писем.", "Unknown mail preference.")
+	}
+	if err := s.players.SetPlayerPrefs(ctx, strings.ToLower(email), lang, mail, unsubscribed, s.now().Unix()); err != nil {
+		return fmt.Errorf("set preferences: %w", err)
+	}
+	s.log.InfoContext(ctx, "preferences saved", "mail", mail, "unsubscribed", unsubscribed)
+	return nil
+}
+
+// Unsubscribe stops every mail but those asking the player to act
+// (RFC 8058 one-click), keeping the other preferences.
+func (s *Service) Unsubscribe(ctx context.Context, email string) error {
+	p, err := s.Player(ctx, email)
+	if err != nil {
+		return err
+	}
+	return s.SetPrefs(ctx, email, p.Lang, p.Mail, true)
+}
+
+// VerifyPlayer checks a personal token (purpose "me" or "unsub") and
+// returns the address it was issued to.
+func (s *Service) VerifyPlayer(token string, p linksign.Purpose) (string, error) {
+	if token == "" {
+		return "", Fail(CodeUnauthorized, errors.New("no token"))
+	}
+	c, err := s.keys.Verify(token, s.now(), linksign.Expect{Purpose: p, AnyGame: true, Seat: linksign.NoSeat})
+	if err != nil {
+		return "", AsError(err)
+	}
+	return c.Game, nil
+}
