@@ -349,6 +349,9 @@ func TestMailPlaysWholeGame(t *testing.T) {
 		if !slices.Equal(to(got), want) {
 			t.Fatalf("visit %d: mails to %v, want %v", visit, to(got), want)
 		}
+		if visit == 5 || g.Over() {
+			m.scan(created)
+		}
 		if g.Over() {
 			break
 		}
@@ -363,4 +366,61 @@ func TestMailPlaysWholeGame(t *testing.T) {
 			t.Errorf("the last mail to %s is not the result: %q", addr, latest[addr].Subject)
 		}
 	}
+}
+
+var hrefRE = regexp.MustCompile(`href="([^"]+)"`)
+
+// scan is a mail scanner and link previewer: it GETs every link of every
+// mail sent so far (text and HTML parts) and every GET route of the
+// service, and checks the stored game is byte-identical afterwards.
+func (m *mailEnv) scan(created service.Created) {
+	m.t.Helper()
+	before, err := m.store.GetGame(context.Background(), created.ID)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	links := map[string]bool{}
+	for _, x := range m.mails() {
+		for _, l := range mailLinkRE.FindAllString(x.Body.Text, -1) {
+			links[l] = true
+		}
+		for _, h := range hrefRE.FindAllStringSubmatch(x.Body.HTML, -1) {
+			links[html.UnescapeString(h[1])] = true
+		}
+	}
+	for _, p := range []string{"/", "/healthz", "/api/openapi.json", "/api/games/" + created.ID, "/api/games/" + created.ID + "/legal",
+		"/api/games/" + created.ID + "/log", "/api/games/" + created.ID + "/result", "/g/" + created.ID, "/g/" + created.ID + "/org",
+		"/g/" + created.ID + "/invite", "/me", "/unsubscribe"} {
+		for _, tok := range append([]string{"", created.OrganiserToken, created.SpectatorToken}, created.InviteTokens...) {
+			links[m.url+p+"?t="+url.QueryEscape(tok)] = true
+		}
+	}
+	for l := range links {
+		if !strings.HasPrefix(l, m.url) {
+			m.t.Fatalf("a mail links outside the service: %s", l)
+		}
+		req, _ := http.NewRequest("GET", l, nil)
+		if strings.Contains(l, "/api/") {
+			if u, err := url.Parse(l); err == nil {
+				req.Header.Set("Authorization", "Bearer "+u.Query().Get("t"))
+			}
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			m.t.Fatal(err)
+		}
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode >= 500 {
+			m.t.Fatalf("GET %s: %d", l, resp.StatusCode)
+		}
+	}
+	after, err := m.store.GetGame(context.Background(), created.ID)
+	if err != nil {
+		m.t.Fatal(err)
+	}
+	if before.Version != after.Version || string(before.Body) != string(after.Body) {
+		m.t.Fatalf("GETs of %d links changed the stored game", len(links))
+	}
+	m.t.Logf("scanned %d links: the game is unchanged", len(links))
 }

@@ -1,0 +1,182 @@
+package compose_test
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pbmgames/pbm/functions/internal/compose"
+	"github.com/pbmgames/pbm/functions/internal/notify"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store/boltstore"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden mails in testdata/")
+
+// maxMailBytes is SPEC §6: a turn mail with its picture ≤ 150 KB.
+const maxMailBytes = 150 << 10
+
+// fixture is a deterministic game: fixed clock, key and randomness, so
+// the mails (links included) are the same bytes every run.
+type fixture struct {
+	svc *service.Service
+	c   *compose.Composer
+	id  string
+}
+
+func newFixture(t testing.TB, seats int, moves int) fixture {
+	t.Helper()
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "mail.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now },
+		Rand: rand.NewChaCha8([32]byte{'m', 'a', 'i', 'l'}), Log: slog.New(slog.DiscardHandler)})
+	people := []service.Person{{Name: "Анна", Email: "anna@pbm.test", Lang: "ru"}, {Name: "Bob O'Neil", Email: "bob@pbm.test", Lang: "en"},
+		{Name: "Вера", Email: "vera@pbm.test"}, {Name: "Dan", Email: "dan@pbm.test", Lang: "en"}, {Name: "Егор", Email: "egor@pbm.test"}, {Name: "Fay", Email: "fay@pbm.test", Lang: "en"}}
+	created, err := svc.Create(context.Background(), service.CreateRequest{Kind: "western", Options: []byte(`{"laps":20}`),
+		Organiser: service.Person{Name: "Org", Email: "org@pbm.test", Lang: "en"}, Seats: people[:seats]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < seats; i++ {
+		if _, err := svc.Accept(context.Background(), created.ID, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 0; i < moves; i++ {
+		rec, _, _ := svc.Load(context.Background(), created.ID)
+		if rec.Status != service.StatusPlaying {
+			break
+		}
+		g, _ := svc.Engine(rec)
+		inv := -1
+		for j, s := range rec.Seats {
+			if s.Engine == g.Owing()[0] {
+				inv = j
+			}
+		}
+		if _, err := svc.ActBot(context.Background(), created.ID, inv, fmt.Sprintf("fixture-%05d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return fixture{svc: svc, c: compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.example"}), id: created.ID}
+}
+
+// mailFor composes the newest outbox entry of a kind for seat (−1 for any).
+func (f fixture) mailFor(t testing.TB, kind string, seat int) notify.Message {
+	t.Helper()
+	rec, ver, err := f.svc.Load(context.Background(), f.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(rec.Outbox) - 1; i >= 0; i-- {
+		m := rec.Outbox[i]
+		if m.Kind == kind && (seat < 0 || m.Seat == seat) {
+			msg, err := f.c.Compose(context.Background(), rec, ver, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return msg
+		}
+	}
+	t.Fatalf("no %s mail in the outbox", kind)
+	return notify.Message{}
+}
+
+// TestGoldenMails compares the rendered mails, text and HTML, with the
+// files in testdata/ (`go test ./functions/internal/compose -update`
+// rewrites them after a deliberate change).
+func TestGoldenMails(t *testing.T) {
+	start := newFixture(t, 3, 0)
+	mid := newFixture(t, 3, 60)
+	for _, tc := range []struct {
+		name string
+		f    fixture
+		kind string
+		seat int
+	}{
+		{"invite-ru", start, service.MailInvite, 0},
+		{"invite-en", start, service.MailInvite, 1},
+		{"accepted-en", start, service.MailAccepted, -1},
+		{"turn", mid, service.MailTurn, -1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			msg := tc.f.mailFor(t, tc.kind, tc.seat)
+			for ext, got := range map[string]string{"txt": msg.Subject + "\n\n" + msg.Text, "html": msg.HTML} {
+				path := filepath.Join("testdata", tc.name+"."+ext)
+				if *update {
+					if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				want, err := os.ReadFile(path)
+				if err != nil {
+					t.Fatalf("%v (run with -update)", err)
+				}
+				if got != string(want) {
+					t.Errorf("%s differs from %s", tc.name+"."+ext, path)
+				}
+			}
+			if strings.Contains(msg.HTML, "O'Neil") {
+				t.Error("a player's name reached the HTML unescaped")
+			}
+		})
+	}
+}
+
+// TestTurnMailParts: a turn mail has both parts, the board picture inline
+// and referenced by the HTML, one-click unsubscribe, and fits 150 KB.
+func TestTurnMailParts(t *testing.T) {
+	f := newFixture(t, 6, 400)
+	msg := f.mailFor(t, service.MailTurn, -1)
+	size := len(msg.Subject) + len(msg.Text) + len(msg.HTML)
+	for _, p := range msg.Inline {
+		size += len(p.Data) * 4 / 3 // base64 in the MIME message
+	}
+	t.Logf("turn mail of a 6-seat game late in play: %d bytes (text %d, html %d, picture %d)", size, len(msg.Text), len(msg.HTML), len(msg.Inline[0].Data))
+	switch {
+	case size > maxMailBytes:
+		t.Fatalf("%d bytes > %d", size, maxMailBytes)
+	case len(msg.Inline) != 1 || msg.Inline[0].ContentType != "image/png" || !strings.Contains(msg.HTML, `src="cid:board"`):
+		t.Fatal("no inline board picture")
+	case msg.Unsubscribe == "" || !strings.HasPrefix(msg.Unsubscribe, "https://pbm.example/unsubscribe?"):
+		t.Fatalf("unsubscribe URL %q", msg.Unsubscribe)
+	case !strings.Contains(msg.Text, "https://pbm.example/g/"+f.id+"?"):
+		t.Fatal("no game link in the text part")
+	}
+}
+
+// BenchmarkTurnMail renders a turn mail with its board picture (SPEC §6):
+//
+//	go test ./functions/internal/compose -run XXX -bench TurnMail -benchmem
+func BenchmarkTurnMail(b *testing.B) {
+	f := newFixture(b, 6, 400)
+	rec, ver, _ := f.svc.Load(context.Background(), f.id)
+	var m service.Mail
+	for _, x := range rec.Outbox {
+		if x.Kind == service.MailTurn {
+			m = x
+		}
+	}
+	var size int
+	for b.Loop() {
+		msg, err := f.c.Compose(context.Background(), rec, ver, m)
+		if err != nil {
+			b.Fatal(err)
+		}
+		size = len(msg.Text) + len(msg.HTML) + len(msg.Inline[0].Data)*4/3
+	}
+	b.ReportMetric(float64(size), "mail-bytes")
+}
