@@ -388,19 +388,33 @@ func TestTable(t *testing.T) {
 		for _, a := range tb.AttributeDefinitions {
 			types[a.AttributeName] = a.AttributeType
 		}
-		for _, a := range []string{dynamostore.AttrPK, dynamostore.AttrSK, dynamostore.AttrOutbox} {
-			if types[a] != "S" {
-				t.Errorf("%s: attribute %s is %q, want S", id, a, types[a])
+		for a, want := range map[string]string{
+			dynamostore.AttrPK: "S", dynamostore.AttrSK: "S", dynamostore.AttrOutbox: "S",
+			dynamostore.AttrWakePK: "S", dynamostore.AttrWake: "N",
+		} {
+			if types[a] != want {
+				t.Errorf("%s: attribute %s is %q, want %s", id, a, types[a], want)
 			}
 		}
-		gsi := false
-		for _, ix := range tb.GlobalSecondaryIndexes {
-			if ix.IndexName == dynamostore.OutboxIndex {
-				gsi = slices.Equal(ix.KeySchema, []keyElem{{dynamostore.AttrOutbox, "HASH"}}) && ix.Projection.ProjectionType == "KEYS_ONLY"
+		for _, want := range []struct {
+			name string
+			keys []keyElem
+		}{
+			{dynamostore.OutboxIndex, []keyElem{{dynamostore.AttrOutbox, "HASH"}}},
+			{dynamostore.WakeIndex, []keyElem{{dynamostore.AttrWakePK, "HASH"}, {dynamostore.AttrWake, "RANGE"}}},
+		} {
+			gsi := false
+			for _, ix := range tb.GlobalSecondaryIndexes {
+				if ix.IndexName == want.name {
+					gsi = slices.Equal(ix.KeySchema, want.keys) && ix.Projection.ProjectionType == "KEYS_ONLY"
+				}
+			}
+			if !gsi {
+				t.Errorf("%s: no GSI %q keyed on %v projecting KEYS_ONLY", id, want.name, want.keys)
 			}
 		}
-		if !gsi {
-			t.Errorf("%s: no GSI %q keyed on %s (HASH) projecting KEYS_ONLY", id, dynamostore.OutboxIndex, dynamostore.AttrOutbox)
+		if len(tb.GlobalSecondaryIndexes) != 2 {
+			t.Errorf("%s: %d GSIs, want the outbox and wake indexes only", id, len(tb.GlobalSecondaryIndexes))
 		}
 		if tb.StreamSpecification == nil || tb.StreamSpecification.StreamViewType != "NEW_IMAGE" {
 			t.Errorf("%s: no stream of NEW_IMAGE (the notifier reads it)", id)
@@ -976,8 +990,9 @@ func TestAlarms(t *testing.T) {
 }
 
 // TestLeastPrivilege: each function is granted at most the DynamoDB
-// actions its code uses (the outbox index's Query for the sweep only), and
-// only the functions that send mail may send, from named identities.
+// actions its code uses (the Query of the outbox and wake indexes for the
+// sweep only), and only the functions that send mail may send, from named
+// identities.
 func TestLeastPrivilege(t *testing.T) {
 	tpl := loadTemplate(t)
 	for id, f := range tpl.functions(t) {

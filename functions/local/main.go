@@ -81,6 +81,7 @@ func run() error {
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
+	go tick(ctx, svc, n, log)
 	log.Info("serving", "url", base, "data", *dataDir)
 	fmt.Printf("\n  Open %s/ to create a game.\n  Mail sent by the service: %s/mailbox\n\n", base, base)
 	select {
@@ -100,4 +101,25 @@ func envOr(k, def string) string {
 		return v
 	}
 	return def
+}
+
+// tick is the local run's clock, as the scheduled sweep is in AWS: it
+// plays the defaults of missed deadlines, mails reminders (P-4), and
+// sends any mail still pending.
+func tick(ctx context.Context, svc *service.Service, n *notify.Notifier, log *slog.Logger) {
+	t := time.NewTicker(30 * time.Second)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if _, err := svc.TickAll(ctx); err != nil {
+				log.Error("tick", "err", err)
+			}
+			if err := n.Sweep(ctx, svc.PendingOutbox); err != nil {
+				log.Error("sweep", "err", err)
+			}
+		}
+	}
 }

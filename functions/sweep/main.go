@@ -1,11 +1,14 @@
 // Command sweep is the scheduled sweep Lambda function (SweepFunction in
-// template.yaml): every few minutes it drains the games whose outbox still
-// holds mail (the stream's retries ran out, SES was down), found through the
-// table's sparse outbox index.
+// template.yaml). Every few minutes it does what the clock asks of the
+// games whose reminder or deadline is due (found through the table's
+// sparse wake index: reminders mailed, defaults played for missed
+// deadlines, P-4), then drains the games whose outbox still holds mail (the
+// stream's retries ran out, SES was down), found through the outbox index.
 package main
 
 import (
 	"context"
+	"errors"
 
 	"github.com/aws/aws-lambda-go/lambda"
 
@@ -19,6 +22,7 @@ func main() {
 	// The scheduled event carries nothing the sweep needs. A failure is
 	// logged by the runtime and counted in Errors; the next run retries.
 	lambda.Start(func(ctx context.Context) error {
-		return m.Notifier.Sweep(ctx, m.Store.PendingOutbox)
+		_, tickErr := m.Notifier.Service.TickAll(ctx)
+		return errors.Join(tickErr, m.Notifier.Sweep(ctx, m.Store.PendingOutbox))
 	})
 }

@@ -30,6 +30,10 @@ type Game struct {
 	OutboxPending bool
 	// UpdatedAt is seconds since the Unix epoch, set by the caller.
 	UpdatedAt int64
+	// WakeAt is when the game next needs the clock (a reminder or a
+	// deadline falls due), seconds since the epoch; 0 for never. Waking
+	// finds such games without a scan (a sparse index in DynamoDB).
+	WakeAt int64
 }
 
 // Chunk is an immutable run of older log entries of a game.
@@ -59,6 +63,11 @@ type Store interface {
 	// may be missed or still listed, so a caller reads the game (GetGame)
 	// before acting on it.
 	PendingOutbox(ctx context.Context) ([]string, error)
+	// Waking lists the ids of games whose WakeAt is set (non-zero) and at
+	// most before, in no particular order. In DynamoDB it reads a global
+	// secondary index, eventually consistent like PendingOutbox's: a caller
+	// reads the game (GetGame) before acting on it.
+	Waking(ctx context.Context, before int64) ([]string, error)
 }
 
 // Mail preferences of a player (SPEC §1.6).

@@ -111,7 +111,7 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		d.Text = pick(l, who+" принял приглашение.", who+" has accepted the invitation.")
 		d.LinkText = templates.T(l, "organiser_page")
 		d.Link, err = c.link("/g/"+rec.ID+"/org", linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
-	case service.MailTurn, service.MailDecision, service.MailOver:
+	case service.MailTurn, service.MailDecision, service.MailReminder, service.MailOver:
 		err = c.game(rec, version, m, &d, &msg)
 	default:
 		err = fmt.Errorf("unknown kind of mail %q", m.Kind)
@@ -121,10 +121,14 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 	}
 	msg.Subject = d.Subject
 	var html, text bytes.Buffer
-	if err := templates.MailHTML.ExecuteTemplate(&html, m.Kind, d); err != nil {
+	tmpl := m.Kind
+	if tmpl == service.MailReminder {
+		tmpl = service.MailTurn
+	}
+	if err := templates.MailHTML.ExecuteTemplate(&html, tmpl, d); err != nil {
 		return notify.Message{}, fmt.Errorf("compose %s html: %w", m.ID, err)
 	}
-	if err := templates.MailText.ExecuteTemplate(&text, m.Kind, d); err != nil {
+	if err := templates.MailText.ExecuteTemplate(&text, tmpl, d); err != nil {
 		return notify.Message{}, fmt.Errorf("compose %s text: %w", m.ID, err)
 	}
 	msg.HTML, msg.Text = html.String(), text.String()
@@ -186,9 +190,12 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		}
 		d.Subject = pick(l, "«"+d.Game+"»: ваш ход", d.Game+": your move")
 		d.Text = pick(l, "Ваш ход.", "It is your move.")
-		if m.Kind == service.MailDecision || view.Phase == western.PhAuction {
+		if m.Kind == service.MailDecision || view.Phase == western.PhAuction || view.Turn != seat {
 			d.Subject = pick(l, "«"+d.Game+"»: нужно ваше решение", d.Game+": a decision is asked of you")
 			d.Text = decisionText(l, view, name)
+		}
+		if m.Kind == service.MailReminder {
+			d.Subject = pick(l, "Напоминание — ", "Reminder — ") + d.Subject
 		}
 		if m.Due > 0 {
 			d.Deadline = time.Unix(m.Due, 0).UTC().Format("2006-01-02 15:04 UTC")

@@ -42,6 +42,7 @@ func (m *memStore) PutGame(_ context.Context, g store.Game, prev int64) (int64, 
 func (m *memStore) PutChunk(context.Context, store.Chunk) error           { return nil }
 func (m *memStore) Chunks(context.Context, string) ([]store.Chunk, error) { return nil, nil }
 func (m *memStore) PendingOutbox(context.Context) ([]string, error)       { return nil, nil }
+func (m *memStore) Waking(context.Context, int64) ([]string, error)       { return nil, nil }
 
 // BenchmarkActOwnTime is a move through the service with a store that
 // costs nothing: the service's own time per move (load, decode, apply,

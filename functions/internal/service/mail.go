@@ -15,6 +15,7 @@ const (
 	MailTurn     = "turn"     // the seat whose turn it is owes a decision
 	MailDecision = "decision" // another seat owes one: an offer, a bid (P-2)
 	MailOver     = "over"
+	MailReminder = "reminder" // a decision's deadline is near
 )
 
 // Deadline bounds (hours) and the default.
@@ -52,6 +53,11 @@ func (s *Service) planMail(rec *Record, before, after engine.Game) {
 			continue
 		}
 		due[seat] = now + int64(rec.deadlineHours())*3600
+		rec.grow(len(due))
+		rec.Reminded[seat] = false
+		if rec.Bots[seat] {
+			continue // the bot plays it at once: nobody to mail
+		}
 		kind := MailTurn
 		if seat != after.Turn() {
 			kind = MailDecision

@@ -83,6 +83,30 @@ type Record struct {
 	// Unreachable lists invitation indexes whose address bounced or
 	// complained: the organiser is shown who cannot be mailed.
 	Unreachable []int `json:"unreachable,omitempty"`
+	// Per engine seat: whether the reminder for the current decision has
+	// gone, deadlines missed in a row, and whether a bot plays the seat.
+	Reminded []bool `json:"reminded,omitempty"`
+	Misses   []int  `json:"misses,omitempty"`
+	Bots     []bool `json:"bots,omitempty"`
+	// MissesToBot is how many deadlines in a row hand a seat to a bot
+	// (P-4); 0 means DefaultMissesToBot.
+	MissesToBot int `json:"misses_to_bot,omitempty"`
+}
+
+// grow sizes the per-seat slices for n engine seats.
+func (r *Record) grow(n int) {
+	for len(r.Due) < n {
+		r.Due = append(r.Due, 0)
+	}
+	for len(r.Reminded) < n {
+		r.Reminded = append(r.Reminded, false)
+	}
+	for len(r.Misses) < n {
+		r.Misses = append(r.Misses, 0)
+	}
+	for len(r.Bots) < n {
+		r.Bots = append(r.Bots, false)
+	}
 }
 
 // Idem is a remembered idempotency key: seat's command that became log

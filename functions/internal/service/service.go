@@ -95,6 +95,8 @@ type CreateRequest struct {
 	Seats     []Person        `json:"seats"`
 	// DeadlineHours is the time each decision gets (P-4); 72 when 0.
 	DeadlineHours int `json:"deadline_hours,omitempty"`
+	// MissesToBot deadlines missed in a row hand a seat to a bot; 2 when 0.
+	MissesToBot int `json:"misses_to_bot,omitempty"`
 }
 
 // Created answers a CreateRequest: the game and the organiser's links.
@@ -123,7 +125,10 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	if req.DeadlineHours < 0 || req.DeadlineHours > MaxDeadlineHours {
 		return Created{}, invalid(fmt.Sprintf("Срок хода: от 1 до %d часов.", MaxDeadlineHours), fmt.Sprintf("The move deadline must be 1 to %d hours.", MaxDeadlineHours))
 	}
-	rec := &Record{Format: RecordFormat, Kind: req.Kind, Status: StatusInvited, Organiser: org, DeadlineHours: req.DeadlineHours}
+	if req.MissesToBot < 0 || req.MissesToBot > 100 {
+		return Created{}, invalid("Пропусков до передачи хода боту: от 1 до 100.", "Misses before a bot takes the seat must be 1 to 100.")
+	}
+	rec := &Record{Format: RecordFormat, Kind: req.Kind, Status: StatusInvited, Organiser: org, DeadlineHours: req.DeadlineHours, MissesToBot: req.MissesToBot}
 	seen := map[string]bool{}
 	for _, p := range req.Seats {
 		p, err := cleanPerson(p, false)
@@ -380,7 +385,10 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 	if err != nil {
 		return Result{}, err
 	}
-	if err := s.record(rec, g, next, seat, a, key, ev, ver+1); err != nil {
+	if err := s.record(rec, g, next, seat, a, key, ev, ver+1, byPlayer); err != nil {
+		return Result{}, err
+	}
+	if err := s.autoplay(rec, next, ver+1); err != nil {
 		return Result{}, err
 	}
 	v, err := s.commit(ctx, rec, ver)
@@ -415,7 +423,10 @@ func (s *Service) ActBot(ctx context.Context, id string, invite int, key string)
 	if err != nil {
 		return Result{}, fmt.Errorf("bot for seat %d chose %v: %w", seat, a, err)
 	}
-	if err := s.record(rec, g, next, seat, a, key, ev, ver+1); err != nil {
+	if err := s.record(rec, g, next, seat, a, key, ev, ver+1, byBot); err != nil {
+		return Result{}, err
+	}
+	if err := s.autoplay(rec, next, ver+1); err != nil {
 		return Result{}, err
 	}
 	v, err := s.commit(ctx, rec, ver)
@@ -425,9 +436,19 @@ func (s *Service) ActBot(ctx context.Context, id string, invite int, key string)
 	return Result{Version: v, N: rec.Moves - 1, Position: rec.SeatPosition(seat), Events: visible(ev, seat)}, nil
 }
 
+// Who made a command: the seat's player, the clock (a missed deadline
+// plays the default, P-4), or the bot a seat was handed to.
+type origin int
+
+const (
+	byPlayer origin = iota
+	byDeadline
+	byBot
+)
+
 // record appends an applied command to the record, to be committed as
 // version next.
-func (s *Service) record(rec *Record, before, after engine.Game, seat int, a engine.Action, key string, ev []engine.Event, next int64) error {
+func (s *Service) record(rec *Record, before, after engine.Game, seat int, a engine.Action, key string, ev []engine.Event, next int64, by origin) error {
 	state, err := after.MarshalJSON()
 	if err != nil {
 		return err
@@ -441,6 +462,10 @@ func (s *Service) record(rec *Record, before, after engine.Game, seat int, a eng
 		rec.Acted = append(rec.Acted, 0)
 	}
 	rec.Acted[seat]++
+	rec.grow(after.Seats())
+	if by == byPlayer {
+		rec.Misses[seat] = 0 // misses count in a row
+	}
 	if key != "" {
 		rec.Keys = rec.Keys.add(Idem{Seat: seat, Key: key, N: rec.Moves - 1, Version: next}, keepKeys)
 	}
@@ -528,7 +553,7 @@ func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, e
 	if err != nil {
 		return 0, err
 	}
-	v, err := s.store.PutGame(ctx, store.Game{ID: rec.ID, Body: body, OutboxPending: len(rec.Outbox) > 0, UpdatedAt: now.Unix()}, prev)
+	v, err := s.store.PutGame(ctx, store.Game{ID: rec.ID, Body: body, OutboxPending: len(rec.Outbox) > 0, UpdatedAt: now.Unix(), WakeAt: rec.wakeAt()}, prev)
 	if err != nil {
 		return 0, err
 	}

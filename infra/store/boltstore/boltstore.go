@@ -1,14 +1,16 @@
 // Package boltstore is the embedded store of the local run: one bbolt file
 // with the same semantics as the DynamoDB store (versions checked on every
-// write, idempotent chunks, the pending-outbox listing and DynamoDB's item
-// size limit), so games survive a restart and behave as they will in AWS.
+// write, idempotent chunks, the pending-outbox and waking listings and
+// DynamoDB's item size limit), so games survive a restart and behave as
+// they will in AWS.
 //
 // Layout: bucket "games" maps a game id to its record (version, update
-// time, outbox flag, body); bucket "chunks" maps (game id, seq) to a
-// chunk's body; bucket "outbox" holds the ids of the games whose flag is
-// set, kept in the same transaction as the game; bucket "players" maps a
-// lower-case address to its player as JSON, each change in one
-// transaction.
+// time, flags, wake time if set, body); bucket "chunks" maps (game id, seq)
+// to a chunk's body; bucket "outbox" holds the ids of the games whose flag
+// is set and bucket "wake" maps the id of a game whose WakeAt is set to it
+// (8 bytes big-endian), both kept in the same transaction as the game;
+// bucket "players" maps a lower-case address to its player as JSON, each
+// change in one transaction.
 package boltstore
 
 import (
@@ -34,6 +36,7 @@ var (
 	bucketGames   = []byte("games")
 	bucketChunks  = []byte("chunks")
 	bucketOutbox  = []byte("outbox")
+	bucketWake    = []byte("wake")
 	bucketPlayers = []byte("players")
 )
 
@@ -52,7 +55,7 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketGames, bucketChunks, bucketOutbox, bucketPlayers} {
+		for _, b := range [][]byte{bucketGames, bucketChunks, bucketOutbox, bucketWake, bucketPlayers} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}
@@ -69,24 +72,36 @@ func Open(path string) (*Store, error) {
 // Close closes the file.
 func (s *Store) Close() error { return s.db.Close() }
 
-// A game record is a fixed header followed by the body.
+// A game record is a fixed header, the wake time (8 bytes) if flagWake is
+// set, and the body. Records written before WakeAt existed have no
+// flagWake and read as they did.
 const (
 	offVersion = 0
 	offUpdated = 8
 	offFlags   = 16
 	headerLen  = 17
+	wakeLen    = 8
 
 	flagOutbox = 1
+	flagWake   = 2
 )
 
 func encodeGame(version int64, g store.Game) []byte {
-	rec := make([]byte, headerLen+len(g.Body))
+	head := headerLen
+	if g.WakeAt > 0 {
+		head += wakeLen
+	}
+	rec := make([]byte, head+len(g.Body))
 	binary.BigEndian.PutUint64(rec[offVersion:], uint64(version))
 	binary.BigEndian.PutUint64(rec[offUpdated:], uint64(g.UpdatedAt))
 	if g.OutboxPending {
-		rec[offFlags] = flagOutbox
+		rec[offFlags] |= flagOutbox
 	}
-	copy(rec[headerLen:], g.Body)
+	if g.WakeAt > 0 {
+		rec[offFlags] |= flagWake
+		binary.BigEndian.PutUint64(rec[headerLen:], uint64(g.WakeAt))
+	}
+	copy(rec[head:], g.Body)
 	return rec
 }
 
@@ -95,13 +110,22 @@ func decodeGame(id string, rec []byte) (store.Game, error) {
 	if len(rec) < headerLen {
 		return store.Game{}, fmt.Errorf("boltstore: game %s: corrupt record of %d bytes", id, len(rec))
 	}
-	return store.Game{
+	g := store.Game{
 		ID:            id,
 		Version:       int64(binary.BigEndian.Uint64(rec[offVersion:])),
 		UpdatedAt:     int64(binary.BigEndian.Uint64(rec[offUpdated:])),
 		OutboxPending: rec[offFlags]&flagOutbox != 0,
-		Body:          bytes.Clone(rec[headerLen:len(rec):len(rec)]),
-	}, nil
+	}
+	head := headerLen
+	if rec[offFlags]&flagWake != 0 {
+		head += wakeLen
+		if len(rec) < head {
+			return store.Game{}, fmt.Errorf("boltstore: game %s: corrupt record of %d bytes", id, len(rec))
+		}
+		g.WakeAt = int64(binary.BigEndian.Uint64(rec[headerLen:]))
+	}
+	g.Body = bytes.Clone(rec[head:len(rec):len(rec)])
+	return g, nil
 }
 
 func recordVersion(rec []byte) int64 {
@@ -177,9 +201,17 @@ func (s *Store) PutGame(ctx context.Context, g store.Game, prev int64) (int64, e
 		}
 		outbox := tx.Bucket(bucketOutbox)
 		if g.OutboxPending {
-			return outbox.Put(key, nil)
+			if err := outbox.Put(key, nil); err != nil {
+				return err
+			}
+		} else if err := outbox.Delete(key); err != nil {
+			return err
 		}
-		return outbox.Delete(key)
+		wake := tx.Bucket(bucketWake)
+		if g.WakeAt > 0 {
+			return wake.Put(key, binary.BigEndian.AppendUint64(nil, uint64(g.WakeAt)))
+		}
+		return wake.Delete(key)
 	})
 	if err != nil {
 		return 0, err
@@ -266,6 +298,29 @@ func (s *Store) PendingOutbox(ctx context.Context) ([]string, error) {
 	return ids, nil
 }
 
+// Waking lists the games whose WakeAt is set and at most before.
+func (s *Store) Waking(ctx context.Context, before int64) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var ids []string
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketWake).ForEach(func(k, v []byte) error {
+			if len(v) != wakeLen {
+				return fmt.Errorf("boltstore: waking: corrupt wake time of %s", k)
+			}
+			if int64(binary.BigEndian.Uint64(v)) <= before {
+				ids = append(ids, string(k))
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
 // Item sizes as DynamoDB counts them (and dynalite, which enforces the
 // limit in tests): each attribute's name plus its value, strings and
 // binaries by length and numbers as below, for the very items the DynamoDB
@@ -279,6 +334,9 @@ func gameItemSize(g store.Game, ver int64) int {
 		len("body") + len(g.Body)
 	if g.OutboxPending {
 		n += len("outbox") + len("1")
+	}
+	if g.WakeAt > 0 {
+		n += len("wpk") + len("W") + len("wake") + numberSize(g.WakeAt)
 	}
 	return n
 }

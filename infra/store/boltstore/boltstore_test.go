@@ -49,7 +49,7 @@ func TestSurvivesReopen(t *testing.T) {
 	if _, err := s.PutGame(ctx, store.Game{ID: "g1", Body: []byte("one"), UpdatedAt: 7}, 0); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.PutGame(ctx, store.Game{ID: "g1", Body: []byte("two"), OutboxPending: true, UpdatedAt: 8}, 1); err != nil {
+	if _, err := s.PutGame(ctx, store.Game{ID: "g1", Body: []byte("two"), OutboxPending: true, UpdatedAt: 8, WakeAt: 9}, 1); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.PutChunk(ctx, store.Chunk{GameID: "g1", Seq: 0, Body: []byte("log")}); err != nil {
@@ -65,7 +65,7 @@ func TestSurvivesReopen(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Version != 2 || string(g.Body) != "two" || !g.OutboxPending || g.UpdatedAt != 8 {
+	if g.Version != 2 || string(g.Body) != "two" || !g.OutboxPending || g.UpdatedAt != 8 || g.WakeAt != 9 {
 		t.Fatalf("after reopen: %+v", g)
 	}
 	cs, err := s.Chunks(ctx, "g1")
@@ -75,6 +75,10 @@ func TestSurvivesReopen(t *testing.T) {
 	ids, err := s.PendingOutbox(ctx)
 	if err != nil || !slices.Equal(ids, []string{"g1"}) {
 		t.Fatalf("pending after reopen: %v, %v", ids, err)
+	}
+	ids, err = s.Waking(ctx, 9)
+	if err != nil || !slices.Equal(ids, []string{"g1"}) {
+		t.Fatalf("waking after reopen: %v, %v", ids, err)
 	}
 	// Versions go on where they were.
 	if _, err := s.PutGame(ctx, store.Game{ID: "g1"}, 1); err == nil {
@@ -120,6 +124,16 @@ func TestSizeLimitEdge(t *testing.T) {
 	g.Body = g.Body[1:]
 	if _, err := s.PutGame(ctx, g, 0); err != nil {
 		t.Fatalf("at the limit: %v", err)
+	}
+	// With WakeAt 1700003600 (five bytes as a number) come wpk "W" and
+	// wake: names and values.
+	w := store.Game{ID: id + "w", Body: make([]byte, len(g.Body)-1-(3+1+4+5)+1), UpdatedAt: 1700000000, OutboxPending: true, WakeAt: 1700003600}
+	if _, err := s.PutGame(ctx, w, 0); !errors.Is(err, store.ErrTooLarge) {
+		t.Fatalf("one byte over with WakeAt: %v, want ErrTooLarge", err)
+	}
+	w.Body = w.Body[1:]
+	if _, err := s.PutGame(ctx, w, 0); err != nil {
+		t.Fatalf("at the limit with WakeAt: %v", err)
 	}
 	// pk, sk "LOG#00000000", body.
 	overhead = 2 + len("GAME#"+id) + 2 + 12 + 4

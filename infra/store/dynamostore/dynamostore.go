@@ -4,7 +4,9 @@
 // Every item has the string key pair pk (partition) and sk (sort):
 //
 //	game:  pk "GAME#<id>", sk "GAME"      ver (N), body (B), upd (N),
-//	                                      outbox (S, "1") only while pending
+//	                                      outbox (S, "1") only while pending,
+//	                                      wpk (S, "W") and wake (N) only
+//	                                      while WakeAt is set
 //	chunk: pk "GAME#<id>", sk "LOG#%08d"  body (B)
 //	player: pk "PLAYER#<email>", sk "PLAYER"
 //	        lang (S), mail (S), unsub (BOOL), supp (BOOL), supp_reason (S),
@@ -17,7 +19,10 @@
 //
 // A sparse global secondary index named "outbox", keyed on the attribute
 // outbox and projecting keys only, lists the games with unsent mail without
-// a scan. A move costs one GetItem (GetGame) and one conditional PutItem
+// a scan. Another, named "wake", with partition key wpk and sort key wake
+// and projecting keys only, lists the games whose clock falls due by a
+// given time (all in the one partition "W", read as a range of wake). A
+// move costs one GetItem (GetGame) and one conditional PutItem
 // (PutGame); no transactions, streams or TTL are needed, so the same code
 // runs against AWS and against dynalite in tests.
 package dynamostore
@@ -47,14 +52,20 @@ const (
 	AttrBody   = "body"
 	AttrUpd    = "upd"
 	AttrOutbox = "outbox"
+	AttrWakePK = "wpk"
+	AttrWake   = "wake"
 
 	// OutboxIndex is the sparse GSI on AttrOutbox.
 	OutboxIndex = "outbox"
+	// WakeIndex is the sparse GSI on AttrWakePK (partition) and AttrWake
+	// (sort).
+	WakeIndex = "wake"
 
 	gamePrefix  = "GAME#"
 	gameSK      = "GAME"
 	chunkPrefix = "LOG#"
 	outboxFlag  = "1"
+	wakePK      = "W"
 
 	// maxSeq keeps "LOG#%08d" at eight digits so that sk order is Seq order.
 	maxSeq = 99_999_999
@@ -89,7 +100,7 @@ func NewLocalClient(endpoint string, optFns ...func(*dynamodb.Options)) *dynamod
 }
 
 // CreateTable creates table with the layout Store expects (on-demand
-// billing, with the outbox index) and waits until it is active. It is meant
+// billing, with the outbox and wake indexes) and waits until it is active. It is meant
 // for tests and the local run; in AWS the table comes from the template.
 func CreateTable(ctx context.Context, client *dynamodb.Client, table string) error {
 	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
@@ -99,6 +110,8 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, table string) err
 			{AttributeName: aws.String(AttrPK), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String(AttrSK), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String(AttrOutbox), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(AttrWakePK), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(AttrWake), AttributeType: types.ScalarAttributeTypeN},
 		},
 		KeySchema: []types.KeySchemaElement{
 			{AttributeName: aws.String(AttrPK), KeyType: types.KeyTypeHash},
@@ -108,6 +121,13 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, table string) err
 			IndexName: aws.String(OutboxIndex),
 			KeySchema: []types.KeySchemaElement{
 				{AttributeName: aws.String(AttrOutbox), KeyType: types.KeyTypeHash},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+		}, {
+			IndexName: aws.String(WakeIndex),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String(AttrWakePK), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String(AttrWake), KeyType: types.KeyTypeRange},
 			},
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 		}},
@@ -171,6 +191,11 @@ func decodeGame(id string, item map[string]types.AttributeValue) (store.Game, er
 		return store.Game{}, err
 	}
 	_, g.OutboxPending = item[AttrOutbox]
+	if _, ok := item[AttrWake]; ok {
+		if g.WakeAt, err = numAttr(item, AttrWake); err != nil {
+			return store.Game{}, err
+		}
+	}
 	return g, nil
 }
 
@@ -209,6 +234,10 @@ func (s *Store) PutGame(ctx context.Context, g store.Game, prev int64) (int64, e
 	item[AttrBody] = &types.AttributeValueMemberB{Value: nonNil(g.Body)}
 	if g.OutboxPending {
 		item[AttrOutbox] = &types.AttributeValueMemberS{Value: outboxFlag}
+	}
+	if g.WakeAt > 0 {
+		item[AttrWakePK] = &types.AttributeValueMemberS{Value: wakePK}
+		item[AttrWake] = &types.AttributeValueMemberN{Value: strconv.FormatInt(g.WakeAt, 10)}
 	}
 	in := &dynamodb.PutItemInput{
 		TableName: aws.String(s.table),
@@ -346,6 +375,43 @@ func (s *Store) PendingOutbox(ctx context.Context) ([]string, error) {
 			pk, ok := item[AttrPK].(*types.AttributeValueMemberS)
 			if !ok || !strings.HasPrefix(pk.Value, gamePrefix) {
 				return nil, fmt.Errorf("dynamostore: pending outbox: unexpected item %v", item[AttrPK])
+			}
+			ids = append(ids, strings.TrimPrefix(pk.Value, gamePrefix))
+		}
+	}
+	return ids, nil
+}
+
+// Waking lists the games in the wake index whose wake is at most before,
+// with a paginated Query. The index is eventually consistent in AWS, as
+// PendingOutbox's is.
+func (s *Store) Waking(ctx context.Context, before int64) ([]string, error) {
+	if before <= 0 {
+		return nil, nil // no game wakes at or before 0
+	}
+	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
+		TableName:              aws.String(s.table),
+		IndexName:              aws.String(WakeIndex),
+		KeyConditionExpression: aws.String("#wpk = :w AND #wake <= :before"),
+		ExpressionAttributeNames: map[string]string{
+			"#wpk":  AttrWakePK,
+			"#wake": AttrWake,
+		},
+		ExpressionAttributeValues: map[string]types.AttributeValue{
+			":w":      &types.AttributeValueMemberS{Value: wakePK},
+			":before": &types.AttributeValueMemberN{Value: strconv.FormatInt(before, 10)},
+		},
+	})
+	var ids []string
+	for p.HasMorePages() {
+		out, err := p.NextPage(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("dynamostore: waking by %d: %w", before, err)
+		}
+		for _, item := range out.Items {
+			pk, ok := item[AttrPK].(*types.AttributeValueMemberS)
+			if !ok || !strings.HasPrefix(pk.Value, gamePrefix) {
+				return nil, fmt.Errorf("dynamostore: waking by %d: unexpected item %v", before, item[AttrPK])
 			}
 			ids = append(ids, strings.TrimPrefix(pk.Value, gamePrefix))
 		}

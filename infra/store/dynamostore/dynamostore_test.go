@@ -213,6 +213,16 @@ func TestSizeLimitEdge(t *testing.T) {
 	if _, err := s.PutGame(ctx, g, 0); err != nil {
 		t.Fatalf("at the limit: %v", err)
 	}
+	// With WakeAt 1700003600 (five bytes as a number) come wpk "W" and
+	// wake: names and values.
+	w := store.Game{ID: id + "w", Body: make([]byte, len(g.Body)-1-(3+1+4+5)+1), UpdatedAt: 1700000000, OutboxPending: true, WakeAt: 1700003600}
+	if _, err := s.PutGame(ctx, w, 0); !errors.Is(err, store.ErrTooLarge) {
+		t.Fatalf("one byte over with WakeAt: %v, want ErrTooLarge", err)
+	}
+	w.Body = w.Body[1:]
+	if _, err := s.PutGame(ctx, w, 0); err != nil {
+		t.Fatalf("at the limit with WakeAt: %v", err)
+	}
 	// pk, sk "LOG#00000000", body.
 	overhead = 2 + len("GAME#"+id) + 2 + 12 + 4
 	c := store.Chunk{GameID: id, Body: make([]byte, 400*1024-overhead+1)}
@@ -222,5 +232,56 @@ func TestSizeLimitEdge(t *testing.T) {
 	c.Body = c.Body[1:]
 	if err := s.PutChunk(ctx, c); err != nil {
 		t.Fatalf("chunk at the limit: %v", err)
+	}
+}
+
+// The game item has the layout the package documents: wpk and wake only
+// while WakeAt is set, outbox only while mail is pending.
+func TestGameItemLayout(t *testing.T) {
+	ctx := context.Background()
+	client := testenv.DynamoClient(t, testenv.Dynalite(t))
+	table := newTable(t, client)
+	s := dynamostore.New(client, table)
+	item := func() map[string]types.AttributeValue {
+		t.Helper()
+		out, err := client.GetItem(ctx, &dynamodb.GetItemInput{
+			TableName: &table,
+			Key: map[string]types.AttributeValue{
+				"pk": &types.AttributeValueMemberS{Value: "GAME#g"},
+				"sk": &types.AttributeValueMemberS{Value: "GAME"},
+			},
+			ConsistentRead: aws.Bool(true),
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out.Item
+	}
+	if _, err := s.PutGame(ctx, store.Game{ID: "g", Body: []byte("b"), UpdatedAt: 5, OutboxPending: true, WakeAt: 1700003600}, 0); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]types.AttributeValue{
+		"pk":     &types.AttributeValueMemberS{Value: "GAME#g"},
+		"sk":     &types.AttributeValueMemberS{Value: "GAME"},
+		"ver":    &types.AttributeValueMemberN{Value: "1"},
+		"upd":    &types.AttributeValueMemberN{Value: "5"},
+		"body":   &types.AttributeValueMemberB{Value: []byte("b")},
+		"outbox": &types.AttributeValueMemberS{Value: "1"},
+		"wpk":    &types.AttributeValueMemberS{Value: "W"},
+		"wake":   &types.AttributeValueMemberN{Value: "1700003600"},
+	}
+	if got := item(); !reflect.DeepEqual(got, want) {
+		t.Errorf("item = %#v, want %#v", got, want)
+	}
+	if _, err := s.PutGame(ctx, store.Game{ID: "g", Body: []byte("b"), UpdatedAt: 6}, 1); err != nil {
+		t.Fatal(err)
+	}
+	delete(want, "outbox")
+	delete(want, "wpk")
+	delete(want, "wake")
+	want["ver"] = &types.AttributeValueMemberN{Value: "2"}
+	want["upd"] = &types.AttributeValueMemberN{Value: "6"}
+	if got := item(); !reflect.DeepEqual(got, want) {
+		t.Errorf("item = %#v, want %#v", got, want)
 	}
 }

@@ -35,6 +35,9 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"ChunksIdempotent", testChunksIdempotent},
 		{"ChunksInOrder", testChunksInOrder},
 		{"PendingOutbox", testPendingOutbox},
+		{"WakingDue", testWakingDue},
+		{"WakingMovedAndCleared", testWakingCleared},
+		{"WakingFailedWriteChangesNothing", testWakingFailedWrite},
 		{"TooLarge", testTooLarge},
 	}
 	for _, tc := range tests {
@@ -78,10 +81,10 @@ func mustPut(t *testing.T, s store.Store, g store.Game, prev int64) int64 {
 func sameGame(t *testing.T, got, want store.Game) {
 	t.Helper()
 	if got.ID != want.ID || got.Version != want.Version || !bytes.Equal(got.Body, want.Body) ||
-		got.OutboxPending != want.OutboxPending || got.UpdatedAt != want.UpdatedAt {
-		t.Fatalf("game = {%s v%d pending=%v upd=%d body=%.40q}, want {%s v%d pending=%v upd=%d body=%.40q}",
-			got.ID, got.Version, got.OutboxPending, got.UpdatedAt, got.Body,
-			want.ID, want.Version, want.OutboxPending, want.UpdatedAt, want.Body)
+		got.OutboxPending != want.OutboxPending || got.UpdatedAt != want.UpdatedAt || got.WakeAt != want.WakeAt {
+		t.Fatalf("game = {%s v%d pending=%v upd=%d wake=%d body=%.40q}, want {%s v%d pending=%v upd=%d wake=%d body=%.40q}",
+			got.ID, got.Version, got.OutboxPending, got.UpdatedAt, got.WakeAt, got.Body,
+			want.ID, want.Version, want.OutboxPending, want.UpdatedAt, want.WakeAt, want.Body)
 	}
 }
 
@@ -99,7 +102,7 @@ func testNotFound(t *testing.T, s store.Store) {
 
 func testCreateThenGet(t *testing.T, s store.Store) {
 	id := newID(t)
-	g := store.Game{ID: id, Version: 99, Body: []byte("state\x00\xff"), OutboxPending: true, UpdatedAt: 1700000000}
+	g := store.Game{ID: id, Version: 99, Body: []byte("state\x00\xff"), OutboxPending: true, UpdatedAt: 1700000000, WakeAt: 1700086400}
 	mustPut(t, s, g, 0)
 	g.Version = 1 // the store sets the version, whatever the caller put there
 	sameGame(t, mustGet(t, s, id), g)
@@ -128,6 +131,9 @@ func testUpdate(t *testing.T, s store.Store) {
 	mustPut(t, s, store.Game{ID: id, Body: []byte("v1"), OutboxPending: true, UpdatedAt: 10}, 0)
 	for prev := int64(1); prev < 5; prev++ {
 		g := store.Game{ID: id, Body: []byte{byte(prev)}, OutboxPending: prev%2 == 0, UpdatedAt: 10 + prev}
+		if prev%3 != 0 {
+			g.WakeAt = 1000 * prev
+		}
 		mustPut(t, s, g, prev)
 		g.Version = prev + 1
 		sameGame(t, mustGet(t, s, id), g)
@@ -138,11 +144,11 @@ func testStalePrev(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	id := newID(t)
 	mustPut(t, s, store.Game{ID: id, Body: []byte("v1"), UpdatedAt: 1}, 0)
-	want := store.Game{ID: id, Body: []byte("v2"), OutboxPending: true, UpdatedAt: 2}
+	want := store.Game{ID: id, Body: []byte("v2"), OutboxPending: true, UpdatedAt: 2, WakeAt: 50}
 	mustPut(t, s, want, 1)
 	want.Version = 2
 	for _, prev := range []int64{1, 3, 100} {
-		_, err := s.PutGame(ctx, store.Game{ID: id, Body: []byte("stale"), UpdatedAt: 3}, prev)
+		_, err := s.PutGame(ctx, store.Game{ID: id, Body: []byte("stale"), UpdatedAt: 3, WakeAt: 60}, prev)
 		if !errors.Is(err, store.ErrConflict) {
 			t.Fatalf("PutGame with prev %d over version 2: %v, want ErrConflict", prev, err)
 		}
@@ -314,6 +320,125 @@ func testPendingOutbox(t *testing.T, s store.Store) {
 	check([]string{flagged[1], flagged[2], clear[0]}, []string{flagged[0], clear[1], clear[2]})
 }
 
+// checkWaking fails unless Waking(before) lists each of in exactly once
+// and none of out. Other subtests' games may be listed too.
+func checkWaking(t *testing.T, s store.Store, before int64, in, out []string) {
+	t.Helper()
+	ids, err := s.Waking(context.Background(), before)
+	if err != nil {
+		t.Fatalf("Waking(%d): %v", before, err)
+	}
+	seen := map[string]int{}
+	for _, id := range ids {
+		seen[id]++
+	}
+	for _, id := range in {
+		if seen[id] != 1 {
+			t.Errorf("Waking(%d) lists %s %d times, want once", before, id, seen[id])
+		}
+	}
+	for _, id := range out {
+		if seen[id] != 0 {
+			t.Errorf("Waking(%d) lists %s, which is not due", before, id)
+		}
+	}
+	if t.Failed() {
+		t.FailNow()
+	}
+}
+
+func wakeOf(t *testing.T, s store.Store, id string) int64 {
+	t.Helper()
+	return mustGet(t, s, id).WakeAt
+}
+
+// Several games, due at several times: Waking lists those due by the
+// time asked, that time included, and never a game without WakeAt.
+func testWakingDue(t *testing.T, s store.Store) {
+	const t0 = 1_700_000_000
+	a, b, c, d, never := newID(t), newID(t), newID(t), newID(t), newID(t)
+	wakes := map[string]int64{a: t0 + 100, b: t0 + 200, c: t0 + 300, d: t0 + 100, never: 0}
+	for _, id := range []string{a, b, c, d, never} {
+		mustPut(t, s, store.Game{ID: id, Body: []byte("g"), UpdatedAt: t0, WakeAt: wakes[id]}, 0)
+	}
+	all := []string{a, b, c, d, never}
+	checkWaking(t, s, 0, nil, all)
+	checkWaking(t, s, t0, nil, all)
+	checkWaking(t, s, t0+99, nil, all)
+	checkWaking(t, s, t0+100, []string{a, d}, []string{b, c, never})
+	checkWaking(t, s, t0+250, []string{a, b, d}, []string{c, never})
+	checkWaking(t, s, 1<<62, []string{a, b, c, d}, []string{never})
+
+	// WakeAt comes back with the game.
+	for id, w := range wakes {
+		sameGame(t, mustGet(t, s, id), store.Game{ID: id, Version: 1, Body: []byte("g"), UpdatedAt: t0, WakeAt: w})
+	}
+}
+
+// Each write sets WakeAt anew: moving it later takes a game out of the
+// listing until then, setting it puts one in, and 0 takes it out for good.
+func testWakingCleared(t *testing.T, s store.Store) {
+	const t0 = 1_800_000_000
+	a, b, c := newID(t), newID(t), newID(t)
+	mustPut(t, s, store.Game{ID: a, Body: []byte("a"), WakeAt: t0}, 0)
+	mustPut(t, s, store.Game{ID: b, Body: []byte("b"), WakeAt: t0}, 0)
+	mustPut(t, s, store.Game{ID: c, Body: []byte("c")}, 0)
+	checkWaking(t, s, t0, []string{a, b}, []string{c})
+
+	mustPut(t, s, store.Game{ID: a, Body: []byte("a2")}, 1)                  // cleared
+	mustPut(t, s, store.Game{ID: b, Body: []byte("b2"), WakeAt: t0 + 60}, 1) // moved later
+	mustPut(t, s, store.Game{ID: c, Body: []byte("c2"), WakeAt: t0 - 60}, 1) // set
+	checkWaking(t, s, t0, []string{c}, []string{a, b})
+	checkWaking(t, s, t0+60, []string{b, c}, []string{a})
+	checkWaking(t, s, 1<<62, []string{b, c}, []string{a})
+	if w := wakeOf(t, s, a); w != 0 {
+		t.Fatalf("cleared game's WakeAt = %d, want 0", w)
+	}
+	if w := wakeOf(t, s, b); w != t0+60 {
+		t.Fatalf("moved game's WakeAt = %d, want %d", w, t0+60)
+	}
+
+	// Set again after a clear.
+	mustPut(t, s, store.Game{ID: a, Body: []byte("a3"), WakeAt: t0 + 1}, 2)
+	checkWaking(t, s, t0+1, []string{a, c}, []string{b})
+}
+
+// A failed write, whether a stale update or a second create, leaves the
+// listing as it was, as it leaves the game.
+func testWakingFailedWrite(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	const t0 = 1_900_000_000
+	due, later, none := newID(t), newID(t), newID(t)
+	mustPut(t, s, store.Game{ID: due, Body: []byte("d"), WakeAt: t0}, 0)
+	mustPut(t, s, store.Game{ID: later, Body: []byte("l"), WakeAt: t0 + 1000}, 0)
+	mustPut(t, s, store.Game{ID: none, Body: []byte("n")}, 0)
+	checkWaking(t, s, t0, []string{due}, []string{later, none})
+
+	for _, w := range []struct {
+		g    store.Game
+		prev int64
+	}{
+		{store.Game{ID: due, Body: []byte("x")}, 7},                    // would clear
+		{store.Game{ID: due, Body: []byte("x"), WakeAt: t0 + 5000}, 0}, // would move, as a create
+		{store.Game{ID: later, Body: []byte("x"), WakeAt: t0 - 1}, 2},  // would make due
+		{store.Game{ID: none, Body: []byte("x"), WakeAt: t0}, 0},       // would set
+	} {
+		if _, err := s.PutGame(ctx, w.g, w.prev); !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("PutGame(%s, prev %d): %v, want ErrConflict", w.g.ID, w.prev, err)
+		}
+	}
+	// prev > 0 on a game that does not exist.
+	ghost := newID(t)
+	if _, err := s.PutGame(ctx, store.Game{ID: ghost, Body: []byte("x"), WakeAt: t0}, 1); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("PutGame(prev 1) on a missing game: %v, want ErrConflict", err)
+	}
+	checkWaking(t, s, t0, []string{due}, []string{later, none, ghost})
+	checkWaking(t, s, 1<<62, []string{due, later}, []string{none, ghost})
+	sameGame(t, mustGet(t, s, due), store.Game{ID: due, Version: 1, Body: []byte("d"), WakeAt: t0})
+	sameGame(t, mustGet(t, s, later), store.Game{ID: later, Version: 1, Body: []byte("l"), WakeAt: t0 + 1000})
+	sameGame(t, mustGet(t, s, none), store.Game{ID: none, Version: 1, Body: []byte("n")})
+}
+
 func testTooLarge(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	big := bytes.Repeat([]byte{'x'}, MaxItemBytes)
@@ -331,7 +456,7 @@ func testTooLarge(t *testing.T, s store.Store) {
 	want := store.Game{ID: id, Body: bytes.Repeat([]byte{'y'}, 390*1024), UpdatedAt: 5}
 	mustPut(t, s, want, 0)
 	want.Version = 1
-	if _, err := s.PutGame(ctx, store.Game{ID: id, Body: big, OutboxPending: true}, 1); !errors.Is(err, store.ErrTooLarge) {
+	if _, err := s.PutGame(ctx, store.Game{ID: id, Body: big, OutboxPending: true, WakeAt: 1}, 1); !errors.Is(err, store.ErrTooLarge) {
 		t.Fatalf("update with a %d-byte body: %v, want ErrTooLarge", len(big), err)
 	}
 	sameGame(t, mustGet(t, s, id), want)
@@ -341,6 +466,12 @@ func testTooLarge(t *testing.T, s store.Store) {
 	}
 	if slices.Contains(ids, id) {
 		t.Fatal("oversized write set the outbox flag")
+	}
+	if ids, err = s.Waking(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(ids, id) {
+		t.Fatal("oversized write set WakeAt")
 	}
 
 	// A chunk.

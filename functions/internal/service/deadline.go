@@ -1,0 +1,178 @@
+package service
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pbmgames/pbm/engine"
+)
+
+// DefaultMissesToBot deadlines missed in a row hand a seat to a bot (P-4).
+const DefaultMissesToBot = 2
+
+// maxAutoplay bounds the bot moves one commit makes, so a table of bots
+// plays on over several ticks rather than in one huge write.
+const maxAutoplay = 200
+
+func (r *Record) missesToBot() int {
+	if r.MissesToBot > 0 {
+		return r.MissesToBot
+	}
+	return DefaultMissesToBot
+}
+
+// remindAt is when seat is reminded of its decision: a quarter of the time
+// before the deadline.
+func (r *Record) remindAt(seat int) int64 {
+	return r.Due[seat] - int64(r.deadlineHours())*3600/4
+}
+
+// wakeAt is when the game next needs the clock: the earliest reminder not
+// yet sent or deadline (0: none).
+func (r *Record) wakeAt() int64 {
+	if r.Status != StatusPlaying {
+		return 0
+	}
+	var wake int64
+	for seat, due := range r.Due {
+		if due == 0 {
+			continue
+		}
+		t := due
+		if seat < len(r.Reminded) && !r.Reminded[seat] && (seat >= len(r.Bots) || !r.Bots[seat]) {
+			t = r.remindAt(seat)
+		}
+		if wake == 0 || t < wake {
+			wake = t
+		}
+	}
+	return wake
+}
+
+// autoplay plays the bots of the seats handed to them for as long as they
+// owe decisions (bounded by maxAutoplay), in the same commit.
+func (s *Service) autoplay(rec *Record, g engine.Game, next int64) error {
+	for n := 0; n < maxAutoplay && !g.Over(); n++ {
+		seat := -1
+		for _, o := range g.Owing() {
+			if o < len(rec.Bots) && rec.Bots[o] {
+				seat = o
+				break
+			}
+		}
+		if seat < 0 {
+			return nil
+		}
+		a, ok := g.Bot(seat)
+		if !ok {
+			return fmt.Errorf("game %s: bot of seat %d has no move", rec.ID, seat)
+		}
+		after, ev, err := g.Apply(seat, a)
+		if err != nil {
+			return fmt.Errorf("game %s: bot of seat %d chose %v: %w", rec.ID, seat, a, err)
+		}
+		if err := s.record(rec, g, after, seat, a, "", ev, next, byBot); err != nil {
+			return err
+		}
+		g = after
+	}
+	return nil
+}
+
+// Tick does what the clock asks of a game (P-4): a seat whose deadline has
+// passed gets its default played, and after repeated misses its seat is
+// handed to a bot; a seat whose deadline is near is reminded by mail. It
+// costs one read, and one conditional write when anything was due.
+func (s *Service) Tick(ctx context.Context, id string) error {
+	rec, ver, err := s.Load(ctx, id)
+	if err != nil {
+		return err
+	}
+	if rec.Status != StatusPlaying {
+		return nil
+	}
+	g, err := s.Engine(rec)
+	if err != nil {
+		return err
+	}
+	now := s.now().Unix()
+	rec.grow(g.Seats())
+	changed := false
+	missed := map[int]bool{} // a turn played out by defaults is one miss
+	for n := 0; n < maxAutoplay && !g.Over(); n++ {
+		seat := -1
+		for _, o := range g.Owing() {
+			if due := rec.Due[o]; due != 0 && due <= now {
+				seat = o
+				break
+			}
+		}
+		if seat < 0 {
+			break
+		}
+		a, ok := g.Default(seat)
+		if !ok {
+			return fmt.Errorf("game %s: seat %d owes a decision with no default", id, seat)
+		}
+		after, ev, err := g.Apply(seat, a)
+		if err != nil {
+			return fmt.Errorf("game %s: default of seat %d: %w", id, seat, err)
+		}
+		if !missed[seat] {
+			missed[seat] = true
+			rec.Misses[seat]++
+			if rec.Misses[seat] >= rec.missesToBot() {
+				rec.Bots[seat] = true
+				s.log.InfoContext(ctx, "seat handed to a bot", "game", id, "seat", seat, "misses", rec.Misses[seat])
+			}
+		}
+		if err := s.record(rec, g, after, seat, a, fmt.Sprintf("deadline-%d-%d", seat, rec.SeatPosition(seat)), ev, ver+1, byDeadline); err != nil {
+			return err
+		}
+		g, changed = after, true
+	}
+	if changed {
+		if err := s.autoplay(rec, g, ver+1); err != nil {
+			return err
+		}
+	}
+	for seat, due := range rec.Due {
+		if due == 0 || rec.Reminded[seat] || rec.Bots[seat] || rec.remindAt(seat) > now {
+			continue
+		}
+		rec.Reminded[seat] = true
+		inv := rec.inviteOf(seat)
+		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("%s-%d-%d", MailReminder, inv, rec.Moves), Kind: MailReminder, Seat: inv, Moves: rec.Moves, Due: due})
+		changed = true
+	}
+	if !changed {
+		return nil
+	}
+	if _, err := s.commit(ctx, rec, ver); err != nil {
+		return fmt.Errorf("tick game %s v%d: %w", id, ver, err)
+	}
+	return nil
+}
+
+// TickAll ticks every game the store says is waking by now.
+func (s *Service) TickAll(ctx context.Context) (int, error) {
+	ids, err := s.store.Waking(ctx, s.now().Unix())
+	if err != nil {
+		return 0, fmt.Errorf("waking games: %w", err)
+	}
+	var firstErr error
+	for _, id := range ids {
+		if err := s.Tick(ctx, id); err != nil {
+			s.log.ErrorContext(ctx, "tick", "game", id, "err", err)
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+	}
+	return len(ids), firstErr
+}
+
+// PendingOutbox lists the games with mail still to send (for the sweep).
+func (s *Service) PendingOutbox(ctx context.Context) ([]string, error) {
+	return s.store.PendingOutbox(ctx)
+}

@@ -1,0 +1,155 @@
+package service_test
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store/boltstore"
+)
+
+// TestDeadlines is P-4 through the service's clock: a reminder a quarter of
+// the time before the deadline, the default played when it passes, and the
+// seat handed to a bot after two misses in a row — which then plays at once
+// whenever the seat owes a decision.
+func TestDeadlines(t *testing.T) {
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "d.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler)})
+	ctx := context.Background()
+	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", DeadlineHours: 4, Options: []byte(`{"laps":20}`),
+		Organiser: service.Person{Email: "o@pbm.test"}, Seats: []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 2; i++ {
+		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load := func() *service.Record {
+		rec, _, err := svc.Load(ctx, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rec
+	}
+	owing := func() int {
+		rec := load()
+		g, _ := svc.Engine(rec)
+		return g.Owing()[0]
+	}
+	waking := func() bool {
+		ids, err := st.Waking(ctx, now.Unix())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(ids) == 1 && ids[0] == c.ID
+	}
+	mails := func(kind string) int {
+		n := 0
+		for _, m := range load().Outbox {
+			if m.Kind == kind {
+				n++
+			}
+		}
+		return n
+	}
+
+	first := owing()
+	moves := load().Moves
+	// Not yet: nothing wakes, a tick changes nothing.
+	now = now.Add(2 * time.Hour)
+	if waking() {
+		t.Fatal("the game wakes before its reminder")
+	}
+	// Three hours in (a quarter before the 4-hour deadline): a reminder.
+	now = now.Add(time.Hour + time.Minute)
+	if !waking() {
+		t.Fatal("the game does not wake for its reminder")
+	}
+	if n, err := svc.TickAll(ctx); err != nil || n != 1 {
+		t.Fatalf("tick: %d games, %v", n, err)
+	}
+	if mails(service.MailReminder) != 1 || load().Moves != moves {
+		t.Fatalf("after the reminder time: %d reminders, %d moves", mails(service.MailReminder), load().Moves-moves)
+	}
+	if _, err := svc.TickAll(ctx); err != nil || mails(service.MailReminder) != 1 {
+		t.Fatal("a second tick reminded again")
+	}
+	// The deadline passes: the defaults play the seat's turn out (roll,
+	// then no purchase, no optional action), and that is one miss.
+	now = now.Add(time.Hour)
+	if _, err := svc.TickAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	rec := load()
+	if rec.Moves <= moves || owing() == first || rec.Misses[first] != 1 || rec.Bots[first] {
+		t.Fatalf("after the deadline: %d moves, seat %d owes, misses %v, bots %v", rec.Moves-moves, owing(), rec.Misses, rec.Bots)
+	}
+	for _, e := range mustRecent(t, rec)[moves:] {
+		if e.Seat != first {
+			t.Fatalf("the deadline played seat %d's move %v", e.Seat, e.Action)
+		}
+	}
+	// Miss again whenever the first seat owes: the second miss in a row
+	// hands it to a bot.
+	for i := 0; i < 40 && !load().Bots[first]; i++ {
+		if owing() != first {
+			// The other player moves in time.
+			if _, err := svc.ActBot(ctx, c.ID, inviteOf(load(), owing()), fmt.Sprintf("other-%04d", i)); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		now = now.Add(5 * time.Hour)
+		if _, err := svc.TickAll(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec = load()
+	if !rec.Bots[first] {
+		t.Fatalf("the seat was not handed to a bot: misses %v", rec.Misses)
+	}
+	// From now on the first seat never owes after a commit: its bot plays
+	// in the same write as the move that made it owe.
+	for i := 0; i < 60 && load().Status == service.StatusPlaying; i++ {
+		if o := owing(); o == first {
+			t.Fatalf("move %d: the bot's seat is left owing", i)
+		}
+		if _, err := svc.ActBot(ctx, c.ID, inviteOf(load(), owing()), fmt.Sprintf("after-%04d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func inviteOf(rec *service.Record, seat int) int {
+	for i, s := range rec.Seats {
+		if s.Engine == seat {
+			return i
+		}
+	}
+	return -1
+}
+
+func mustRecent(t *testing.T, rec *service.Record) []service.Entry {
+	t.Helper()
+	e, err := rec.Recent()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Recent holds the newest entries; index them from the game's start.
+	out := make([]service.Entry, rec.Moves)
+	copy(out[rec.Moves-len(e):], e)
+	return out
+}
