@@ -31,6 +31,11 @@ func (a Action) String() string {
 	return string(b)
 }
 
+// Resign is the action type, common to every game, by which a seat that
+// owes a decision leaves the game instead. The service plays it for a
+// player dropped after repeated missed deadlines (P-4).
+const Resign = "resign"
+
 // Choice is one entry of the legal-action list. For actions that carry an
 // amount the player picks it: any multiple of Step in [Min, Max]. For the
 // others Min = Max = Step = 0 and the Action is taken as it is.

@@ -1,5 +1,7 @@
 package western
 
+import "github.com/pbmgames/pbm/engine"
+
 // Action types of «Вестерн». Amount-bearing ones are ranged choices.
 const (
 	ARoll       = "roll"        // W-2
@@ -27,6 +29,7 @@ const (
 	AColonyLoan = "colony_loan" // W-32
 	ATrinkets   = "trinkets"    // W-32
 	AEnd        = "end"         // end the turn
+	AResign     = engine.Resign // leave the game: out, as if bankrupt (P-4)
 )
 
 // Bits of State.Used: the once-a-stop cell actions already taken.

@@ -319,10 +319,35 @@ func (s *State) bankrupt(seat int, ev []engine.Event) []engine.Event {
 		s.finish()
 		return append(ev, engine.Event{Type: EvEnd, Seat: seat})
 	}
-	if seat == s.Turn && s.Phase != PhOver {
-		return s.endTurn(ev)
+	if seat == s.Turn && s.Phase != PhOver && s.Phase != PhAuction {
+		return s.endTurn(ev) // an open auction closes first (settleAuction)
 	}
 	return ev
+}
+
+// resign takes seat out of the game by its own choice: its money goes to
+// the bank and it is out as if bankrupt. A pending offer to it lapses; an
+// open auction goes on without its bid.
+func (s *State) resign(seat int, ev []engine.Event) []engine.Event {
+	p := &s.Players[seat]
+	left := p.Cash + p.Deposit
+	p.Cash, p.Deposit = 0, 0
+	s.Bank -= left
+	ev = append(ev, engine.Event{Type: EvResign, Seat: seat, Amount: -left})
+	switch s.Phase {
+	case PhOffer: // only the offered seat owes now
+		s.Offer, s.Phase = Offer{}, PhAct
+		if ev = s.bankrupt(seat, ev); s.Phase == PhOver {
+			return ev
+		}
+		return s.afterAct(ev)
+	case PhAuction:
+		if ev = s.bankrupt(seat, ev); s.Phase == PhOver {
+			return ev
+		}
+		return s.settleAuction(ev)
+	}
+	return s.bankrupt(seat, ev)
 }
 
 // endTurn passes the turn to the next seat still playing, skipping (and

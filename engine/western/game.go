@@ -165,7 +165,9 @@ func (s *State) appendChoices(out []engine.Choice, seat int, sales bool) []engin
 			out = s.appendSales(out, seat)
 		}
 	}
-	return out
+	// Whoever owes a decision may instead leave the game: a player who
+	// wants no more mail, or one dropped after missed deadlines (P-4).
+	return append(out, choice(engine.Action{Type: AResign}, false))
 }
 
 func choice(a engine.Action, def bool) engine.Choice { return engine.Choice{Action: a, Default: def} }

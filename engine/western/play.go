@@ -50,6 +50,7 @@ const (
 	EvLabour     = "labour" // Other: new marker
 	EvForced     = "forced_sale"
 	EvBankrupt   = "bankrupt"
+	EvResign     = "resign" // Amount: the money left to the bank
 	EvTurn       = "turn"
 	EvEnd        = "game_over"
 )
@@ -213,6 +214,8 @@ func (s *State) do(seat int, a engine.Action, ev []engine.Event) []engine.Event 
 		return s.endTurn(ev)
 	case AEnd:
 		return s.endTurn(ev)
+	case AResign:
+		return s.resign(seat, ev)
 	}
 	panic("western: unhandled legal action " + a.Type) // appendLegal and do disagree: a bug
 }

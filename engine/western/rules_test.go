@@ -1191,8 +1191,8 @@ func TestW19_SealedAuction(t *testing.T) {
 		rtRefused(t, s, 0, bid(50_001), engine.ErrIllegalAction)
 		rtRefused(t, s, 0, engine.Action{Type: ABid, Cell: 13, Amount: 3_000}, engine.ErrIllegalAction)
 		rtRefused(t, s, 2, pass, engine.ErrNotYourTurn)
-		if !slices.Equal(rtTypes(s, 1), []string{APass}) {
-			t.Errorf("a seat short of the minimum may only pass: %v", rtTypes(s, 1))
+		if !slices.Equal(rtTypes(s, 1), []string{APass, AResign}) {
+			t.Errorf("a seat short of the minimum may only pass (or leave): %v", rtTypes(s, 1))
 		}
 	})
 	t.Run("a random free firm", func(t *testing.T) {
@@ -1400,7 +1400,7 @@ func TestW24_GodfatherAndRaids(t *testing.T) {
 			for _, c := range s.Legal(0) {
 				got = append(got, c.Action)
 			}
-			if !slices.Equal(got, []engine.Action{{Type: APrison}, {Type: ASurrender}}) {
+			if !slices.Equal(got, []engine.Action{{Type: APrison}, {Type: ASurrender}, {Type: AResign}}) {
 				t.Errorf("raid offers %v", got)
 			}
 			n, _ := rtApply(t, s, 0, tt.a)
@@ -2011,4 +2011,67 @@ func TestP4_DefaultsAreLegalAndPassive(t *testing.T) {
 	if !g.Over() {
 		t.Error("a game of defaults did not end")
 	}
+}
+
+// TestP4_ResignLeavesTheGame: a seat that owes a decision may leave the
+// game (the service also plays it for a player dropped after missed
+// deadlines, P-4): its money goes to the bank, its holdings back to the
+// bank, and the game goes on without it — an offer to it lapses, an open
+// auction closes without its bid, and the last seat left wins (W-40).
+func TestP4_ResignLeavesTheGame(t *testing.T) {
+	t.Run("on its turn", func(t *testing.T) {
+		s := rtGame(t, 3)
+		s.Turn, s.Phase = 1, PhRoll
+		s.Owner[12] = 1
+		s.Players[1].Deposit = 7_000
+		n, ev := rtApply(t, s, 1, engine.Action{Type: AResign})
+		if !n.Players[1].Bankrupt || n.Owner[12] != -1 || n.Players[1].Cash != 0 || n.Players[1].Deposit != 0 {
+			t.Fatalf("after resigning: %+v, owner of 12 %d", n.Players[1], n.Owner[12])
+		}
+		if rtSum(ev, 1, EvResign) != -(StartLoan+7_000) || n.Turn != 2 || n.Phase != PhRoll {
+			t.Fatalf("money %d, turn %d phase %s", rtSum(ev, 1, EvResign), n.Turn, n.Phase)
+		}
+		if n.Over() {
+			t.Fatal("two players are left: the game goes on")
+		}
+	})
+	t.Run("offered a sale", func(t *testing.T) {
+		s := rtGame(t, 3)
+		s.Turn, s.Phase, s.Players[0].Cell = 0, PhOffer, 14
+		s.Owner[12], s.Owner[16] = 2, 1
+		s.Offer = Offer{Cell: 12, From: 0, To: 2, Price: 7_500}
+		// The offer lapses and the seat on turn carries on at its stop
+		// (seat 1's share is still there to offer for).
+		n, _ := rtApply(t, s, 2, engine.Action{Type: AResign})
+		if n.Phase != PhAct || n.Turn != 0 || n.Owner[12] != -1 || !n.Players[2].Bankrupt {
+			t.Fatalf("phase %s turn %d owner %d", n.Phase, n.Turn, n.Owner[12])
+		}
+	})
+	t.Run("in an auction", func(t *testing.T) {
+		s := rtGame(t, 3)
+		s.Turn, s.Phase = 0, PhAuction
+		s.Auction.reset()
+		s.Auction.Cell, s.Auction.Min = 12, 2_500
+		s.Auction.Bids[1] = 3_000
+		s.Auction.Bids[2] = 0
+		// The seat that opened it leaves before bidding: the auction
+		// closes with the bids it has.
+		n, _ := rtApply(t, s, 0, engine.Action{Type: AResign})
+		if n.Owner[12] != 1 || n.Phase == PhAuction || n.Turn != 1 {
+			t.Fatalf("owner %d phase %s turn %d", n.Owner[12], n.Phase, n.Turn)
+		}
+	})
+	t.Run("the last but one", func(t *testing.T) {
+		s := rtGame(t, 2)
+		s.Turn, s.Phase = 0, PhRoll
+		n, _ := rtApply(t, s, 0, engine.Action{Type: AResign})
+		if !n.Over() || n.Score()[1].Place != 1 {
+			t.Fatalf("over %v, scores %+v", n.Over(), n.Score())
+		}
+	})
+	t.Run("not without owing", func(t *testing.T) {
+		s := rtGame(t, 3)
+		s.Turn, s.Phase = 0, PhRoll
+		rtRefused(t, s, 1, engine.Action{Type: AResign}, engine.ErrNotYourTurn)
+	})
 }

@@ -63,6 +63,7 @@ var actionLabels = map[string][2]string{
 	western.AColonyLoan: {"Взять беспроцентный заём", "Take the interest-free loan"},
 	western.ATrinkets:   {"Обменять безделушки", "Trade trinkets"},
 	western.AEnd:        {"Закончить ход", "End the turn"},
+	western.AResign:     {"Выйти из игры", "Leave the game"},
 }
 
 // ActionLabel names an action (or a choice) for a player.
@@ -109,6 +110,8 @@ func EventText(lang string, e engine.Event, name func(seat int) string) string {
 		return pick(ru, fmt.Sprintf("%s в тюрьме: пропускает ходов: %d", who, e.Other), fmt.Sprintf("%s is jailed for %d turns", who, e.Other))
 	case western.EvBankrupt:
 		return pick(ru, who+" разорился", who+" is bankrupt")
+	case western.EvResign:
+		return pick(ru, who+" вышел из игры", who+" has left the game")
 	case western.EvTurn:
 		return pick(ru, "Ходит "+who, who+" to move")
 	case western.EvEnd:

@@ -7,8 +7,25 @@ import (
 	"github.com/pbmgames/pbm/engine"
 )
 
-// DefaultMissesToBot deadlines missed in a row hand a seat to a bot (P-4).
+// DefaultMissesToBot deadlines missed in a row hand a seat to a bot, or
+// drop the player, as the game's options say (P-4).
 const DefaultMissesToBot = 2
+
+// What repeated misses do (CreateRequest.OnMisses).
+const (
+	OnMissesBot  = "bot"  // a bot plays the seat from then on (the default)
+	OnMissesDrop = "drop" // the player leaves the game
+)
+
+// canResign tells whether the engine offers seat to leave now.
+func canResign(g engine.Game, seat int) bool {
+	for _, c := range g.Legal(seat) {
+		if c.Type == engine.Resign {
+			return true
+		}
+	}
+	return false
+}
 
 // maxAutoplay bounds the bot moves one commit makes, so a table of bots
 // plays on over several ticks rather than in one huge write.
@@ -110,21 +127,26 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 		if seat < 0 {
 			break
 		}
+		if !missed[seat] {
+			missed[seat] = true
+			rec.Misses[seat]++
+		}
 		a, ok := g.Default(seat)
 		if !ok {
 			return fmt.Errorf("game %s: seat %d owes a decision with no default", id, seat)
 		}
-		after, ev, err := g.Apply(seat, a)
-		if err != nil {
-			return fmt.Errorf("game %s: default of seat %d: %w", id, seat, err)
-		}
-		if !missed[seat] {
-			missed[seat] = true
-			rec.Misses[seat]++
-			if rec.Misses[seat] >= rec.missesToBot() {
+		if rec.Misses[seat] >= rec.missesToBot() {
+			if rec.OnMisses == OnMissesDrop && canResign(g, seat) {
+				a = engine.Action{Type: engine.Resign}
+				s.log.InfoContext(ctx, "player dropped", "game", id, "seat", seat, "misses", rec.Misses[seat])
+			} else if !rec.Bots[seat] {
 				rec.Bots[seat] = true
 				s.log.InfoContext(ctx, "seat handed to a bot", "game", id, "seat", seat, "misses", rec.Misses[seat])
 			}
+		}
+		after, ev, err := g.Apply(seat, a)
+		if err != nil {
+			return fmt.Errorf("game %s: %v for seat %d at its deadline: %w", id, a, seat, err)
 		}
 		if err := s.record(rec, g, after, seat, a, fmt.Sprintf("deadline-%d-%d", seat, rec.SeatPosition(seat)), ev, ver+1, byDeadline); err != nil {
 			return err

@@ -153,3 +153,56 @@ func mustRecent(t *testing.T, rec *service.Record) []service.Entry {
 	copy(out[rec.Moves-len(e):], e)
 	return out
 }
+
+// TestDeadlinesDrop: with on_misses "drop", the second miss in a row makes
+// the player leave the game instead of handing the seat to a bot.
+func TestDeadlinesDrop(t *testing.T) {
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "drop.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler)})
+	ctx := context.Background()
+	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", DeadlineHours: 1, OnMisses: service.OnMissesDrop,
+		Organiser: service.Person{Email: "o@pbm.test"},
+		Seats:     []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}, {Name: "C", Email: "c@pbm.test"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, _, _ := svc.Load(ctx, c.ID)
+	g, _ := svc.Engine(rec)
+	absent := g.Owing()[0]
+	for i := 0; i < 60; i++ {
+		rec, _, _ = svc.Load(ctx, c.ID)
+		g, _ = svc.Engine(rec)
+		if g.Score()[absent].Bankrupt || rec.Status != service.StatusPlaying {
+			break
+		}
+		if seat := g.Owing()[0]; seat != absent {
+			if _, err := svc.ActBot(ctx, c.ID, inviteOf(rec, seat), fmt.Sprintf("present-%04d", i)); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		now = now.Add(2 * time.Hour)
+		if _, err := svc.TickAll(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, _, _ = svc.Load(ctx, c.ID)
+	g, _ = svc.Engine(rec)
+	if !g.Score()[absent].Bankrupt || rec.Bots[absent] || rec.Misses[absent] != 2 {
+		t.Fatalf("after two misses: out %v, bot %v, misses %v", g.Score()[absent].Bankrupt, rec.Bots[absent], rec.Misses)
+	}
+	if rec.Status != service.StatusPlaying {
+		t.Fatal("two players are left: the game goes on")
+	}
+}

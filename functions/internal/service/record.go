@@ -91,6 +91,8 @@ type Record struct {
 	// MissesToBot is how many deadlines in a row hand a seat to a bot
 	// (P-4); 0 means DefaultMissesToBot.
 	MissesToBot int `json:"misses_to_bot,omitempty"`
+	// OnMisses says what MissesToBot misses do: OnMissesBot or OnMissesDrop.
+	OnMisses string `json:"on_misses,omitempty"`
 }
 
 // grow sizes the per-seat slices for n engine seats.

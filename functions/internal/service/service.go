@@ -95,8 +95,10 @@ type CreateRequest struct {
 	Seats     []Person        `json:"seats"`
 	// DeadlineHours is the time each decision gets (P-4); 72 when 0.
 	DeadlineHours int `json:"deadline_hours,omitempty"`
-	// MissesToBot deadlines missed in a row hand a seat to a bot; 2 when 0.
-	MissesToBot int `json:"misses_to_bot,omitempty"`
+	// MissesToBot deadlines missed in a row hand a seat to a bot, or drop
+	// the player (OnMisses: "bot", the default, or "drop"); 2 when 0.
+	MissesToBot int    `json:"misses_to_bot,omitempty"`
+	OnMisses    string `json:"on_misses,omitempty"`
 }
 
 // Created answers a CreateRequest: the game and the organiser's links.
@@ -128,7 +130,13 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	if req.MissesToBot < 0 || req.MissesToBot > 100 {
 		return Created{}, invalid("Пропусков до передачи хода боту: от 1 до 100.", "Misses before a bot takes the seat must be 1 to 100.")
 	}
-	rec := &Record{Format: RecordFormat, Kind: req.Kind, Status: StatusInvited, Organiser: org, DeadlineHours: req.DeadlineHours, MissesToBot: req.MissesToBot}
+	switch req.OnMisses {
+	case "", OnMissesBot, OnMissesDrop:
+	default:
+		return Created{}, invalid("on_misses: bot или drop.", "on_misses must be bot or drop.")
+	}
+	rec := &Record{Format: RecordFormat, Kind: req.Kind, Status: StatusInvited, Organiser: org,
+		DeadlineHours: req.DeadlineHours, MissesToBot: req.MissesToBot, OnMisses: req.OnMisses}
 	seen := map[string]bool{}
 	for _, p := range req.Seats {
 		p, err := cleanPerson(p, false)
