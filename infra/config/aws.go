@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -12,9 +13,13 @@ import (
 // LambdaAWS returns the AWS SDK configuration of a Lambda function: the
 // region and the function role's credentials from the environment Lambda
 // sets (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY,
-// AWS_SESSION_TOKEN), and AWS_ENDPOINT_URL if set. In Lambda this is what
-// aws-sdk-go-v2's config.LoadDefaultConfig finds, less the SDK's defaults
-// that service clients fill in anyway.
+// AWS_SESSION_TOKEN), and the endpoint overrides the SDK reads from the
+// environment: AWS_ENDPOINT_URL for every service, AWS_ENDPOINT_URL_<SERVICE>
+// for one (AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL_SESV2,
+// AWS_ENDPOINT_URL_SSM, AWS_ENDPOINT_URL_SECRETS_MANAGER), which wins, and
+// AWS_IGNORE_CONFIGURED_ENDPOINT_URLS=true to ignore them all. In Lambda
+// this is what aws-sdk-go-v2's config.LoadDefaultConfig finds, less the
+// SDK's defaults that service clients fill in anyway.
 //
 // Why not LoadDefaultConfig: it links the shared-config, SSO, STS, IMDS
 // and process credential providers, and because the pages' templates make
@@ -52,8 +57,65 @@ func lambdaAWS(lookup func(string) (string, bool)) (aws.Config, error) {
 		Region:      region,
 		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(id, secret, get("AWS_SESSION_TOKEN"))),
 	}
-	if ep := get("AWS_ENDPOINT_URL"); ep != "" {
+	endpoints := envEndpoints(lookup)
+	if ep := get("AWS_ENDPOINT_URL"); ep != "" && !endpoints.ignored() {
 		cfg.BaseEndpoint = aws.String(ep)
 	}
+	// The SDK's clients look for a service's own endpoint in the config's
+	// sources (config.LoadDefaultConfig puts its EnvConfig there).
+	cfg.ConfigSources = append(cfg.ConfigSources, endpoints)
 	return cfg, nil
+}
+
+// envEndpoints is a source of the service-specific endpoints
+// AWS_ENDPOINT_URL_<SERVICE> in the environment, for the SDK's clients and
+// jsonAPI: the SDK resolves a client's endpoint from any of aws.Config's
+// ConfigSources with these two methods.
+type envEndpoints func(string) (string, bool)
+
+// GetServiceBaseEndpoint returns AWS_ENDPOINT_URL_<SDK ID> (upper case,
+// spaces as underscores: "Secrets Manager" reads
+// AWS_ENDPOINT_URL_SECRETS_MANAGER), if set and endpoints are not ignored.
+func (e envEndpoints) GetServiceBaseEndpoint(_ context.Context, sdkID string) (string, bool, error) {
+	if e.ignored() {
+		return "", false, nil
+	}
+	v, ok := e("AWS_ENDPOINT_URL_" + strings.ToUpper(strings.ReplaceAll(sdkID, " ", "_")))
+	if !ok || v == "" {
+		return "", false, nil
+	}
+	return v, true, nil
+}
+
+// GetIgnoreConfiguredEndpoints reports AWS_IGNORE_CONFIGURED_ENDPOINT_URLS.
+func (e envEndpoints) GetIgnoreConfiguredEndpoints(context.Context) (bool, bool, error) {
+	v, ok := e("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")
+	if !ok || v == "" {
+		return false, false, nil
+	}
+	return strings.EqualFold(v, "true"), true, nil
+}
+
+func (e envEndpoints) ignored() bool {
+	ignore, _, _ := e.GetIgnoreConfiguredEndpoints(context.Background())
+	return ignore
+}
+
+// serviceEndpoint is the endpoint configured for the service whose SDK ID
+// is sdkID ("SSM") in cfg's sources, or "".
+func serviceEndpoint(cfg aws.Config, sdkID string) string {
+	type provider interface {
+		GetServiceBaseEndpoint(context.Context, string) (string, bool, error)
+	}
+	if sdkID == "" {
+		return ""
+	}
+	for _, src := range cfg.ConfigSources {
+		if p, ok := src.(provider); ok {
+			if v, found, err := p.GetServiceBaseEndpoint(context.Background(), sdkID); err == nil && found {
+				return v
+			}
+		}
+	}
+	return ""
 }

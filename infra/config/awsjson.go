@@ -168,10 +168,20 @@ func answerError(op string, resp *http.Response, data []byte) *apiError {
 	return &apiError{Op: op, Code: code, Message: msg, Status: resp.StatusCode, RequestID: resp.Header.Get("X-Amzn-RequestId")}
 }
 
-// endpoint is AWS_ENDPOINT_URL (the config's BaseEndpoint) or the service's
-// regional endpoint.
+// sdkIDs are the SDK IDs of the services jsonAPI calls, by signing name:
+// what names their AWS_ENDPOINT_URL_<SERVICE> variable.
+var sdkIDs = map[string]string{"ssm": "SSM", "secretsmanager": "Secrets Manager"}
+
+// endpoint is, as the SDK's clients choose it, the service's own endpoint
+// (AWS_ENDPOINT_URL_SSM, AWS_ENDPOINT_URL_SECRETS_MANAGER), else
+// AWS_ENDPOINT_URL (the config's BaseEndpoint), else the service's regional
+// endpoint.
 func (a *jsonAPI) endpoint() (string, error) {
-	if ep := aws.ToString(a.cfg.BaseEndpoint); ep != "" {
+	ep := serviceEndpoint(a.cfg, sdkIDs[a.service])
+	if ep == "" {
+		ep = aws.ToString(a.cfg.BaseEndpoint)
+	}
+	if ep != "" {
 		return strings.TrimRight(ep, "/") + "/", nil
 	}
 	r := a.cfg.Region

@@ -1,0 +1,29 @@
+// Package lambdatest runs the built Lambda function binaries as Lambda
+// runs them (SPEC §5). It holds tests only.
+//
+// Each test builds a function's package as `make lambdas` does (go build
+// -tags lambda.norpc -trimpath -ldflags "-s -w", CGO_ENABLED=0), for the
+// host's GOOS and GOARCH, and starts the binary under the AWS Lambda
+// Runtime Interface Emulator (aws-lambda-rie, built from its Go module at
+// a pinned version), which runs it as its bootstrap and offers Lambda's
+// invoke API. The tests invoke it with the events its sources deliver:
+// API Gateway HTTP API payload 2.0 events (testdata/api), a batch of the
+// table's DynamoDB stream records, an SNS notification carrying an SES
+// bounce and a scheduled event. The functions talk to real servers on
+// loopback, dynalite for DynamoDB and aws-ses-v2-local for SES v2
+// (package testenv), found through the standard AWS_ENDPOINT_URL_DYNAMODB
+// and AWS_ENDPOINT_URL_SESV2 variables. Their keyring comes through
+// AWS_ENDPOINT_URL_SSM from a small SSM GetParameter server written in the
+// tests: no local SSM server exists, and it is the one stand-in.
+//
+// Cold starts are measured under a Lambda Runtime API harness written in
+// the tests, since the emulator starts the process lazily, inside its
+// first invoke, and reports no usable init time: the init duration is the
+// time from the process's start to its first GET of
+// /2018-06-01/runtime/invocation/next, for the api function and for a
+// hello-world function built the same way (testdata/hello).
+//
+// The emulator is built with `go install` from the Go module proxy (or the
+// module cache); LAMBDA_RIE names a prebuilt aws-lambda-rie to use instead.
+// The tests run on Linux, the one system the emulator supports.
+package lambdatest
