@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/businessman"
 	"github.com/pbmgames/pbm/engine/western"
 )
 
@@ -49,6 +50,28 @@ var registry = map[string]def{
 				return nil, err
 			}
 			return western.Game{S: s}, nil
+		},
+	},
+	businessman.Name: {
+		info: Info{Kind: businessman.Name, RU: "Бизнесмен", EN: "Businessman",
+			MinSeats: businessman.MinSeats, MaxSeats: businessman.MaxSeats, Defaults: mustJSON(businessman.DefaultOptions())},
+		create: func(raw json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+			opts, err := decodeOptions(raw, businessman.DefaultOptions())
+			if err != nil {
+				return nil, err
+			}
+			s, err := businessman.New(opts, seats, seed)
+			if err != nil {
+				return nil, err
+			}
+			return businessman.Game{S: s}, nil
+		},
+		load: func(state []byte) (engine.Game, error) {
+			s, err := businessman.Unmarshal(state)
+			if err != nil {
+				return nil, err
+			}
+			return businessman.Game{S: s}, nil
 		},
 	},
 }

@@ -23,6 +23,12 @@ func TestNewValidatesOptions(t *testing.T) {
 		{"not an object", "western", `[1]`, 2, false},
 		{"one seat", "western", "", 1, false},
 		{"seven seats", "western", "", 7, false},
+		{"businessman defaults", "businessman", "", 2, true},
+		{"businessman options", "businessman", `{"laps":5,"rent_claim":"claim"}`, 6, true},
+		{"businessman bad rent mode", "businessman", `{"rent_claim":"never"}`, 3, false},
+		{"businessman unknown option", "businessman", `{"beginners":true}`, 3, false},
+		{"businessman one seat", "businessman", "", 1, false},
+		{"businessman seven seats", "businessman", "", 7, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g, err := New(tc.kind, []byte(tc.opts), tc.seats, seed)
@@ -42,8 +48,14 @@ func TestNewValidatesOptions(t *testing.T) {
 // TestLoadAndReplay: a stored state loads back, and a replay of the log
 // reaches the same state (P-1).
 func TestLoadAndReplay(t *testing.T) {
+	for _, kind := range []string{"western", "businessman"} {
+		t.Run(kind, func(t *testing.T) { loadAndReplay(t, kind) })
+	}
+}
+
+func loadAndReplay(t *testing.T, kind string) {
 	seed := [32]byte{1, 2, 3}
-	g, err := New("western", []byte(`{"laps":2}`), 3, seed)
+	g, err := New(kind, []byte(`{"laps":2}`), 3, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,12 +69,12 @@ func TestLoadAndReplay(t *testing.T) {
 		log = append(log, engine.Command{Seat: seat, Action: a})
 	}
 	state, _ := g.MarshalJSON()
-	loaded, err := Load("western", state)
+	loaded, err := Load(kind, state)
 	if err != nil {
 		t.Fatal(err)
 	}
 	again, _ := loaded.MarshalJSON()
-	replayed, err := Replay("western", []byte(`{"laps":2}`), 3, seed, log)
+	replayed, err := Replay(kind, []byte(`{"laps":2}`), 3, seed, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -70,10 +82,10 @@ func TestLoadAndReplay(t *testing.T) {
 	if string(again) != string(state) || string(viaReplay) != string(state) {
 		t.Fatal("load or replay differs from the played state")
 	}
-	if _, err := Load("western", []byte(`{"v":99}`)); err == nil {
+	if _, err := Load(kind, []byte(`{"v":99}`)); err == nil {
 		t.Fatal("a state of an unknown format loaded")
 	}
-	if len(List()) == 0 {
+	if len(List()) < 2 {
 		t.Fatal("no games listed")
 	}
 }
