@@ -39,7 +39,7 @@ run:
 	PORT=$(PORT) $(GO) run ./functions/local
 
 ## test: install what the tests need, then check everything.
-test: node_modules
+test: node_modules deps-browser
 	$(call step,"go vet ./...")
 	$(GO) vet ./...
 	$(MAKE) --no-print-directory fmt-check lint-template go-test
@@ -56,23 +56,27 @@ lint-template:
 	cfn-lint template.yaml
 
 # The tests start dynalite and aws-ses-v2-local themselves (infra/testenv)
-# on loopback ports and kill them when they end.
+# on loopback ports and kill them when they end; the browser tests start
+# headless Chromium (deps-browser) the same way.
 go-test:
 	$(call step,"go test ./... (the tests start dynalite and aws-ses-v2-local from node_modules)")
 	$(GO) test -timeout $(TEST_TIMEOUT) ./...
 
-# The test servers (dynalite, aws-ses-v2-local) pinned in package-lock.json.
+# The test servers (dynalite, aws-ses-v2-local) and axe-core (the page
+# tests' accessibility checker) pinned in package-lock.json.
 node_modules: package.json package-lock.json
-	$(call step,"npm ci (test servers from package-lock.json)")
+	$(call step,"npm ci (test servers and axe-core from package-lock.json)")
 	npm ci --no-audit --no-fund
 	@touch node_modules
 
-## deps-browser: Debian's chromium for the page tests (not needed by test yet).
+## deps-browser: Debian's chromium for the browser tests
+## (functions/internal/browser), unless $CHROMIUM names another binary.
 deps-browser:
-	@if [ -x /usr/bin/chromium ]; then echo "chromium: /usr/bin/chromium"; else \
+	@bin="$${CHROMIUM:-/usr/bin/chromium}"; \
+	if [ -x "$$bin" ]; then echo "chromium: $$bin"; else \
 		sudo=""; [ "$$(id -u)" -eq 0 ] || sudo=sudo; \
-		echo "==> apt-get install -y chromium"; \
-		$$sudo apt-get update && $$sudo apt-get install -y chromium; fi
+		echo "==> apt-get update && apt-get install -y chromium"; \
+		$$sudo apt-get update && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y chromium; fi
 
 ## build: the deployable artifacts.
 build:

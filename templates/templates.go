@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strconv"
+	"strings"
 	texttemplate "text/template"
 )
 
@@ -26,9 +28,59 @@ var (
 
 // Funcs are the helpers the templates use.
 var Funcs = template.FuncMap{
-	"t":     T,
-	"money": Money,
-	"add":   func(a, b int) int { return a + b },
+	"t":      T,
+	"tf":     Tf,
+	"money":  Money,
+	"usd":    USD,
+	"add":    func(a, b int) int { return a + b },
+	"sub":    func(a, b int) int { return a - b },
+	"script": Script,
+	"dict":   dict,
+	"signed": Signed,
+}
+
+// Signed writes a number with its sign: +2, −2, 0.
+func Signed(v int) string {
+	switch {
+	case v > 0:
+		return "+" + strconv.Itoa(v)
+	case v < 0:
+		return "−" + strconv.Itoa(-v)
+	}
+	return "0"
+}
+
+// dict makes a map of its key, value arguments, to hand a sub-template
+// more than one value.
+func dict(kv ...any) (map[string]any, error) {
+	if len(kv)%2 != 0 {
+		return nil, fmt.Errorf("dict: odd number of arguments")
+	}
+	m := make(map[string]any, len(kv)/2)
+	for i := 0; i < len(kv); i += 2 {
+		k, ok := kv[i].(string)
+		if !ok {
+			return nil, fmt.Errorf("dict: key %v is not a string", kv[i])
+		}
+		m[k] = kv[i+1]
+	}
+	return m, nil
+}
+
+// Tf translates a key whose text is a fmt format and fills it in.
+func Tf(lang, key string, args ...any) string { return fmt.Sprintf(T(lang, key), args...) }
+
+// USD writes an amount of dollars the way the reader's language does,
+// never broken across lines: "1 234 $" in Russian, "$1 234" in English.
+func USD(lang string, v int64) string {
+	m := strings.ReplaceAll(Money(v), " ", "\u00a0")
+	if lang == "en" {
+		if rest, neg := strings.CutPrefix(m, "−"); neg {
+			return "−$" + rest
+		}
+		return "$" + m
+	}
+	return m + "\u00a0$"
 }
 
 // Render executes the named page.

@@ -66,3 +66,15 @@ func TestMissingServerSaysWhatToRun(t *testing.T) {
 		t.Fatalf("binPath without node_modules: %v", err)
 	}
 }
+
+func TestMissingChromiumSaysWhatToRun(t *testing.T) {
+	t.Setenv("CHROMIUM", filepath.Join(t.TempDir(), "no-chromium"))
+	_, err := chromiumPath()
+	if err == nil || !strings.Contains(err.Error(), "make deps-browser") || !strings.Contains(err.Error(), "$CHROMIUM") {
+		t.Fatalf("chromiumPath without a browser: %v", err)
+	}
+	t.Setenv("CHROMIUM", t.TempDir())
+	if _, err := chromiumPath(); err == nil || !strings.Contains(err.Error(), "make deps-browser") {
+		t.Fatalf("chromiumPath of a directory: %v", err)
+	}
+}

@@ -99,6 +99,7 @@ var texts = map[string][2]string{
 	"bankrupt": {"банкрот", "bankrupt"},
 	"board":    {"Доска игры «Вестерн»", "Board of the game «Western»"},
 	"start":    {"Старт", "Start"},
+	"labour":   {"Биржа труда", "Labour exchange"},
 }
 
 func tr(lang, key string) string {

@@ -209,6 +209,9 @@ func build(v western.View, names []string, lang string) (*scene, error) {
 	}
 	sc.add(item{k: kEnd})
 	sc.centre(v, seatName, live, lang)
+	if live && !v.Opts.Beginners { // W-41: the variant has no labour exchange
+		sc.labour(v, lang)
+	}
 	sc.tokens(v, live)
 	sc.legend(v, seatName, live, lang)
 	return sc, nil
@@ -365,6 +368,48 @@ func (sc *scene) centre(v western.View, seatName func(int) string, live bool, la
 	}
 }
 
+// labour draws the labour-exchange markers (W-16) in a row under the
+// rates: each seat still playing, its token and its marker.
+func (sc *scene) labour(v western.View, lang string) {
+	const size, r = 15.0, 8.0
+	// Room for the system fonts of the SVG, often wider than Go's.
+	w := func(s string) float64 { return sc.m.width(s, size, true) * 1.15 }
+	label := tr(lang, "labour")
+	total := w(label) + 12
+	var seats []int
+	for i, p := range v.Players {
+		if !p.Bankrupt {
+			seats = append(seats, i)
+			total += 2*r + 6 + w(signed(p.Labour)) + 14
+		}
+	}
+	if len(seats) == 0 {
+		return
+	}
+	y := float64(margin) + 3.1*unit + 292 // a row under the commodity rates
+	x := float64(margin) + loopW*unit/2 - total/2
+	sc.text(x, y, label, size, true, 0, cInk)
+	x += w(label) + 12
+	for _, i := range seats {
+		sc.disc(i, x+r, y-5, r, false)
+		x += 2*r + 6
+		val := signed(v.Players[i].Labour)
+		sc.text(x, y, val, size, true, 0, cInk)
+		x += w(val) + 14
+	}
+}
+
+// signed writes a marker with its sign: +2, −1, 0.
+func signed(n int) string {
+	switch {
+	case n > 0:
+		return "+" + strconv.Itoa(n)
+	case n < 0:
+		return "−" + strconv.Itoa(-n)
+	}
+	return "0"
+}
+
 // rateRow is one line of a rate table: the name, a bar out of
 // western.MaxRate with a tick at par, and the points.
 func (sc *scene) rateRow(x, y, w float64, name string, pts int) {
@@ -492,6 +537,9 @@ func describe(v western.View, seatName func(int) string, lang string) string {
 			s += fmt.Sprintf("%d %s: cell %d, %d holdings", i+1, seatName(i), p.Cell, owned)
 		} else {
 			s += fmt.Sprintf("%d %s: клетка %d, владений %d", i+1, seatName(i), p.Cell, owned)
+		}
+		if p.Labour != 0 {
+			s += ", " + tr(lang, "labour") + " " + signed(p.Labour)
 		}
 		if p.Bankrupt {
 			s += " (" + tr(lang, "bankrupt") + ")"

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/templates"
 )
 
 // MaxBody is the largest request body accepted.
@@ -37,12 +38,15 @@ type Deps struct {
 	// Extra registers routes only some deployments have (the local
 	// mailbox). May be nil.
 	Extra func(mux *http.ServeMux)
+	// Now is the clock the pages tell deadlines by; time.Now when nil.
+	Now func() time.Time
 }
 
 type api struct {
 	svc  *service.Service
 	log  *slog.Logger
 	base string
+	now  func() time.Time
 }
 
 // routes lists every route with its handler; Routes and New both read it,
@@ -70,6 +74,7 @@ func (a *api) routes() []struct {
 		{Route{"POST", "/games"}, a.createPage},
 		{Route{"GET", "/g/{id}"}, a.seatPage},
 		{Route{"POST", "/g/{id}/act"}, a.actPage},
+		{Route{"GET", "/g/{id}/log"}, a.logPage},
 		{Route{"GET", "/g/{id}/invite"}, a.invitePage},
 		{Route{"POST", "/g/{id}/accept"}, a.acceptPage},
 		{Route{"GET", "/g/{id}/org"}, a.orgPage},
@@ -92,9 +97,12 @@ func Routes() []Route {
 
 // New builds the handler.
 func New(d Deps) http.Handler {
-	a := &api{svc: d.Service, log: d.Log, base: strings.TrimRight(d.BaseURL, "/")}
+	a := &api{svc: d.Service, log: d.Log, base: strings.TrimRight(d.BaseURL, "/"), now: d.Now}
 	if a.log == nil {
 		a.log = slog.Default()
+	}
+	if a.now == nil {
+		a.now = time.Now
 	}
 	mux := http.NewServeMux()
 	for _, r := range a.routes() {
@@ -133,7 +141,7 @@ func (a *api) middleware(next http.Handler) http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cache-Control", "no-store")
-		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; form-action 'self'; base-uri 'none'; frame-ancestors 'none'")
+		h.Set("Content-Security-Policy", csp)
 		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
 		sw := &statusWriter{ResponseWriter: w, status: 200}
 		defer func() {
@@ -149,6 +157,11 @@ func (a *api) middleware(next http.Handler) http.Handler {
 		next.ServeHTTP(sw, r.WithContext(ctx))
 	})
 }
+
+// csp lets a page use its inline styles and the one inline script of
+// the templates (by its hash), and nothing from anywhere else.
+var csp = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; script-src '" + templates.ScriptHash +
+	"'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
 type statusWriter struct {
 	http.ResponseWriter

@@ -3,6 +3,8 @@ package httpapi
 import (
 	"errors"
 	"net/http"
+	"slices"
+	"strings"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -21,8 +23,10 @@ func (a *api) playerClaims(r *http.Request, token string, p linksign.Purpose) (s
 }
 
 type myGame struct {
-	Name, Status, URL string
-	YourTurn          bool
+	Name, Status, URL, Players string
+	Organiser, YourTurn        bool
+	Phase                      string // invited, playing or over
+	Due                        *deadline
 }
 
 // mePage is the player's "my games" page: every game with a link, and the
@@ -49,6 +53,9 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 		Unsubscribed               bool
 		Games                      []myGame
 	}{page: newPage(r, "my_games"), Token: token, Email: email, Notice: notice, Mail: p.Mail, Unsubscribed: p.Unsubscribed}
+	if r.Method != http.MethodGet {
+		data.langLinks("/me", token)
+	}
 	if data.Mail == "" {
 		data.Mail = store.MailAll
 	}
@@ -61,7 +68,13 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 			a.pageError(w, r, err)
 			return
 		}
-		g := myGame{Name: gameName(l, rec.Kind) + " · " + rec.ID[:6], Status: templates.T(l, "status_"+rec.Status)}
+		g := myGame{Name: gameName(l, rec.Kind) + " · " + rec.ID[:min(6, len(rec.ID))], Status: templates.T(l, "status_"+rec.Status),
+			Phase: rec.Status}
+		var names []string
+		for _, s := range rec.Seats {
+			names = append(names, s.Name)
+		}
+		g.Players = strings.Join(names, ", ")
 		for i, s := range rec.Seats {
 			if s.Email != email {
 				continue
@@ -75,8 +88,11 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 				a.pageError(w, r, err)
 				return
 			}
-			g.URL = a.link(path, t, l)
+			g.URL = pageLink(path, t, l)
 			g.YourTurn = rec.Status == service.StatusPlaying && s.Engine >= 0 && s.Engine < len(rec.Due) && rec.Due[s.Engine] > 0
+			if g.YourTurn {
+				g.Due = newDeadline(l, rec.Due[s.Engine], a.now())
+			}
 		}
 		if g.URL == "" && rec.Organiser.Email == email {
 			t, err := a.svc.Token(linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL)
@@ -84,11 +100,27 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 				a.pageError(w, r, err)
 				return
 			}
-			g.URL = a.link("/g/"+rec.ID+"/org", t, l)
+			g.URL, g.Organiser = pageLink("/g/"+rec.ID+"/org", t, l), true
 		}
 		data.Games = append(data.Games, g)
 	}
+	// Moves owed first, then games in play, waiting, over; newest first
+	// within each (the index lists them oldest first).
+	slices.Reverse(data.Games)
+	slices.SortStableFunc(data.Games, func(x, y myGame) int { return gameRank(x) - gameRank(y) })
 	a.render(w, r, http.StatusOK, "me.html", data)
+}
+
+func gameRank(g myGame) int {
+	switch {
+	case g.YourTurn:
+		return 0
+	case g.Phase == service.StatusPlaying:
+		return 1
+	case g.Phase == service.StatusInvited:
+		return 2
+	}
+	return 3
 }
 
 // savePrefs stores the preferences form of the "my games" page.

@@ -1,0 +1,275 @@
+package httpapi
+
+import (
+	"encoding/json"
+	"fmt"
+	"html/template"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pbmgames/pbm/engine/games"
+	"github.com/pbmgames/pbm/engine/western"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/templates"
+)
+
+// The home page creates a game: which game and its options, the time for
+// a move, what missed deadlines lead to, the organiser and the players.
+// Each game's options are read from its defaults in the registry, so a
+// new game gets its fields without a change here.
+
+// optField is one option of a game on the form.
+type optField struct {
+	Kind, Name, Label, Input string // Input: number, checkbox or text
+	ID, Value, Min, Max      string
+	Checked                  bool
+}
+
+// kindForm is one game on the form.
+type kindForm struct {
+	Kind, Name         string
+	MinSeats, MaxSeats int
+	Selected           bool
+	Fields             []optField
+}
+
+// extraOptions are options whose default is the zero value, which the
+// registry's defaults leave out.
+var extraOptions = map[string]map[string]any{
+	western.Name: {"beginners": false},
+}
+
+// optLimits bound the number options on the form; the engine checks them
+// again.
+var optLimits = map[string][2]int{"laps": {1, 200}}
+
+var deadlineChoices = []int{12, 24, 48, 72, 120, 168, 336}
+
+type homeData struct {
+	page
+	Kinds     []kindForm
+	KindCSS   template.CSS
+	Rows      []seatRow
+	Deadlines []deadlineChoice
+	Misses    string
+	Drop      bool
+	OrgName   string
+	OrgEmail  string
+	OrgLang   string
+	Error     string
+}
+
+type seatRow struct {
+	N                 int
+	Name, Email, Lang string
+}
+
+type deadlineChoice struct {
+	Hours    int
+	Label    string
+	Selected bool
+}
+
+func (a *api) homePage(w http.ResponseWriter, r *http.Request) {
+	a.renderHome(w, r, http.StatusOK, "", nil)
+}
+
+// renderHome draws the form, filled with what was posted when it is shown
+// again with an error.
+func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg string, f url.Values) {
+	l := lang(r)
+	d := homeData{page: newPage(r, "create"), Error: msg, OrgName: f.Get("org_name"), OrgEmail: f.Get("org_email"),
+		OrgLang: f.Get("org_lang"), Misses: f.Get("misses"), Drop: f.Get("on_misses") == service.OnMissesDrop}
+	if d.OrgLang == "" {
+		d.OrgLang = l
+	}
+	if d.Misses == "" {
+		d.Misses = strconv.Itoa(service.DefaultMissesToBot)
+	}
+	chosen := f.Get("kind")
+	var css strings.Builder
+	for i, info := range games.List() {
+		k := kindForm{Kind: info.Kind, Name: gameName(l, info.Kind), MinSeats: info.MinSeats, MaxSeats: info.MaxSeats,
+			Selected: info.Kind == chosen || (chosen == "" && i == 0)}
+		for _, o := range optionFields(info) {
+			o.Label = templates.T(l, "opt_"+o.Name)
+			if f != nil && k.Selected {
+				v := formOption(f, info.Kind, o.Name)
+				o.Value, o.Checked = v, v != ""
+			}
+			k.Fields = append(k.Fields, o)
+		}
+		// Without a script, each game's options show only while it is
+		// chosen (kinds are registry names: letters only).
+		fmt.Fprintf(&css, `.create:has(option[value="%s"]:checked) .opts:not(.o-%s){display:none}`, info.Kind, info.Kind)
+		d.Kinds = append(d.Kinds, k)
+	}
+	if len(d.Kinds) > 1 {
+		d.KindCSS = template.CSS(css.String())
+	}
+	for i := range maxSeats() {
+		k := strconv.Itoa(i)
+		d.Rows = append(d.Rows, seatRow{N: i + 1, Name: f.Get("name" + k), Email: f.Get("email" + k), Lang: f.Get("lang" + k)})
+	}
+	hours := service.DefaultDeadlineHours
+	if h, err := strconv.Atoi(f.Get("deadline")); err == nil {
+		hours = h
+	}
+	for _, h := range deadlineChoices {
+		d.Deadlines = append(d.Deadlines, deadlineChoice{Hours: h, Label: duration(l, timeHours(h)), Selected: h == hours})
+	}
+	a.render(w, r, status, "home.html", d)
+}
+
+// maxSeats is the most seats any game takes: the rows of the form.
+func maxSeats() int {
+	n := 0
+	for _, info := range games.List() {
+		n = max(n, info.MaxSeats)
+	}
+	return n
+}
+
+func timeHours(h int) time.Duration { return time.Duration(h) * time.Hour }
+
+// optionFields lists a game's options from its defaults: numbers, yes/no
+// and text; anything else keeps its default.
+func optionFields(info games.Info) []optField {
+	var defs map[string]any
+	if err := json.Unmarshal(info.Defaults, &defs); err != nil || defs == nil {
+		defs = map[string]any{}
+	}
+	for k, v := range extraOptions[info.Kind] {
+		if _, ok := defs[k]; !ok {
+			defs[k] = v
+		}
+	}
+	// Numbers first (the laps to play come before a variant), then by name.
+	rank := func(v any) int {
+		switch v.(type) {
+		case float64:
+			return 0
+		case string:
+			return 1
+		}
+		return 2
+	}
+	var names []string
+	for k := range defs {
+		names = append(names, k)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if d := rank(defs[a]) - rank(defs[b]); d != 0 {
+			return d
+		}
+		return strings.Compare(a, b)
+	})
+	var out []optField
+	for _, n := range names {
+		o := optField{Kind: info.Kind, Name: n, ID: "opt_" + info.Kind + "_" + n}
+		switch v := defs[n].(type) {
+		case float64:
+			o.Input, o.Value = "number", strconv.FormatFloat(v, 'f', -1, 64)
+			if lim, ok := optLimits[n]; ok {
+				o.Min, o.Max = strconv.Itoa(lim[0]), strconv.Itoa(lim[1])
+			}
+		case bool:
+			o.Input, o.Checked = "checkbox", v
+		case string:
+			o.Input, o.Value = "text", v
+		default:
+			continue
+		}
+		out = append(out, o)
+	}
+	return out
+}
+
+// formOption reads an option of kind from the form: its own field, or
+// the bare name older forms and scripts post.
+func formOption(f url.Values, kind, name string) string {
+	if v, ok := f["opt_"+kind+"_"+name]; ok && len(v) > 0 {
+		return strings.TrimSpace(v[0])
+	}
+	return strings.TrimSpace(f.Get(name))
+}
+
+// createPage creates a game from the home page's form.
+func (a *api) createPage(w http.ResponseWriter, r *http.Request) {
+	l := lang(r)
+	if err := r.ParseForm(); err != nil {
+		a.renderHome(w, r, http.StatusBadRequest, service.Fail(service.CodeInvalid, err).Message(l), nil)
+		return
+	}
+	f := r.PostForm
+	fail := func(status int, msg string) { a.renderHome(w, r, status, msg, f) }
+	req := service.CreateRequest{
+		Kind:      f.Get("kind"),
+		Organiser: service.Person{Name: f.Get("org_name"), Email: f.Get("org_email"), Lang: f.Get("org_lang")},
+		OnMisses:  f.Get("on_misses"),
+	}
+	info, ok := games.Lookup(req.Kind)
+	if !ok {
+		fail(http.StatusBadRequest, service.AsError(service.Fail(service.CodeInvalid, fmt.Errorf("kind %q", req.Kind))).Message(l))
+		return
+	}
+	opts := map[string]any{}
+	for _, o := range optionFields(info) {
+		v := formOption(f, info.Kind, o.Name)
+		switch o.Input {
+		case "number":
+			if v == "" {
+				continue
+			}
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				fail(http.StatusBadRequest, templates.T(l, "opt_"+o.Name)+": "+service.Fail(service.CodeInvalid, err).Message(l))
+				return
+			}
+			opts[o.Name] = n
+		case "checkbox":
+			if v != "" {
+				opts[o.Name] = true
+			}
+		case "text":
+			if v != "" {
+				opts[o.Name] = v
+			}
+		}
+	}
+	if len(opts) > 0 {
+		req.Options, _ = json.Marshal(opts)
+	}
+	for _, fld := range []struct {
+		name string
+		dst  *int
+	}{{"deadline", &req.DeadlineHours}, {"misses", &req.MissesToBot}} {
+		if v := strings.TrimSpace(f.Get(fld.name)); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil {
+				fail(http.StatusBadRequest, service.Fail(service.CodeInvalid, err).Message(l))
+				return
+			}
+			*fld.dst = n
+		}
+	}
+	for i := range maxSeats() {
+		k := strconv.Itoa(i)
+		name, email := strings.TrimSpace(f.Get("name"+k)), strings.TrimSpace(f.Get("email"+k))
+		if name == "" && email == "" {
+			continue
+		}
+		req.Seats = append(req.Seats, service.Person{Name: name, Email: email, Lang: f.Get("lang" + k)})
+	}
+	out, err := a.svc.Create(r.Context(), req)
+	if err != nil {
+		e, status := a.classify(r, err)
+		fail(status, e.Message(l))
+		return
+	}
+	http.Redirect(w, r, a.link("/g/"+out.ID+"/org", out.OrganiserToken, l), http.StatusSeeOther)
+}

@@ -1,0 +1,189 @@
+package httpapi
+
+import (
+	"net/http"
+	"slices"
+
+	"github.com/pbmgames/pbm/engine/games"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
+)
+
+// orgPlayer is one invited player on the organiser's page.
+type orgPlayer struct {
+	Index               int
+	Seat                int // in the engine, −1 if not playing
+	Name, Email         string
+	Accepted            bool
+	Unreachable         bool   // their mail bounced or complained
+	Bot                 bool   // a bot plays the seat (missed deadlines)
+	Owes, Out           bool   // owes a decision now; bankrupt or left
+	NetWorth            int64  // in a started game
+	InviteURL, InviteID string // while the game waits for them
+	Due                 *deadline
+}
+
+// orgData is the organiser's page.
+type orgData struct {
+	page
+	ID, Token, GameName, Status, Error string
+	Options, Deadline                  string
+	Invited, Playing, Over             bool
+	Players                            []orgPlayer
+	Accepted, MinSeats                 int
+	CanStart                           bool
+	GameURL, LogURL, SpectatorURL      string
+}
+
+func (a *api) orgPage(w http.ResponseWriter, r *http.Request) {
+	a.renderOrg(w, r, r.URL.Query().Get("t"), http.StatusOK, "")
+}
+
+// renderOrg draws the organiser's page: who accepted and who cannot be
+// mailed, the invitation links, the start, and later who is to move.
+func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, status int, errMsg string) {
+	if _, err := a.authorize(r, token, linksign.PurposeOrganiser); err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	rec, _, err := a.svc.Load(r.Context(), r.PathValue("id"))
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	l := lang(r)
+	info, _ := games.Lookup(rec.Kind)
+	d := orgData{page: newPage(r, "organiser_page"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
+		Error: errMsg, Options: optionsText(l, rec), Deadline: deadlineText(l, rec), MinSeats: info.MinSeats,
+		Invited: rec.Status == service.StatusInvited, Playing: rec.Status == service.StatusPlaying, Over: rec.Status == service.StatusOver}
+	d.Title = d.GameName + " — " + d.Title
+	if r.Method != http.MethodGet {
+		d.langLinks("/g/"+rec.ID+"/org", token)
+	}
+	spect, err := a.svc.Token(linksign.PurposeSpectator, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	d.SpectatorURL = a.link("/g/"+rec.ID, spect, l)
+	d.GameURL, d.LogURL = pageLink("/g/"+rec.ID, token, l), pageLink("/g/"+rec.ID+"/log", token, l)
+	for i, s := range rec.Seats {
+		p := orgPlayer{Index: i, Seat: s.Engine, Name: s.Name, Email: s.Email, Accepted: s.Accepted,
+			Unreachable: slices.Contains(rec.Unreachable, i)}
+		if s.Accepted {
+			d.Accepted++
+		}
+		if d.Invited && !s.Accepted {
+			t, err := a.svc.Token(linksign.PurposeInvite, rec.ID, i, 0, service.InviteTokenTTL)
+			if err != nil {
+				a.pageError(w, r, err)
+				return
+			}
+			p.InviteURL = a.link("/g/"+rec.ID+"/invite", t, s.Lang)
+		}
+		d.Players = append(d.Players, p)
+	}
+	d.CanStart = d.Invited && d.Accepted >= d.MinSeats
+	if rec.State != nil {
+		g, err := a.svc.Engine(rec)
+		if err != nil {
+			a.pageError(w, r, err)
+			return
+		}
+		scores, owing := g.Score(), g.Owing()
+		now := a.now()
+		for i := range d.Players {
+			p := &d.Players[i]
+			if p.Seat < 0 || !p.Accepted {
+				continue
+			}
+			p.Bot = p.Seat < len(rec.Bots) && rec.Bots[p.Seat]
+			p.Owes = slices.Contains(owing, p.Seat)
+			if p.Owes {
+				p.Due = newDeadline(l, due(rec, p.Seat), now)
+			}
+			for _, sc := range scores {
+				if sc.Seat == p.Seat {
+					p.NetWorth, p.Out = sc.NetWorth, sc.Bankrupt
+				}
+			}
+		}
+	}
+	a.render(w, r, status, "org.html", d)
+}
+
+// startPage starts the game with those who have accepted; a refusal (too
+// few of them) is shown on the organiser's page.
+func (a *api) startPage(w http.ResponseWriter, r *http.Request) {
+	token := r.PostFormValue("t")
+	if _, err := a.authorize(r, token, linksign.PurposeOrganiser); err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	if err := a.svc.Start(r.Context(), r.PathValue("id")); err != nil {
+		e, status := a.classify(r, err)
+		a.renderOrg(w, r, token, status, e.Message(lang(r)))
+		return
+	}
+	http.Redirect(w, r, a.link("/g/"+r.PathValue("id")+"/org", token, lang(r)), http.StatusSeeOther)
+}
+
+// inviteData is the invitation page.
+type inviteData struct {
+	page
+	ID, Token, GameName, Name, Organiser string
+	Options, Deadline, GameURL           string
+	Accepted, Open                       bool
+	Players                              []string
+}
+
+func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
+	token := r.URL.Query().Get("t")
+	rd, err := a.authorize(r, token, linksign.PurposeInvite)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	rec, _, err := a.svc.Load(r.Context(), r.PathValue("id"))
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	if rd.claims.Seat < 0 || rd.claims.Seat >= len(rec.Seats) {
+		a.pageError(w, r, service.Fail(service.CodeForbidden, nil))
+		return
+	}
+	l := lang(r)
+	me := rec.Seats[rd.claims.Seat]
+	d := inviteData{page: newPage(r, "invite_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Name: me.Name,
+		Organiser: rec.Organiser.Name, Options: optionsText(l, rec), Deadline: duration(l, timeHours(deadlineHours(rec))),
+		Accepted: me.Accepted, Open: rec.Status == service.StatusInvited}
+	for i, s := range rec.Seats {
+		if i != rd.claims.Seat {
+			d.Players = append(d.Players, s.Name)
+		}
+	}
+	if me.Accepted && rec.State != nil {
+		t, err := a.svc.Token(linksign.PurposeSeat, rec.ID, rd.claims.Seat, 0, service.SeatTokenTTL)
+		if err != nil {
+			a.pageError(w, r, err)
+			return
+		}
+		d.GameURL = pageLink("/g/"+rec.ID, t, l)
+	}
+	a.render(w, r, http.StatusOK, "invite.html", d)
+}
+
+func (a *api) acceptPage(w http.ResponseWriter, r *http.Request) {
+	rd, err := a.authorize(r, r.PostFormValue("t"), linksign.PurposeInvite)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	seatToken, err := a.svc.Accept(r.Context(), r.PathValue("id"), rd.claims.Seat)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, a.link("/g/"+r.PathValue("id"), seatToken, lang(r)), http.StatusSeeOther)
+}

@@ -1,0 +1,217 @@
+package httpapi
+
+import (
+	"html/template"
+	"net/http"
+	"net/url"
+	"slices"
+
+	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/western"
+	"github.com/pbmgames/pbm/functions/internal/present"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/templates"
+)
+
+// chartPoints bounds the samples of the net-worth chart.
+const chartPoints = 200
+
+// storyLines bounds the story of the seat page; the game-over page tells
+// only the end.
+const (
+	storyLines     = 30
+	storyLinesOver = 12
+)
+
+// seatData is the game page: a seat's (with its decisions), the
+// organiser's or a spectator's (read only), and the game-over page.
+type seatData struct {
+	page
+	ID, Token, GameName, Status string
+	Notice, Error               string
+	Role                        string // seat, organiser or spectator
+	Started, Over, Seated       bool
+	Owes, MyTurn                bool
+	Version                     int64
+	Moves                       int
+	Options, Deadline           string
+	Prompt                      string
+	Due                         *deadline
+	Default                     *choiceView
+	Focus, AllURL               string // a page that lists one long group of decisions
+	Groups                      []choiceGroup
+	Waiting                     []waiting
+	Events                      []eventLine
+	EventsMore                  bool
+	Board                       template.HTML
+	Me                          *seatPanel
+	Others                      []seatPanel
+	Standings                   []seatPanel
+	Chart                       template.HTML
+	LogURL                      string
+}
+
+func (a *api) seatPage(w http.ResponseWriter, r *http.Request) {
+	a.renderSeat(w, r, r.URL.Query().Get("t"), http.StatusOK, "")
+}
+
+// roleOf names who a token says is reading.
+func roleOf(rd reader) string {
+	switch rd.claims.Purpose {
+	case linksign.PurposeSeat:
+		return "seat"
+	case linksign.PurposeOrganiser:
+		return "organiser"
+	}
+	return "spectator"
+}
+
+// pageLink is a link from one page of a game to another, relative to the
+// service: the token and the language go along.
+func pageLink(path, token, l string, extra ...string) string {
+	q := url.Values{"t": {token}, "lang": {l}}
+	for i := 0; i+1 < len(extra); i += 2 {
+		q.Set(extra[i], extra[i+1])
+	}
+	return path + "?" + q.Encode()
+}
+
+// renderSeat draws the game page for the reader of token.
+func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, status int, errMsg string) {
+	rd, err := a.authorize(r, token, anyReader...)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	rec, ver, err := a.svc.Load(r.Context(), r.PathValue("id"))
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	l := lang(r)
+	inv := rd.seatIndex()
+	d := seatData{page: newPage(r, "game"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
+		Error: errMsg, Role: roleOf(rd), Seated: inv >= 0, Version: ver, Moves: rec.Moves,
+		Options: optionsText(l, rec), Deadline: deadlineText(l, rec)}
+	d.Title, d.Game = d.GameName, true
+	if r.Method != http.MethodGet {
+		d.langLinks("/g/"+rec.ID, token)
+	}
+	if rec.State == nil {
+		a.render(w, r, status, "seat.html", d)
+		return
+	}
+	g, err := a.svc.Engine(rec)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	d.Started, d.Over = true, g.Over()
+	d.LogURL = pageLink("/g/"+rec.ID+"/log", token, l)
+	seat := engine.Spectator
+	if inv >= 0 {
+		seat = rec.Seats[inv].Engine
+	}
+	names := seatNames(rec, g.Seats())
+	now := a.now()
+
+	legal := g.Legal(seat)
+	// A mail's link acts only on the version it was made for: once that
+	// move is made it shows "already done" and where things stand (SPEC
+	// §4); a newer mail (or "my games") has the link for the next move.
+	if rd.claims.Version != 0 && rd.claims.Version != rec.SeatPosition(seat) {
+		legal = nil
+		if errMsg == "" {
+			d.Notice = templates.T(l, "already_done")
+		}
+	}
+	view, isWestern := g.View(seat).(western.View)
+	var vp *western.View
+	if isWestern {
+		vp = &view
+	}
+	if len(legal) > 0 {
+		d.Owes, d.MyTurn = true, g.Turn() == seat
+		d.Focus = r.URL.Query().Get("show")
+		more := func(g string) string { return pageLink("/g/"+rec.ID, token, l, "show", g) }
+		d.Default, d.Groups = arrangeChoices(l, legal, vp, names, d.Focus, more)
+		if !slices.ContainsFunc(d.Groups, func(g choiceGroup) bool { return g.Key == d.Focus }) {
+			d.Focus = "" // no such group now: the whole page
+		}
+		d.AllURL = pageLink("/g/"+rec.ID, token, l)
+		d.Due = newDeadline(l, due(rec, seat), now)
+		if isWestern {
+			d.Prompt = turnPrompt(l, view, seat, names)
+		}
+	} else if !d.Over {
+		d.Waiting = waitingFor(l, rec, g, names, now)
+		if isWestern && seat >= 0 && view.Auction != nil && view.Auction.MyBid != nil {
+			d.Prompt = templates.Tf(l, "your_bid", templates.USD(l, *view.Auction.MyBid))
+		}
+	}
+
+	all := panels(l, g, seat, names)
+	for i := range all {
+		switch {
+		case d.Over: // the standings tell each seat's net worth, broken down
+		case d.Focus != "": // a page for one choice among many: just that
+		case all[i].Me:
+			d.Me = &all[i]
+		default:
+			d.Others = append(d.Others, all[i])
+		}
+	}
+	if d.Board, err = boardSVG(l, g, seat, names); err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	if d.Over {
+		d.Standings = byPlace(all)
+		if h, err := a.loadHistory(r.Context(), rec); err != nil {
+			a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
+		} else if s, err := h.netWorth(chartPoints); err != nil {
+			a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
+		} else {
+			d.Chart = netWorthChart(l, s, names)
+		}
+	}
+	lines := storyLines
+	if d.Over {
+		lines = storyLinesOver
+	}
+	if d.Focus == "" {
+		d.Events, d.EventsMore = storySince(rec, seat, l, nameFunc(names), lines)
+	}
+	a.render(w, r, status, "seat.html", d)
+}
+
+// turnPrompt says what the seat is asked now.
+func turnPrompt(l string, v western.View, seat int, names []string) string {
+	if seat < 0 || seat >= len(v.Players) {
+		return ""
+	}
+	p := v.Players[seat]
+	here := present.CellName(l, p.Cell)
+	switch v.Phase {
+	case western.PhRoll:
+		return templates.Tf(l, "ask_roll", here)
+	case western.PhFork:
+		return templates.Tf(l, "ask_fork", v.Die, here, v.Steps)
+	case western.PhAct:
+		if v.Die > 0 {
+			return templates.Tf(l, "ask_act_die", v.Die, here)
+		}
+		return templates.Tf(l, "ask_act", here)
+	case western.PhRaid:
+		return templates.Tf(l, "ask_raid", here, templates.USD(l, min(p.Loot, p.Cash)))
+	case western.PhOffer:
+		if o := v.Offer; o != nil {
+			return templates.Tf(l, "ask_offer", nameFunc(names)(o.From), present.CellName(l, o.Cell), templates.USD(l, o.Price))
+		}
+	case western.PhAuction:
+		if au := v.Auction; au != nil {
+			return templates.Tf(l, "ask_auction", present.CellName(l, au.Cell), templates.USD(l, au.Min))
+		}
+	}
+	return ""
+}
