@@ -3,9 +3,11 @@
 package games
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/businessman"
@@ -85,7 +87,7 @@ func List() []Info {
 	for _, d := range registry {
 		out = append(out, d.info)
 	}
-	slices.SortFunc(out, func(a, b Info) int { return cmpString(a.Kind, b.Kind) })
+	slices.SortFunc(out, func(a, b Info) int { return strings.Compare(a.Kind, b.Kind) })
 	return out
 }
 
@@ -133,7 +135,7 @@ func Replay(kind string, opts json.RawMessage, seats int, seed [32]byte, log []e
 func decodeOptions[T interface{ Validate() error }](raw json.RawMessage, def T) (T, error) {
 	opts := def
 	if len(raw) > 0 && string(raw) != "null" {
-		dec := json.NewDecoder(bytesReader(raw))
+		dec := json.NewDecoder(bytes.NewReader(raw))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&opts); err != nil {
 			return def, fmt.Errorf("%w: %v", engine.ErrBadOptions, err)
