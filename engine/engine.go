@@ -4,9 +4,11 @@
 package engine
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // Seat is a player's place at the table, 0-based, in turn order.
@@ -164,4 +166,27 @@ type Game interface {
 	Score() []Score
 	// MarshalJSON serialises the whole state, secrets included: for storage only.
 	MarshalJSON() ([]byte, error)
+}
+
+// Rank sets the places of scores: the seats still playing by net worth,
+// highest first, then the bankrupt; ties keep seat order. Both games end
+// this way (W-40, B-0).
+func Rank(scores []Score) {
+	order := make([]int, len(scores))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		x, y := scores[a], scores[b]
+		if x.Bankrupt != y.Bankrupt {
+			if x.Bankrupt {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Compare(y.NetWorth, x.NetWorth)
+	})
+	for place, i := range order {
+		scores[i].Place = place + 1
+	}
 }

@@ -1,9 +1,6 @@
 package western
 
 import (
-	"cmp"
-	"slices"
-
 	"github.com/pbmgames/pbm/engine"
 )
 
@@ -51,18 +48,6 @@ func (s *State) Score() []engine.Score {
 		nw, parts := s.NetWorth(i)
 		out[i] = engine.Score{Seat: i, NetWorth: nw, Bankrupt: s.Players[i].Bankrupt, Parts: parts}
 	}
-	order := slices.Clone(out)
-	slices.SortStableFunc(order, func(a, b engine.Score) int {
-		if a.Bankrupt != b.Bankrupt {
-			if a.Bankrupt {
-				return 1
-			}
-			return -1
-		}
-		return cmp.Compare(b.NetWorth, a.NetWorth)
-	})
-	for place, sc := range order {
-		out[sc.Seat].Place = place + 1
-	}
+	engine.Rank(out)
 	return out
 }
