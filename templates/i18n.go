@@ -205,6 +205,25 @@ var texts = map[string][2]string{
 	"hello":             {"Здравствуйте, %s!", "Hello %s,"},
 	"mail_section":      {"Письма", "Mail"},
 	"note_range":        {"от %s до %s", "%s to %s"},
+	// «Бизнесмен».
+	"opt_rent_claim":       {"Аренда", "Rent"},
+	"opt_rent_claim_auto":  {"списывается сразу, как только игрок встал на чужой участок", "is charged as soon as a player stops on a rival's lot"},
+	"opt_rent_claim_claim": {"владелец должен потребовать её до следующего броска", "the owner must claim it before the next roll"},
+	"rent_claim_short":     {"аренду требует владелец", "rent on claim"},
+	"xcards":               {"Карт биржи", "Exchange cards"},
+	"my_xcards":            {"Ваши карты биржи — их видите только вы", "Your exchange cards — only you see them"},
+	"lots":                 {"Участки", "Lots"},
+	"buildings":            {"Постройки", "Buildings"},
+	"pledged":              {"Заложенные участки", "Pledged lots"},
+	"note_get":             {"вы получите %s", "you get %s"},
+	"note_pay":             {"заплатите %s", "you pay %s"},
+	"note_each":            {"по %s за акцию", "%s a share"},
+	"grp_cards":            {"Сыграть карту биржи", "Play an exchange card"},
+	"grp_shares":           {"Биржа: акции", "Exchange: shares"},
+	"grp_build":            {"Строительство", "Building"},
+	"grp_deals":            {"Сделки с игроками", "Deals with players"},
+	"exchange_board":       {"Биржа", "Exchange"},
+	"do_choose":            {"Выбрать", "Choose"},
 }
 
 // Has tells whether key has its texts.

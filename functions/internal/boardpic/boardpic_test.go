@@ -3,15 +3,18 @@ package boardpic
 import (
 	"bytes"
 	"encoding/xml"
+	"errors"
 	"flag"
 	"image/png"
 	"io"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/businessman"
 	"github.com/pbmgames/pbm/engine/western"
 )
 
@@ -250,4 +253,159 @@ func BenchmarkSVG(b *testing.B) {
 		n = len(p)
 	}
 	b.ReportMetric(float64(n), "bytes")
+}
+
+// midBusiness plays a seeded 6-seat «Бизнесмен» bot game to the middle:
+// lots bought, built on and pledged, tokens on the big perimeter.
+func midBusiness(t testing.TB) businessman.View {
+	t.Helper()
+	var seed [32]byte
+	copy(seed[:], "boardpic business 5")
+	s, err := businessman.New(businessman.DefaultOptions(), 6, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 470 {
+		if s.Over() {
+			t.Fatal("the game ended early")
+		}
+		seat := s.Owing()[0]
+		a, _ := s.Bot(seat)
+		if _, err := s.Play(seat, a, nil); err != nil {
+			t.Fatalf("bot: %v", err)
+		}
+	}
+	return s.View(engine.Spectator).(businessman.View)
+}
+
+// TestBusinessPictures draws «Бизнесмен» in the middle of a game: the
+// same limits, determinism and golden files as «Вестерн»'s board.
+func TestBusinessPictures(t *testing.T) {
+	v := midBusiness(t)
+	if len(v.Properties) < 10 {
+		t.Fatalf("only %d lots owned: not a middle game", len(v.Properties))
+	}
+	for _, lang := range []string{"ru", "en"} {
+		t.Run(lang, func(t *testing.T) {
+			p, err := PNG(v, names, lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s, err := SVG(v, names, lang)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("PNG %d bytes, SVG %d bytes", len(p), len(s))
+			if len(p) > maxPNG || len(s) > maxSVG {
+				t.Errorf("PNG %d bytes (limit %d), SVG %d bytes (limit %d)", len(p), maxPNG, len(s), maxSVG)
+			}
+			img, err := png.Decode(bytes.NewReader(p))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := img.Bounds().Size(); got.X != BusinessWidth || got.Y != BusinessHeight {
+				t.Errorf("PNG is %v, want %dx%d", got, BusinessWidth, BusinessHeight)
+			}
+			wellFormed(t, s)
+			doc := string(s)
+			for _, want := range []string{`role="img"`, "<title>", `viewBox="0 0 700 `} {
+				if !strings.Contains(doc, want) {
+					t.Errorf("SVG lacks %s", want)
+				}
+			}
+			for _, bad := range []string{"href", "url(", "<image", "<script"} {
+				if strings.Contains(doc, bad) {
+					t.Errorf("SVG has %q: it must stand alone", bad)
+				}
+			}
+			if strings.Contains(doc, `<"&">`) {
+				t.Error("a name went into the SVG unescaped")
+			}
+			// Every cell of every track is drawn with its number.
+			for n := 1; n < businessman.NumCells; n++ {
+				if businessman.Board[n].RU == "" {
+					continue
+				}
+				if !strings.Contains(doc, ">"+strconv.Itoa(n)+"</text>") {
+					t.Errorf("cell %d is not numbered", n)
+				}
+			}
+			p2, _ := PNG(v, names, lang)
+			s2, _ := SVG(v, names, lang)
+			if !bytes.Equal(p, p2) || !bytes.Equal(s, s2) {
+				t.Error("two drawings of one view differ")
+			}
+			golden(t, "business-"+lang+".png", p)
+			golden(t, "business-"+lang+".svg", s)
+		})
+	}
+}
+
+// TestBusinessViews draws the corner cases of «Бизнесмен»: a new game, a
+// game over, two seats, everyone on one cell, the roulette being played,
+// every lot owned with buildings and pledges, a hand in the view (never
+// drawn), and refuses a token off the board.
+func TestBusinessViews(t *testing.T) {
+	var seed [32]byte
+	s, err := businessman.New(businessman.DefaultOptions(), 2, seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start := s.View(0).(businessman.View)
+	if len(start.Hand) == 0 {
+		t.Fatal("the seat's view has no hand")
+	}
+	crowd := midBusiness(t)
+	crowd.Players = append([]businessman.PlayerView(nil), crowd.Players...)
+	for i := range crowd.Players {
+		crowd.Players[i].Cell = 45
+		crowd.Players[i].Bankrupt = i == 4
+	}
+	over := midBusiness(t)
+	over.Phase = businessman.PhOver
+	roulette := midBusiness(t)
+	roulette.Phase, roulette.Roulette = businessman.PhRoulette, businessman.RouletteIn+5
+	full := midBusiness(t)
+	full.Properties = nil
+	for n := 1; n < businessman.NumCells; n++ {
+		if k := businessman.Board[n].Kind; k == businessman.KLot || k == businessman.KSuper {
+			full.Properties = append(full.Properties, businessman.PropertyView{Cell: n, Owner: n % 6, Level: n % 3, Pledged: n%5 == 0})
+		}
+	}
+	for i := range full.Players {
+		full.Players[i].Cell = []int{60, 63, 69, 41, 56, 40}[i]
+	}
+	for name, v := range map[string]businessman.View{"start": start, "crowd": crowd, "over": over, "roulette": roulette, "full": full} {
+		for _, n := range [][]string{nil, names} {
+			p, err := PNG(v, n, "ru")
+			if err != nil {
+				t.Errorf("%s: PNG: %v", name, err)
+			}
+			if len(p) > maxPNG {
+				t.Errorf("%s: PNG %d bytes", name, len(p))
+			}
+			b, err := SVG(v, n, "en")
+			if err != nil {
+				t.Errorf("%s: SVG: %v", name, err)
+			}
+			if len(b) > maxSVG {
+				t.Errorf("%s: SVG %d bytes", name, len(b))
+			}
+			wellFormedXML(t, b)
+			for _, c := range v.Hand { // a hand is the reader's: never on the board
+				if strings.Contains(string(b), c.Code) {
+					t.Errorf("%s: the board shows exchange card %s", name, c.Code)
+				}
+			}
+		}
+	}
+	bad := start
+	bad.Players = append([]businessman.PlayerView(nil), start.Players...)
+	bad.Players[0].Cell = 57
+	if _, err := PNG(bad, nil, "ru"); err == nil {
+		t.Error("a token on cell 57 was drawn")
+	}
+	if _, err := SVG(struct{}{}, nil, "ru"); !errors.Is(err, ErrNoPicture) {
+		t.Errorf("a view of no game: %v", err)
+	}
 }

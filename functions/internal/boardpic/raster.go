@@ -36,7 +36,7 @@ type raster struct {
 }
 
 func rasterPNG(sc *scene) ([]byte, error) {
-	r := &raster{img: image.NewRGBA(image.Rect(0, 0, Width, Height)), m: sc.m}
+	r := &raster{img: image.NewRGBA(image.Rect(0, 0, sc.w, sc.h)), m: sc.m}
 	r.z.DrawOp = draw.Src
 	for _, it := range sc.items {
 		r.draw(it)

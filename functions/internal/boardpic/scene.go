@@ -32,7 +32,7 @@ const (
 	kLine               // polyline pts, stroke of width sw, dashed if dash > 0
 	kPoly               // filled polygon pts
 	kText               // s at x, y (baseline), anchored by anchor
-	kGroup              // opens a group (SVG only): stroke is its members' default stroke; pass lets the pointer through
+	kGroup              // opens a group (SVG only): its members' default stroke, font size and weight; pass lets the pointer through
 	kEnd                // closes a group
 )
 
@@ -56,8 +56,9 @@ type item struct {
 	pass       bool
 }
 
-// scene is the whole picture.
+// scene is the whole picture, w × h pixels.
 type scene struct {
+	w, h  int
 	items []item
 	title string // accessible name
 	desc  string // accessible description
@@ -161,8 +162,8 @@ func cellBox(n int) box {
 	}
 }
 
-// build lays out the picture of v.
-func build(v western.View, names []string, lang string) (*scene, error) {
+// buildWestern lays out the picture of a «Вестерн» view.
+func buildWestern(v western.View, names []string, lang string) (*scene, error) {
 	if err := check(v); err != nil {
 		return nil, err
 	}
@@ -170,7 +171,7 @@ func build(v western.View, names []string, lang string) (*scene, error) {
 	if err != nil {
 		return nil, err
 	}
-	sc := &scene{m: m}
+	sc := &scene{m: m, w: Width, h: Height}
 	seatName := func(i int) string {
 		if i < len(names) && names[i] != "" {
 			return names[i]

@@ -20,7 +20,7 @@ const (
 // clash), text in the system sans-serif font.
 func writeSVG(sc *scene) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" style="max-width:100%%;height:auto" role="img" aria-label="`, Width, Height, Width, Height)
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" style="max-width:100%%;height:auto" role="img" aria-label="`, sc.w, sc.h, sc.w, sc.h)
 	esc(&b, sc.title)
 	fmt.Fprintf(&b, `" font-family='%s' font-size="%s" text-anchor="middle" fill="%s">`, svgFont, num(svgFontSize), hex(cInk))
 	b.WriteString("<title>")
@@ -28,21 +28,29 @@ func writeSVG(sc *scene) []byte {
 	b.WriteString("</title><desc>")
 	esc(&b, sc.desc)
 	b.WriteString("</desc>\n")
-	var group color.RGBA // the stroke the open group sets
+	root := item{size: svgFontSize}
+	group := root // the defaults the open group sets
 	for _, it := range sc.items {
 		switch it.k {
 		case kGroup:
-			group = it.stroke
+			group = item{stroke: it.stroke, size: svgFontSize, bold: it.bold}
 			b.WriteString("<g")
 			if it.stroke.A != 0 {
 				fmt.Fprintf(&b, ` stroke="%s"`, hex(it.stroke))
+			}
+			if it.size > 0 && it.size != svgFontSize {
+				group.size = it.size
+				fmt.Fprintf(&b, ` font-size="%s"`, num(it.size))
+			}
+			if it.bold {
+				b.WriteString(` font-weight="bold"`)
 			}
 			if it.pass {
 				b.WriteString(` pointer-events="none"`)
 			}
 			b.WriteString(">\n")
 		case kEnd:
-			group = cNone
+			group = root
 			b.WriteString("</g>\n")
 		default:
 			svgItem(&b, it, group)
@@ -52,7 +60,9 @@ func writeSVG(sc *scene) []byte {
 	return b.Bytes()
 }
 
-func svgItem(b *bytes.Buffer, it item, group color.RGBA) {
+// svgItem writes one item in a group whose defaults (stroke, font size
+// and weight) are group's.
+func svgItem(b *bytes.Buffer, it item, group item) {
 	switch it.k {
 	case kRect:
 		x, y, w, h := it.x, it.y, it.w, it.h
@@ -67,7 +77,7 @@ func svgItem(b *bytes.Buffer, it item, group color.RGBA) {
 		} else { // a path is the shorter way to write a plain rectangle
 			fmt.Fprintf(b, `<path d="M%s %sh%sv%sh-%sz"`, num(x), num(y), num(w), num(h), num(w))
 		}
-		paint(b, it, stroked, group)
+		paint(b, it, stroked, group.stroke)
 		end(b, it, elem)
 	case kCircle:
 		rad := it.r
@@ -76,7 +86,7 @@ func svgItem(b *bytes.Buffer, it item, group color.RGBA) {
 			rad -= it.sw / 2
 		}
 		fmt.Fprintf(b, `<circle cx="%s" cy="%s" r="%s"`, num(it.x), num(it.y), num(rad))
-		paint(b, it, stroked, group)
+		paint(b, it, stroked, group.stroke)
 		end(b, it, "circle")
 	case kLine:
 		b.WriteString(`<path d="`)
@@ -92,11 +102,14 @@ func svgItem(b *bytes.Buffer, it item, group color.RGBA) {
 		fmt.Fprintf(b, `Z" fill="%s"/>`, hex(it.fill))
 	case kText:
 		fmt.Fprintf(b, `<text x="%s" y="%s"`, num(it.x), num(it.y))
-		if it.size != svgFontSize {
+		if it.size != group.size {
 			fmt.Fprintf(b, ` font-size="%s"`, num(it.size))
 		}
-		if it.bold {
+		switch {
+		case it.bold && !group.bold:
 			b.WriteString(` font-weight="bold"`)
+		case !it.bold && group.bold:
+			b.WriteString(` font-weight="normal"`)
 		}
 		switch it.anchor {
 		case 0:

@@ -34,62 +34,111 @@ var players = []struct{ name, email, lang string }{
 // played is what the tab went through in the game: every page it
 // loaded, what axe-core found on each kind of page, the screenshots.
 type played struct {
-	id, origin      string
-	pages           []pageLoad
-	requests        []string // every request the tab made, pages or not
-	axe             []axeReport
-	shots           []string
-	visits, presses int
-	others, folded  int // decisions other than the default; of them, in a folded group
-	took            time.Duration
+	kind, id, origin string
+	pages            []pageLoad
+	requests         []string // every request the tab made, pages or not
+	axe              []axeReport
+	shots            []string
+	visits, presses  int
+	moves            int
+	others, folded   int // decisions other than the default; of them, in a folded group
+	took             time.Duration
+}
+
+// kinds are the games the browser plays, each in its own game; «Бизнесмен»
+// with rent on claim, so that owners decide out of turn too.
+var kinds = []struct {
+	kind    string
+	options map[string]string // option field → value on the home form
+}{
+	{"western", map[string]string{"opt_western_laps": "2"}},
+	{"businessman", map[string]string{"opt_businessman_laps": "2", "opt_businessman_rent_claim": "claim"}},
 }
 
 var (
-	gameOnce sync.Once
-	game     *played
+	gamesMu sync.Mutex
+	games   = map[string]*gameOnce{}
 )
 
-// playedGame plays the game once for the package's tests, with the first
-// test that asks: its failures are that test's, and the others then fail
-// saying so.
-func playedGame(t *testing.T) *played {
-	t.Helper()
-	gameOnce.Do(func() { game = play(t) })
-	if game == nil {
-		t.Fatal("the game was not played to its end in the browser: see the first test's failure")
-	}
-	return game
+type gameOnce struct {
+	once sync.Once
+	game *played
 }
 
-// play has the organiser create a 3-seat «Вестерн» of 2 laps on the home
-// page, each player accept from the invitation mail, and then, while a
-// player's latest mail leads to a page with decisions on it, that player
-// follow the link and click through the decisions: mostly the default
-// (the first form), sometimes another (opening its folded group first),
-// never leaving the game. On the way each kind of page is checked with
-// axe-core and the pages the issue asks for are photographed.
-func play(t *testing.T) *played {
+// playedGame plays the game of kind once for the package's tests, with the
+// first test that asks: its failures are that test's, and the others then
+// fail saying so.
+func playedGame(t *testing.T, kind string) *played {
+	t.Helper()
+	gamesMu.Lock()
+	g, ok := games[kind]
+	if !ok {
+		g = &gameOnce{}
+		games[kind] = g
+	}
+	gamesMu.Unlock()
+	g.once.Do(func() {
+		for _, k := range kinds {
+			if k.kind == kind {
+				g.game = play(t, k.kind, k.options)
+			}
+		}
+	})
+	if g.game == nil {
+		t.Fatalf("the game of %s was not played to its end in the browser: see the first test's failure", kind)
+	}
+	return g.game
+}
+
+// eachKind runs f as a subtest for each game.
+func eachKind(t *testing.T, f func(t *testing.T, g *played)) {
+	for _, k := range kinds {
+		t.Run(k.kind, func(t *testing.T) { f(t, playedGame(t, k.kind)) })
+	}
+}
+
+// play has the organiser create a 3-seat game of kind of 2 laps on the
+// home page, each player accept from the invitation mail, and then, while
+// a player's latest mail leads to a page with decisions on it, that
+// player follow the link and click through the decisions: mostly the
+// default (the first form), sometimes another (opening its folded group
+// first), never leaving the game. On the way each kind of page is checked
+// with axe-core and the pages the issue asks for are photographed
+// («Вестерн»'s as they are named, «Бизнесмен»'s with its name first).
+func play(t *testing.T, kind string, options map[string]string) *played {
 	start := time.Now()
 	s := newSite(t)
 	b := newBrowser(t, s.url)
-	p := &played{origin: s.url}
+	p := &played{kind: kind, origin: s.url}
 	checked := map[string]bool{}
-	check := func(kind string) {
-		if !checked[kind] {
-			checked[kind] = true
-			p.axe = append(p.axe, b.axe(kind))
+	check := func(page string) {
+		if !checked[page] {
+			checked[page] = true
+			p.axe = append(p.axe, b.axe(page))
 		}
 	}
-	shot := func(name string, width int64) { p.shots = append(p.shots, b.screenshot(name, width)) }
+	prefix := ""
+	if kind != "western" {
+		prefix = kind + "-"
+	}
+	shot := func(name string, width int64) { p.shots = append(p.shots, b.screenshot(prefix+name, width)) }
 
 	// The organiser fills in the form on the home page (the fields by the
 	// names POST /games reads).
 	b.open("home", s.url+"/")
 	check("home")
+	if n := eval[string](b, `document.querySelector('select[name="kind"]').value`); n != "western" {
+		t.Errorf("the home page offers %q first, not «Вестерн»", n)
+	}
 	shot("home", desktopWidth)
+	b.do(chromedp.SetValue(chromedp.CSS(`select[name="kind"]`), kind))
+	for name, v := range options {
+		b.do(chromedp.SetValue(chromedp.CSS(`[name="`+name+`"]`), v))
+	}
+	if kind != "western" {
+		shot("home-options", desktopWidth)
+	}
 	b.do(
-		chromedp.SetValue(chromedp.CSS(`select[name="kind"]`), "western"),
-		chromedp.SetValue(chromedp.CSS(`input[name="opt_western_laps"]`), "2"),
 		chromedp.SendKeys(chromedp.CSS(`input[name="org_name"]`), "Org"),
 		chromedp.SendKeys(chromedp.CSS(`input[name="org_email"]`), "org@pbm.test"),
 		chromedp.SetValue(chromedp.CSS(`select[name="org_lang"]`), "en"),
@@ -231,6 +280,10 @@ func play(t *testing.T) *played {
 	if rec.Status != service.StatusOver {
 		t.Fatalf("the pages say the game is over, the store says %s", rec.Status)
 	}
+	if rec.Kind != kind || !strings.Contains(string(rec.Options), `"laps":2`) {
+		t.Fatalf("the home form made a game of %s with %s, not %s of 2 laps", rec.Kind, rec.Options, kind)
+	}
+	p.moves = rec.Moves
 	p.pages, p.requests, p.took = b.pages, b.net.urls(), time.Since(start)
 	return p
 }

@@ -11,22 +11,26 @@ import (
 // sub-resource it loads, as received (SPEC §6).
 const maxPageBytes = 60 << 10
 
-// TestWholeGameByClicking: Chromium plays a whole 3-seat «Вестерн» by
-// clicking, from the mails, to the game-over page with its chart.
+// TestWholeGameByClicking: Chromium plays a whole 3-seat game of each
+// game by clicking, from the mails, to the game-over page with its chart.
 func TestWholeGameByClicking(t *testing.T) {
-	g := playedGame(t)
-	t.Logf("game %s: %d visits from mails, %d decisions clicked (%d not the default, %d of them in a folded group), %d pages loaded, in %v",
-		g.id, g.visits, g.presses, g.others, g.folded, len(g.pages), g.took.Round(time.Millisecond))
-	for _, s := range g.shots {
-		t.Logf("screenshot: %s", s)
-	}
+	eachKind(t, func(t *testing.T, g *played) {
+		t.Logf("%s game %s: %d moves; %d visits from mails, %d decisions clicked (%d not the default, %d of them in a folded group), %d pages loaded, in %v",
+			g.kind, g.id, g.moves, g.visits, g.presses, g.others, g.folded, len(g.pages), g.took.Round(time.Millisecond))
+		for _, s := range g.shots {
+			t.Logf("screenshot: %s", s)
+		}
+	})
 }
 
 // TestPagesStayInService: no page of the game asks for anything outside
 // the service (its origin, and data: URLs), and none weighs more than
 // maxPageBytes.
 func TestPagesStayInService(t *testing.T) {
-	g := playedGame(t)
+	eachKind(t, pagesStayInService)
+}
+
+func pagesStayInService(t *testing.T, g *played) {
 	outside := map[string]bool{}
 	for _, p := range g.pages {
 		for _, u := range p.Outside {
@@ -58,7 +62,10 @@ func TestPagesStayInService(t *testing.T) {
 // TestAccessibility: axe-core finds no serious or critical violation of
 // WCAG 2 A/AA on any kind of page of the game.
 func TestAccessibility(t *testing.T) {
-	g := playedGame(t)
+	eachKind(t, accessibility)
+}
+
+func accessibility(t *testing.T, g *played) {
 	for _, r := range g.axe {
 		grave := r.grave()
 		var minor []string

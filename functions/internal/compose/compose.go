@@ -6,13 +6,13 @@ package compose
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/boardpic"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/present"
@@ -47,7 +47,7 @@ func New(c Config) *Composer {
 // Data is what the mail templates read.
 type Data struct {
 	Lang, Subject, Game, Greeting string
-	Text                          string
+	Text, Prompt                  string
 	Link, LinkText                string
 	Others                        string
 	Events                        []string
@@ -59,18 +59,24 @@ type Data struct {
 	PrefsURL, UnsubURL            string
 }
 
-// Position is a player's standing in a running game.
+// Position is a player's standing in a running game, as the game's
+// presenter words it from the recipient's view (P-3).
 type Position struct {
-	Name, Cell, Goods, Holdings     string
-	Cash, Deposit, Credit, NetWorth int64
-	Bankrupt                        bool
+	Name, Cell, Laps string
+	Cash, NetWorth   string
+	Facts            []present.Fact
+	Lists            []Line
+	Bankrupt         bool
 }
+
+// Line is a titled list of what a player holds, in one line.
+type Line struct{ Title, Text string }
 
 // Standing is a line of the final table.
 type Standing struct {
 	Place    int
 	Name     string
-	NetWorth int64
+	NetWorth string
 	Bankrupt bool
 	Parts    string
 }
@@ -158,13 +164,13 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		}
 		return "—"
 	}
-	view, _ := g.View(seat).(western.View)
+	pr := present.For(rec.Kind)
+	view := g.View(seat)
 	scores := g.Score()
-	for i, p := range view.Players {
-		pos := position(l, view, i, name(i), scores[i].NetWorth)
+	for i, p := range pr.Seats(l, view) {
+		pos := position(l, pr, p, name(i), scores[i].NetWorth)
 		if i == seat {
 			me := pos
-			me.Bankrupt = p.Bankrupt
 			d.Me = &me
 		}
 		d.Players = append(d.Players, pos)
@@ -176,8 +182,8 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		for place := 1; place <= len(scores); place++ {
 			for _, sc := range scores {
 				if sc.Place == place {
-					d.Standings = append(d.Standings, Standing{Place: place, Name: name(sc.Seat), NetWorth: sc.NetWorth,
-						Bankrupt: sc.Bankrupt, Parts: parts(l, sc.Parts)})
+					d.Standings = append(d.Standings, Standing{Place: place, Name: name(sc.Seat), NetWorth: pr.Money(l, sc.NetWorth),
+						Bankrupt: sc.Bankrupt, Parts: parts(l, pr, sc.Parts)})
 				}
 			}
 		}
@@ -190,9 +196,13 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		}
 		d.Subject = pick(l, "«"+d.Game+"»: ваш ход", d.Game+": your move")
 		d.Text = pick(l, "Ваш ход.", "It is your move.")
-		if m.Kind == service.MailDecision || view.Phase == western.PhAuction || view.Turn != seat {
+		d.Prompt = pr.Prompt(l, view, seat, true, name)
+		if m.Kind == service.MailDecision || g.Turn() != seat {
 			d.Subject = pick(l, "«"+d.Game+"»: нужно ваше решение", d.Game+": a decision is asked of you")
-			d.Text = decisionText(l, view, name)
+			d.Text, d.Prompt = d.Prompt, ""
+			if d.Text == "" {
+				d.Text = pick(l, "От вас ждут решения.", "A decision is asked of you.")
+			}
 		}
 		if m.Kind == service.MailReminder {
 			d.Subject = pick(l, "Напоминание — ", "Reminder — ") + d.Subject
@@ -201,10 +211,10 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 			d.Deadline = time.Unix(m.Due, 0).UTC().Format("2006-01-02 15:04 UTC")
 		}
 		if a, ok := g.Default(seat); ok {
-			d.Default = present.ActionLabel(l, a)
+			d.Default = pr.ActionLabel(l, a, name)
 		}
 		d.LinkText = templates.T(l, "open_game")
-		d.Events = sinceLastMove(rec, seat, l, name)
+		d.Events = sinceLastMove(rec, pr, seat, l, name)
 		d.Link, err = c.link("/g/"+rec.ID, linksign.PurposeSeat, rec.ID, m.Seat, rec.SeatPosition(seat), service.SeatTokenTTL, l)
 	}
 	if err != nil {
@@ -212,6 +222,9 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 	}
 	if !c.noPicture {
 		png, err := boardpic.PNG(view, names, l)
+		if errors.Is(err, boardpic.ErrNoPicture) {
+			return nil
+		}
 		if err != nil {
 			return fmt.Errorf("board picture: %w", err)
 		}
@@ -230,24 +243,9 @@ func owes(g engine.Game, seat int) bool {
 	return false
 }
 
-// decisionText says what is asked of a seat out of turn (P-2).
-func decisionText(l string, v western.View, name func(int) string) string {
-	switch {
-	case v.Offer != nil:
-		return pick(l,
-			fmt.Sprintf("%s предлагает купить вашу акцию %s за %s $. Согласны?", name(v.Offer.From), present.CellName(l, v.Offer.Cell), templates.Money(v.Offer.Price)),
-			fmt.Sprintf("%s offers to buy your share of %s for $%s. Do you accept?", name(v.Offer.From), present.CellName(l, v.Offer.Cell), templates.Money(v.Offer.Price)))
-	case v.Auction != nil:
-		return pick(l,
-			fmt.Sprintf("Торги: банк продаёт %s. Ваша закрытая ставка — от %s $; видна только вам до конца торгов.", present.CellName(l, v.Auction.Cell), templates.Money(v.Auction.Min)),
-			fmt.Sprintf("Auction: the bank sells %s. Your sealed bid starts at $%s; nobody sees it until the auction closes.", present.CellName(l, v.Auction.Cell), templates.Money(v.Auction.Min)))
-	}
-	return pick(l, "От вас ждут решения.", "A decision is asked of you.")
-}
-
 // sinceLastMove tells what the seat may see of what happened after its
 // own last command still in the game item (at most 40 lines, the newest).
-func sinceLastMove(rec *service.Record, seat int, l string, name func(int) string) []string {
+func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, name func(int) string) []string {
 	log, err := rec.Recent()
 	if err != nil {
 		return nil
@@ -262,8 +260,11 @@ func sinceLastMove(rec *service.Record, seat int, l string, name func(int) strin
 	var out []string
 	for _, e := range log[from:] {
 		for _, ev := range e.Events {
-			if ev.VisibleTo(seat) {
-				out = append(out, present.EventText(l, ev, name))
+			if !ev.VisibleTo(seat) {
+				continue
+			}
+			if t := pr.EventText(l, ev, name); t != "" {
+				out = append(out, t)
 			}
 		}
 	}
@@ -273,42 +274,28 @@ func sinceLastMove(rec *service.Record, seat int, l string, name func(int) strin
 	return out
 }
 
-func position(l string, v western.View, i int, name string, nw int64) Position {
-	p := v.Players[i]
-	var hold, goods []string
-	for cell, o := range v.Owner {
-		if int(o) == i {
-			hold = append(hold, present.CellName(l, cell))
-		}
+// position words what the recipient's view shows of one seat.
+func position(l string, pr present.Game, p present.Seat, name string, nw int64) Position {
+	pos := Position{Name: name, Cell: p.Cell, Cash: pr.Money(l, p.Cash), NetWorth: pr.Money(l, nw), Facts: p.Facts, Bankrupt: p.Bankrupt}
+	if p.LapsOf > 0 {
+		pos.Laps = templates.Tf(l, "lap_of", p.Laps, p.LapsOf)
 	}
-	for g, n := range p.Goods {
-		if n > 0 {
-			goods = append(goods, fmt.Sprintf("%s %d", present.GoodName(l, western.Good(g).String()), n))
+	for _, ls := range p.Lists {
+		var items []string
+		for _, it := range ls.Items {
+			items = append(items, it.Text)
 		}
+		pos.Lists = append(pos.Lists, Line{Title: ls.Title, Text: strings.Join(items, "; ")})
 	}
-	none := pick(l, "нет", "none")
-	join := func(s []string) string {
-		if len(s) == 0 {
-			return none
-		}
-		return strings.Join(s, ", ")
-	}
-	return Position{Name: name, Cell: present.CellName(l, p.Cell), Cash: p.Cash, Deposit: p.Deposit, Credit: p.Credit,
-		NetWorth: nw, Goods: join(goods), Holdings: join(hold), Bankrupt: p.Bankrupt}
+	return pos
 }
 
-// parts writes a net-worth breakdown (W-40).
-func parts(l string, p map[string]int64) string {
-	order := []struct{ key, ru, en string }{
-		{western.PartCash, "наличные", "cash"}, {western.PartDeposit, "вклад", "deposit"},
-		{western.PartShares, "акции", "shares"}, {western.PartGoods, "товары", "goods"},
-		{western.PartCredit, "кредит", "credit"}, {western.PartLoan, "заём колонии", "colony loan"},
-		{western.PartStartLoan, "ссуда", "start loan"},
-	}
+// parts writes a net-worth breakdown in the game's order.
+func parts(l string, pr present.Game, p map[string]int64) string {
 	var out []string
-	for _, o := range order {
-		if v, ok := p[o.key]; ok && v != 0 {
-			out = append(out, pick(l, o.ru, o.en)+" "+templates.Money(v))
+	for _, x := range pr.Parts(l, p) {
+		if x.Value != 0 {
+			out = append(out, strings.ToLower(x.Label)+" "+pr.Money(l, x.Value))
 		}
 	}
 	return strings.Join(out, ", ")

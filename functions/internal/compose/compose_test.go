@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/businessman"
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -34,6 +36,13 @@ type fixture struct {
 
 func newFixture(t testing.TB, seats int, moves int) fixture {
 	t.Helper()
+	return newGame(t, "western", `{"laps":20}`, seats, func(_ engine.Game, n int) bool { return n >= moves })
+}
+
+// newGame plays a game of kind with options by its bots until stop says
+// so (or the game ends).
+func newGame(t testing.TB, kind, options string, seats int, stop func(g engine.Game, moves int) bool) fixture {
+	t.Helper()
 	st, err := boltstore.Open(filepath.Join(t.TempDir(), "mail.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -45,7 +54,7 @@ func newFixture(t testing.TB, seats int, moves int) fixture {
 		Rand: rand.NewChaCha8([32]byte{'m', 'a', 'i', 'l'}), Log: slog.New(slog.DiscardHandler)})
 	people := []service.Person{{Name: "Анна", Email: "anna@pbm.test", Lang: "ru"}, {Name: "Bob O'Neil", Email: "bob@pbm.test", Lang: "en"},
 		{Name: "Вера", Email: "vera@pbm.test"}, {Name: "Dan", Email: "dan@pbm.test", Lang: "en"}, {Name: "Егор", Email: "egor@pbm.test"}, {Name: "Fay", Email: "fay@pbm.test", Lang: "en"}}
-	created, err := svc.Create(context.Background(), service.CreateRequest{Kind: "western", Options: []byte(`{"laps":20}`),
+	created, err := svc.Create(context.Background(), service.CreateRequest{Kind: kind, Options: []byte(options),
 		Organiser: service.Person{Name: "Org", Email: "org@pbm.test", Lang: "en"}, Seats: people[:seats]})
 	if err != nil {
 		t.Fatal(err)
@@ -55,12 +64,15 @@ func newFixture(t testing.TB, seats int, moves int) fixture {
 			t.Fatal(err)
 		}
 	}
-	for i := 0; i < moves; i++ {
+	for i := 0; ; i++ {
 		rec, _, _ := svc.Load(context.Background(), created.ID)
 		if rec.Status != service.StatusPlaying {
 			break
 		}
 		g, _ := svc.Engine(rec)
+		if stop(g, i) {
+			break
+		}
 		inv := -1
 		for j, s := range rec.Seats {
 			if s.Engine == g.Owing()[0] {
@@ -101,6 +113,16 @@ func (f fixture) mailFor(t testing.TB, kind string, seat int) notify.Message {
 func TestGoldenMails(t *testing.T) {
 	start := newFixture(t, 3, 0)
 	mid := newFixture(t, 3, 60)
+	// «Бизнесмен»: a turn in the middle of the game, a deal offered to a
+	// seat, a rent to claim (option claim), and the end.
+	const bmOpts = `{"laps":3,"rent_claim":"claim"}`
+	bmMid := newGame(t, "businessman", bmOpts, 3, func(_ engine.Game, n int) bool { return n >= 80 })
+	phase := func(ph businessman.Phase) func(engine.Game, int) bool {
+		return func(g engine.Game, n int) bool { return g.View(engine.Spectator).(businessman.View).Phase == ph }
+	}
+	bmOffer := newGame(t, "businessman", `{"laps":20}`, 3, phase(businessman.PhOffer))
+	bmClaim := newGame(t, "businessman", bmOpts, 3, phase(businessman.PhClaim))
+	bmOver := newGame(t, "businessman", bmOpts, 3, func(engine.Game, int) bool { return false })
 	for _, tc := range []struct {
 		name string
 		f    fixture
@@ -111,6 +133,11 @@ func TestGoldenMails(t *testing.T) {
 		{"invite-en", start, service.MailInvite, 1},
 		{"accepted-en", start, service.MailAccepted, -1},
 		{"turn", mid, service.MailTurn, -1},
+		{"businessman-turn", bmMid, service.MailTurn, -1},
+		{"businessman-offer", bmOffer, service.MailDecision, -1},
+		{"businessman-claim", bmClaim, service.MailDecision, -1},
+		{"businessman-over-ru", bmOver, service.MailOver, 0},
+		{"businessman-over-en", bmOver, service.MailOver, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			msg := tc.f.mailFor(t, tc.kind, tc.seat)
@@ -139,7 +166,18 @@ func TestGoldenMails(t *testing.T) {
 // TestTurnMailParts: a turn mail has both parts, the board picture inline
 // and referenced by the HTML, one-click unsubscribe, and fits 150 KB.
 func TestTurnMailParts(t *testing.T) {
-	f := newFixture(t, 6, 400)
+	for _, tc := range []struct {
+		kind string
+		f    fixture
+	}{
+		{"western", newFixture(t, 6, 400)},
+		{"businessman", newGame(t, "businessman", `{"laps":20}`, 6, func(_ engine.Game, n int) bool { return n >= 300 })},
+	} {
+		t.Run(tc.kind, func(t *testing.T) { turnMailParts(t, tc.f) })
+	}
+}
+
+func turnMailParts(t *testing.T, f fixture) {
 	msg := f.mailFor(t, service.MailTurn, -1)
 	size := len(msg.Subject) + len(msg.Text) + len(msg.HTML)
 	for _, p := range msg.Inline {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"slices"
 	"sync"
 	"testing"
 
@@ -16,7 +17,8 @@ import (
 )
 
 // chooser picks an action from a legal list the way a casual player would:
-// mostly the default, sometimes anything, amounts anywhere in range.
+// mostly the default, sometimes anything but leaving the game (so that
+// the game is played to its end), amounts anywhere in range.
 type chooser struct{ r *rand.Rand }
 
 func (c chooser) pick(legal []engine.Choice) engine.Action {
@@ -27,10 +29,11 @@ func (c chooser) pick(legal []engine.Choice) engine.Action {
 			}
 		}
 	}
+	legal = slices.DeleteFunc(slices.Clone(legal), func(ch engine.Choice) bool { return ch.Type == engine.Resign })
 	ch := legal[c.r.IntN(len(legal))]
 	a := ch.Action
 	if ch.Ranged() {
-		a.Amount = ch.Min + c.r.Int64N(min(ch.Max-ch.Min+1, 20_000))
+		a.Amount = ch.Min + ch.Step*c.r.Int64N(min((ch.Max-ch.Min)/ch.Step+1, 20_000))
 	}
 	return a
 }
@@ -73,13 +76,22 @@ func (e *env) playOut(id string, tokens []string, seed uint64) int {
 	}
 }
 
-// TestEndToEndWesternOverHTTP plays a whole 3-seat «Вестерн» game through
-// the HTTP API on dynalite, every seat choosing from the legal actions the
-// API lists, then checks the result equals an engine replay of the stored
-// log (P-1).
-func TestEndToEndWesternOverHTTP(t *testing.T) {
+// TestEndToEndOverHTTP plays a whole 3-seat game of each game through the
+// HTTP API on dynalite, every seat choosing from the legal actions the API
+// lists, then checks the result equals an engine replay of the stored log
+// (P-1).
+func TestEndToEndOverHTTP(t *testing.T) {
+	for _, tc := range []struct{ kind, options string }{
+		{"western", `{"laps":3}`},
+		{"businessman", `{"laps":3,"rent_claim":"claim"}`},
+	} {
+		t.Run(tc.kind, func(t *testing.T) { endToEnd(t, tc.kind, tc.options) })
+	}
+}
+
+func endToEnd(t *testing.T, kind, options string) {
 	e := newEnv(t)
-	id, tokens := e.startGame("western", 3, `{"laps":3}`)
+	id, tokens := e.startGame(kind, 3, options)
 	moves := e.playOut(id, tokens, 7)
 
 	var result struct {

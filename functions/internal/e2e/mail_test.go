@@ -143,8 +143,9 @@ func (m *mailEnv) page(method, link string, form url.Values) (int, string) {
 }
 
 var (
-	pageFormRE  = regexp.MustCompile(`(?s)<form method="post" action="([^"]+)"[^>]*>(.*?)</form>`)
-	pageInputRE = regexp.MustCompile(`<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"`)
+	pageFormRE   = regexp.MustCompile(`(?s)<form method="post" action="([^"]+)"[^>]*>(.*?)</form>`)
+	pageInputRE  = regexp.MustCompile(`<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"`)
+	pageSelectRE = regexp.MustCompile(`(?s)<select[^>]*name="([^"]+)"[^>]*>\s*<option value="([^"]*)"`)
 )
 
 type pageForm struct {
@@ -158,6 +159,9 @@ func pageForms(base, page string) []pageForm {
 		pf := pageForm{action: base + html.UnescapeString(f[1]), values: url.Values{}}
 		for _, in := range pageInputRE.FindAllStringSubmatch(f[2], -1) {
 			pf.values.Set(in[1], html.UnescapeString(in[2]))
+		}
+		for _, sel := range pageSelectRE.FindAllStringSubmatch(f[2], -1) { // a list: its first option
+			pf.values.Set(sel[1], html.UnescapeString(sel[2]))
 		}
 		out = append(out, pf)
 	}
@@ -173,16 +177,29 @@ func cyrillic(s string) bool {
 	return false
 }
 
-// TestMailPlaysWholeGame plays a whole 3-seat «Вестерн» game in which every
-// action is made by following the link in the latest mail to that player,
-// read from the SES server, with players in Russian and English. After
-// every visit it checks who got which mail against a replay of the log:
-// each decision the engine newly asks of a seat is mailed to that seat
-// once, and nobody else is mailed.
+// TestMailPlaysWholeGame plays a whole 3-seat game of each game in which
+// every action is made by following the link in the latest mail to that
+// player, read from the SES server, with players in Russian and English.
+// After every visit it checks who got which mail against a replay of the
+// log: each decision the engine newly asks of a seat is mailed to that
+// seat once, and nobody else is mailed. «Бизнесмен» is played with rent on
+// claim, so that owners are asked out of turn too (P-2).
 func TestMailPlaysWholeGame(t *testing.T) {
+	for _, tc := range []struct {
+		kind    string
+		options map[string]any
+	}{
+		{"western", map[string]any{"laps": 2}},
+		{"businessman", map[string]any{"laps": 2, "rent_claim": "claim"}},
+	} {
+		t.Run(tc.kind, func(t *testing.T) { mailPlaysWholeGame(t, tc.kind, tc.options) })
+	}
+}
+
+func mailPlaysWholeGame(t *testing.T, kind string, options map[string]any) {
 	m := newMailEnv(t)
 	langs := []string{"ru", "en", "ru"}
-	req := map[string]any{"kind": "western", "options": map[string]any{"laps": 2}, "deadline_hours": 48,
+	req := map[string]any{"kind": kind, "options": options, "deadline_hours": 48,
 		"organiser": map[string]string{"name": "Org", "email": "org@pbm.test", "lang": "en"}}
 	var seats []map[string]string
 	for i, l := range langs {
@@ -302,8 +319,10 @@ func TestMailPlaysWholeGame(t *testing.T) {
 				break
 			}
 			f := forms[0]
-			if rnd.IntN(10) < 3 {
-				f = forms[rnd.IntN(len(forms))]
+			if rnd.IntN(10) < 3 { // another decision, but never leaving the game
+				if g := forms[rnd.IntN(len(forms))]; g.values.Get("type") != engine.Resign {
+					f = g
+				}
 			}
 			code, next := m.page("POST", f.action, f.values)
 			if code != 200 {
@@ -323,7 +342,7 @@ func TestMailPlaysWholeGame(t *testing.T) {
 			t.Fatal(err)
 		}
 		var want []string
-		g, _ := games.Replay("western", rec.Options, 3, [32]byte(rec.Seed), cmds)
+		g, _ := games.Replay(rec.Kind, rec.Options, 3, [32]byte(rec.Seed), cmds)
 		for _, e := range full[logSeen:] {
 			before := g.Owing()
 			if g, _, err = g.Apply(e.Seat, e.Action); err != nil {
@@ -366,6 +385,13 @@ func TestMailPlaysWholeGame(t *testing.T) {
 			t.Errorf("the last mail to %s is not the result: %q", addr, latest[addr].Subject)
 		}
 	}
+	decisions := 0
+	for _, x := range m.mails() {
+		if strings.Contains(x.Subject, "решение") || strings.Contains(x.Subject, "decision is asked") {
+			decisions++
+		}
+	}
+	t.Logf("%d moves made from %d mails, %d of them decisions out of turn", v.Moves, seen, decisions)
 }
 
 var hrefRE = regexp.MustCompile(`href="([^"]+)"`)

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
@@ -260,6 +261,7 @@ func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
 	if inv := rd.seatIndex(); inv >= 0 {
 		seat = rec.Seats[inv].Engine
 	}
+	pr := present.For(rec.Kind)
 	out := make([]LogEntry, 0, len(entries))
 	for _, e := range entries {
 		le := LogEntry{N: e.N, Seat: e.Seat, Action: e.Action, At: e.At, Events: []engine.Event{}}
@@ -268,7 +270,7 @@ func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
 				le.Events = append(le.Events, ev)
 			}
 		}
-		if hidden(e, seat) {
+		if hidden(pr, e, seat) {
 			le.Action = engine.Action{Type: e.Action.Type} // a sealed bid's amount stays secret (P-3)
 		}
 		out = append(out, le)
@@ -277,17 +279,9 @@ func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
 }
 
 // hidden tells whether the command's details are secret from seat: a
-// command whose events are all private to its author.
-func hidden(e service.Entry, seat int) bool {
-	if e.Seat == seat {
-		return false
-	}
-	for _, ev := range e.Events {
-		if ev.Private {
-			return true
-		}
-	}
-	return false
+// secret action (a sealed bid) of another seat.
+func hidden(p present.Game, e service.Entry, seat int) bool {
+	return e.Seat != seat && p.SecretAction(e.Action.Type)
 }
 
 func (a *api) result(w http.ResponseWriter, r *http.Request) {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pbmgames/pbm/functions/internal/boardpic"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -30,7 +31,7 @@ var dashes = [...]string{"", "7 4", "2 3", "10 3 2 3", "4 2", "12 4"}
 // netWorthChart draws every seat's net worth over the game as an inline
 // SVG line chart: gridlines, labelled axes, one line a seat in its board
 // colour and dash, a numbered marker at its end, and a legend.
-func netWorthChart(l string, s series, names []string) template.HTML {
+func netWorthChart(l string, pr present.Game, s series, names []string) template.HTML {
 	if len(s.Moves) < 2 || len(s.Worth) == 0 {
 		return ""
 	}
@@ -60,7 +61,7 @@ func netWorthChart(l string, s series, names []string) template.HTML {
 	title := templates.T(l, "chart_title")
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" role="img" aria-label="%s" class="chart" font-family="system-ui,sans-serif" font-size="%d" fill="#2b2118">`,
 		chartW, height, html.EscapeString(title), chartFont)
-	fmt.Fprintf(&b, "<title>%s</title><desc>%s</desc>\n", html.EscapeString(title), html.EscapeString(chartDesc(l, s, names)))
+	fmt.Fprintf(&b, "<title>%s</title><desc>%s</desc>\n", html.EscapeString(title), html.EscapeString(chartDesc(l, pr, s, names)))
 
 	// Gridlines and the net-worth axis.
 	b.WriteString(`<g stroke="#d9d0bf">`)
@@ -76,7 +77,7 @@ func netWorthChart(l string, s series, names []string) template.HTML {
 		fmt.Fprintf(&b, `<text x="%d" y="%.0f">%s</text>`, chartLeft-4, y(v)+4, templates.Money(int64(v)))
 	}
 	b.WriteString("</g>\n")
-	fmt.Fprintf(&b, `<text transform="translate(11 %d) rotate(-90)" text-anchor="middle">%s</text>`, chartTop+chartPlotH/2, html.EscapeString(templates.T(l, "chart_y")))
+	fmt.Fprintf(&b, `<text transform="translate(11 %d) rotate(-90)" text-anchor="middle">%s</text>`, chartTop+chartPlotH/2, html.EscapeString(chartY(l, pr)))
 
 	// The move axis.
 	fmt.Fprintf(&b, `<path d="M%d %dH%d" stroke="#7a6e60"/><g text-anchor="middle">`, chartLeft, axisY, chartW-chartRight)
@@ -140,6 +141,14 @@ func netWorthChart(l string, s series, names []string) template.HTML {
 	return template.HTML(b.String()) // every text in it is escaped above
 }
 
+// chartY is the title of the net-worth axis, with the game's currency.
+func chartY(l string, pr present.Game) string {
+	if c := pr.Currency(); c != "" {
+		return templates.T(l, "net_worth") + ", " + c
+	}
+	return templates.T(l, "net_worth")
+}
+
 // marker is a seat's numbered disc, as on the board.
 func marker(b *strings.Builder, seat int, x, y, r float64) {
 	c := boardpic.SeatColor(seat)
@@ -169,7 +178,7 @@ func niceStep(span float64, n int) float64 {
 
 // chartDesc is the text alternative of the chart: each seat's net worth
 // at the start, its highest and at the end.
-func chartDesc(l string, s series, names []string) string {
+func chartDesc(l string, pr present.Game, s series, names []string) string {
 	var parts []string
 	for seat, w := range s.Worth {
 		if len(w) == 0 {
@@ -179,7 +188,7 @@ func chartDesc(l string, s series, names []string) string {
 		for _, v := range w {
 			top = max(top, v)
 		}
-		parts = append(parts, templates.Tf(l, "chart_desc_seat", nameFunc(names)(seat), templates.USD(l, top), templates.USD(l, w[len(w)-1])))
+		parts = append(parts, templates.Tf(l, "chart_desc_seat", nameFunc(names)(seat), pr.Money(l, top), pr.Money(l, w[len(w)-1])))
 	}
 	return templates.Tf(l, "chart_desc", s.Moves[len(s.Moves)-1]) + " " + strings.Join(parts, "; ") + "."
 }

@@ -1,20 +1,65 @@
 package httpapi
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
+
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/templates"
 )
 
-// choiceView is one decision of the seat page: one form, one button.
+// choiceView is one form of the seat page: one decision, one button —
+// or several decisions that differ in one thing (whom to sell a lot to,
+// which colour to play a card on), chosen in a list.
 type choiceView struct {
 	engine.Choice
-	Index int    // in the engine's legal list
-	Label string // the button
-	Note  string // what it costs or brings, when the page knows
-	Value int64  // a ranged choice's initial amount
-	Unit  string // what a ranged amount counts
+	Index    int    // in the engine's legal list (the first, for a list)
+	Label    string // the button
+	Note     string // what it costs or brings, when the page knows
+	Value    int64  // a ranged choice's initial amount
+	Unit     string // what a ranged amount counts
+	AltLabel string // the list's label
+	Alts     []altView
+}
+
+// altView is one decision of a form's list. Its value names the fields
+// that tell it from the others (altValue).
+type altView struct {
+	Value, Label string
+}
+
+// altValue writes the fields of a decision the list picks: cell, target,
+// good, and the amount unless the player types it (or it is 0).
+func altValue(c engine.Choice) string {
+	v := strconv.Itoa(c.Cell) + "/" + strconv.Itoa(c.Target) + "/" + c.Good + "/"
+	if !c.Ranged() && c.Amount != 0 {
+		v += strconv.FormatInt(c.Amount, 10)
+	}
+	return v
+}
+
+// parseAlt reads an altValue into a.
+func parseAlt(v string, a *engine.Action) error {
+	f := strings.Split(v, "/")
+	if len(f) != 4 {
+		return fmt.Errorf("alt %q: want cell/target/good/amount", v)
+	}
+	var err error
+	if a.Cell, err = strconv.Atoi(f[0]); err != nil {
+		return fmt.Errorf("alt cell: %w", err)
+	}
+	if a.Target, err = strconv.Atoi(f[1]); err != nil {
+		return fmt.Errorf("alt target: %w", err)
+	}
+	a.Good = f[2]
+	if f[3] != "" {
+		if a.Amount, err = strconv.ParseInt(f[3], 10, 64); err != nil {
+			return fmt.Errorf("alt amount: %w", err)
+		}
+	}
+	return nil
 }
 
 // choiceGroup is a run of decisions of one kind; a long one is folded,
@@ -23,197 +68,134 @@ type choiceGroup struct {
 	Key, Title string
 	Fold       bool
 	Choices    []choiceView
+	Count      int    // decisions in it, those in lists included
 	More       string // the link, when the forms are left out
 }
 
-// groupOf puts each kind of action in a group, in the order the page
-// shows them: what the cell offers first, then the bank and the market,
-// then the long lists of shares.
-var groupOf = map[string]string{
-	western.AFork: "grp_here", western.ABuy: "grp_here", western.ABribe: "grp_here", western.AColonyLoan: "grp_here",
-	western.ATrinkets: "grp_here", western.ANarcoBuy: "grp_here", western.ANarcoSell: "grp_here", western.ADropGood: "grp_here",
-	western.ASurrender: "grp_here", western.APrison: "grp_here", western.AAccept: "grp_here", western.ADecline: "grp_here",
-	western.ABid: "grp_here", western.APass: "grp_here", western.ARoll: "grp_here", western.AEnd: "grp_here",
-	western.ACredit: "grp_bank", western.ADeposit: "grp_bank", western.AWithdraw: "grp_bank", western.ARepay: "grp_bank",
-	western.ARepayLoan: "grp_bank",
-	western.ASellGood:  "grp_market",
-	western.AOffer:     "grp_offer",
-	western.ASpecSell:  "grp_spec",
-	western.ASell:      "grp_sell",
-	engine.Resign:      "grp_leave",
-}
-
-var groupOrder = []string{"grp_here", "grp_bank", "grp_market", "grp_offer", "grp_spec", "grp_sell", "grp_other", "grp_leave"}
-
-// foldOver folds a group longer than this; the sales to the bank at par,
-// a last resort, are always folded.
+// foldOver folds a group longer than this, or of forms that weigh more
+// (a single form, whatever its list, is never folded alone).
 const foldOver = 4
 
-// maxForms bounds the decisions one page lists, to keep it light with its
+// maxForms bounds the forms one page lists, to keep it light with its
 // board (SPEC §6: 60 KB): past it, the longest folded groups become links
-// to a page of their own. The sales to the bank at par, possible at any
-// moment of one's turn and seldom wanted, are always such a link.
+// to a page of their own. A game's "own" groups are always such a link.
 const maxForms = 20
 
-// lazyAlways are the groups listed only on a page of their own.
-var lazyAlways = map[string]bool{"grp_sell": true}
-
-// shortLabel names a choice by its cell alone where the group's title says
-// what is done with it.
-var shortLabel = map[string]bool{"grp_offer": true, "grp_spec": true, "grp_sell": true}
-
 // arrangeChoices puts the default decision first (the one a missed
-// deadline plays, and the first form of the page) and groups the rest.
-// focus names the group a page of its own lists (every other long group
-// is then a link); more makes the link to a group's page.
-func arrangeChoices(l string, legal []engine.Choice, v *western.View, names []string, focus string, more func(group string) string) (*choiceView, []choiceGroup) {
-	var first *choiceView
-	byGroup := map[string][]choiceView{}
+// deadline plays, and the first form of the page) and groups the rest as
+// the game's presenter says. focus names the group a page of its own
+// lists (every other long group is then a link); more makes the link to
+// a group's page.
+func arrangeChoices(l string, p present.Game, legal []engine.Choice, view any, names []string, focus string, more func(group string) string) (*choiceView, []choiceGroup) {
+	name := nameFunc(names)
+	describe := func(i int) (choiceView, present.Choice) {
+		c := legal[i]
+		pc := p.Choice(l, c, view, name)
+		cv := choiceView{Choice: c, Index: i, Label: pc.Label, Note: pc.Note, Unit: pc.Unit, Value: c.Min}
+		if c.Ranged() && pc.Value >= c.Min && pc.Value <= c.Max {
+			cv.Value = pc.Value
+		}
+		if c.Type == engine.Resign { // every game's; a last resort, said plainly
+			cv.Label, cv.Note = templates.T(l, "resign"), templates.T(l, "resign_note")
+		}
+		return cv, pc
+	}
+	first := -1
 	for i, c := range legal {
-		cv := describeChoice(l, c, i, v, names)
-		if first == nil && c.Default {
-			first = &cv
+		if c.Default {
+			first = i
+			break
+		}
+	}
+	if first < 0 && len(legal) > 0 { // no default: the first choice leads
+		first = 0
+	}
+	var lead *choiceView
+	byGroup := map[string][]choiceView{}
+	forms := map[string]int{} // a list's key → its form in its group
+	for i := range legal {
+		cv, pc := describe(i)
+		if i == first {
+			lead = &cv
 			continue
 		}
-		g, ok := groupOf[c.Type]
-		if !ok {
-			g = "grp_other"
+		g := pc.Group
+		if g == "" {
+			g = "grp_here"
 		}
+		if pc.Form == "" {
+			byGroup[g] = append(byGroup[g], cv)
+			continue
+		}
+		key := g + "\x00" + pc.Form
+		alt := altView{Value: altValue(cv.Choice), Label: pc.Alt}
+		if k, ok := forms[key]; ok {
+			f := &byGroup[g][k]
+			f.Alts = append(f.Alts, alt)
+			if f.Ranged() { // an amount every decision of the list takes
+				f.Min, f.Max = min(f.Min, cv.Min), max(f.Max, cv.Max)
+				f.Value = min(f.Value, cv.Value)
+			}
+			continue
+		}
+		cv.AltLabel, cv.Alts = pc.AltLabel, []altView{alt}
+		forms[key] = len(byGroup[g])
 		byGroup[g] = append(byGroup[g], cv)
 	}
-	if first == nil && len(legal) > 0 { // no default: the first choice leads
-		cv := describeChoice(l, legal[0], 0, v, names)
-		first = &cv
-		for g, cs := range byGroup {
-			if len(cs) > 0 && cs[0].Index == 0 {
-				byGroup[g] = cs[1:]
-			}
-		}
-	}
 	var out []choiceGroup
-	for _, g := range groupOrder {
-		cs := byGroup[g]
+	for _, gr := range p.Groups() {
+		cs := byGroup[gr.Key]
 		if len(cs) == 0 {
 			continue
 		}
 		title := ""
-		if g != "grp_here" {
-			title = templates.T(l, g)
+		if gr.Key != "grp_here" {
+			title = templates.T(l, gr.Key)
 		}
-		if shortLabel[g] {
-			for i := range cs {
-				cs[i].Label = present.CellName(l, cs[i].Cell)
-			}
+		n := 0
+		for _, c := range cs {
+			n += max(1, len(c.Alts))
 		}
-		fold := g != focus && (g == "grp_sell" || g == "grp_leave" || len(cs) > foldOver)
-		out = append(out, choiceGroup{Key: g, Title: title, Fold: fold, Choices: cs})
+		cg := choiceGroup{Key: gr.Key, Title: title, Choices: cs, Count: n}
+		cg.Fold = gr.Key != focus && (gr.Own || gr.Key == "grp_leave" || len(cs) > foldOver || len(cs) > 1 && cg.weight() > foldOver+1)
+		fold := cg.Fold
+		if gr.Own && gr.Key != focus || focus != "" && fold && gr.Key != "grp_leave" {
+			cg.More = more(gr.Key)
+		}
+		out = append(out, cg)
 	}
-	// Which folded groups the page leaves to their own page: those always
-	// so, then the longest until the page's forms fit.
-	forms := 1
-	for i, g := range out {
-		if lazyAlways[g.Key] && g.Key != focus || focus != "" && g.Fold && g.Key != "grp_leave" {
-			out[i].More = more(g.Key)
-			continue
+	// Which other folded groups the page leaves to their own page: the
+	// heaviest until the page's forms fit.
+	total := 1.0
+	for _, g := range out {
+		if g.More == "" {
+			total += g.weight()
 		}
-		forms += len(g.Choices)
 	}
-	for forms > maxForms {
-		longest := -1
+	for total > maxForms {
+		heaviest := -1
 		for i, g := range out {
-			if g.Fold && g.More == "" && g.Key != focus && g.Key != "grp_leave" && (longest < 0 || len(g.Choices) > len(out[longest].Choices)) {
-				longest = i
+			if g.Fold && g.More == "" && g.Key != focus && g.Key != "grp_leave" && (heaviest < 0 || g.weight() > out[heaviest].weight()) {
+				heaviest = i
 			}
 		}
-		if longest < 0 {
+		if heaviest < 0 {
 			break
 		}
-		out[longest].More = more(out[longest].Key)
-		forms -= len(out[longest].Choices)
+		out[heaviest].More = more(out[heaviest].Key)
+		total -= out[heaviest].weight()
 	}
-	return first, out
+	return lead, out
 }
 
-// describeChoice labels a decision, with what it costs where the board
-// says so.
-func describeChoice(l string, c engine.Choice, i int, v *western.View, names []string) choiceView {
-	cv := choiceView{Choice: c, Index: i, Label: present.ActionLabel(l, c.Action), Value: c.Min}
-	if c.Ranged() {
-		cv.Unit = unitOf(l, c.Type)
-	}
-	if c.Type == engine.Resign { // every game's; a last resort, said plainly
-		cv.Label, cv.Note = templates.T(l, "resign"), templates.T(l, "resign_note")
-	}
-	if v == nil {
-		return cv
-	}
-	var me *western.Player
-	if v.Seat >= 0 && v.Seat < len(v.Players) {
-		me = &v.Players[v.Seat]
-	}
-	here := western.Cell{}
-	if me != nil && me.Cell >= 1 && me.Cell <= western.NumCells {
-		here = western.Board[me.Cell]
-	}
-	usd := func(n int64) string { return templates.USD(l, n) }
-	switch c.Type {
-	case western.ABuy:
-		cell := western.Board[c.Cell]
-		cv.Note = templates.Tf(l, "note_price", usd(cell.Price))
-		if cell.Profit > 0 {
-			cv.Note += " · " + templates.Tf(l, "note_profit", usd(cell.Profit))
-		}
-	case western.ASell:
-		cv.Note = templates.Tf(l, "note_par", usd(western.Board[c.Cell].Price))
-	case western.ASpecSell:
-		if here.Mult > 0 {
-			cv.Note = templates.Tf(l, "note_mult", float64(here.Mult)/2)
-		}
-	case western.AOffer:
-		cv.Note = templates.Tf(l, "note_owner", nameFunc(names)(c.Target))
-	case western.ABid:
-		cv.Label = templates.Tf(l, "bid_for", present.CellName(l, c.Cell))
-		cv.Note = templates.Tf(l, "note_range", usd(c.Min), usd(c.Max))
-	case western.AAccept:
-		if v.Offer != nil {
-			cv.Note = templates.Tf(l, "note_for", usd(v.Offer.Price))
-		}
-	case western.ASellGood:
-		price := v.Prices[c.Good]
-		cv.Note = templates.Tf(l, "note_unit", usd(price))
-		cv.Value = c.Max // sell all the market takes
-	case western.ANarcoBuy, western.ANarcoSell:
-		cv.Note = templates.Tf(l, "note_ton", usd(here.Amount))
-		if c.Type == western.ANarcoSell {
-			cv.Value = c.Max
-		}
-	case western.ABribe:
-		cv.Note = templates.Tf(l, "note_price", usd(here.Price))
-	case western.ATrinkets:
-		cv.Note = templates.Tf(l, "note_trinkets", usd(here.Price), usd(here.Amount))
-	case western.APrison:
-		if here.Turns > 0 {
-			cv.Note = templates.Tf(l, "note_turns", here.Turns)
-		}
-	case western.ASurrender:
-		if me != nil {
-			cv.Note = usd(min(me.Loot, me.Cash))
-		}
-	case western.ACredit:
-		cv.Note = templates.Tf(l, "note_upto", usd(c.Max))
-	case western.ADeposit, western.AWithdraw, western.ARepay, western.ARepayLoan:
-		cv.Note = templates.Tf(l, "note_upto", usd(c.Max))
-	}
-	return cv
-}
+// altsPerForm is how many options of a list weigh as much as a form.
+const altsPerForm = 5
 
-// unitOf names what a ranged choice counts.
-func unitOf(l, typ string) string {
-	switch typ {
-	case western.ASellGood:
-		return templates.T(l, "unit_units")
-	case western.ANarcoBuy, western.ANarcoSell:
-		return templates.T(l, "unit_tons")
+// weight is what a group's forms weigh on the page, in forms.
+func (g choiceGroup) weight() float64 {
+	w := 0.0
+	for _, c := range g.Choices {
+		w += 1 + float64(len(c.Alts))/altsPerForm
 	}
-	return "$"
+	return w
 }

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"fmt"
 	"html/template"
 	"slices"
@@ -9,7 +10,6 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/boardpic"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -24,7 +24,7 @@ import (
 // and lines of a seat on the pages match its token.
 func seatCSS() template.CSS {
 	var b strings.Builder
-	for i := range western.MaxSeats {
+	for i := range maxSeats() {
 		fmt.Fprintf(&b, ".s%d{--c:%s}", i, boardpic.SeatHex(i))
 	}
 	return template.CSS(b.String()) // made of fixed hex colours only
@@ -54,119 +54,57 @@ func nameFunc(names []string) func(int) string {
 	}
 }
 
-// seatPanel is what a page shows of one seat: all of it public in
-// «Вестерн»; for a game the page knows less of, the score only.
+// seatPanel is what a page shows of one seat: what the game's presenter
+// makes of the reader's view (P-3), and the score.
 type seatPanel struct {
-	Seat                              int
-	Name                              string
-	Me, Turn, Owes, Bankrupt          bool
-	Detailed                          bool // the fields below the score are filled
-	Place                             int
-	NetWorth                          int64
-	Cell                              string
-	Laps, LapsOf                      int
-	Cash, Deposit, Credit, ColonyLoan int64
-	Labour                            int
-	Narco                             int64
-	Skip                              int
-	Protected                         bool
-	Goods                             []goodRow
-	Holdings                          []holdingRow
-	Parts                             []partRow
-}
-
-type goodRow struct {
-	Name         string
-	Units, Price int64 // price of one unit at the exchange now
-	Value        int64
-}
-
-type holdingRow struct {
-	N       int
-	Name    string
-	Leading bool
+	Seat                     int
+	Name                     string
+	Me, Turn, Owes, Bankrupt bool
+	Detailed                 bool // Pos is filled
+	Place                    int
+	NetWorth                 int64
+	Worth                    string // NetWorth in the game's money
+	Pos                      present.Seat
+	Parts                    []partRow
 }
 
 type partRow struct {
-	Label string
-	Value int64
+	Label, Value string
+	Zero         bool
 }
 
-// partOrder is the order and names of the net-worth parts (W-40).
-var partOrder = []struct{ key, text string }{
-	{western.PartCash, "cash"}, {western.PartDeposit, "deposit"}, {western.PartShares, "shares"},
-	{western.PartGoods, "goods"}, {western.PartCredit, "credit"}, {western.PartLoan, "colony_loan"},
-	{western.PartStartLoan, "start_loan"},
-}
-
-// breakdown lists a score's parts in a stable order, the unknown ones last.
-func breakdown(l string, parts map[string]int64) []partRow {
+// breakdown lists a score's parts in the game's order.
+func breakdown(l string, p present.Game, parts map[string]int64) []partRow {
 	var out []partRow
-	known := map[string]bool{}
-	for _, p := range partOrder {
-		known[p.key] = true
-		if v, ok := parts[p.key]; ok {
-			out = append(out, partRow{templates.T(l, p.text), v})
-		}
-	}
-	var rest []string
-	for k := range parts {
-		if !known[k] {
-			rest = append(rest, k)
-		}
-	}
-	slices.Sort(rest)
-	for _, k := range rest {
-		out = append(out, partRow{templates.T(l, k), parts[k]})
+	for _, x := range p.Parts(l, parts) {
+		out = append(out, partRow{Label: x.Label, Value: p.Money(l, x.Value), Zero: x.Value == 0})
 	}
 	return out
 }
 
 // panels makes the panel of every seat from the game as reader sees it.
-func panels(l string, g engine.Game, reader int, names []string) []seatPanel {
+func panels(l string, kind string, g engine.Game, reader int, names []string) []seatPanel {
+	p := present.For(kind)
 	scores := g.Score()
 	owing := g.Owing()
 	out := make([]seatPanel, g.Seats())
 	for i := range out {
-		p := seatPanel{Seat: i, Name: nameFunc(names)(i), Me: i == reader,
+		out[i] = seatPanel{Seat: i, Name: nameFunc(names)(i), Me: i == reader,
 			Turn: !g.Over() && g.Turn() == i, Owes: slices.Contains(owing, i)}
-		out[i] = p
 	}
 	for _, sc := range scores {
 		if sc.Seat >= 0 && sc.Seat < len(out) {
-			p := &out[sc.Seat]
-			p.Place, p.NetWorth, p.Bankrupt, p.Parts = sc.Place, sc.NetWorth, sc.Bankrupt, breakdown(l, sc.Parts)
+			s := &out[sc.Seat]
+			s.Place, s.NetWorth, s.Bankrupt, s.Parts = sc.Place, sc.NetWorth, sc.Bankrupt, breakdown(l, p, sc.Parts)
+			s.Worth = p.Money(l, sc.NetWorth)
 		}
 	}
-	if v, ok := g.View(reader).(western.View); ok {
-		for i, pl := range v.Players {
-			if i < len(out) {
-				westernPanel(l, v, i, pl, &out[i])
-			}
+	for i, pos := range p.Seats(l, g.View(reader)) {
+		if i < len(out) {
+			out[i].Pos, out[i].Detailed = pos, true
 		}
 	}
 	return out
-}
-
-// westernPanel fills the «Вестерн» fields of seat i's panel.
-func westernPanel(l string, v western.View, i int, pl western.Player, p *seatPanel) {
-	p.Detailed = true
-	p.Cell = present.CellName(l, pl.Cell)
-	p.Laps, p.LapsOf = pl.Laps, v.Opts.Laps
-	p.Cash, p.Deposit, p.Credit, p.ColonyLoan = pl.Cash, pl.Deposit, pl.Credit, pl.ColonyLoan
-	p.Labour, p.Narco, p.Skip, p.Protected = pl.Labour, pl.Narco, pl.Skip, pl.Protected
-	for g := western.Cars; int(g) < len(pl.Goods); g++ {
-		if n := pl.Goods[g]; n > 0 {
-			price := v.Prices[g.String()]
-			p.Goods = append(p.Goods, goodRow{Name: present.GoodName(l, g.String()), Units: n, Price: price, Value: n * price})
-		}
-	}
-	for cell, o := range v.Owner {
-		if int(o) == i && cell >= 1 && cell <= western.NumCells {
-			_, leading := v.Rates[cell]
-			p.Holdings = append(p.Holdings, holdingRow{N: cell, Name: present.CellName(l, cell), Leading: leading})
-		}
-	}
 }
 
 // byPlace orders panels by their place, best first.
@@ -179,11 +117,10 @@ func byPlace(ps []seatPanel) []seatPanel {
 // boardSVG draws the board as the reader sees it; nil for a game that
 // has no picture.
 func boardSVG(l string, g engine.Game, reader int, names []string) (template.HTML, error) {
-	v, ok := g.View(reader).(western.View)
-	if !ok {
+	b, err := boardpic.SVG(g.View(reader), names, l)
+	if errors.Is(err, boardpic.ErrNoPicture) {
 		return "", nil
 	}
-	b, err := boardpic.SVG(v, names, l)
 	if err != nil {
 		return "", err
 	}
@@ -197,8 +134,19 @@ type eventLine struct {
 	Turn bool // a new turn begins
 }
 
-func eventLineOf(l string, e engine.Event, name func(int) string) eventLine {
-	return eventLine{Text: eventText(l, e, name), Seat: e.Seat, Turn: e.Type == western.EvTurn || e.Type == western.EvEnd}
+// eventLines tells the events reader may see (P-3), leaving out those
+// the presenter does not word.
+func eventLines(l string, p present.Game, evs []engine.Event, reader int, name func(int) string) []eventLine {
+	var out []eventLine
+	for _, e := range evs {
+		if !e.VisibleTo(reader) {
+			continue
+		}
+		if t := p.EventText(l, e, name); t != "" {
+			out = append(out, eventLine{Text: t, Seat: e.Seat, Turn: p.TurnEvent(e)})
+		}
+	}
+	return out
 }
 
 // storySince tells what seat may see of what happened since its own
@@ -225,12 +173,9 @@ func storySince(rec *service.Record, seat int, l string, name func(int) string, 
 		}
 	}
 	more = from == 0 && rec.Moves > len(log)
+	p := present.For(rec.Kind)
 	for _, e := range log[from:] {
-		for _, ev := range e.Events {
-			if ev.VisibleTo(seat) {
-				lines = append(lines, eventLineOf(l, ev, name))
-			}
-		}
+		lines = append(lines, eventLines(l, p, e.Events, seat, name)...)
 	}
 	if len(lines) > max {
 		lines, more = lines[len(lines)-max:], true
@@ -317,35 +262,7 @@ func waitingFor(l string, rec *service.Record, g engine.Game, names []string, no
 
 // optionsText sums up a game's options: "20 кругов, для начинающих".
 func optionsText(l string, rec *service.Record) string {
-	var o western.Options
-	if rec.Kind != western.Name || decodeJSONBytes(rec.Options, &o) != nil {
-		return ""
-	}
-	if o.Laps == 0 {
-		o = western.DefaultOptions()
-	}
-	s := templates.Tf(l, "n_laps", o.Laps)
-	if l != "en" {
-		s = fmt.Sprintf("%d %s", o.Laps, pluralRU(o.Laps, "круг", "круга", "кругов"))
-	}
-	if o.Beginners {
-		s += ", " + templates.T(l, "beginners_short")
-	}
-	return s
-}
-
-// pluralRU picks the Russian form for n: 1 круг, 2 круга, 5 кругов.
-func pluralRU(n int, one, few, many string) string {
-	n %= 100
-	switch {
-	case n >= 11 && n <= 14:
-		return many
-	case n%10 == 1:
-		return one
-	case n%10 >= 2 && n%10 <= 4:
-		return few
-	}
-	return many
+	return present.For(rec.Kind).Options(l, rec.Options)
 }
 
 // deadlineHours is the time a decision gets.
@@ -359,15 +276,4 @@ func deadlineHours(rec *service.Record) int {
 // deadlineText says the time a decision gets.
 func deadlineText(l string, rec *service.Record) string {
 	return templates.Tf(l, "deadline_hours", duration(l, timeHours(deadlineHours(rec))))
-}
-
-// cellNameShort is a cell's name without its number.
-func cellNameShort(l string, n int) string {
-	if n < 1 || n > western.NumCells {
-		return fmt.Sprint(n)
-	}
-	if l == "en" {
-		return western.Board[n].EN
-	}
-	return western.Board[n].RU
 }

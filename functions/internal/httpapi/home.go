@@ -12,9 +12,8 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine/games"
-	"github.com/pbmgames/pbm/engine/western"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
-	"github.com/pbmgames/pbm/templates"
 )
 
 // The home page creates a game: which game and its options, the time for
@@ -24,9 +23,16 @@ import (
 
 // optField is one option of a game on the form.
 type optField struct {
-	Kind, Name, Label, Input string // Input: number, checkbox or text
+	Kind, Name, Label, Input string // Input: number, checkbox, select or text
 	ID, Value, Min, Max      string
 	Checked                  bool
+	Choices                  []optChoice
+}
+
+// optChoice is one value of an option chosen from a list.
+type optChoice struct {
+	Value, Label string
+	Selected     bool
 }
 
 // kindForm is one game on the form.
@@ -37,15 +43,9 @@ type kindForm struct {
 	Fields             []optField
 }
 
-// extraOptions are options whose default is the zero value, which the
-// registry's defaults leave out.
-var extraOptions = map[string]map[string]any{
-	western.Name: {"beginners": false},
-}
-
-// optLimits bound the number options on the form; the engine checks them
-// again.
-var optLimits = map[string][2]int{"laps": {1, 200}}
+// defaultKind is the game the form offers first (SPEC §1: «Вестерн»,
+// the service's first game), whatever the order of the list.
+const defaultKind = "western"
 
 var deadlineChoices = []int{12, 24, 48, 72, 120, 168, 336}
 
@@ -91,15 +91,23 @@ func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg
 		d.Misses = strconv.Itoa(service.DefaultMissesToBot)
 	}
 	chosen := f.Get("kind")
+	if _, ok := games.Lookup(chosen); !ok {
+		chosen = defaultKind
+		if _, ok := games.Lookup(chosen); !ok && len(games.List()) > 0 {
+			chosen = games.List()[0].Kind
+		}
+	}
 	var css strings.Builder
-	for i, info := range games.List() {
+	for _, info := range games.List() {
 		k := kindForm{Kind: info.Kind, Name: gameName(l, info.Kind), MinSeats: info.MinSeats, MaxSeats: info.MaxSeats,
-			Selected: info.Kind == chosen || (chosen == "" && i == 0)}
-		for _, o := range optionFields(info) {
-			o.Label = templates.T(l, "opt_"+o.Name)
+			Selected: info.Kind == chosen}
+		for _, o := range optionFields(l, info) {
 			if f != nil && k.Selected {
 				v := formOption(f, info.Kind, o.Name)
 				o.Value, o.Checked = v, v != ""
+				for i := range o.Choices {
+					o.Choices[i].Selected = o.Choices[i].Value == v
+				}
 			}
 			k.Fields = append(k.Fields, o)
 		}
@@ -136,16 +144,14 @@ func maxSeats() int {
 
 func timeHours(h int) time.Duration { return time.Duration(h) * time.Hour }
 
-// optionFields lists a game's options from its defaults: numbers, yes/no
-// and text; anything else keeps its default.
-func optionFields(info games.Info) []optField {
-	var defs map[string]any
-	if err := json.Unmarshal(info.Defaults, &defs); err != nil || defs == nil {
-		defs = map[string]any{}
-	}
-	for k, v := range extraOptions[info.Kind] {
-		if _, ok := defs[k]; !ok {
-			defs[k] = v
+// optionFields lists a game's options from its defaults, as its
+// presenter describes them: numbers, yes/no, a value from a list, text.
+func optionFields(l string, info games.Info) []optField {
+	p := present.For(info.Kind)
+	defs := p.OptionDefaults()
+	if defs == nil {
+		if err := json.Unmarshal(info.Defaults, &defs); err != nil || defs == nil {
+			defs = map[string]any{}
 		}
 	}
 	// Numbers first (the laps to play come before a variant), then by name.
@@ -170,17 +176,22 @@ func optionFields(info games.Info) []optField {
 	})
 	var out []optField
 	for _, n := range names {
-		o := optField{Kind: info.Kind, Name: n, ID: "opt_" + info.Kind + "_" + n}
+		desc := p.Option(l, n)
+		o := optField{Kind: info.Kind, Name: n, ID: "opt_" + info.Kind + "_" + n, Label: desc.Label}
 		switch v := defs[n].(type) {
 		case float64:
 			o.Input, o.Value = "number", strconv.FormatFloat(v, 'f', -1, 64)
-			if lim, ok := optLimits[n]; ok {
-				o.Min, o.Max = strconv.Itoa(lim[0]), strconv.Itoa(lim[1])
+			if desc.Max > 0 {
+				o.Min, o.Max = strconv.Itoa(desc.Min), strconv.Itoa(desc.Max)
 			}
 		case bool:
 			o.Input, o.Checked = "checkbox", v
 		case string:
 			o.Input, o.Value = "text", v
+			for _, c := range desc.Choices {
+				o.Input = "select"
+				o.Choices = append(o.Choices, optChoice{Value: c.Value, Label: c.Label, Selected: c.Value == v})
+			}
 		default:
 			continue
 		}
@@ -218,7 +229,7 @@ func (a *api) createPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	opts := map[string]any{}
-	for _, o := range optionFields(info) {
+	for _, o := range optionFields(l, info) {
 		v := formOption(f, info.Kind, o.Name)
 		switch o.Input {
 		case "number":
@@ -227,7 +238,7 @@ func (a *api) createPage(w http.ResponseWriter, r *http.Request) {
 			}
 			n, err := strconv.Atoi(v)
 			if err != nil {
-				fail(http.StatusBadRequest, templates.T(l, "opt_"+o.Name)+": "+service.Fail(service.CodeInvalid, err).Message(l))
+				fail(http.StatusBadRequest, o.Label+": "+service.Fail(service.CodeInvalid, err).Message(l))
 				return
 			}
 			opts[o.Name] = n
@@ -235,7 +246,7 @@ func (a *api) createPage(w http.ResponseWriter, r *http.Request) {
 			if v != "" {
 				opts[o.Name] = true
 			}
-		case "text":
+		case "text", "select":
 			if v != "" {
 				opts[o.Name] = v
 			}

@@ -9,7 +9,6 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
-	"github.com/pbmgames/pbm/templates"
 )
 
 // logPageSize is how many commands one page of the log lists.
@@ -82,28 +81,16 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 	}
 	names := seatNames(rec, h.seats)
 	link := func(k string, v int) string { return pageLink("/g/"+rec.ID+"/log", token, l, k, strconv.Itoa(v)) }
+	pr := present.For(rec.Kind)
+	name := nameFunc(names)
 	entry := func(i int) logEntry {
 		e := h.entries[i]
-		le := logEntry{N: i + 1, Seat: e.Seat, Name: nameFunc(names)(e.Seat), Action: present.ActionLabel(l, e.Action),
+		le := logEntry{N: i + 1, Seat: e.Seat, Name: name(e.Seat), Action: pr.Command(l, e.Action, name),
 			At: dateTime(l, time.Unix(e.At, 0).UTC()), Step: link("step", i+1)}
-		if e.Action.Type == engine.Resign {
-			le.Action = templates.T(l, "resign")
+		if hidden(pr, e, seat) {
+			le.Action = pr.SecretText(l) // its details stay secret (P-3)
 		}
-		if n := e.Action.Amount; n != 0 {
-			if u := unitOf(l, e.Action.Type); u == "$" {
-				le.Action += ": " + templates.USD(l, n)
-			} else {
-				le.Action += ": " + strconv.FormatInt(n, 10) + "\u00a0" + u
-			}
-		}
-		if hidden(e, seat) {
-			le.Action = templates.T(l, "sealed_bid") // its amount stays secret (P-3)
-		}
-		for _, ev := range e.Events {
-			if ev.VisibleTo(seat) {
-				le.Events = append(le.Events, eventLineOf(l, ev, nameFunc(names)))
-			}
-		}
+		le.Events = eventLines(l, pr, e.Events, seat, name)
 		return le
 	}
 	d.StartURL, d.ListURL = link("step", 0), pageLink("/g/"+rec.ID+"/log", token, l)
@@ -127,7 +114,7 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 			d.Entry = &e
 			d.ListURL = link("from", (step-1)/logPageSize*logPageSize+1)
 		}
-		d.Panels = panels(l, g, seat, names)
+		d.Panels = panels(l, rec.Kind, g, seat, names)
 		if d.Board, err = boardSVG(l, g, seat, names); err != nil {
 			a.pageError(w, r, err)
 			return

@@ -345,7 +345,12 @@ func person(name, email string) map[string]any {
 
 func (c *contract) create(seats int, options any) service.Created {
 	c.t.Helper()
-	req := map[string]any{"kind": "western", "organiser": person("Olga", "olga@example.com")}
+	return c.createKind("western", seats, options)
+}
+
+func (c *contract) createKind(kind string, seats int, options any) service.Created {
+	c.t.Helper()
+	req := map[string]any{"kind": kind, "organiser": person("Olga", "olga@example.com")}
 	if options != nil {
 		req["options"] = options
 	}
@@ -454,6 +459,14 @@ func TestOpenAPIContract(t *testing.T) {
 	c.want(call{method: "POST", path: "/api/games", body: good, ctype: "text/plain", invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
 	// Valid by the document, refused by the rules: the same address twice.
 	c.want(call{method: "POST", path: "/api/games", body: with("seats", []any{person("Anna", "anna@example.com"), person("Boris", "anna@example.com")})}, http.StatusBadRequest, service.CodeInvalid, nil)
+	// Each game takes its own options: the document says which (oneOf by
+	// kind), the engine refuses the others.
+	c.want(call{method: "POST", path: "/api/games", body: with("options", map[string]any{"laps": 3, "rent_claim": "claim"}), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	bm := with("kind", "businessman")
+	bm["options"] = map[string]any{"laps": 3, "beginners": true}
+	c.want(call{method: "POST", path: "/api/games", body: bm, invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	bm["options"] = map[string]any{"laps": 3, "rent_claim": "sometimes"}
+	c.want(call{method: "POST", path: "/api/games", body: bm, invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
 	big := with("organiser", person("Olga", strings.Repeat("o", 70<<10)+"@example.com"))
 	c.want(call{method: "POST", path: "/api/games", body: big, invalid: true}, http.StatusRequestEntityTooLarge, service.CodeTooLarge, nil)
 
@@ -517,6 +530,51 @@ func TestOpenAPIContract(t *testing.T) {
 		t.Errorf("game B after start: %+v", bv)
 	}
 	c.want(call{method: "POST", path: "/api/games/" + gb.ID + "/accept", token: gb.InviteTokens[2]}, http.StatusConflict, service.CodeWrongStatus, nil)
+
+	// Game C: «Бизнесмен», three seats, rent on claim. Every view of it
+	// (seats, organiser, spectator) matches BusinessmanView, each seat's
+	// with its own exchange cards alone (P-3).
+	gc := c.createKind("businessman", 3, map[string]any{"laps": 2, "rent_claim": "claim"})
+	var cSeats []string
+	for _, inv := range gc.InviteTokens {
+		cSeats = append(cSeats, c.accept(gc.ID, inv))
+	}
+	for i := 0; i < 40; i++ {
+		v := c.view(gc.ID, gc.SpectatorToken)
+		if v.Kind != "businessman" || v.Status != service.StatusPlaying || len(v.Owing) == 0 {
+			break
+		}
+		for seat, tok := range cSeats {
+			var sv struct {
+				Game struct {
+					Seat int `json:"seat"`
+					Hand []struct {
+						ID int `json:"id"`
+					} `json:"hand"`
+					Players []struct {
+						Cards int `json:"cards"`
+					} `json:"players"`
+				} `json:"game"`
+			}
+			body := c.want(call{method: "GET", path: "/api/games/" + gc.ID, token: tok}, http.StatusOK, "", &sv)
+			if len(sv.Game.Hand) != sv.Game.Players[sv.Game.Seat].Cards || sv.Game.Seat != seat {
+				t.Errorf("seat %d sees %d cards in a hand of %d", seat, len(sv.Game.Hand), sv.Game.Players[sv.Game.Seat].Cards)
+			}
+			_ = body
+		}
+		for _, tok := range []string{gc.SpectatorToken, gc.OrganiserToken} {
+			if body := c.want(call{method: "GET", path: "/api/games/" + gc.ID, token: tok}, http.StatusOK, "", nil); bytes.Contains(body, []byte(`"hand"`)) {
+				t.Errorf("a reader with no seat sees a hand: %.300s", body)
+			}
+		}
+		inv := v.Owing[0]
+		l := c.legal(gc.ID, cSeats[inv])
+		playable := slices.DeleteFunc(slices.Clone(l.Legal), func(c engine.Choice) bool { return c.Type == engine.Resign })
+		c.want(call{method: "POST", path: "/api/games/" + gc.ID + "/actions", token: cSeats[inv], body: actBody(instance(playable[i%len(playable)]), fmt.Sprintf("bm-move-%03d", i))},
+			http.StatusOK, "", nil)
+	}
+	c.want(call{method: "GET", path: "/api/games/" + gc.ID + "/log", token: cSeats[1]}, http.StatusOK, "", nil)
+	c.want(call{method: "GET", path: "/api/games/" + gc.ID + "/result", token: gc.SpectatorToken}, http.StatusOK, "", nil)
 
 	// Each route takes exactly the token purposes the document names.
 	doc, _ := loadDoc(t)
@@ -729,8 +787,17 @@ func TestOpenAPIContractToTheEnd(t *testing.T) {
 	if testing.Short() {
 		t.Skip("plays a whole game")
 	}
+	for _, tc := range []struct {
+		kind string
+		laps int
+	}{{"western", 3}, {"businessman", 6}} {
+		t.Run(tc.kind, func(t *testing.T) { contractToTheEnd(t, tc.kind, tc.laps) })
+	}
+}
+
+func contractToTheEnd(t *testing.T, kind string, laps int) {
 	c, _ := newContract(t, openStore(t))
-	g := c.create(2, map[string]any{"laps": 3})
+	g := c.createKind(kind, 2, map[string]any{"laps": laps})
 	seats := []string{c.accept(g.ID, g.InviteTokens[0]), c.accept(g.ID, g.InviteTokens[1])}
 	base := "/api/games/" + g.ID
 	rnd := mathrand.New(mathrand.NewPCG(3, 4))
@@ -747,7 +814,9 @@ func TestOpenAPIContractToTheEnd(t *testing.T) {
 		}
 		inv := v.Owing[0]
 		l := c.legal(g.ID, seats[inv])
-		ch := l.Legal[rnd.IntN(len(l.Legal))]
+		// Anything but leaving, which would end a game of two at once.
+		playable := slices.DeleteFunc(slices.Clone(l.Legal), func(c engine.Choice) bool { return c.Type == engine.Resign })
+		ch := playable[rnd.IntN(len(playable))]
 		if rnd.IntN(4) != 0 {
 			for _, d := range l.Legal {
 				if d.Default {

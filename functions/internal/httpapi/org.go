@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/pbmgames/pbm/engine/games"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
@@ -19,6 +20,7 @@ type orgPlayer struct {
 	Bot                 bool   // a bot plays the seat (missed deadlines)
 	Owes, Out           bool   // owes a decision now; bankrupt or left
 	NetWorth            int64  // in a started game
+	Worth               string // NetWorth in the game's money
 	InviteURL, InviteID string // while the game waits for them
 	Due                 *deadline
 }
@@ -105,6 +107,7 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 			for _, sc := range scores {
 				if sc.Seat == p.Seat {
 					p.NetWorth, p.Out = sc.NetWorth, sc.Bankrupt
+					p.Worth = present.For(rec.Kind).Money(l, sc.NetWorth)
 				}
 			}
 		}

@@ -73,11 +73,18 @@ func fastTempDir(t *testing.T) string {
 
 var fixtureNames = []string{"Анна Каренина-Вронская", "Bob O'Neil", "Владимир", "Григорий Распутин-Новых", "Дмитрий Карамазов", "Элеонора Рузвельт"}
 
-// create makes a game of seats players; accepted of them accept.
+// create makes a game of «Вестерн» of seats players; accepted of them accept.
 func (f *pageFixture) create(seats, laps, accepted int) service.Created {
 	f.t.Helper()
-	req := service.CreateRequest{Kind: "western", Organiser: service.Person{Name: "Org", Email: "org@pbm.test", Lang: "ru"}}
-	req.Options, _ = json.Marshal(map[string]any{"laps": laps})
+	return f.createKind("western", map[string]any{"laps": laps}, seats, accepted)
+}
+
+// createKind makes a game of kind with options of seats players; accepted
+// of them accept.
+func (f *pageFixture) createKind(kind string, options map[string]any, seats, accepted int) service.Created {
+	f.t.Helper()
+	req := service.CreateRequest{Kind: kind, Organiser: service.Person{Name: "Org", Email: "org@pbm.test", Lang: "ru"}}
+	req.Options, _ = json.Marshal(options)
 	for i := range seats {
 		req.Seats = append(req.Seats, service.Person{Name: fixtureNames[i], Email: fmt.Sprintf("p%d@pbm.test", i), Lang: "ru"})
 	}
@@ -152,15 +159,22 @@ func (f *pageFixture) page(path string, q url.Values) (int, string) {
 	return resp.StatusCode, string(b)
 }
 
-// TestPageKinds renders every kind of page of a late 6-seat game — the
-// seat to move with the most decisions the game offered it, a seat
-// waiting, a spectator, the organiser, the log and its replay, the
-// game-over page with its chart — and the home, invitation and "my games"
-// pages, in both languages. Each must weigh at most 60 KB with its board,
-// refer to nothing outside the service, and pass the accessibility checks.
+// TestPageKinds renders every kind of page of a late 6-seat game of each
+// game — the seat to move with the most decisions the game offered it, a
+// seat waiting, a spectator, the organiser, the log and its replay, the
+// game-over page with its chart — and the home, invitation and "my
+// games" pages, in both languages. Each must weigh at most 60 KB with its
+// board, refer to nothing outside the service, and pass the accessibility
+// checks.
 func TestPageKinds(t *testing.T) {
+	for _, kind := range []string{"western", "businessman"} {
+		t.Run(kind, func(t *testing.T) { pageKinds(t, kind) })
+	}
+}
+
+func pageKinds(t *testing.T, game string) {
 	f := newPageFixture(t)
-	c := f.create(6, 12, 6)
+	c := f.createKind(game, map[string]any{"laps": 12}, 6, 6)
 	// Late in the game, at the turn with the most decisions on the page:
 	// found by playing the same bots over the same seed in memory first.
 	rec, g := f.game(c.ID)
@@ -185,6 +199,7 @@ func TestPageKinds(t *testing.T) {
 	f.playUntil(c.ID, func(_ engine.Game, moves int) bool { return moves == at })
 	rec, g = f.game(c.ID)
 	t.Logf("the seat to move has %d decisions after %d moves", len(g.Legal(g.Owing()[0])), rec.Moves)
+	def, _ := g.Default(g.Owing()[0])
 	mover := invite(rec, g.Owing()[0])
 	waiter := (mover + 1) % 6
 	type kind struct {
@@ -203,7 +218,7 @@ func TestPageKinds(t *testing.T) {
 		seat := func(i int) string { return f.token(linksign.PurposeSeat, c.ID, i) }
 		org := f.token(linksign.PurposeOrganiser, c.ID, linksign.NoSeat)
 		return []kind{
-			{"seat to move", "/g/" + c.ID, tq(seat(mover)), []string{`data-choice="end"`, `role="img"`}},
+			{"seat to move", "/g/" + c.ID, tq(seat(mover)), []string{`data-choice="` + def.Type + `"`, `role="img"`}},
 			{"seat waiting", "/g/" + c.ID, tq(seat(waiter)), []string{`role="img"`}},
 			{"spectator", "/g/" + c.ID, tq(f.token(linksign.PurposeSpectator, c.ID, linksign.NoSeat)), []string{`role="img"`}},
 			{"organiser", "/g/" + c.ID + "/org", tq(org), nil},
@@ -244,13 +259,15 @@ func TestPageKinds(t *testing.T) {
 	seatQ := url.Values{"t": {f.token(linksign.PurposeSeat, c.ID, mover)}, "lang": {"ru"}}
 	_, body := f.page("/g/"+c.ID, seatQ)
 	fs := forms(body)
-	if len(fs) == 0 || fs[0].values.Get("type") != "end" {
+	if len(fs) == 0 || fs[0].values.Get("type") != def.Type {
 		t.Fatalf("the first form is not the default")
 	}
 	seen := map[string]bool{}
 	note := func(fs []form) {
 		for _, x := range fs {
-			seen[x.values.Get("type")+"/"+x.values.Get("cell")+"/"+x.values.Get("target")+"/"+x.values.Get("good")] = true
+			for _, k := range x.decisions() {
+				seen[k] = true
+			}
 		}
 	}
 	note(fs)
@@ -265,18 +282,27 @@ func TestPageKinds(t *testing.T) {
 		}
 		checkPage(t, sub)
 		t.Logf("seat to move, %s: %d bytes", u.Query().Get("show"), len(sub))
-		if fs := forms(sub); fs[0].values.Get("type") != "end" {
+		if fs := forms(sub); fs[0].values.Get("type") != def.Type {
 			t.Errorf("%s: the first form is not the default", u.Query().Get("show"))
 		} else {
 			note(fs)
 		}
 	}
-	if want := len(g.Legal(g.Owing()[0])); len(seen) != want {
-		t.Errorf("%d decisions reachable from the page, %d legal", len(seen), want)
+	want := map[string]bool{}
+	for _, ch := range g.Legal(g.Owing()[0]) {
+		want[decisionKey(ch)] = true
+	}
+	for k := range want {
+		if !seen[k] {
+			t.Errorf("decision %s is legal but on no page", k)
+		}
+	}
+	if len(seen) != len(want) {
+		t.Errorf("%d decisions reachable from the page, %d legal", len(seen), len(want))
 	}
 
 	// An invitation, before the game starts.
-	inv := f.create(6, 20, 2)
+	inv := f.createKind(game, map[string]any{"laps": 20}, 6, 2)
 	for _, l := range []string{"ru", "en"} {
 		check(t, kind{"invitation", "/g/" + inv.ID + "/invite", url.Values{"t": {inv.InviteTokens[3]}, "lang": {l}}, []string{`action="/g/` + inv.ID + `/accept`}})
 		check(t, kind{"organiser, invited", "/g/" + inv.ID + "/org", url.Values{"t": {inv.OrganiserToken}, "lang": {l}}, []string{"/invite?"}})

@@ -154,6 +154,11 @@ func formAction(r *http.Request) (engine.Action, error) {
 			*fld.dst = n
 		}
 	}
+	if v := f.Get("alt"); v != "" { // a decision chosen from a form's list
+		if err := parseAlt(v, &a); err != nil {
+			return a, service.Fail(service.CodeInvalid, err)
+		}
+	}
 	if v := f.Get("amount"); v != "" {
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err != nil {

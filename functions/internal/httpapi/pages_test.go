@@ -1,15 +1,18 @@
 package httpapi_test
 
 import (
+	"fmt"
 	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -55,14 +58,19 @@ func (b *browser) abs(path string) string {
 }
 
 var (
-	formRE  = regexp.MustCompile(`(?s)<form method="post" action="([^"]+)"[^>]*>(.*?)</form>`)
-	inputRE = regexp.MustCompile(`<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"`)
-	linkRE  = regexp.MustCompile(`href="([^"]*/invite\?[^"]*)"`)
+	formRE   = regexp.MustCompile(`(?s)<form method="post" action="([^"]+)"[^>]*>(.*?)</form>`)
+	inputRE  = regexp.MustCompile(`<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"`)
+	selectRE = regexp.MustCompile(`(?s)<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>`)
+	optionRE = regexp.MustCompile(`<option value="([^"]*)"`)
+	linkRE   = regexp.MustCompile(`href="([^"]*/invite\?[^"]*)"`)
 )
 
+// form is a form of a page: its fields as a browser would post them (a
+// list's first option), and every option of its list.
 type form struct {
 	action string
 	values url.Values
+	alts   []string // the options of the decision list ("alt"), if any
 }
 
 func forms(page string) []form {
@@ -72,9 +80,49 @@ func forms(page string) []form {
 		for _, in := range inputRE.FindAllStringSubmatch(m[2], -1) {
 			f.values.Set(in[1], html.UnescapeString(in[2]))
 		}
+		for _, sel := range selectRE.FindAllStringSubmatch(m[2], -1) {
+			opts := optionRE.FindAllStringSubmatch(sel[2], -1)
+			if len(opts) > 0 {
+				f.values.Set(sel[1], html.UnescapeString(opts[0][1]))
+			}
+			if sel[1] == "alt" {
+				for _, o := range opts {
+					f.alts = append(f.alts, html.UnescapeString(o[1]))
+				}
+			}
+		}
 		out = append(out, f)
 	}
 	return out
+}
+
+// decisions are the keys (decisionKey) of the decisions a seat page's
+// form makes: one, or one for each option of its list.
+func (f form) decisions() []string {
+	typ := f.values.Get("type")
+	if len(f.alts) == 0 {
+		num := func(k string) string {
+			if v := f.values.Get(k); v != "" {
+				return v
+			}
+			return "0"
+		}
+		return []string{typ + "/" + num("cell") + "/" + num("target") + "/" + f.values.Get("good") + "/"}
+	}
+	var out []string
+	for _, a := range f.alts { // cell/target/good/amount, the amount empty when typed in
+		out = append(out, typ+"/"+a)
+	}
+	return out
+}
+
+// decisionKey names a legal choice as the pages' forms do.
+func decisionKey(ch engine.Choice) string {
+	k := fmt.Sprintf("%s/%d/%d/%s/", ch.Type, ch.Cell, ch.Target, ch.Good)
+	if !ch.Ranged() && ch.Amount != 0 {
+		k += strconv.FormatInt(ch.Amount, 10)
+	}
+	return k
 }
 
 // TestPagesPlayAGame creates a game on the home page, accepts the
@@ -82,16 +130,31 @@ func forms(page string) []form {
 // pressing the buttons of the seat pages. Every GET leaves the stored game
 // as it was (a mail scanner opening links changes nothing).
 func TestPagesPlayAGame(t *testing.T) {
+	for _, tc := range []struct {
+		kind string
+		opts url.Values
+	}{
+		{"western", url.Values{"laps": {"2"}}},
+		{"businessman", url.Values{"opt_businessman_laps": {"2"}, "opt_businessman_rent_claim": {"claim"}}},
+	} {
+		t.Run(tc.kind, func(t *testing.T) { pagesPlayAGame(t, tc.kind, tc.opts) })
+	}
+}
+
+func pagesPlayAGame(t *testing.T, kind string, opts url.Values) {
 	st := openStore(t)
-	c, _ := newContract(t, st)
+	c, svc := newContract(t, st)
 	b := newBrowser(t, c.srv.URL)
 
 	if code, page := b.get("/?lang=en"); code != 200 || !strings.Contains(page, "New game") {
 		t.Fatalf("home: %d", code)
 	}
-	form := url.Values{"kind": {"western"}, "laps": {"2"}, "org_email": {"org@example.org"}, "org_lang": {"en"},
+	form := url.Values{"kind": {kind}, "org_email": {"org@example.org"}, "org_lang": {"en"},
 		"name0": {"Анна"}, "email0": {"anna@example.org"}, "lang0": {"ru"},
 		"name1": {"Bob"}, "email1": {"bob@example.org"}, "lang1": {"en"}}
+	for k, v := range opts {
+		form[k] = v
+	}
 	code, orgPage, orgURL := b.post("/games?lang=en", form)
 	if code != 200 || !strings.Contains(orgPage, "Organiser") {
 		t.Fatalf("create: %d %s", code, orgPage)
@@ -99,7 +162,7 @@ func TestPagesPlayAGame(t *testing.T) {
 	id := strings.Split(strings.TrimPrefix(orgURL, "/g/"), "/")[0]
 
 	// Bad input on the home form: shown on the page, nothing created.
-	if code, page, _ := b.post("/games?lang=en", url.Values{"kind": {"western"}, "org_email": {"x"},
+	if code, page, _ := b.post("/games?lang=en", url.Values{"kind": {kind}, "org_email": {"x"},
 		"name0": {"A"}, "email0": {"a@example.org"}, "name1": {"B"}, "email1": {"b@example.org"}}); code != 400 || !strings.Contains(page, "Invalid email") {
 		t.Fatalf("bad form: %d", code)
 	}
@@ -123,6 +186,9 @@ func TestPagesPlayAGame(t *testing.T) {
 		t.Fatalf("%d invitations on the organiser's page", len(seatURLs))
 	}
 
+	if rec, _, err := svc.Load(t.Context(), id); err != nil || rec.Kind != kind || !strings.Contains(string(rec.Options), `"laps":2`) {
+		t.Fatalf("the form made a game of %v with %s (%v)", rec.Kind, rec.Options, err)
+	}
 	for step := 0; ; step++ {
 		if step > 3000 {
 			t.Fatal("the game does not end")

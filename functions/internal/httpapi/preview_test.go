@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbmgames/pbm/engine/businessman"
 	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -21,6 +22,7 @@ import (
 
 // TestPreview serves games at every stage for looking at the pages in a
 // browser: PBM_PREVIEW=127.0.0.1:18201 go test -run Preview ./functions/internal/httpapi
+// (PBM_PREVIEW_KIND=businessman for «Бизнесмен»)
 // prints their links and serves until PBM_PREVIEW_FOR (a duration, 10m
 // by default) has passed. Without PBM_PREVIEW it is skipped.
 func TestPreview(t *testing.T) {
@@ -49,8 +51,12 @@ func TestPreview(t *testing.T) {
 		return fmt.Sprintf("%s%s?lang=%s&t=%s", base, path, l, tok)
 	}
 	names := []string{"Анна Каренина", "Bob O'Neil", "Владимир", "Григорий Распутин-Новых", "Дмитрий", "Елена"}
+	kind := os.Getenv("PBM_PREVIEW_KIND")
+	if kind == "" {
+		kind = "western"
+	}
 	create := func(seats, laps int) service.Created {
-		req := service.CreateRequest{Kind: "western", Organiser: service.Person{Name: "Org", Email: "org@example.org", Lang: "ru"}}
+		req := service.CreateRequest{Kind: kind, Organiser: service.Person{Name: "Org", Email: "org@example.org", Lang: "ru"}}
 		req.Options, _ = json.Marshal(map[string]any{"laps": laps})
 		for i := range seats {
 			req.Seats = append(req.Seats, service.Person{Name: names[i], Email: fmt.Sprintf("p%d@example.org", i), Lang: "ru"})
@@ -94,18 +100,29 @@ func TestPreview(t *testing.T) {
 			}
 		}
 	}
+	lateN := 900
+	if kind == businessman.Name {
+		lateN = 200 // its bots' games are shorter
+	}
 	late := create(6, 8)
-	play(late, 6, func(n, legal int) bool { return n > 900 && legal >= 20 })
+	play(late, 6, func(n, legal int) bool { return n > lateN && legal >= 20 })
 	mid := create(4, 8)
 	play(mid, 4, func(n, _ int) bool { return n > 120 })
 	over := create(3, 3)
 	play(over, 3, func(int, int) bool { return false })
+	// A decision out of turn: an auction in «Вестерн», a deal offered in
+	// «Бизнесмен».
 	auction := create(3, 8)
 	play(auction, 3, func(n, legal int) bool {
 		rec, _, _ := svc.Load(ctx, auction.ID)
 		g, _ := svc.Engine(rec)
-		v, _ := g.View(-1).(western.View)
-		return v.Phase == western.PhAuction && legal > 2
+		switch v := g.View(-1).(type) {
+		case western.View:
+			return v.Phase == western.PhAuction && legal > 2
+		case businessman.View:
+			return v.Phase == businessman.PhOffer
+		}
+		return true
 	})
 	invited := create(3, 20)
 	if _, err := svc.Accept(ctx, invited.ID, 1); err != nil {
@@ -115,6 +132,9 @@ func TestPreview(t *testing.T) {
 	owing := func(c service.Created) int {
 		rec, _, _ := svc.Load(ctx, c.ID)
 		g, _ := svc.Engine(rec)
+		if len(g.Owing()) == 0 {
+			return 0
+		}
 		for i, s := range rec.Seats {
 			if s.Engine == g.Owing()[0] {
 				return i

@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/templates"
@@ -125,32 +124,25 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 			d.Notice = templates.T(l, "already_done")
 		}
 	}
-	view, isWestern := g.View(seat).(western.View)
-	var vp *western.View
-	if isWestern {
-		vp = &view
-	}
+	pr := present.For(rec.Kind)
+	view := g.View(seat)
 	if len(legal) > 0 {
 		d.Owes, d.MyTurn = true, g.Turn() == seat
 		d.Focus = r.URL.Query().Get("show")
 		more := func(g string) string { return pageLink("/g/"+rec.ID, token, l, "show", g) }
-		d.Default, d.Groups = arrangeChoices(l, legal, vp, names, d.Focus, more)
+		d.Default, d.Groups = arrangeChoices(l, pr, legal, view, names, d.Focus, more)
 		if !slices.ContainsFunc(d.Groups, func(g choiceGroup) bool { return g.Key == d.Focus }) {
 			d.Focus = "" // no such group now: the whole page
 		}
 		d.AllURL = pageLink("/g/"+rec.ID, token, l)
 		d.Due = newDeadline(l, due(rec, seat), now)
-		if isWestern {
-			d.Prompt = turnPrompt(l, view, seat, names)
-		}
+		d.Prompt = pr.Prompt(l, view, seat, true, nameFunc(names))
 	} else if !d.Over {
 		d.Waiting = waitingFor(l, rec, g, names, now)
-		if isWestern && seat >= 0 && view.Auction != nil && view.Auction.MyBid != nil {
-			d.Prompt = templates.Tf(l, "your_bid", templates.USD(l, *view.Auction.MyBid))
-		}
+		d.Prompt = pr.Prompt(l, view, seat, false, nameFunc(names))
 	}
 
-	all := panels(l, g, seat, names)
+	all := panels(l, rec.Kind, g, seat, names)
 	for i := range all {
 		switch {
 		case d.Over: // the standings tell each seat's net worth, broken down
@@ -172,7 +164,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		} else if s, err := h.netWorth(chartPoints); err != nil {
 			a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
 		} else {
-			d.Chart = netWorthChart(l, s, names)
+			d.Chart = netWorthChart(l, pr, s, names)
 		}
 	}
 	lines := storyLines
@@ -183,35 +175,4 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		d.Events, d.EventsMore = storySince(rec, seat, l, nameFunc(names), lines)
 	}
 	a.render(w, r, status, "seat.html", d)
-}
-
-// turnPrompt says what the seat is asked now.
-func turnPrompt(l string, v western.View, seat int, names []string) string {
-	if seat < 0 || seat >= len(v.Players) {
-		return ""
-	}
-	p := v.Players[seat]
-	here := present.CellName(l, p.Cell)
-	switch v.Phase {
-	case western.PhRoll:
-		return templates.Tf(l, "ask_roll", here)
-	case western.PhFork:
-		return templates.Tf(l, "ask_fork", v.Die, here, v.Steps)
-	case western.PhAct:
-		if v.Die > 0 {
-			return templates.Tf(l, "ask_act_die", v.Die, here)
-		}
-		return templates.Tf(l, "ask_act", here)
-	case western.PhRaid:
-		return templates.Tf(l, "ask_raid", here, templates.USD(l, min(p.Loot, p.Cash)))
-	case western.PhOffer:
-		if o := v.Offer; o != nil {
-			return templates.Tf(l, "ask_offer", nameFunc(names)(o.From), present.CellName(l, o.Cell), templates.USD(l, o.Price))
-		}
-	case western.PhAuction:
-		if au := v.Auction; au != nil {
-			return templates.Tf(l, "ask_auction", present.CellName(l, au.Cell), templates.USD(l, au.Min))
-		}
-	}
-	return ""
 }

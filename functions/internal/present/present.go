@@ -1,133 +1,147 @@
-// Package present names what the engine says, for people: actions, cells,
-// goods and events in Russian and English. Pages and mails both use it;
-// no rule lives here.
+// Package present says what the engines say, for people: the actions,
+// cells, goods, events and positions of each game in Russian and English.
+// Pages and mails both ask it; no rule lives here.
+//
+// Each game has a presenter (Game), chosen by the game's kind with For.
+// The pages and mails only ever talk to that interface, so a game's
+// wording, its money, its panels and its decision groups are all in one
+// file of this package (western.go, businessman.go).
 package present
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
-	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/templates"
 )
 
-// CellName is a cell's number and name.
-func CellName(lang string, n int) string {
-	if n < 1 || n > western.NumCells {
-		return fmt.Sprint(n)
-	}
-	c := western.Board[n]
-	if lang == "en" {
-		return fmt.Sprintf("%d %s", n, c.EN)
-	}
-	return fmt.Sprintf("%d %s", n, c.RU)
+// Game presents one kind of game. Every method takes the reader's
+// language ("en" English, anything else Russian). The views are the
+// engine's View(seat) values, made for one reader (P-3): a presenter shows
+// what is in them and nothing else.
+type Game interface {
+	// Kind is the game's registry name.
+	Kind() string
+	// Money writes an amount the way the game counts money.
+	Money(l string, v int64) string
+	// Currency is the sign amounts are counted in ("$"), or "".
+	Currency() string
+	// CellName is a cell's number and name.
+	CellName(l string, n int) string
+	// ActionLabel names an action or a choice: a button, a log entry.
+	ActionLabel(l string, a engine.Action, name func(int) string) string
+	// Command is a log entry's action, its amount included.
+	Command(l string, a engine.Action, name func(int) string) string
+	// SecretAction tells whether an action of this type is secret from
+	// the other seats (a sealed bid): the log shows them its type only.
+	SecretAction(typ string) bool
+	// SecretText is what the log says of a secret action.
+	SecretText(l string) string
+	// EventText tells an event in words; "" leaves it out.
+	EventText(l string, e engine.Event, name func(int) string) string
+	// TurnEvent tells whether the event starts a turn or ends the game.
+	TurnEvent(e engine.Event) bool
+	// Options sums up a game's options: "20 кругов, для начинающих".
+	Options(l string, raw json.RawMessage) string
+	// OptionDefaults are the game's options with their defaults, those
+	// whose default is the zero value included: the create form's fields.
+	OptionDefaults() map[string]any
+	// Option describes one option of the create form.
+	Option(l, name string) Option
+	// Seats is what view shows of every seat, by engine seat.
+	Seats(l string, view any) []Seat
+	// Prompt says what seat is asked now (owes), or what it waits on.
+	Prompt(l string, view any, seat int, owes bool, name func(int) string) string
+	// Choice describes a decision of the seat page.
+	Choice(l string, c engine.Choice, view any, name func(int) string) Choice
+	// Groups are the groups of decisions in the order the page shows them.
+	Groups() []Group
+	// Parts lists a net worth's parts in the game's order.
+	Parts(l string, parts map[string]int64) []Part
 }
 
-// GoodName is a good's name.
-func GoodName(lang, g string) string {
-	gi := western.Goods[western.GoodByName(g)]
-	if gi.EN == "" {
+// Seat is what a view shows of one seat: where it is, its money and
+// what it owns. The reader's own secrets (its hand) are in it only in
+// that reader's view.
+type Seat struct {
+	Cell         string // the cell's number and name
+	Laps, LapsOf int
+	Cash         int64
+	Bankrupt     bool
+	Facts        []Fact   // the figures, cash first
+	Notes        []string // states: in prison, protected…
+	Lists        []List   // what it owns: goods, lots, shares, cards
+}
+
+// Fact is one figure of a seat.
+type Fact struct{ Label, Value string }
+
+// List is a titled list of things a seat holds.
+type List struct {
+	Title string
+	Items []Item
+	// Private marks the reader's own secret (its hand): pages say so.
+	Private bool
+}
+
+// Item is one thing held. Colour is a swatch (a CSS colour) before it;
+// Marks are CSS classes of its state (lead, pledged, b1, b2); Title tells
+// the state in words.
+type Item struct {
+	Text, Colour, Title string
+	Marks               string
+}
+
+// Part is one part of a net worth.
+type Part struct {
+	Label string
+	Value int64
+}
+
+// Group is a group of decisions on the seat page. Its title is the text
+// of Key (templates). Own groups are listed only on a page of their own.
+type Group struct {
+	Key string
+	Own bool
+}
+
+// Choice is how the seat page shows one decision.
+type Choice struct {
+	Label, Note string
+	Unit        string // what a ranged amount counts
+	Value       int64  // a ranged choice's initial amount (0: its minimum)
+	Group       string // a Group key; "" is the first, untitled group
+	// Choices of one group with the same Form are one form on the page,
+	// a select of their Alt texts labelled AltLabel, under the Label of
+	// the first.
+	Form, Alt, AltLabel string
+}
+
+// Option describes one option of a game on the create form.
+type Option struct {
+	Label    string
+	Min, Max int            // bounds of a number
+	Choices  []OptionChoice // the values of an option chosen from a list
+}
+
+// OptionChoice is one value of an option chosen from a list.
+type OptionChoice struct{ Value, Label string }
+
+var presenters = map[string]Game{}
+
+func register(g Game) { presenters[g.Kind()] = g }
+
+// For is the presenter of a kind of game; an unknown kind gets a plain
+// one that shows codes.
+func For(kind string) Game {
+	if g, ok := presenters[kind]; ok {
 		return g
 	}
-	if lang == "en" {
-		return gi.EN
-	}
-	return gi.RU
-}
-
-var actionLabels = map[string][2]string{
-	western.ARoll:       {"Бросить кубик", "Roll the die"},
-	western.AFork:       {"Идти на %s", "Go to %s"},
-	western.ABuy:        {"Купить %s", "Buy %s"},
-	western.ASell:       {"Продать банку по номиналу: %s", "Sell to the bank at par: %s"},
-	western.ASpecSell:   {"Продать на бирже: %s", "Sell at the speculation: %s"},
-	western.ACredit:     {"Взять кредит", "Take credit"},
-	western.ADeposit:    {"Положить во вклад", "Put on deposit"},
-	western.AWithdraw:   {"Снять со вклада", "Withdraw from deposit"},
-	western.ARepay:      {"Погасить кредит", "Repay credit"},
-	western.ARepayLoan:  {"Вернуть заём колонии", "Repay the colony loan"},
-	western.ASellGood:   {"Продать товар: %s", "Sell goods: %s"},
-	western.ADropGood:   {"Уронить курс: %s", "Drop the rate of %s"},
-	western.AOffer:      {"Предложить купить %s", "Offer to buy %s"},
-	western.AAccept:     {"Согласиться продать", "Accept the offer"},
-	western.ADecline:    {"Отказаться", "Decline"},
-	western.ABid:        {"Ставка за %s", "Bid for %s"},
-	western.APass:       {"Не участвовать", "Pass"},
-	western.ANarcoBuy:   {"Купить наркотик, тонн", "Buy narcotics, tons"},
-	western.ANarcoSell:  {"Продать наркотик, тонн", "Sell narcotics, tons"},
-	western.ABribe:      {"Подкупить полицию", "Bribe the police"},
-	western.ASurrender:  {"Отдать награбленное", "Give up the loot"},
-	western.APrison:     {"В тюрьму", "Go to prison"},
-	western.AColonyLoan: {"Взять беспроцентный заём", "Take the interest-free loan"},
-	western.ATrinkets:   {"Обменять безделушки", "Trade trinkets"},
-	western.AEnd:        {"Закончить ход", "End the turn"},
-	western.AResign:     {"Выйти из игры", "Leave the game"},
-}
-
-// ActionLabel names an action (or a choice) for a player.
-func ActionLabel(lang string, a engine.Action) string {
-	l, ok := actionLabels[a.Type]
-	if !ok {
-		return a.Type
-	}
-	f := l[0]
-	if lang == "en" {
-		f = l[1]
-	}
-	if !strings.Contains(f, "%s") {
-		return f
-	}
-	arg := CellName(lang, a.Cell)
-	if a.Good != "" {
-		arg = GoodName(lang, a.Good)
-	}
-	return fmt.Sprintf(f, arg)
-}
-
-// EventText tells an event in words, naming seats by their players.
-func EventText(lang string, e engine.Event, name func(seat int) string) string {
-	who := name(e.Seat)
-	ru := lang != "en"
-	money := templates.Money(e.Amount)
-	switch e.Type {
-	case western.EvRoll:
-		return pick(ru, fmt.Sprintf("%s бросает кубик: %d", who, e.Other), fmt.Sprintf("%s rolls %d", who, e.Other))
-	case western.EvMove:
-		return pick(ru, fmt.Sprintf("%s на клетке %s", who, CellName(lang, e.Cell)), fmt.Sprintf("%s stops on %s", who, CellName(lang, e.Cell)))
-	case western.EvForkAsked:
-		return pick(ru, fmt.Sprintf("%s на развилке %s", who, CellName(lang, e.Cell)), fmt.Sprintf("%s reaches the fork at %s", who, CellName(lang, e.Cell)))
-	case western.EvLap:
-		return pick(ru, fmt.Sprintf("%s проходит круг %d", who, e.Other), fmt.Sprintf("%s completes lap %d", who, e.Other))
-	case western.EvBuy, western.EvAuctionWon:
-		return pick(ru, fmt.Sprintf("%s покупает %s (%s $)", who, CellName(lang, e.Cell), money), fmt.Sprintf("%s buys %s ($%s)", who, CellName(lang, e.Cell), money))
-	case western.EvBidPlaced:
-		return pick(ru, fmt.Sprintf("%s сделал ставку на торгах", who), fmt.Sprintf("%s has answered the auction", who))
-	case western.EvAuction:
-		return pick(ru, fmt.Sprintf("Торги: %s, от %d $", CellName(lang, e.Cell), e.Other), fmt.Sprintf("Auction: %s, from $%d", CellName(lang, e.Cell), e.Other))
-	case western.EvPrison:
-		return pick(ru, fmt.Sprintf("%s в тюрьме: пропускает ходов: %d", who, e.Other), fmt.Sprintf("%s is jailed for %d turns", who, e.Other))
-	case western.EvBankrupt:
-		return pick(ru, who+" разорился", who+" is bankrupt")
-	case western.EvResign:
-		return pick(ru, who+" вышел из игры", who+" has left the game")
-	case western.EvTurn:
-		return pick(ru, "Ходит "+who, who+" to move")
-	case western.EvEnd:
-		return pick(ru, "Игра окончена", "The game is over")
-	}
-	if e.Amount != 0 {
-		return fmt.Sprintf("%s: %s %s $", who, e.Type, money)
-	}
-	return fmt.Sprintf("%s: %s", who, e.Type)
-}
-
-func pick(ru bool, r, e string) string {
-	if ru {
-		return r
-	}
-	return e
+	return plain{kind}
 }
 
 // GameName is the name of a kind of game.
@@ -140,3 +154,123 @@ func GameName(lang, kind string) string {
 	}
 	return kind
 }
+
+// defaultsOf reads a game's default options as the form shows them.
+func defaultsOf(opts any) map[string]any {
+	b, err := json.Marshal(opts)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	if json.Unmarshal(b, &m) != nil {
+		return nil
+	}
+	return m
+}
+
+// pick is the Russian or the English text.
+func pick(l, ru, en string) string {
+	if l == "en" {
+		return en
+	}
+	return ru
+}
+
+// say formats the Russian or the English text.
+func say(l, ru, en string, args ...any) string {
+	if l == "en" {
+		return fmt.Sprintf(en, args...)
+	}
+	return fmt.Sprintf(ru, args...)
+}
+
+// amount writes a number with grouped thousands, never broken.
+func amount(v int64) string { return strings.ReplaceAll(templates.Money(v), " ", "\u00a0") }
+
+func abs(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// laps writes "20 кругов" / "20 laps".
+func laps(l string, n int) string {
+	if l == "en" {
+		return templates.Tf(l, "n_laps", n)
+	}
+	return fmt.Sprintf("%d %s", n, pluralRU(n, "круг", "круга", "кругов"))
+}
+
+// pluralRU picks the Russian form for n: 1 круг, 2 круга, 5 кругов.
+func pluralRU(n int, one, few, many string) string {
+	n %= 100
+	switch {
+	case n >= 11 && n <= 14:
+		return many
+	case n%10 == 1:
+		return one
+	case n%10 >= 2 && n%10 <= 4:
+		return few
+	}
+	return many
+}
+
+// partsIn lists parts in the order of keys (with their text keys), the
+// unknown ones last by name.
+func partsIn(l string, parts map[string]int64, order [][2]string) []Part {
+	var out []Part
+	known := map[string]bool{}
+	for _, o := range order {
+		known[o[0]] = true
+		if v, ok := parts[o[0]]; ok {
+			out = append(out, Part{templates.T(l, o[1]), v})
+		}
+	}
+	var rest []string
+	for k := range parts {
+		if !known[k] {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	for _, k := range rest {
+		out = append(out, Part{templates.T(l, k), parts[k]})
+	}
+	return out
+}
+
+// plain presents a game this package does not know: codes and numbers.
+type plain struct{ kind string }
+
+func (p plain) Kind() string                         { return p.kind }
+func (plain) Money(_ string, v int64) string         { return amount(v) }
+func (plain) Currency() string                       { return "" }
+func (plain) CellName(_ string, n int) string        { return fmt.Sprint(n) }
+func (plain) SecretAction(string) bool               { return false }
+func (plain) SecretText(l string) string             { return "" }
+func (plain) TurnEvent(e engine.Event) bool          { return e.Type == "turn" || e.Type == "game_over" }
+func (plain) Options(string, json.RawMessage) string { return "" }
+func (plain) Option(l, name string) Option           { return Option{Label: name} }
+func (plain) OptionDefaults() map[string]any         { return nil }
+func (plain) Seats(string, any) []Seat               { return nil }
+func (plain) Groups() []Group {
+	return []Group{{Key: "grp_here"}, {Key: "grp_other"}, {Key: "grp_leave"}}
+}
+func (plain) Prompt(string, any, int, bool, func(int) string) string {
+	return ""
+}
+func (plain) ActionLabel(_ string, a engine.Action, _ func(int) string) string { return a.Type }
+func (p plain) Command(l string, a engine.Action, name func(int) string) string {
+	if a.Amount != 0 {
+		return a.Type + ": " + amount(a.Amount)
+	}
+	return a.Type
+}
+func (plain) EventText(_ string, e engine.Event, name func(int) string) string {
+	return name(e.Seat) + ": " + e.Type
+}
+func (plain) Choice(l string, c engine.Choice, _ any, _ func(int) string) Choice {
+	return Choice{Label: c.Type, Group: "grp_other"}
+}
+func (plain) Parts(l string, parts map[string]int64) []Part { return partsIn(l, parts, nil) }

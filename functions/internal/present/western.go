@@ -1,0 +1,483 @@
+package present
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/western"
+	"github.com/pbmgames/pbm/templates"
+)
+
+// westernGame presents «Вестерн». Everything in its views is public but
+// the other seats' sealed bids, which the views leave out.
+type westernGame struct{}
+
+func init() { register(westernGame{}) }
+
+func (westernGame) Kind() string     { return western.Name }
+func (westernGame) Currency() string { return "$" }
+
+// Money writes dollars: "1 234 $", "$1 234".
+func (westernGame) Money(l string, v int64) string { return templates.USD(l, v) }
+
+func (westernGame) CellName(l string, n int) string {
+	if n < 1 || n > western.NumCells {
+		return fmt.Sprint(n)
+	}
+	c := western.Board[n]
+	return fmt.Sprintf("%d %s", n, pick(l, c.RU, c.EN))
+}
+
+// cellShort is a cell's name without its number.
+func westernCellShort(l string, n int) string {
+	if n < 1 || n > western.NumCells {
+		return fmt.Sprint(n)
+	}
+	return pick(l, western.Board[n].RU, western.Board[n].EN)
+}
+
+// westernGood is a good's name.
+func westernGood(l, g string) string {
+	gi := western.Goods[western.GoodByName(g)]
+	if gi.EN == "" {
+		return g
+	}
+	return pick(l, gi.RU, gi.EN)
+}
+
+var westernActions = map[string][2]string{
+	western.ARoll:       {"Бросить кубик", "Roll the die"},
+	western.AFork:       {"Идти на %s", "Go to %s"},
+	western.ABuy:        {"Купить %s", "Buy %s"},
+	western.ASell:       {"Продать банку по номиналу: %s", "Sell to the bank at par: %s"},
+	western.ASpecSell:   {"Продать на бирже: %s", "Sell at the speculation: %s"},
+	western.ACredit:     {"Взять кредит", "Take credit"},
+	western.ADeposit:    {"Положить во вклад", "Put on deposit"},
+	western.AWithdraw:   {"Снять со вклада", "Withdraw from deposit"},
+	western.ARepay:      {"Погасить кредит", "Repay credit"},
+	western.ARepayLoan:  {"Вернуть заём колонии", "Repay the colony loan"},
+	western.ASellGood:   {"Продать товар: %s", "Sell goods: %s"},
+	western.ADropGood:   {"Уронить курс: %s", "Drop the rate of %s"},
+	western.AOffer:      {"Предложить купить %s", "Offer to buy %s"},
+	western.AAccept:     {"Согласиться продать", "Accept the offer"},
+	western.ADecline:    {"Отказаться", "Decline"},
+	western.ABid:        {"Ставка за %s", "Bid for %s"},
+	western.APass:       {"Не участвовать", "Pass"},
+	western.ANarcoBuy:   {"Купить наркотик, тонн", "Buy narcotics, tons"},
+	western.ANarcoSell:  {"Продать наркотик, тонн", "Sell narcotics, tons"},
+	western.ABribe:      {"Подкупить полицию", "Bribe the police"},
+	western.ASurrender:  {"Отдать награбленное", "Give up the loot"},
+	western.APrison:     {"В тюрьму", "Go to prison"},
+	western.AColonyLoan: {"Взять беспроцентный заём", "Take the interest-free loan"},
+	western.ATrinkets:   {"Обменять безделушки", "Trade trinkets"},
+	western.AEnd:        {"Закончить ход", "End the turn"},
+	western.AResign:     {"Выйти из игры", "Leave the game"},
+}
+
+func (w westernGame) ActionLabel(l string, a engine.Action, _ func(int) string) string {
+	lb, ok := westernActions[a.Type]
+	if !ok {
+		return a.Type
+	}
+	f := pick(l, lb[0], lb[1])
+	if !strings.Contains(f, "%s") {
+		return f
+	}
+	arg := w.CellName(l, a.Cell)
+	if a.Good != "" {
+		arg = westernGood(l, a.Good)
+	}
+	return fmt.Sprintf(f, arg)
+}
+
+func (w westernGame) Command(l string, a engine.Action, name func(int) string) string {
+	s := w.ActionLabel(l, a, name)
+	if a.Type == engine.Resign {
+		return templates.T(l, "resign")
+	}
+	if a.Amount != 0 {
+		if u := westernUnit(l, a.Type); u == "" {
+			s += ": " + templates.USD(l, a.Amount)
+		} else {
+			s += ": " + strconv.FormatInt(a.Amount, 10) + "\u00a0" + u
+		}
+	}
+	return s
+}
+
+// westernUnit names what a ranged amount counts; "" for dollars.
+func westernUnit(l, typ string) string {
+	switch typ {
+	case western.ASellGood:
+		return templates.T(l, "unit_units")
+	case western.ANarcoBuy, western.ANarcoSell:
+		return templates.T(l, "unit_tons")
+	}
+	return ""
+}
+
+// SecretAction: a sealed bid (or pass) is its bidder's alone, its amount
+// for good (P-3).
+func (westernGame) SecretAction(typ string) bool { return typ == western.ABid || typ == western.APass }
+func (westernGame) SecretText(l string) string   { return templates.T(l, "sealed_bid") }
+
+func (westernGame) TurnEvent(e engine.Event) bool {
+	return e.Type == western.EvTurn || e.Type == western.EvEnd
+}
+
+func (w westernGame) EventText(l string, e engine.Event, name func(int) string) string {
+	who := name(e.Seat)
+	cell := w.CellName(l, e.Cell)
+	short := westernCellShort(l, e.Cell)
+	good := westernGood(l, e.Good)
+	usd := templates.USD(l, abs(e.Amount))
+	switch e.Type {
+	case western.EvRoll:
+		return say(l, "%s бросает кубик: %d", "%s rolls %d", who, e.Other)
+	case western.EvMove:
+		return say(l, "%s на клетке %s", "%s stops on %s", who, cell)
+	case western.EvForkAsked:
+		return say(l, "%s на развилке %s", "%s reaches the fork at %s", who, cell)
+	case western.EvLap:
+		return say(l, "%s проходит круг %d", "%s completes lap %d", who, e.Other)
+	case western.EvBuy, western.EvAuctionWon:
+		return say(l, "%s покупает %s (%s)", "%s buys %s (%s)", who, cell, usd)
+	case western.EvBidPlaced:
+		return say(l, "%s сделал ставку на торгах", "%s has answered the auction", who)
+	case western.EvAuction:
+		return say(l, "Торги: %s, от %s", "Auction: %s, from %s", cell, templates.USD(l, int64(e.Other)))
+	case western.EvPrison:
+		return say(l, "%s в тюрьме: пропускает ходов: %d", "%s is jailed for %d turns", who, e.Other)
+	case western.EvBankrupt:
+		return say(l, "%s разорился", "%s is bankrupt", who)
+	case western.EvTurn:
+		return say(l, "Ходит %s", "%s to move", who)
+	case western.EvEnd:
+		return pick(l, "Игра окончена", "The game is over")
+	case western.EvIncome:
+		return say(l, "%s получает доход за круг: %s", "%s collects the lap income: %s", who, usd)
+	case western.EvDividend:
+		return say(l, "%s: доход от «%s» — %s", "%s: profit of %s, %s", who, short, usd)
+	case western.EvProduce:
+		return say(l, "%s: «%s» выпускает товар «%s», %d ед.", "%[1]s: %[2]s produces %[4]d units of %[3]s", who, short, good, e.Other)
+	case western.EvHMM:
+		return say(l, "%s: доля ХММ с %s — %s", "%s: ХММ's share of %s, %s", who, short, usd)
+	case western.EvInterest:
+		return say(l, "%s платит проценты по кредиту: %s", "%s pays interest on credit: %s", who, usd)
+	case western.EvDepositInt:
+		return say(l, "%s: проценты по вкладу — %s", "%s earns deposit interest: %s", who, usd)
+	case western.EvRate:
+		return say(l, "Курс %s: %d пт", "%s's share rate: %d pts", short, e.Other)
+	case western.EvGoodRate:
+		return say(l, "Курс товара «%s»: %d пт", "%s rate: %d pts", good, e.Other)
+	case western.EvSell:
+		return say(l, "%s продаёт банку %s за %s", "%s sells %s to the bank for %s", who, cell, usd)
+	case western.EvSpecSell:
+		return say(l, "%s продаёт на бирже %s за %s", "%s sells %s at the speculation for %s", who, cell, usd)
+	case western.EvCredit:
+		return say(l, "%s берёт %s в долг", "%s borrows %s", who, usd)
+	case western.EvDeposit:
+		return say(l, "%s кладёт во вклад %s", "%s puts %s on deposit", who, templates.USD(l, int64(e.Other)))
+	case western.EvWithdraw:
+		return say(l, "%s снимает со вклада %s", "%s withdraws %s from deposit", who, templates.USD(l, int64(e.Other)))
+	case western.EvRepay:
+		return say(l, "%s гасит кредит: %s", "%s repays %s of credit", who, usd)
+	case western.EvRepayLoan:
+		return say(l, "%s возвращает заём колонии: %s", "%s repays %s of the colony loan", who, usd)
+	case western.EvSellGood:
+		return say(l, "%s продаёт товар «%s»: %d ед.", "%s sells %[3]d units of %[2]s", who, good, e.Other)
+	case western.EvGoodGained:
+		return say(l, "%s получает товар «%s»: %d ед.", "%s gains %[3]d units of %[2]s", who, good, e.Other)
+	case western.EvGoodLost:
+		return say(l, "%s теряет товар «%s»: %d ед.", "%s loses %[3]d units of %[2]s", who, good, e.Other)
+	case western.EvFee:
+		return say(l, "%s платит на клетке %s: %s", "%s pays %[3]s on %[2]s", who, cell, usd)
+	case western.EvGain:
+		return say(l, "%s получает на клетке %s: %s", "%s gets %[3]s on %[2]s", who, cell, usd)
+	case western.EvOffer:
+		return say(l, "%s предлагает %s продать %s", "%s offers to buy %[3]s from %[2]s", who, name(e.Other), cell)
+	case western.EvOfferDone:
+		if e.Amount < 0 {
+			return say(l, "%s выкупает %s у %s за %s", "%s buys %s from %s for %s", who, cell, name(e.Other), usd)
+		}
+		return say(l, "%s продаёт %s за %s", "%s sells %s for %s", who, cell, usd)
+	case western.EvOfferNo:
+		return say(l, "%s не продаёт %s", "%s keeps %s", who, cell)
+	case western.EvBid:
+		if e.Other == 0 {
+			return say(l, "%s: вы не участвуете в торгах", "%s: you pass the auction", who)
+		}
+		return say(l, "%s: ваша закрытая ставка — %s", "%s: your sealed bid is %s", who, templates.USD(l, int64(e.Other)))
+	case western.EvAuctionNil:
+		return pick(l, "Торги не состоялись", "Nobody bought at the auction")
+	case western.EvNarco:
+		if e.Other < 0 {
+			return say(l, "%s продаёт наркотик: %d т", "%s sells %d tons of narcotics", who, -e.Other)
+		}
+		return say(l, "%s покупает наркотик: %d т", "%s buys %d tons of narcotics", who, e.Other)
+	case western.EvBribe:
+		return say(l, "%s подкупает полицию: %s", "%s bribes the police: %s", who, usd)
+	case western.EvProtected:
+		return say(l, "%s под защитой полиции до конца круга", "%s is protected from the police for this lap", who)
+	case western.EvSkip:
+		return say(l, "%s пропускает ход (осталось: %d)", "%s misses a turn (%d left)", who, e.Other)
+	case western.EvSurrender:
+		return say(l, "%s отдаёт награбленное", "%s gives up the loot", who)
+	case western.EvLabour:
+		return say(l, "%s: биржа труда, отметка %+d", "%s: labour exchange, marker %+d", who, e.Other)
+	case western.EvResign:
+		return say(l, "%s покидает игру", "%s leaves the game", who)
+	case western.EvForced:
+		if e.Cell > 0 {
+			return say(l, "%s вынужден продать %s: %s", "%s must sell %s: %s", who, cell, usd)
+		}
+		return say(l, "%s вынужден продать товар: %s", "%s must sell goods: %s", who, usd)
+	}
+	if e.Amount != 0 {
+		return fmt.Sprintf("%s: %s %s", who, e.Type, templates.USD(l, e.Amount))
+	}
+	return fmt.Sprintf("%s: %s", who, e.Type)
+}
+
+// westernOptions reads a game's options over the defaults.
+func westernOptions(raw json.RawMessage) (western.Options, bool) {
+	o := western.DefaultOptions()
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &o); err != nil {
+			return o, false
+		}
+	}
+	return o, true
+}
+
+func (westernGame) Options(l string, raw json.RawMessage) string {
+	o, ok := westernOptions(raw)
+	if !ok {
+		return ""
+	}
+	s := laps(l, o.Laps)
+	if o.Beginners {
+		s += ", " + templates.T(l, "beginners_short")
+	}
+	return s
+}
+
+func (westernGame) OptionDefaults() map[string]any {
+	m := defaultsOf(western.DefaultOptions())
+	if _, ok := m["beginners"]; !ok && m != nil {
+		m["beginners"] = false // omitted from the JSON when off
+	}
+	return m
+}
+
+func (westernGame) Option(l, name string) Option {
+	o := Option{Label: templates.T(l, "opt_"+name)}
+	if name == "laps" {
+		o.Min, o.Max = 1, 200
+	}
+	return o
+}
+
+func (w westernGame) Seats(l string, view any) []Seat {
+	v, ok := view.(western.View)
+	if !ok {
+		return nil
+	}
+	usd := func(n int64) string { return templates.USD(l, n) }
+	out := make([]Seat, len(v.Players))
+	for i, p := range v.Players {
+		s := Seat{Cell: w.CellName(l, p.Cell), Laps: p.Laps, LapsOf: v.Opts.Laps, Cash: p.Cash, Bankrupt: p.Bankrupt}
+		s.Facts = []Fact{{templates.T(l, "cash"), usd(p.Cash)}, {templates.T(l, "deposit"), usd(p.Deposit)},
+			{templates.T(l, "credit"), usd(p.Credit)}}
+		if p.ColonyLoan != 0 {
+			s.Facts = append(s.Facts, Fact{templates.T(l, "colony_loan"), usd(p.ColonyLoan)})
+		}
+		if !v.Opts.Beginners {
+			s.Facts = append(s.Facts, Fact{templates.T(l, "labour"), templates.Signed(p.Labour)})
+		}
+		if p.Narco != 0 {
+			s.Facts = append(s.Facts, Fact{templates.T(l, "narco"), fmt.Sprintf("%d\u00a0%s", p.Narco, templates.T(l, "unit_tons"))})
+		}
+		if p.Skip > 0 {
+			s.Notes = append(s.Notes, templates.Tf(l, "skipping", p.Skip))
+		}
+		if p.Protected {
+			s.Notes = append(s.Notes, templates.T(l, "protected"))
+		}
+		goods := List{Title: templates.T(l, "goods")}
+		for g := western.Cars; int(g) < len(p.Goods); g++ {
+			if n := p.Goods[g]; n > 0 {
+				price := v.Prices[g.String()]
+				goods.Items = append(goods.Items, Item{Text: fmt.Sprintf("%s %d × %s", westernGood(l, g.String()), n, usd(price))})
+			}
+		}
+		hold := List{Title: templates.T(l, "holdings")}
+		for cell, o := range v.Owner {
+			if int(o) == i && cell >= 1 && cell <= western.NumCells {
+				it := Item{Text: w.CellName(l, cell)}
+				if _, leading := v.Rates[cell]; leading {
+					it.Marks, it.Title = "lead", pick(l, "ведущая компания", "leading company")
+				}
+				hold.Items = append(hold.Items, it)
+			}
+		}
+		for _, ls := range []List{goods, hold} {
+			if len(ls.Items) > 0 {
+				s.Lists = append(s.Lists, ls)
+			}
+		}
+		out[i] = s
+	}
+	return out
+}
+
+func (w westernGame) Prompt(l string, view any, seat int, owes bool, name func(int) string) string {
+	v, ok := view.(western.View)
+	if !ok || seat < 0 || seat >= len(v.Players) {
+		return ""
+	}
+	if !owes {
+		if v.Auction != nil && v.Auction.MyBid != nil {
+			return templates.Tf(l, "your_bid", templates.USD(l, *v.Auction.MyBid))
+		}
+		return ""
+	}
+	p := v.Players[seat]
+	here := w.CellName(l, p.Cell)
+	switch v.Phase {
+	case western.PhRoll:
+		return templates.Tf(l, "ask_roll", here)
+	case western.PhFork:
+		return templates.Tf(l, "ask_fork", v.Die, here, v.Steps)
+	case western.PhAct:
+		if v.Die > 0 {
+			return templates.Tf(l, "ask_act_die", v.Die, here)
+		}
+		return templates.Tf(l, "ask_act", here)
+	case western.PhRaid:
+		return templates.Tf(l, "ask_raid", here, templates.USD(l, min(p.Loot, p.Cash)))
+	case western.PhOffer:
+		if o := v.Offer; o != nil {
+			return templates.Tf(l, "ask_offer", name(o.From), w.CellName(l, o.Cell), templates.USD(l, o.Price))
+		}
+	case western.PhAuction:
+		if au := v.Auction; au != nil {
+			return templates.Tf(l, "ask_auction", w.CellName(l, au.Cell), templates.USD(l, au.Min))
+		}
+	}
+	return ""
+}
+
+// westernGroups puts each kind of action in a group: what the cell
+// offers first, then the bank and the market, then the long lists of
+// shares.
+var westernGroups = map[string]string{
+	western.AFork: "grp_here", western.ABuy: "grp_here", western.ABribe: "grp_here", western.AColonyLoan: "grp_here",
+	western.ATrinkets: "grp_here", western.ANarcoBuy: "grp_here", western.ANarcoSell: "grp_here", western.ADropGood: "grp_here",
+	western.ASurrender: "grp_here", western.APrison: "grp_here", western.AAccept: "grp_here", western.ADecline: "grp_here",
+	western.ABid: "grp_here", western.APass: "grp_here", western.ARoll: "grp_here", western.AEnd: "grp_here",
+	western.ACredit: "grp_bank", western.ADeposit: "grp_bank", western.AWithdraw: "grp_bank", western.ARepay: "grp_bank",
+	western.ARepayLoan: "grp_bank",
+	western.ASellGood:  "grp_market",
+	western.AOffer:     "grp_offer",
+	western.ASpecSell:  "grp_spec",
+	western.ASell:      "grp_sell",
+	engine.Resign:      "grp_leave",
+}
+
+// Groups: the sales to the bank at par, possible at any moment of one's
+// turn and seldom wanted, are listed on a page of their own.
+func (westernGame) Groups() []Group {
+	return []Group{{Key: "grp_here"}, {Key: "grp_bank"}, {Key: "grp_market"}, {Key: "grp_offer"}, {Key: "grp_spec"},
+		{Key: "grp_sell", Own: true}, {Key: "grp_other"}, {Key: "grp_leave"}}
+}
+
+func (w westernGame) Choice(l string, c engine.Choice, view any, name func(int) string) Choice {
+	ch := Choice{Label: w.ActionLabel(l, c.Action, name), Group: westernGroups[c.Type]}
+	if ch.Group == "" {
+		ch.Group = "grp_other"
+	}
+	if c.Ranged() {
+		ch.Unit = westernUnit(l, c.Type)
+		if ch.Unit == "" {
+			ch.Unit = "$"
+		}
+	}
+	switch ch.Group {
+	case "grp_offer", "grp_spec", "grp_sell": // the group's title says what is done
+		ch.Label = w.CellName(l, c.Cell)
+	}
+	v, ok := view.(western.View)
+	if !ok {
+		return ch
+	}
+	var me *western.Player
+	if v.Seat >= 0 && v.Seat < len(v.Players) {
+		me = &v.Players[v.Seat]
+	}
+	here := western.Cell{}
+	if me != nil && me.Cell >= 1 && me.Cell <= western.NumCells {
+		here = western.Board[me.Cell]
+	}
+	usd := func(n int64) string { return templates.USD(l, n) }
+	switch c.Type {
+	case western.ABuy:
+		cell := western.Board[c.Cell]
+		ch.Note = templates.Tf(l, "note_price", usd(cell.Price))
+		if cell.Profit > 0 {
+			ch.Note += " · " + templates.Tf(l, "note_profit", usd(cell.Profit))
+		}
+	case western.ASell:
+		ch.Note = templates.Tf(l, "note_par", usd(western.Board[c.Cell].Price))
+	case western.ASpecSell:
+		if here.Mult > 0 {
+			ch.Note = templates.Tf(l, "note_mult", float64(here.Mult)/2)
+		}
+	case western.AOffer:
+		ch.Note = templates.Tf(l, "note_owner", name(c.Target))
+	case western.ABid:
+		ch.Label = templates.Tf(l, "bid_for", w.CellName(l, c.Cell))
+		ch.Note = templates.Tf(l, "note_range", usd(c.Min), usd(c.Max))
+	case western.AAccept:
+		if v.Offer != nil {
+			ch.Note = templates.Tf(l, "note_for", usd(v.Offer.Price))
+		}
+	case western.ASellGood:
+		ch.Note = templates.Tf(l, "note_unit", usd(v.Prices[c.Good]))
+		ch.Value = c.Max // sell all the market takes
+	case western.ANarcoBuy, western.ANarcoSell:
+		ch.Note = templates.Tf(l, "note_ton", usd(here.Amount))
+		if c.Type == western.ANarcoSell {
+			ch.Value = c.Max
+		}
+	case western.ABribe:
+		ch.Note = templates.Tf(l, "note_price", usd(here.Price))
+	case western.ATrinkets:
+		ch.Note = templates.Tf(l, "note_trinkets", usd(here.Price), usd(here.Amount))
+	case western.APrison:
+		if here.Turns > 0 {
+			ch.Note = templates.Tf(l, "note_turns", here.Turns)
+		}
+	case western.ASurrender:
+		if me != nil {
+			ch.Note = usd(min(me.Loot, me.Cash))
+		}
+	case western.ACredit, western.ADeposit, western.AWithdraw, western.ARepay, western.ARepayLoan:
+		ch.Note = templates.Tf(l, "note_upto", usd(c.Max))
+	}
+	return ch
+}
+
+// westernParts is the order of the net-worth parts (W-40).
+var westernParts = [][2]string{
+	{western.PartCash, "cash"}, {western.PartDeposit, "deposit"}, {western.PartShares, "shares"},
+	{western.PartGoods, "goods"}, {western.PartCredit, "credit"}, {western.PartLoan, "colony_loan"},
+	{western.PartStartLoan, "start_loan"},
+}
+
+func (westernGame) Parts(l string, parts map[string]int64) []Part {
+	return partsIn(l, parts, westernParts)
+}
