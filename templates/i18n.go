@@ -2,6 +2,8 @@ package templates
 
 // texts holds every phrase of the pages in Russian and English.
 var texts = map[string][2]string{
+	"local_mailbox":  {"Локальный запуск: письма никуда не уходят, их можно прочесть в почтовом ящике.", "Local run: no mail leaves this machine; read it in the mailbox."},
+	"open_mailbox":   {"Открыть почтовый ящик", "Open the mailbox"},
 	"title":          {"Игры по почте", "Play by mail"},
 	"western":        {"Вестерн", "Western"},
 	"businessman":    {"Бизнесмен", "Businessman"},

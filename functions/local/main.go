@@ -74,7 +74,7 @@ func run() error {
 	}
 	srv := &http.Server{
 		Addr:              net.JoinHostPort("", port),
-		Handler:           httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: base, Extra: mailboxRoutes}),
+		Handler:           httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: base, Extra: mailboxRoutes, MailboxURL: "/mailbox"}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

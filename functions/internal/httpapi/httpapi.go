@@ -40,13 +40,17 @@ type Deps struct {
 	Extra func(mux *http.ServeMux)
 	// Now is the clock the pages tell deadlines by; time.Now when nil.
 	Now func() time.Time
+	// MailboxURL, in the local run, is where the mail the service "sent"
+	// can be read: every page says so, so a newcomer finds the links.
+	MailboxURL string
 }
 
 type api struct {
-	svc  *service.Service
-	log  *slog.Logger
-	base string
-	now  func() time.Time
+	svc     *service.Service
+	log     *slog.Logger
+	base    string
+	now     func() time.Time
+	mailbox string
 }
 
 // routes lists every route with its handler; Routes and New both read it,
@@ -97,7 +101,7 @@ func Routes() []Route {
 
 // New builds the handler.
 func New(d Deps) http.Handler {
-	a := &api{svc: d.Service, log: d.Log, base: strings.TrimRight(d.BaseURL, "/"), now: d.Now}
+	a := &api{svc: d.Service, log: d.Log, base: strings.TrimRight(d.BaseURL, "/"), now: d.Now, mailbox: d.MailboxURL}
 	if a.log == nil {
 		a.log = slog.Default()
 	}
@@ -120,7 +124,10 @@ func New(d Deps) http.Handler {
 
 type ctxKey int
 
-const reqIDKey ctxKey = 0
+const (
+	reqIDKey ctxKey = iota
+	mailboxKey
+)
 
 // middleware limits bodies, sets the safety headers, tags the request with
 // an id and logs it — path only: queries carry tokens, which are never
@@ -135,6 +142,9 @@ func (a *api) middleware(next http.Handler) http.Handler {
 			id = hex.EncodeToString(b[:])
 		}
 		ctx := context.WithValue(r.Context(), reqIDKey, id)
+		if a.mailbox != "" {
+			ctx = context.WithValue(ctx, mailboxKey, a.mailbox)
+		}
 		h := w.Header()
 		h.Set("X-Request-Id", id)
 		h.Set("Referrer-Policy", "no-referrer")

@@ -24,6 +24,7 @@ type page struct {
 	LinkRU, LinkEN string
 	Game           bool // the page shows a game: it takes the game's styles
 	SeatCSS        template.CSS
+	Mailbox        string // the local run's mailbox, shown on every page
 }
 
 var seatCSSOnce = seatCSS()
@@ -38,7 +39,8 @@ func newPage(r *http.Request, title string) page {
 	if r.Method != http.MethodGet { // after a POST: the page's own GET sets them
 		ru, en = "/?lang=ru", "/?lang=en"
 	}
-	return page{Lang: l, Title: templates.T(l, title), LinkRU: ru, LinkEN: en, SeatCSS: seatCSSOnce}
+	mailbox, _ := r.Context().Value(mailboxKey).(string)
+	return page{Lang: l, Title: templates.T(l, title), LinkRU: ru, LinkEN: en, SeatCSS: seatCSSOnce, Mailbox: mailbox}
 }
 
 // render writes a page; a template failure is an internal error.
