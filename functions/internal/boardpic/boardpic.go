@@ -144,10 +144,15 @@ var texts = map[string][2]string{
 }
 
 func tr(lang, key string) string {
+	return pickLang(lang, texts[key][0], texts[key][1])
+}
+
+// pickLang is en for lang "en", else ru.
+func pickLang(lang, ru, en string) string {
 	if lang == "en" {
-		return texts[key][1]
+		return en
 	}
-	return texts[key][0]
+	return ru
 }
 
 // groupColors are the colours of «Бизнесмен»'s lot groups; the first

@@ -200,13 +200,6 @@ func (sc *scene) wrap(s string, size, w float64) []string {
 	return lines
 }
 
-func pickLang(lang, ru, en string) string {
-	if lang == "en" {
-		return en
-	}
-	return ru
-}
-
 // signedAmount writes money with its sign: +20 000, −10 000.
 func signedAmount(v int64) string {
 	s := groupDigits(max(v, -v))
@@ -271,17 +264,11 @@ func buildBusiness(v bm.View, names []string, lang string) (*scene, error) {
 	if err := checkBusiness(v); err != nil {
 		return nil, err
 	}
-	m, err := newMeasurer()
+	sc, err := newScene(BusinessWidth, BusinessHeight)
 	if err != nil {
 		return nil, err
 	}
-	sc := &scene{m: m, w: BusinessWidth, h: BusinessHeight}
-	seatName := func(i int) string {
-		if i < len(names) && names[i] != "" {
-			return names[i]
-		}
-		return tr(lang, "player") + " " + strconv.Itoa(i+1)
-	}
+	seatName := seatNamer(names, lang)
 	live := v.Phase != bm.PhOver
 	owned := map[int]bOwned{}
 	for _, p := range v.Properties {
@@ -289,8 +276,6 @@ func buildBusiness(v bm.View, names []string, lang string) (*scene, error) {
 	}
 	sc.title = tr(lang, "bm_board")
 	sc.desc = describeBusiness(v, owned, seatName, lang)
-
-	sc.rect(0, 0, float64(sc.w), float64(sc.h), 0, cPaper, cNone, 0)
 	sc.bConnectors()
 	sc.bCaptions(lang)
 	// The cells in layers: frames, then the marks on them, then the
@@ -362,16 +347,11 @@ func bStrip(b box) float64 {
 func (sc *scene) bCell(n int, owned map[int]bOwned, seatName func(int) string, lang string) {
 	b, _ := bBox(n)
 	c := bm.Board[n]
-	fill := bFill(n)
 	title := strconv.Itoa(n) + " " + pickLang(lang, c.RU, c.EN)
 	if c.Price > 0 {
 		title += " · " + tr(lang, "price") + " " + groupDigits(c.Price)
 	}
 	if o, ok := owned[n]; ok {
-		fill = tint(SeatColor(o.owner), bOwnTint)
-		if o.pledged {
-			fill = bPledged
-		}
 		title += " · " + seatName(o.owner)
 		switch o.level {
 		case 1:
@@ -394,7 +374,7 @@ func (sc *scene) bCell(n int, owned map[int]bOwned, seatName func(int) string, l
 	if c.Kind == bm.KExchange || c.Kind == bm.KHwShares {
 		sw = 2
 	}
-	sc.add(item{k: kRect, x: b.x, y: b.y, w: b.w + 1, h: b.h + 1, fill: fill, stroke: cBorder, sw: sw, title: title})
+	sc.add(item{k: kRect, x: b.x, y: b.y, w: b.w + 1, h: b.h + 1, fill: bCellFill(n, owned), stroke: cBorder, sw: sw, title: title})
 }
 
 // bMarks draws what is on a cell besides its name: the group's strip,
@@ -428,21 +408,30 @@ func (sc *scene) bMarks(n int, owned map[int]bOwned) {
 	if b.h < bU {
 		r = 6
 	}
-	bx, by := b.x+b.w-r-2, b.y+b.h-r-2
-	sc.circle(bx, by, r, SeatColor(o.owner), cWhite, 1)
-	sc.text(bx, by+r*0.42, strconv.Itoa(o.owner+1), r*1.25, true, 1, onColor(SeatColor(o.owner)))
+	sc.badge(o.owner, b.x+b.w-r-2, b.y+b.h-r-2, r)
+}
+
+// badge marks seat's lot: a disc of radius r at (x, y) with its number.
+func (sc *scene) badge(seat int, x, y, r float64) {
+	sc.circle(x, y, r, SeatColor(seat), cWhite, 1)
+	sc.text(x, y+r*0.42, strconv.Itoa(seat+1), r*1.25, true, 1, onColor(SeatColor(seat)))
+}
+
+// bCellFill is the colour of cell n: its owner's tint, grey when pledged.
+func bCellFill(n int, owned map[int]bOwned) color.RGBA {
+	o, ok := owned[n]
+	switch {
+	case !ok:
+		return bFill(n)
+	case o.pledged:
+		return bPledged
+	}
+	return tint(SeatColor(o.owner), bOwnTint)
 }
 
 // bInk is the colour of the words on cell n.
 func bInk(n int, owned map[int]bOwned) color.RGBA {
-	fill := bFill(n)
-	if o, ok := owned[n]; ok {
-		fill = tint(SeatColor(o.owner), bOwnTint)
-		if o.pledged {
-			fill = bPledged
-		}
-	}
-	return onColor(fill)
+	return onColor(bCellFill(n, owned))
 }
 
 // bTop is where the words of cell n start: under a lot's strip.
@@ -517,21 +506,8 @@ func (sc *scene) bCaptions(lang string) {
 func (sc *scene) bCentre(v bm.View, seatName func(int) string, live bool, lang string) {
 	cx := float64(bMargin) + bRing/2
 	top := float64(bMargin + bU)
-	sc.text(cx, top+34, tr(lang, "bm_title"), 28, true, 1, cInk)
-	if live && v.Turn >= 0 && v.Turn < len(v.Players) {
-		const size = 17.0
-		label := tr(lang, "turn") + ":"
-		name := sc.m.fit(seatName(v.Turn), size, true, 260)
-		lw := sc.m.width(label, size, false)
-		nw := sc.m.width(name, size, true)
-		dx := cx - (lw+40+nw)/2 + lw + 20
-		y := top + 64
-		sc.text(dx-20, y, label, size, false, 2, cInk)
-		sc.disc(v.Turn, dx, y-6, 10, true)
-		sc.text(dx+20, y, name, size, true, 0, cInk)
-	} else if !live {
-		sc.text(cx, top+64, tr(lang, "over"), 17, true, 1, cInk)
-	}
+	sc.heading(headLayout{cx: cx, titleY: top + 34, titleSize: 28, y: top + 64, size: 17, nameW: 260, gap: 20, r: 10, lift: 6},
+		tr(lang, "bm_title"), v.Turn, len(v.Players), seatName, live, lang)
 	// The exchange board: each colour's points (1…25) and its price.
 	const rowH, size, barW = 19.0, 13.0, 220.0
 	x0 := cx - 215
@@ -546,12 +522,7 @@ func (sc *scene) bCentre(v bm.View, seatName func(int) string, live bool, lang s
 		pts := min(max(v.Points[k], 0), bm.MaxPoints)
 		sc.rect(x0, y-10, 11, 11, 2, GroupColor(k), cNone, 0)
 		sc.text(x0+17, y, pickLang(lang, g.RU, g.EN), size, false, 0, cInk)
-		sc.rect(bx, y-9, barW, 8, 0, cBarTrack, cNone, 0)
-		if pts > 0 {
-			sc.rect(bx, y-9, barW*float64(pts)/bm.MaxPoints, 8, 0, GroupColor(k), cNone, 0)
-		}
-		px := bx + barW*bm.StartPoints/bm.MaxPoints
-		sc.rect(px-0.75, y-11, 1.5, 12, 0, cInk, cNone, 0)
+		sc.gauge(bx, y-9, barW, 8, barW*float64(pts)/bm.MaxPoints, GroupColor(k), bx+barW*bm.StartPoints/bm.MaxPoints, 2)
 		sc.text(bx+barW+28, y, strconv.Itoa(pts), size, true, 2, cInk)
 		sc.text(cx+215, y, groupDigits(int64(pts)*bm.PointValue), size, false, 2, cInk)
 	}
@@ -560,17 +531,7 @@ func (sc *scene) bCentre(v bm.View, seatName func(int) string, live bool, lang s
 // bTokens draws every player still in the game on their cell, and the
 // roulette's ball while the turn's seat plays it.
 func (sc *scene) bTokens(v bm.View, live bool) {
-	on := map[int][]int{}
-	var cells []int
-	for i, p := range v.Players {
-		if p.Bankrupt {
-			continue
-		}
-		if len(on[p.Cell]) == 0 {
-			cells = append(cells, p.Cell)
-		}
-		on[p.Cell] = append(on[p.Cell], i)
-	}
+	on, cells := seatsOn(len(v.Players), func(i int) (int, bool) { return v.Players[i].Cell, !v.Players[i].Bankrupt })
 	if live && v.Roulette >= bm.RouletteIn && v.Turn >= 0 && v.Turn < len(v.Players) {
 		cells = append(cells, v.Roulette)
 		on[v.Roulette] = append(on[v.Roulette], v.Turn)
@@ -585,57 +546,21 @@ func (sc *scene) bTokens(v bm.View, live bool) {
 		if len(seats) > 2 {
 			r -= 1.5
 		}
-		cx, cy := b.cx()+0.5, b.y+b.h-r-4
+		cy := b.y + b.h - r - 4
 		if len(seats) > 2 {
 			cy -= d
 		}
-		for pass := 0; pass < 2; pass++ { // the seat to move on top
-			for k, s := range seats {
-				turn := live && s == v.Turn
-				if turn != (pass == 1) {
-					continue
-				}
-				x, y := cx, cy
-				switch {
-				case len(seats) == 2:
-					x += d * float64(2*k-1)
-				case len(seats) > 2:
-					cols := (len(seats) + 1) / 2
-					col, row := k%cols, k/cols
-					x += d * (2*float64(col) - float64(cols-1))
-					y += d * (2*float64(row) - 1)
-				}
-				sc.disc(s, x, y, r, turn)
-			}
-		}
+		sc.spread(seats, b.cx()+0.5, cy, r, d, live, v.Turn)
 	}
 }
 
 // bLegend lists the seats under the board (token, name, cell, cash) and
 // says what the marks on the lots mean.
 func (sc *scene) bLegend(v bm.View, owned map[int]bOwned, seatName func(int) string, live bool, lang string) {
-	const size = 16.0
-	colW := float64(sc.w-2*bMargin) / 2
-	for i, p := range v.Players {
-		col, row := i%2, i/2
-		x := float64(bMargin) + float64(col)*colW
-		y := float64(bLegendY) + float64(row)*legendRow
-		turn := live && i == v.Turn
-		if turn {
-			sc.rect(x, y, colW-8, legendRow-4, 6, cHilite, cNone, 0)
-		}
-		cy := y + (legendRow-4)/2
-		where := tr(lang, "cell") + " " + strconv.Itoa(p.Cell) + " · " + groupDigits(p.Cash)
-		ink, dc := cInk, SeatColor(i)
-		if p.Bankrupt {
-			where, ink, dc = tr(lang, "bankrupt"), cMuted, tint(dc, 0.4)
-		}
-		sc.discIn(dc, i, x+16, cy, 10, turn)
-		ww := sc.m.width(where, 13, false) * 1.15 // room for the SVG's wider system fonts
-		name := sc.m.fit(seatName(i), size, turn, (colW-8-36-ww-24)/1.1)
-		sc.text(x+36, cy+6, name, size, turn, 0, ink)
-		sc.text(x+colW-16, cy+5, where, 13, false, 2, cMuted)
-	}
+	sc.seatLegend(bMargin, bLegendY, 16, 13, len(v.Players), func(i int) (string, bool) {
+		p := v.Players[i]
+		return tr(lang, "cell") + " " + strconv.Itoa(p.Cell) + " · " + groupDigits(p.Cash), p.Bankrupt
+	}, seatName, live, v.Turn, lang)
 	// The key: a branch, an enterprise, a pledge, an owner.
 	y := float64(bKeyY) + 12
 	x := float64(bMargin) + 6
@@ -652,8 +577,7 @@ func (sc *scene) bLegend(v bm.View, owned map[int]bOwned, seatName func(int) str
 	x += 17
 	sc.text(x, y, tr(lang, "pledged"), 12, false, 0, cInk)
 	x += sc.m.width(tr(lang, "pledged"), 12, false)*1.15 + 16
-	sc.circle(x+6, y-4, 6, SeatColor(0), cWhite, 1)
-	sc.text(x+6, y-4+6*0.42, "1", 7.5, true, 1, cWhite)
+	sc.badge(0, x+6, y-4, 6)
 	x += 17
 	sc.text(x, y, tr(lang, "owner"), 12, false, 0, cInk)
 	left := sc.m.width(tr(lang, "owner"), 12, false)*1.15 + x + 16

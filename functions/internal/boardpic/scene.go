@@ -65,6 +65,28 @@ type scene struct {
 	m     *measurer
 }
 
+// newScene starts a picture w × h pixels: the paper under everything.
+func newScene(w, h int) (*scene, error) {
+	m, err := newMeasurer()
+	if err != nil {
+		return nil, err
+	}
+	sc := &scene{m: m, w: w, h: h}
+	sc.rect(0, 0, float64(w), float64(h), 0, cPaper, cNone, 0)
+	return sc, nil
+}
+
+// seatNamer is the name of seat i: names[i], or "Игрок i+1" for a missing
+// or empty one.
+func seatNamer(names []string, lang string) func(int) string {
+	return func(i int) string {
+		if i < len(names) && names[i] != "" {
+			return names[i]
+		}
+		return tr(lang, "player") + " " + strconv.Itoa(i+1)
+	}
+}
+
 func (sc *scene) add(it item) { sc.items = append(sc.items, it) }
 
 func (sc *scene) rect(x, y, w, h, r float64, fill, stroke color.RGBA, sw float64) {
@@ -167,22 +189,14 @@ func buildWestern(v western.View, names []string, lang string) (*scene, error) {
 	if err := check(v); err != nil {
 		return nil, err
 	}
-	m, err := newMeasurer()
+	sc, err := newScene(Width, Height)
 	if err != nil {
 		return nil, err
 	}
-	sc := &scene{m: m, w: Width, h: Height}
-	seatName := func(i int) string {
-		if i < len(names) && names[i] != "" {
-			return names[i]
-		}
-		return tr(lang, "player") + " " + strconv.Itoa(i+1)
-	}
+	seatName := seatNamer(names, lang)
 	live := v.Phase != western.PhOver
 	sc.title = tr(lang, "board")
 	sc.desc = describe(v, seatName, lang)
-
-	sc.rect(0, 0, Width, Height, 0, cPaper, cNone, 0)
 	sc.connectors()
 	sc.captions(lang)
 	owner := func(n int) int {
@@ -261,10 +275,7 @@ func (sc *scene) cell(n, owner int, lang string) {
 	case c.Group == western.GLeading:
 		border = cLeading
 	}
-	name := c.RU
-	if lang == "en" {
-		name = c.EN
-	}
+	name := pickLang(lang, c.RU, c.EN)
 	r := 0.0
 	if n == 130 {
 		r = 8
@@ -325,23 +336,8 @@ func (sc *scene) captions(lang string) {
 func (sc *scene) centre(v western.View, seatName func(int) string, live bool, lang string) {
 	cx := float64(margin) + loopW*unit/2
 	top := float64(margin) + 3.1*unit
-	sc.text(cx, top+36, tr(lang, "title"), 32, true, 1, cInk)
-	if live && v.Turn >= 0 && v.Turn < len(v.Players) {
-		const size = 20.0
-		label := tr(lang, "turn") + ":"
-		name := sc.m.fit(seatName(v.Turn), size, true, 320)
-		lw := sc.m.width(label, size, false)
-		nw := sc.m.width(name, size, true)
-		// The label ends and the name starts at the disc, so that a wider
-		// font in the SVG moves them away from it, not over it.
-		dx := cx - (lw+44+nw)/2 + lw + 22
-		y := top + 76
-		sc.text(dx-22, y, label, size, false, 2, cInk)
-		sc.disc(v.Turn, dx, y-7, 11, true)
-		sc.text(dx+22, y, name, size, true, 0, cInk)
-	} else if !live {
-		sc.text(cx, top+76, tr(lang, "over"), 20, true, 1, cInk)
-	}
+	sc.heading(headLayout{cx: cx, titleY: top + 36, titleSize: 32, y: top + 76, size: 20, nameW: 320, gap: 22, r: 11, lift: 7},
+		tr(lang, "title"), v.Turn, len(v.Players), seatName, live, lang)
 	// Two blocks: the share rates and the commodity rates.
 	const blockW, rowH, size = 255.0, 31.0, 17.0
 	y0 := top + 130
@@ -353,19 +349,39 @@ func (sc *scene) centre(v western.View, seatName func(int) string, live bool, la
 	sc.rect(rx, y0+8, blockW, 1.5, 0, cBorder, cNone, 0)
 	for i, n := range []int{56, 65, 117} {
 		c := western.Board[n]
-		name := c.RU
-		if lang == "en" {
-			name = c.EN
-		}
-		sc.rateRow(lx, y0+6+float64(i+1)*rowH, blockW, name+" ("+strconv.Itoa(n)+")", v.Rates[n])
+		sc.rateRow(lx, y0+6+float64(i+1)*rowH, blockW, pickLang(lang, c.RU, c.EN)+" ("+strconv.Itoa(n)+")", v.Rates[n])
 	}
 	for i, g := range []western.Good{western.Cars, western.Cola, western.Oil, western.Gold} {
 		gi := western.Goods[g]
-		name := gi.RU
-		if lang == "en" {
-			name = gi.EN
-		}
-		sc.rateRow(rx, y0+6+float64(i+1)*rowH, blockW, name, v.GoodPts[g.String()])
+		sc.rateRow(rx, y0+6+float64(i+1)*rowH, blockW, pickLang(lang, gi.RU, gi.EN), v.GoodPts[g.String()])
+	}
+}
+
+// headLayout is where a board's heading goes and how big it is.
+type headLayout struct {
+	cx, titleY, titleSize float64 // the title, centred on cx
+	y, size               float64 // the line under it: its baseline and text size
+	nameW                 float64 // the widest the name of the seat to move may be
+	gap, r, lift          float64 // the disc on that line: from its centre to the words each side, its radius, its centre above the baseline
+}
+
+// heading writes the title and, under it, whose move it is ("To move:
+// (disc) name") or that the game is over.
+func (sc *scene) heading(h headLayout, title string, turn, seats int, seatName func(int) string, live bool, lang string) {
+	sc.text(h.cx, h.titleY, title, h.titleSize, true, 1, cInk)
+	if live && turn >= 0 && turn < seats {
+		label := tr(lang, "turn") + ":"
+		name := sc.m.fit(seatName(turn), h.size, true, h.nameW)
+		lw := sc.m.width(label, h.size, false)
+		nw := sc.m.width(name, h.size, true)
+		// The label ends and the name starts at the disc, so that a wider
+		// font in the SVG moves them away from it, not over it.
+		dx := h.cx - (lw+2*h.gap+nw)/2 + lw + h.gap
+		sc.text(dx-h.gap, h.y, label, h.size, false, 2, cInk)
+		sc.disc(turn, dx, h.y-h.lift, h.r, true)
+		sc.text(dx+h.gap, h.y, name, h.size, true, 0, cInk)
+	} else if !live {
+		sc.text(h.cx, h.y, tr(lang, "over"), h.size, true, 1, cInk)
 	}
 }
 
@@ -417,14 +433,23 @@ func (sc *scene) rateRow(x, y, w float64, name string, pts int) {
 	const size, barW = 17.0, 80.0
 	sc.text(x, y, sc.m.fit(name, size, false, w-barW-44), size, false, 0, cInk)
 	bx := x + w - barW - 34
-	sc.rect(bx, y-11, barW, 10, 0, cBarTrack, cNone, 0)
-	frac := min(max(float64(pts)/western.MaxRate, 0), 1)
+	fill := 0.0
 	if pts > 0 {
-		sc.rect(bx, y-11, max(2, barW*frac), 10, 0, cBar, cNone, 0)
+		fill = max(2, barW*min(max(float64(pts)/western.MaxRate, 0), 1))
 	}
-	px := bx + barW*western.StartRate/western.MaxRate
-	sc.rect(px-0.75, y-14, 1.5, 16, 0, cInk, cNone, 0)
+	sc.gauge(bx, y-11, barW, 10, fill, cBar, bx+barW*western.StartRate/western.MaxRate, 3)
 	sc.text(x+w, y, strconv.Itoa(pts), size, true, 2, cInk)
+}
+
+// gauge draws a bar w × h from (x, top): its track, the first fill pixels
+// of it in c (none if fill is 0) and a tick at par standing over pixels
+// above and below it.
+func (sc *scene) gauge(x, top, w, h, fill float64, c color.RGBA, par, over float64) {
+	sc.rect(x, top, w, h, 0, cBarTrack, cNone, 0)
+	if fill > 0 {
+		sc.rect(x, top, fill, h, 0, c, cNone, 0)
+	}
+	sc.rect(par-0.75, top-over, 1.5, h+2*over, 0, cInk, cNone, 0)
 }
 
 // disc draws seat's token at (x, y): a coloured disc with the seat number,
@@ -447,21 +472,10 @@ func (sc *scene) discIn(c color.RGBA, seat int, x, y, r float64, turn bool) {
 // tokens draws every player still in the game on their cell; several on
 // one cell share it.
 func (sc *scene) tokens(v western.View, live bool) {
-	on := map[int][]int{}
-	var cells []int
-	for i, p := range v.Players {
-		if p.Bankrupt {
-			continue
-		}
-		if len(on[p.Cell]) == 0 {
-			cells = append(cells, p.Cell)
-		}
-		on[p.Cell] = append(on[p.Cell], i)
-	}
+	on, cells := seatsOn(len(v.Players), func(i int) (int, bool) { return v.Players[i].Cell, !v.Players[i].Bankrupt })
 	for _, n := range cells {
 		seats := on[n]
 		b := cellBox(n)
-		cx, cy := b.cx()+0.5, b.cy()+0.5
 		var r, d float64
 		switch len(seats) {
 		case 1:
@@ -471,53 +485,85 @@ func (sc *scene) tokens(v western.View, live bool) {
 		default:
 			r, d = 7, 7.5
 		}
-		// The seat to move is drawn last, on top.
-		for pass := 0; pass < 2; pass++ {
-			for k, s := range seats {
-				turn := live && s == v.Turn
-				if turn != (pass == 1) {
-					continue
-				}
-				x, y := cx, cy
-				switch {
-				case len(seats) == 2:
-					x += d * float64(2*k-1)
-				case len(seats) > 2:
-					cols := (len(seats) + 1) / 2
-					col, row := k%cols, k/cols
-					x += d * (2*float64(col) - float64(cols-1))
-					y += d * (2*float64(row) - 1)
-				}
-				sc.disc(s, x, y, r, turn)
+		sc.spread(seats, b.cx()+0.5, b.cy()+0.5, r, d, live, v.Turn)
+	}
+}
+
+// seatsOn groups the seats 0..n-1 by the cell at says they are on (false:
+// off the board), the cells in the order they first come.
+func seatsOn(n int, at func(seat int) (cell int, on bool)) (map[int][]int, []int) {
+	on := map[int][]int{}
+	var cells []int
+	for i := range n {
+		c, ok := at(i)
+		if !ok {
+			continue
+		}
+		if len(on[c]) == 0 {
+			cells = append(cells, c)
+		}
+		on[c] = append(on[c], i)
+	}
+	return on, cells
+}
+
+// spread draws the tokens of seats sharing one cell round (cx, cy), discs
+// of radius r: one in the middle, two side by side and more in two rows,
+// d from the centre. The seat to move is drawn last, on top.
+func (sc *scene) spread(seats []int, cx, cy, r, d float64, live bool, turnSeat int) {
+	for pass := 0; pass < 2; pass++ {
+		for k, s := range seats {
+			turn := live && s == turnSeat
+			if turn != (pass == 1) {
+				continue
 			}
+			x, y := cx, cy
+			switch {
+			case len(seats) == 2:
+				x += d * float64(2*k-1)
+			case len(seats) > 2:
+				cols := (len(seats) + 1) / 2
+				col, row := k%cols, k/cols
+				x += d * (2*float64(col) - float64(cols-1))
+				y += d * (2*float64(row) - 1)
+			}
+			sc.disc(s, x, y, r, turn)
 		}
 	}
 }
 
 // legend lists the seats under the board: token, name and cell.
 func (sc *scene) legend(v western.View, seatName func(int) string, live bool, lang string) {
-	const size = 17.0
-	colW := float64(Width-2*margin) / 2
-	for i, p := range v.Players {
+	sc.seatLegend(margin, legendY, 17, 14, len(v.Players), func(i int) (string, bool) {
+		return tr(lang, "cell") + " " + strconv.Itoa(v.Players[i].Cell), v.Players[i].Bankrupt
+	}, seatName, live, v.Turn, lang)
+}
+
+// seatLegend lists seats 0..n-1 two to a row, from (x0, y0) to x0 from
+// the right edge: each seat's token, its name in size and, at the right in
+// whereSize, where it is; a seat out of the game is faded and "bankrupt".
+func (sc *scene) seatLegend(x0, y0, size, whereSize float64, n int, at func(seat int) (where string, out bool), seatName func(int) string, live bool, turnSeat int, lang string) {
+	colW := (float64(sc.w) - 2*x0) / 2
+	for i := range n {
 		col, row := i%2, i/2
-		x := float64(margin) + float64(col)*colW
-		y := float64(legendY) + float64(row)*legendRow
-		turn := live && i == v.Turn
+		x := x0 + float64(col)*colW
+		y := y0 + float64(row)*legendRow
+		turn := live && i == turnSeat
 		if turn {
 			sc.rect(x, y, colW-8, legendRow-4, 6, cHilite, cNone, 0)
 		}
 		cy := y + (legendRow-4)/2
-		where := tr(lang, "cell") + " " + strconv.Itoa(p.Cell)
+		where, out := at(i)
 		ink, dc := cInk, SeatColor(i)
-		if p.Bankrupt { // out of the game: faded
+		if out { // out of the game: faded
 			where, ink, dc = tr(lang, "bankrupt"), cMuted, tint(dc, 0.4)
 		}
 		sc.discIn(dc, i, x+16, cy, 10, turn)
 		// Room for the system fonts of the SVG, often wider than Go's.
-		ww := sc.m.width(where, 14, false) * 1.15
+		ww := sc.m.width(where, whereSize, false) * 1.15
 		name := sc.m.fit(seatName(i), size, turn, (colW-8-36-ww-24)/1.1)
 		sc.text(x+36, cy+6, name, size, turn, 0, ink)
-		sc.text(x+colW-16, cy+5, where, 14, false, 2, cMuted)
+		sc.text(x+colW-16, cy+5, where, whereSize, false, 2, cMuted)
 	}
 }
 

@@ -95,6 +95,24 @@ func (a *api) authorize(r *http.Request, token string, purposes ...linksign.Purp
 
 var anyReader = []linksign.Purpose{linksign.PurposeSeat, linksign.PurposeOrganiser, linksign.PurposeSpectator}
 
+// loadGame authorizes token for the game in the path, for one of
+// purposes, and loads the game: its record and version. On an error it
+// answers with fail (a.fail for the API, a.pageError for pages) and
+// returns false.
+func (a *api) loadGame(w http.ResponseWriter, r *http.Request, fail func(http.ResponseWriter, *http.Request, error), token string, purposes ...linksign.Purpose) (reader, *service.Record, int64, bool) {
+	rd, err := a.authorize(r, token, purposes...)
+	if err != nil {
+		fail(w, r, err)
+		return reader{}, nil, 0, false
+	}
+	rec, ver, err := a.svc.Load(r.Context(), r.PathValue("id"))
+	if err != nil {
+		fail(w, r, err)
+		return reader{}, nil, 0, false
+	}
+	return rd, rec, ver, true
+}
+
 func (a *api) createGame(w http.ResponseWriter, r *http.Request) {
 	var req service.CreateRequest
 	if err := decodeJSON(r, &req); err != nil {
@@ -136,14 +154,8 @@ func (a *api) start(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) view(w http.ResponseWriter, r *http.Request) {
-	rd, err := a.authorize(r, bearer(r), anyReader...)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	rec, ver, err := a.svc.Load(r.Context(), r.PathValue("id"))
-	if err != nil {
-		a.fail(w, r, err)
+	rd, rec, ver, ok := a.loadGame(w, r, a.fail, bearer(r), anyReader...)
+	if !ok {
 		return
 	}
 	v, err := a.buildView(rec, ver, rd)
@@ -155,14 +167,8 @@ func (a *api) view(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) legal(w http.ResponseWriter, r *http.Request) {
-	rd, err := a.authorize(r, bearer(r), linksign.PurposeSeat)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	rec, ver, err := a.svc.Load(r.Context(), r.PathValue("id"))
-	if err != nil {
-		a.fail(w, r, err)
+	rd, rec, ver, ok := a.loadGame(w, r, a.fail, bearer(r), linksign.PurposeSeat)
+	if !ok {
 		return
 	}
 	out := struct {
@@ -242,14 +248,8 @@ type LogEntry struct {
 }
 
 func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
-	rd, err := a.authorize(r, bearer(r), anyReader...)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	rec, _, err := a.svc.Load(r.Context(), r.PathValue("id"))
-	if err != nil {
-		a.fail(w, r, err)
+	rd, rec, _, ok := a.loadGame(w, r, a.fail, bearer(r), anyReader...)
+	if !ok {
 		return
 	}
 	entries, err := a.svc.FullLog(r.Context(), rec)
@@ -285,13 +285,8 @@ func hidden(p present.Game, e service.Entry, seat int) bool {
 }
 
 func (a *api) result(w http.ResponseWriter, r *http.Request) {
-	if _, err := a.authorize(r, bearer(r), anyReader...); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	rec, _, err := a.svc.Load(r.Context(), r.PathValue("id"))
-	if err != nil {
-		a.fail(w, r, err)
+	_, rec, _, ok := a.loadGame(w, r, a.fail, bearer(r), anyReader...)
+	if !ok {
 		return
 	}
 	g, err := a.svc.Engine(rec)

@@ -50,14 +50,8 @@ type logData struct {
 // the players as they were after command N, replayed from the seed.
 func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 	token := r.URL.Query().Get("t")
-	rd, err := a.authorize(r, token, anyReader...)
-	if err != nil {
-		a.pageError(w, r, err)
-		return
-	}
-	rec, _, err := a.svc.Load(r.Context(), r.PathValue("id"))
-	if err != nil {
-		a.pageError(w, r, err)
+	rd, rec, _, ok := a.loadGame(w, r, a.pageError, token, anyReader...)
+	if !ok {
 		return
 	}
 	l := lang(r)

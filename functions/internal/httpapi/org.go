@@ -44,13 +44,8 @@ func (a *api) orgPage(w http.ResponseWriter, r *http.Request) {
 // renderOrg draws the organiser's page: who accepted and who cannot be
 // mailed, the invitation links, the start, and later who is to move.
 func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, status int, errMsg string) {
-	if _, err := a.authorize(r, token, linksign.PurposeOrganiser); err != nil {
-		a.pageError(w, r, err)
-		return
-	}
-	rec, _, err := a.svc.Load(r.Context(), r.PathValue("id"))
-	if err != nil {
-		a.pageError(w, r, err)
+	_, rec, _, ok := a.loadGame(w, r, a.pageError, token, linksign.PurposeOrganiser)
+	if !ok {
 		return
 	}
 	l := lang(r)
@@ -142,14 +137,8 @@ type inviteData struct {
 
 func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
 	token := r.URL.Query().Get("t")
-	rd, err := a.authorize(r, token, linksign.PurposeInvite)
-	if err != nil {
-		a.pageError(w, r, err)
-		return
-	}
-	rec, _, err := a.svc.Load(r.Context(), r.PathValue("id"))
-	if err != nil {
-		a.pageError(w, r, err)
+	rd, rec, _, ok := a.loadGame(w, r, a.pageError, token, linksign.PurposeInvite)
+	if !ok {
 		return
 	}
 	if rd.claims.Seat < 0 || rd.claims.Seat >= len(rec.Seats) {

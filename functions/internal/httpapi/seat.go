@@ -77,14 +77,8 @@ func pageLink(path, token, l string, extra ...string) string {
 
 // renderSeat draws the game page for the reader of token.
 func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, status int, errMsg string) {
-	rd, err := a.authorize(r, token, anyReader...)
-	if err != nil {
-		a.pageError(w, r, err)
-		return
-	}
-	rec, ver, err := a.svc.Load(r.Context(), r.PathValue("id"))
-	if err != nil {
-		a.pageError(w, r, err)
+	rd, rec, ver, ok := a.loadGame(w, r, a.pageError, token, anyReader...)
+	if !ok {
 		return
 	}
 	l := lang(r)
