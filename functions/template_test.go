@@ -391,6 +391,7 @@ func TestTable(t *testing.T) {
 		for a, want := range map[string]string{
 			dynamostore.AttrPK: "S", dynamostore.AttrSK: "S", dynamostore.AttrOutbox: "S",
 			dynamostore.AttrWakePK: "S", dynamostore.AttrWake: "N",
+			dynamostore.AttrDigestPK: "S", dynamostore.AttrDigestAt: "N",
 		} {
 			if types[a] != want {
 				t.Errorf("%s: attribute %s is %q, want %s", id, a, types[a], want)
@@ -402,6 +403,7 @@ func TestTable(t *testing.T) {
 		}{
 			{dynamostore.OutboxIndex, []keyElem{{dynamostore.AttrOutbox, "HASH"}}},
 			{dynamostore.WakeIndex, []keyElem{{dynamostore.AttrWakePK, "HASH"}, {dynamostore.AttrWake, "RANGE"}}},
+			{dynamostore.DigestIndex, []keyElem{{dynamostore.AttrDigestPK, "HASH"}, {dynamostore.AttrDigestAt, "RANGE"}}},
 		} {
 			gsi := false
 			for _, ix := range tb.GlobalSecondaryIndexes {
@@ -413,8 +415,8 @@ func TestTable(t *testing.T) {
 				t.Errorf("%s: no GSI %q keyed on %v projecting KEYS_ONLY", id, want.name, want.keys)
 			}
 		}
-		if len(tb.GlobalSecondaryIndexes) != 2 {
-			t.Errorf("%s: %d GSIs, want the outbox and wake indexes only", id, len(tb.GlobalSecondaryIndexes))
+		if len(tb.GlobalSecondaryIndexes) != 3 {
+			t.Errorf("%s: %d GSIs, want the outbox, wake and digest indexes only", id, len(tb.GlobalSecondaryIndexes))
 		}
 		if tb.StreamSpecification == nil || tb.StreamSpecification.StreamViewType != "NEW_IMAGE" {
 			t.Errorf("%s: no stream of NEW_IMAGE (the notifier reads it)", id)
@@ -513,6 +515,16 @@ func checkStatement(t *testing.T, fn string, s any) {
 			}
 		}
 	}
+	// UpdateItem writes players only (their games, preferences,
+	// suppression, daily digest): never a game, whose writes are
+	// conditional PutItems.
+	if slices.ContainsFunc(actions, func(a string) bool { return strings.EqualFold(a, "dynamodb:UpdateItem") }) {
+		cond, _ := st["Condition"].(map[string]any)
+		like, _ := cond["ForAllValues:StringLike"].(map[string]any)
+		if keys := stringsOf(like["dynamodb:LeadingKeys"]); !slices.Equal(keys, []string{"PLAYER#*"}) {
+			t.Errorf("%s: statement %v grants dynamodb:UpdateItem beyond the players' items (LeadingKeys %v)", fn, st["Sid"], keys)
+		}
+	}
 }
 
 // stringsOf reads an IAM field that is a string or a list; intrinsic
@@ -544,8 +556,8 @@ type functionSpec struct {
 
 var functionSpecs = map[string]functionSpec{
 	"ApiFunction":     {pkg: "./functions/api", need: config.NeedLinkKeys, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem"}},
-	"NotifyFunction":  {pkg: "./functions/notify", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query"}, sendMail: true},
-	"SweepFunction":   {pkg: "./functions/sweep", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query"}, sendMail: true},
+	"NotifyFunction":  {pkg: "./functions/notify", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem"}, sendMail: true},
+	"SweepFunction":   {pkg: "./functions/sweep", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem"}, sendMail: true},
 	"BouncesFunction": {pkg: "./functions/bounces", dynamo: []string{"UpdateItem"}},
 }
 

@@ -64,8 +64,8 @@ func run() error {
 	defer mbox.Close()
 
 	base := "http://localhost:" + port
-	n := &notify.Notifier{Sender: mbox, Log: log}
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit})
+	n := &notify.Notifier{Sender: mbox, Players: st, Log: log}
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: base})
 	mailboxRoutes := func(mux *http.ServeMux) {
 		h := mbox.Handler()
@@ -104,8 +104,8 @@ func envOr(k, def string) string {
 }
 
 // tick is the local run's clock, as the scheduled sweep is in AWS: it
-// plays the defaults of missed deadlines, mails reminders (P-4), and
-// sends any mail still pending.
+// plays the defaults of missed deadlines, mails reminders (P-4), sends
+// any mail still pending, and the daily digests that are due.
 func tick(ctx context.Context, svc *service.Service, n *notify.Notifier, log *slog.Logger) {
 	t := time.NewTicker(30 * time.Second)
 	defer t.Stop()
@@ -119,6 +119,9 @@ func tick(ctx context.Context, svc *service.Service, n *notify.Notifier, log *sl
 			}
 			if err := n.Sweep(ctx, svc.PendingOutbox); err != nil {
 				log.Error("sweep", "err", err)
+			}
+			if err := n.SendDigests(ctx, time.Now()); err != nil {
+				log.Error("digests", "err", err)
 			}
 		}
 	}

@@ -107,4 +107,29 @@ type PlayerStore interface {
 	// Suppress marks an address that must not be mailed (bounce,
 	// complaint), creating the player if needed.
 	Suppress(ctx context.Context, email, reason string, at int64) error
+	// QueueDigest appends item to the player's daily digest in one write,
+	// creating the player if needed; concurrent calls lose no item. The
+	// first item queued after a TakeDigest sets the digest's time to at,
+	// which DigestsDue reads.
+	QueueDigest(ctx context.Context, email string, item DigestItem, at int64) error
+	// TakeDigest returns the queued items in the order they were queued
+	// and clears them, atomically (one write): an item queued meanwhile is
+	// either returned or kept for the next digest. None queued: nil.
+	TakeDigest(ctx context.Context, email string) ([]DigestItem, error)
+	// DigestsDue lists, in no particular order, the addresses whose digest
+	// holds items and whose time is at most before. In DynamoDB it reads a
+	// sparse global secondary index, eventually consistent: a digest just
+	// taken may still be listed (its TakeDigest then returns nil).
+	DigestsDue(ctx context.Context, before int64) ([]string, error)
+}
+
+// DigestItem is a mail a player who chose MailDigest gets in the daily
+// digest instead of at once.
+type DigestItem struct {
+	Game string `json:"g"`
+	Kind string `json:"k"` // the mail's kind (service.MailAccepted, MailOver…)
+	// Seat is the invitation index the item is about: the seat that
+	// accepted for an "accepted" mail, the recipient's own seat otherwise.
+	Seat int   `json:"s"`
+	At   int64 `json:"at"` // when it was queued, seconds since the epoch
 }

@@ -57,6 +57,7 @@ type Data struct {
 	Deadline, Default             string
 	Board                         bool
 	PrefsURL, UnsubURL            string
+	Digest                        []DigestGame // the daily digest's games
 }
 
 // Position is a player's standing in a running game, as the game's

@@ -2,6 +2,7 @@ package compose_test
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -18,6 +19,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
 
@@ -160,6 +162,59 @@ func TestGoldenMails(t *testing.T) {
 				t.Error("a player's name reached the HTML unescaped")
 			}
 		})
+	}
+	// Daily digests: the end of a game for a seat (in the language it has
+	// in the game, a repeated item and a game gone left out), and two
+	// acceptances for the organiser.
+	digests := []struct {
+		name, email, lang string
+		items             []store.DigestItem
+	}{
+		{"digest-ru", "anna@pbm.test", "", []store.DigestItem{
+			{Game: bmOver.id, Kind: service.MailOver, Seat: 0, At: 100},
+			{Game: "nosuchgame", Kind: service.MailOver, Seat: 0, At: 101},
+			{Game: bmOver.id, Kind: service.MailOver, Seat: 0, At: 102},
+		}},
+		{"digest-en", "org@pbm.test", "en", []store.DigestItem{
+			{Game: bmOver.id, Kind: service.MailAccepted, Seat: 1, At: 100},
+			{Game: bmOver.id, Kind: service.MailAccepted, Seat: 2, At: 101},
+		}},
+	}
+	for _, tc := range digests {
+		t.Run(tc.name, func(t *testing.T) {
+			msg, err := bmOver.c.Digest(context.Background(), tc.email, tc.lang, tc.items)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if msg.To != tc.email || len(msg.Inline) != 0 || !strings.HasPrefix(msg.Unsubscribe, "https://pbm.example/unsubscribe?") ||
+				!strings.Contains(msg.Text, "https://pbm.example/me?") {
+				t.Fatalf("digest to %q, %d pictures, unsubscribe %q, or no my-games link", msg.To, len(msg.Inline), msg.Unsubscribe)
+			}
+			for ext, got := range map[string]string{"txt": msg.Subject + "\n\n" + msg.Text, "html": msg.HTML} {
+				golden(t, tc.name+"."+ext, got)
+			}
+		})
+	}
+	if _, err := bmOver.c.Digest(context.Background(), "anna@pbm.test", "ru", []store.DigestItem{{Game: "nosuchgame", Kind: service.MailOver}}); !errors.Is(err, notify.ErrObsolete) {
+		t.Errorf("digest of games gone: %v, want ErrObsolete", err)
+	}
+}
+
+// golden compares got with testdata/name (rewritten with -update).
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if got != string(want) {
+		t.Errorf("%s differs from %s", name, path)
 	}
 }
 

@@ -29,9 +29,11 @@ type (
 // dropped, not sent.
 var ErrObsolete = errors.New("mail no longer needed")
 
-// Composer turns an outbox entry into a message.
+// Composer turns an outbox entry into a message, and a player's queued
+// digest items into their daily digest (ErrObsolete: nothing left to tell).
 type Composer interface {
 	Compose(ctx context.Context, rec *service.Record, version int64, m service.Mail) (Message, error)
+	Digest(ctx context.Context, email, lang string, items []store.DigestItem) (Message, error)
 }
 
 // Notifier drains outboxes.
@@ -48,6 +50,15 @@ type Notifier struct {
 	// organiser as unreachable, instead of being retried for ever.
 	Permanent func(error) bool
 	Log       *slog.Logger
+	// Now is the clock of the digest queue; time.Now when nil.
+	Now func() time.Time
+}
+
+func (n *Notifier) now() time.Time {
+	if n.Now != nil {
+		return n.Now()
+	}
+	return time.Now()
 }
 
 // Drain sends every pending mail of a game and marks what was sent. A mail
@@ -68,6 +79,13 @@ func (n *Notifier) Drain(ctx context.Context, gameID string) error {
 		}
 		switch send {
 		case skip:
+			sent = append(sent, m.ID)
+			continue
+		case queue:
+			if err := n.queue(ctx, rec, m); err != nil {
+				errs = append(errs, fmt.Errorf("mail %s of game %s: %w", m.ID, gameID, err))
+				continue
+			}
 			sent = append(sent, m.ID)
 			continue
 		case suppressed:
@@ -111,6 +129,7 @@ type verdict int
 const (
 	deliver    verdict = iota
 	skip               // the player does not want this kind of mail
+	queue              // the player wants it in the daily digest
 	suppressed         // the address bounced or complained
 )
 
@@ -148,10 +167,89 @@ func (n *Notifier) wanted(ctx context.Context, rec *service.Record, m service.Ma
 		return deliver, err
 	case p.Suppressed:
 		return suppressed, nil
-	case !asksToAct(m.Kind) && (p.Unsubscribed || p.Mail == store.MailTurns || p.Mail == store.MailDigest):
+	case asksToAct(m.Kind):
+	case p.Unsubscribed || p.Mail == store.MailTurns:
 		return skip, nil
+	case p.Mail == store.MailDigest:
+		return queue, nil
 	}
 	return deliver, nil
+}
+
+// queue puts a mail into its recipient's daily digest.
+func (n *Notifier) queue(ctx context.Context, rec *service.Record, m service.Mail) error {
+	to, err := Recipient(rec, m)
+	if err != nil {
+		return err
+	}
+	seat := m.Seat
+	if m.Kind == service.MailAccepted {
+		seat = m.About
+	}
+	at := n.now().Unix()
+	return n.Players.QueueDigest(ctx, to.Email, store.DigestItem{Game: rec.ID, Kind: m.Kind, Seat: seat, At: at}, at)
+}
+
+// DigestAge is how long the oldest item of a daily digest waits before the
+// digest is sent.
+const DigestAge = 24 * time.Hour
+
+// SendDigests sends their digest to the players whose oldest queued item
+// is at least DigestAge old at now. A digest that fails to send is queued
+// again for the next sweep; one refused for good, or for a player who has
+// since been suppressed, unsubscribed or chosen turns only, is dropped.
+func (n *Notifier) SendDigests(ctx context.Context, now time.Time) error {
+	if n.Players == nil {
+		return nil
+	}
+	emails, err := n.Players.DigestsDue(ctx, now.Add(-DigestAge).Unix())
+	if err != nil {
+		return fmt.Errorf("digests: %w", err)
+	}
+	var errs []error
+	for _, email := range emails {
+		if err := n.sendDigest(ctx, email); err != nil {
+			errs = append(errs, fmt.Errorf("digest of %s: %w", email, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (n *Notifier) sendDigest(ctx context.Context, email string) error {
+	p, err := n.Players.GetPlayer(ctx, email)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	items, err := n.Players.TakeDigest(ctx, email)
+	if err != nil || len(items) == 0 {
+		return err
+	}
+	if p.Suppressed || p.Unsubscribed || p.Mail == store.MailTurns {
+		n.Log.InfoContext(ctx, "digest dropped: the player no longer wants it", "items", len(items))
+		return nil
+	}
+	msg, err := n.Composer.Digest(ctx, email, p.Lang, items)
+	if errors.Is(err, ErrObsolete) {
+		return nil
+	}
+	if err == nil {
+		err = n.Sender.Send(ctx, msg)
+	}
+	if err != nil && n.Permanent != nil && n.Permanent(err) {
+		n.Log.ErrorContext(ctx, "digest refused for good: dropped", "err", err)
+		return nil
+	}
+	if err != nil {
+		// Back into the queue, with their times: due again at once.
+		errs := []error{err}
+		for _, it := range items {
+			if qerr := n.Players.QueueDigest(ctx, email, it, it.At); qerr != nil {
+				errs = append(errs, fmt.Errorf("queue again: %w", qerr))
+			}
+		}
+		return errors.Join(errs...)
+	}
+	return nil
 }
 
 // AfterCommit is the in-process hook for service.Config.AfterCommit: the

@@ -38,7 +38,7 @@ func (s *Service) SetPrefs(ctx context.Context, email, lang, mail string, unsubs
 		return invalid("Язык: ru или en.", "Language must be ru or en.")
 	}
 	switch mail {
-	case "", store.MailAll, store.MailTurns: // the daily digest is not offered yet
+	case "", store.MailAll, store.MailTurns, store.MailDigest:
 	default:
 		return invalid("Неизвестная настройка писем.", "Unknown mail preference.")
 	}

@@ -26,6 +26,9 @@ type playerRec struct {
 	SuppAt     int64    `json:"supp_at,omitempty"`
 	Games      []string `json:"games,omitempty"` // sorted, no duplicates
 	Upd        int64    `json:"upd"`
+	// The daily digest: queued items, and when the first was queued.
+	Digest   []store.DigestItem `json:"dq,omitempty"`
+	DigestAt int64              `json:"dig,omitempty"`
 }
 
 func normEmail(email string) string { return strings.ToLower(email) }
@@ -170,5 +173,90 @@ func playerItemSize(email string, r *playerRec) int {
 			n += len(g)
 		}
 	}
+	if len(r.Digest) > 0 {
+		n += len("dq") + 3 + len("dpk") + 1 + len("dig") + numberSize(r.DigestAt)
+		for _, it := range r.Digest {
+			// A map: each element's name and value, and 3 bytes of overhead
+			// per element and for the map itself.
+			n += 3 + len("g") + len(it.Game) + len("k") + len(it.Kind) + len("s") + numberSize(int64(it.Seat)) +
+				len("at") + numberSize(it.At) + 4*3
+		}
+	}
 	return n
+}
+
+// QueueDigest appends the item to the player's digest; the first item
+// sets the digest's time.
+func (s *Store) QueueDigest(ctx context.Context, email string, item store.DigestItem, at int64) error {
+	email = normEmail(email)
+	if email == "" {
+		return errors.New("boltstore: queue digest for empty address")
+	}
+	err := s.updatePlayer(ctx, email, func(r *playerRec) {
+		r.Digest = append(r.Digest, item)
+		if r.DigestAt == 0 {
+			r.DigestAt = at
+		}
+	})
+	if err != nil {
+		return fmt.Errorf("boltstore: queue digest for %s: %w", email, err)
+	}
+	return nil
+}
+
+// TakeDigest returns and clears the player's digest in one transaction.
+func (s *Store) TakeDigest(ctx context.Context, email string) ([]store.DigestItem, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	email = normEmail(email)
+	var items []store.DigestItem
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketPlayers)
+		v := b.Get([]byte(email))
+		if v == nil {
+			return nil
+		}
+		var r playerRec
+		if err := json.Unmarshal(v, &r); err != nil {
+			return err
+		}
+		if len(r.Digest) == 0 {
+			return nil
+		}
+		items, r.Digest, r.DigestAt = r.Digest, nil, 0
+		v, err := json.Marshal(&r)
+		if err != nil {
+			return err
+		}
+		return b.Put([]byte(email), v)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("boltstore: take digest of %s: %w", email, err)
+	}
+	return items, nil
+}
+
+// DigestsDue reads every player: the local run has few.
+func (s *Store) DigestsDue(ctx context.Context, before int64) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var emails []string
+	err := s.db.View(func(tx *bolt.Tx) error {
+		return tx.Bucket(bucketPlayers).ForEach(func(k, v []byte) error {
+			var r playerRec
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("player %s: %w", k, err)
+			}
+			if len(r.Digest) > 0 && r.DigestAt <= before {
+				emails = append(emails, string(k))
+			}
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("boltstore: digests due by %d: %w", before, err)
+	}
+	return emails, nil
 }

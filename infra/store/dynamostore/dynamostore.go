@@ -11,7 +11,9 @@
 //	player: pk "PLAYER#<email>", sk "PLAYER"
 //	        lang (S), mail (S), unsub (BOOL), supp (BOOL), supp_reason (S),
 //	        supp_at (N), games (SS), upd (N); each absent until written,
-//	        and lang, mail and supp_reason removed rather than set to ""
+//	        and lang, mail and supp_reason removed rather than set to "";
+//	        dq (L of M: g S, k S, s N, at N), dpk (S, "D") and dig (N)
+//	        only while a daily digest is queued
 //
 // The email of a player's key is lower-case. Every player write is one
 // UpdateItem that creates the item if need be; games is a string set that
@@ -22,6 +24,8 @@
 // a scan. Another, named "wake", with partition key wpk and sort key wake
 // and projecting keys only, lists the games whose clock falls due by a
 // given time (all in the one partition "W", read as a range of wake). A
+// third, named "digest", keyed on dpk ("D") and dig, lists the players
+// whose daily digest is due in the same way. A
 // move costs one GetItem (GetGame) and one conditional PutItem
 // (PutGame); no transactions, streams or TTL are needed, so the same code
 // runs against AWS and against dynalite in tests.
@@ -54,18 +58,27 @@ const (
 	AttrOutbox = "outbox"
 	AttrWakePK = "wpk"
 	AttrWake   = "wake"
+	// A player's daily digest: the queued items (L of M), and while any
+	// are queued dpk ("D") and dig (N, when the first was queued).
+	AttrDigest   = "dq"
+	AttrDigestPK = "dpk"
+	AttrDigestAt = "dig"
 
 	// OutboxIndex is the sparse GSI on AttrOutbox.
 	OutboxIndex = "outbox"
 	// WakeIndex is the sparse GSI on AttrWakePK (partition) and AttrWake
 	// (sort).
 	WakeIndex = "wake"
+	// DigestIndex is the sparse GSI on AttrDigestPK (partition) and
+	// AttrDigestAt (sort): the players with a digest queued.
+	DigestIndex = "digest"
 
 	gamePrefix  = "GAME#"
 	gameSK      = "GAME"
 	chunkPrefix = "LOG#"
 	outboxFlag  = "1"
 	wakePK      = "W"
+	digestPK    = "D"
 
 	// maxSeq keeps "LOG#%08d" at eight digits so that sk order is Seq order.
 	maxSeq = 99_999_999
@@ -100,8 +113,9 @@ func NewLocalClient(endpoint string, optFns ...func(*dynamodb.Options)) *dynamod
 }
 
 // CreateTable creates table with the layout Store expects (on-demand
-// billing, with the outbox and wake indexes) and waits until it is active. It is meant
-// for tests and the local run; in AWS the table comes from the template.
+// billing, with the outbox, wake and digest indexes) and waits until it is
+// active. It is meant for tests and the local run; in AWS the table comes
+// from the template.
 func CreateTable(ctx context.Context, client *dynamodb.Client, table string) error {
 	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
 		TableName:   aws.String(table),
@@ -112,6 +126,8 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, table string) err
 			{AttributeName: aws.String(AttrOutbox), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String(AttrWakePK), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String(AttrWake), AttributeType: types.ScalarAttributeTypeN},
+			{AttributeName: aws.String(AttrDigestPK), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String(AttrDigestAt), AttributeType: types.ScalarAttributeTypeN},
 		},
 		KeySchema: []types.KeySchemaElement{
 			{AttributeName: aws.String(AttrPK), KeyType: types.KeyTypeHash},
@@ -128,6 +144,13 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, table string) err
 			KeySchema: []types.KeySchemaElement{
 				{AttributeName: aws.String(AttrWakePK), KeyType: types.KeyTypeHash},
 				{AttributeName: aws.String(AttrWake), KeyType: types.KeyTypeRange},
+			},
+			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+		}, {
+			IndexName: aws.String(DigestIndex),
+			KeySchema: []types.KeySchemaElement{
+				{AttributeName: aws.String(AttrDigestPK), KeyType: types.KeyTypeHash},
+				{AttributeName: aws.String(AttrDigestAt), KeyType: types.KeyTypeRange},
 			},
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
 		}},

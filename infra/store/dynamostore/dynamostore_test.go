@@ -67,6 +67,11 @@ func TestPlayerRequestsPerCall(t *testing.T) {
 		{"Suppress", func() error { return s.Suppress(ctx, "p@x.org", "bounce", 5) }},
 		{"Suppress (create)", func() error { return s.Suppress(ctx, "q@x.org", "", 6) }},
 		{"GetPlayer", func() error { _, err := s.GetPlayer(ctx, "P@x.org"); return err }},
+		{"QueueDigest", func() error {
+			return s.QueueDigest(ctx, "p@x.org", store.DigestItem{Game: "g1", Kind: "over", At: 7}, 7)
+		}},
+		{"TakeDigest", func() error { _, err := s.TakeDigest(ctx, "p@x.org"); return err }},
+		{"TakeDigest (empty)", func() error { _, err := s.TakeDigest(ctx, "p@x.org"); return err }},
 		{"GetPlayer (missing)", func() error {
 			if _, err := s.GetPlayer(ctx, "nobody@x.org"); !errors.Is(err, store.ErrNotFound) {
 				return err

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -25,6 +26,9 @@ func RunPlayers(t *testing.T, newStore func(t *testing.T) store.PlayerStore) {
 		{"PrefsRoundTripKeepGames", testPlayerPrefs},
 		{"SuppressKeepsPrefsAndGames", testSuppress},
 		{"AddressesCaseInsensitive", testPlayerCase},
+		{"DigestQueueAndTake", testDigestQueueTake},
+		{"DigestsDue", testDigestsDue},
+		{"ConcurrentQueueingLosesNothing", testConcurrentQueue},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -223,5 +227,138 @@ func testPlayerCase(t *testing.T, s store.PlayerStore) {
 	}
 	for _, e := range []string{mixed, lower, "aNNA." + local + "@x.ORG"} {
 		samePlayer(t, mustGetPlayer(t, s, e), want)
+	}
+}
+
+func mustQueue(t *testing.T, s store.PlayerStore, email string, it store.DigestItem) {
+	t.Helper()
+	if err := s.QueueDigest(context.Background(), email, it, it.At); err != nil {
+		t.Fatalf("QueueDigest(%s): %v", email, err)
+	}
+}
+
+func mustTake(t *testing.T, s store.PlayerStore, email string) []store.DigestItem {
+	t.Helper()
+	items, err := s.TakeDigest(context.Background(), email)
+	if err != nil {
+		t.Fatalf("TakeDigest(%s): %v", email, err)
+	}
+	return items
+}
+
+func mustDue(t *testing.T, s store.PlayerStore, before int64) []string {
+	t.Helper()
+	emails, err := s.DigestsDue(context.Background(), before)
+	if err != nil {
+		t.Fatalf("DigestsDue(%d): %v", before, err)
+	}
+	return emails
+}
+
+func testDigestQueueTake(t *testing.T, s store.PlayerStore) {
+	// Nothing queued: nothing taken, and no player made.
+	nobody := newEmail(t)
+	if items := mustTake(t, s, nobody); len(items) != 0 {
+		t.Fatalf("TakeDigest(unknown) = %v, want none", items)
+	}
+	if _, err := s.GetPlayer(context.Background(), nobody); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("GetPlayer after TakeDigest(unknown): %v; want ErrNotFound", err)
+	}
+
+	email := newEmail(t)
+	g := newID(t)
+	mustAddGame(t, s, email, g, 10)
+	mustSetPrefs(t, s, email, "en", store.MailDigest, false, 20)
+	want := []store.DigestItem{
+		{Game: g, Kind: "accepted", Seat: 2, At: 100},
+		{Game: g, Kind: "over", Seat: 0, At: 105},
+		{Game: "other-" + g, Kind: "over", Seat: 3, At: 101},
+	}
+	for _, it := range want {
+		mustQueue(t, s, strings.ToUpper(email[:1])+email[1:], it) // any case of the address
+	}
+	// Queueing keeps the rest of the player.
+	samePlayer(t, mustGetPlayer(t, s, email), store.Player{Email: email, Lang: "en", Mail: store.MailDigest, Games: []string{g}, UpdatedAt: 20})
+
+	if got := mustTake(t, s, email); !slices.Equal(got, want) {
+		t.Fatalf("TakeDigest = %+v, want %+v", got, want)
+	}
+	if got := mustTake(t, s, email); len(got) != 0 {
+		t.Fatalf("TakeDigest again = %+v, want none", got)
+	}
+	samePlayer(t, mustGetPlayer(t, s, email), store.Player{Email: email, Lang: "en", Mail: store.MailDigest, Games: []string{g}, UpdatedAt: 20})
+
+	// Queueing starts again after a take.
+	again := store.DigestItem{Game: g, Kind: "over", Seat: 1, At: 200}
+	mustQueue(t, s, email, again)
+	if got := mustTake(t, s, email); !slices.Equal(got, []store.DigestItem{again}) {
+		t.Fatalf("TakeDigest after a new item = %+v, want [%+v]", got, again)
+	}
+}
+
+func testDigestsDue(t *testing.T, s store.PlayerStore) {
+	early, late := newEmail(t), newEmail(t)
+	base := int64(1_000_000) + int64(len(newID(t)))
+	mustQueue(t, s, early, store.DigestItem{Game: "g", Kind: "over", At: base})
+	mustQueue(t, s, early, store.DigestItem{Game: "h", Kind: "over", At: base + 500}) // keeps the first time
+	mustQueue(t, s, late, store.DigestItem{Game: "g", Kind: "over", At: base + 100})
+	for _, c := range []struct {
+		before      int64
+		early, late bool
+	}{
+		{base - 1, false, false},
+		{base, true, false},
+		{base + 99, true, false},
+		{base + 100, true, true},
+		{base + 10_000, true, true},
+	} {
+		due := mustDue(t, s, c.before)
+		if slices.Contains(due, early) != c.early || slices.Contains(due, late) != c.late {
+			t.Fatalf("DigestsDue(base%+d) = %v; want early %v, late %v", c.before-base, due, c.early, c.late)
+		}
+	}
+	// A digest taken is no longer due.
+	if got := mustTake(t, s, early); len(got) != 2 {
+		t.Fatalf("TakeDigest = %+v, want 2 items", got)
+	}
+	due := mustDue(t, s, base+10_000)
+	if slices.Contains(due, early) || !slices.Contains(due, late) {
+		t.Fatalf("DigestsDue after taking one = %v; want %s and not %s", due, late, early)
+	}
+	mustTake(t, s, late)
+}
+
+func testConcurrentQueue(t *testing.T, s store.PlayerStore) {
+	const queuers = 16
+	ctx := context.Background()
+	email := newEmail(t)
+	var (
+		wg    sync.WaitGroup
+		start = make(chan struct{})
+		errs  = make([]error, queuers)
+	)
+	for i := range queuers {
+		wg.Go(func() {
+			<-start
+			errs[i] = s.QueueDigest(ctx, email, store.DigestItem{Game: fmt.Sprintf("g%02d", i), Kind: "over", Seat: i, At: int64(i + 1)}, int64(i+1))
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("queuer %d: %v", i, err)
+		}
+	}
+	got := mustTake(t, s, email)
+	seen := map[int]bool{}
+	for _, it := range got {
+		if it.Game != fmt.Sprintf("g%02d", it.Seat) || seen[it.Seat] {
+			t.Fatalf("unexpected or repeated item %+v in %+v", it, got)
+		}
+		seen[it.Seat] = true
+	}
+	if len(seen) != queuers {
+		t.Fatalf("%d items after %d concurrent queueings: %+v", len(seen), queuers, got)
 	}
 }
