@@ -143,8 +143,14 @@ func endToEnd(t *testing.T, kind, options string) {
 // of one game at once, round after round. Exactly one commits each
 // version, every other gets 409, and no committed move is lost.
 func TestRaceOneCommitPerVersion(t *testing.T) {
+	for _, kind := range []string{"western", "businessman"} {
+		t.Run(kind, func(t *testing.T) { raceOneCommitPerVersion(t, kind) })
+	}
+}
+
+func raceOneCommitPerVersion(t *testing.T, kind string) {
 	e := newEnv(t)
-	id, tokens := e.startGame("western", 2, `{"laps":20}`)
+	id, tokens := e.startGame(kind, 2, `{"laps":20}`)
 	const clients, rounds = 8, 40
 	var won []string
 	for round := 0; round < rounds; round++ {
