@@ -204,40 +204,9 @@ func TestConflictWrapsServiceError(t *testing.T) {
 
 // Where dynalite puts the size limit; boltstore's test checks the same edge.
 func TestSizeLimitEdge(t *testing.T) {
-	ctx := context.Background()
 	client := testenv.DynamoClient(t, testenv.Dynalite(t))
 	s := dynamostore.New(client, newTable(t, client))
-	const id = "edge"
-	// pk, sk, ver 1, upd 1700000000, body, outbox "1": names and values.
-	overhead := 2 + len("GAME#"+id) + 2 + 4 + 3 + 2 + 3 + 2 + 4 + 6 + 1
-	g := store.Game{ID: id, Body: make([]byte, 400*1024-overhead+1), UpdatedAt: 1700000000, OutboxPending: true}
-	if _, err := s.PutGame(ctx, g, 0); !errors.Is(err, store.ErrTooLarge) {
-		t.Fatalf("one byte over: %v, want ErrTooLarge", err)
-	}
-	g.Body = g.Body[1:]
-	if _, err := s.PutGame(ctx, g, 0); err != nil {
-		t.Fatalf("at the limit: %v", err)
-	}
-	// With WakeAt 1700003600 (five bytes as a number) come wpk "W" and
-	// wake: names and values.
-	w := store.Game{ID: id + "w", Body: make([]byte, len(g.Body)-1-(3+1+4+5)+1), UpdatedAt: 1700000000, OutboxPending: true, WakeAt: 1700003600}
-	if _, err := s.PutGame(ctx, w, 0); !errors.Is(err, store.ErrTooLarge) {
-		t.Fatalf("one byte over with WakeAt: %v, want ErrTooLarge", err)
-	}
-	w.Body = w.Body[1:]
-	if _, err := s.PutGame(ctx, w, 0); err != nil {
-		t.Fatalf("at the limit with WakeAt: %v", err)
-	}
-	// pk, sk "LOG#00000000", body.
-	overhead = 2 + len("GAME#"+id) + 2 + 12 + 4
-	c := store.Chunk{GameID: id, Body: make([]byte, 400*1024-overhead+1)}
-	if err := s.PutChunk(ctx, c); !errors.Is(err, store.ErrTooLarge) {
-		t.Fatalf("chunk one byte over: %v, want ErrTooLarge", err)
-	}
-	c.Body = c.Body[1:]
-	if err := s.PutChunk(ctx, c); err != nil {
-		t.Fatalf("chunk at the limit: %v", err)
-	}
+	storetest.SizeLimitEdge(t, s, "edge")
 }
 
 // The game item has the layout the package documents: wpk and wake only

@@ -482,3 +482,43 @@ func testTooLarge(t *testing.T, s store.Store) {
 		t.Fatalf("oversized chunk was written: %d chunks, %v", len(cs), err)
 	}
 }
+
+// SizeLimitEdge checks that the size limit falls exactly where DynamoDB
+// puts it for the item the DynamoDB store writes (names and values of
+// every attribute count): one byte under is stored, one byte over is
+// ErrTooLarge, for a game with and without WakeAt and for a chunk. Both
+// stores must agree to the byte, so a game that fits locally fits in AWS.
+func SizeLimitEdge(t *testing.T, st store.Store, id string) {
+	t.Helper()
+	ctx := context.Background()
+	// pk, sk, ver 1, upd 1700000000, body, outbox "1": names and values.
+	overhead := 2 + len("GAME#"+id) + 2 + 4 + 3 + 2 + 3 + 2 + 4 + 6 + 1
+	g := store.Game{ID: id, Body: make([]byte, 400*1024-overhead+1), UpdatedAt: 1700000000, OutboxPending: true}
+	if _, err := st.PutGame(ctx, g, 0); !errors.Is(err, store.ErrTooLarge) {
+		t.Fatalf("one byte over: %v, want ErrTooLarge", err)
+	}
+	g.Body = g.Body[1:]
+	if _, err := st.PutGame(ctx, g, 0); err != nil {
+		t.Fatalf("at the limit: %v", err)
+	}
+	// With WakeAt 1700003600 (five bytes as a number) come wpk "W" and
+	// wake: names and values.
+	w := store.Game{ID: id + "w", Body: make([]byte, len(g.Body)-1-(3+1+4+5)+1), UpdatedAt: 1700000000, OutboxPending: true, WakeAt: 1700003600}
+	if _, err := st.PutGame(ctx, w, 0); !errors.Is(err, store.ErrTooLarge) {
+		t.Fatalf("one byte over with WakeAt: %v, want ErrTooLarge", err)
+	}
+	w.Body = w.Body[1:]
+	if _, err := st.PutGame(ctx, w, 0); err != nil {
+		t.Fatalf("at the limit with WakeAt: %v", err)
+	}
+	// pk, sk "LOG#00000000", body.
+	overhead = 2 + len("GAME#"+id) + 2 + 12 + 4
+	c := store.Chunk{GameID: id, Body: make([]byte, 400*1024-overhead+1)}
+	if err := st.PutChunk(ctx, c); !errors.Is(err, store.ErrTooLarge) {
+		t.Fatalf("chunk one byte over: %v, want ErrTooLarge", err)
+	}
+	c.Body = c.Body[1:]
+	if err := st.PutChunk(ctx, c); err != nil {
+		t.Fatalf("chunk at the limit: %v", err)
+	}
+}
