@@ -22,6 +22,7 @@ import (
 	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
@@ -92,6 +93,7 @@ func (f *pageFixture) createKind(kind string, options map[string]any, seats, acc
 	if err != nil {
 		f.t.Fatal(err)
 	}
+	servicetest.Confirm(f.t, f.svc, c.ID)
 	for i := range accepted {
 		if _, err := f.svc.Accept(f.t.Context(), c.ID, i); err != nil {
 			f.t.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
@@ -32,6 +33,7 @@ func TestDeadlines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, svc, c.ID)
 	for i := 0; i < 2; i++ {
 		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 			t.Fatal(err)
@@ -172,6 +174,7 @@ func TestDeadlinesDrop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, svc, c.ID)
 	for i := 0; i < 3; i++ {
 		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 			t.Fatal(err)
