@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/aws/aws-lambda-go/lambda"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -28,7 +29,10 @@ func main() {
 	keys, err := config.LoadKeyring(ctx, awsCfg, cfg)
 	must(log, "link keys", err)
 	st := dynamostore.New(dynamodb.NewFromConfig(awsCfg), cfg.Table)
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: log})
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: log, Limits: service.Limits{
+		OrganiserPerHour: cfg.GamesPerOrganiserHour, OrganiserPerDay: cfg.GamesPerOrganiserDay,
+		ClientPerHour: cfg.GamesPerClientHour, ClientPerDay: cfg.GamesPerClientDay,
+		ConfirmedFor: time.Duration(cfg.ConfirmedDays) * 24 * time.Hour}})
 	log.Info("init", "table", cfg.Table, "keys", keys, "key_source", cfg.KeySource())
 	lambda.Start(lambdahttp.Handler(httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: cfg.BaseURL})))
 }
