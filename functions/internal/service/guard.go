@@ -106,10 +106,15 @@ func tooMany(client, hour bool, limit int, wait time.Duration) *Error {
 	if client {
 		who = [2]string{"с вашего адреса", "from your address"}
 	}
-	mins := max(1, int((wait+time.Minute-1)/time.Minute))
+	// "через 5 мин." / "через 7 ч": minutes within the hour, hours beyond.
+	in := [2]string{fmt.Sprintf("%d мин.", max(1, int((wait+time.Minute-1)/time.Minute))), fmt.Sprintf("%d min", max(1, int((wait+time.Minute-1)/time.Minute)))}
+	if wait > 90*time.Minute {
+		h := int((wait + time.Hour - 1) / time.Hour)
+		in = [2]string{fmt.Sprintf("%d ч", h), fmt.Sprintf("%d h", h)}
+	}
 	e := newError(CodeTooMany,
-		fmt.Sprintf("Слишком много новых игр %s: не больше %d %s. Попробуйте снова через %d мин.", who[0], limit, per[0], mins),
-		fmt.Sprintf("Too many new games %s: at most %d %s. Try again in %d min.", who[1], limit, per[1], mins), nil)
+		fmt.Sprintf("Слишком много новых игр %s: не больше %d %s. Попробуйте снова через %s.", who[0], limit, per[0], in[0]),
+		fmt.Sprintf("Too many new games %s: at most %d %s. Try again in %s.", who[1], limit, per[1], in[1]), nil)
 	e.RetryAfter = wait
 	return e
 }
