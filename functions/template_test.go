@@ -424,8 +424,9 @@ func TestTable(t *testing.T) {
 		if tb.PointInTimeRecoverySpecification == nil || !tb.PointInTimeRecoverySpecification.PointInTimeRecoveryEnabled {
 			t.Errorf("%s: point-in-time recovery is off", id)
 		}
-		if tb.TimeToLiveSpecification == nil || !tb.TimeToLiveSpecification.Enabled || tb.TimeToLiveSpecification.AttributeName != "ttl" {
-			t.Errorf("%s: TTL is not on attribute ttl", id)
+		// The counters of games made expire by the table's TTL.
+		if tb.TimeToLiveSpecification == nil || !tb.TimeToLiveSpecification.Enabled || tb.TimeToLiveSpecification.AttributeName != dynamostore.AttrTTL {
+			t.Errorf("%s: TTL is not on attribute %s, which the store's guard items carry", id, dynamostore.AttrTTL)
 		}
 		if tb.SSESpecification == nil || !tb.SSESpecification.SSEEnabled {
 			t.Errorf("%s: SSE is off", id)
