@@ -55,6 +55,7 @@ func (s *Service) planMail(rec *Record, before, after engine.Game) {
 		due[seat] = now + int64(rec.deadlineHours())*3600
 		rec.grow(len(due))
 		rec.Reminded[seat] = false
+		rec.Rounds[seat]++ // a new round: its mail's link acts until the seat owes nothing
 		if rec.Bots[seat] {
 			continue // the bot plays it at once: nobody to mail
 		}

@@ -67,7 +67,10 @@ type Record struct {
 	// and saving a game never decodes the log.
 	Moves int `json:"moves"`
 	// Acted[seat] counts the commands each engine seat has made.
-	Acted  []int    `json:"acted,omitempty"`
+	Acted []int `json:"acted,omitempty"`
+	// Rounds[seat] counts the times each engine seat began to owe
+	// decisions (SeatPosition).
+	Rounds []int    `json:"rounds,omitempty"`
 	Chunks int      `json:"chunks"`
 	Log    logLines `json:"log,omitempty"`
 	// Keys remembers recent idempotency keys and where they led, one
@@ -108,6 +111,9 @@ func (r *Record) grow(n int) {
 	}
 	for len(r.Bots) < n {
 		r.Bots = append(r.Bots, false)
+	}
+	for len(r.Rounds) < n {
+		r.Rounds = append(r.Rounds, 0)
 	}
 }
 
