@@ -113,6 +113,9 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 // startPage starts the game with those who have accepted; a refusal (too
 // few of them) is shown on the organiser's page.
 func (a *api) startPage(w http.ResponseWriter, r *http.Request) {
+	if !a.parseForm(w, r) {
+		return
+	}
 	token := r.PostFormValue("t")
 	if _, err := a.authorize(r, token, linksign.PurposeOrganiser); err != nil {
 		a.pageError(w, r, err)
@@ -167,6 +170,9 @@ func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) acceptPage(w http.ResponseWriter, r *http.Request) {
+	if !a.parseForm(w, r) {
+		return
+	}
 	rd, err := a.authorize(r, r.PostFormValue("t"), linksign.PurposeInvite)
 	if err != nil {
 		a.pageError(w, r, err)

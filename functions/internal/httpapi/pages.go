@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -90,6 +91,9 @@ func (a *api) link(path, token, l string) string {
 // seat moved meanwhile. Each answer redirects to the page, so a turn of
 // several decisions goes on in one visit.
 func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
+	if !a.parseForm(w, r) {
+		return
+	}
 	token := r.PostFormValue("t")
 	rd, err := a.authorize(r, token, linksign.PurposeSeat)
 	if err != nil {
@@ -140,6 +144,27 @@ func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
 func pageKey(step int64, a engine.Action) string {
 	h := sha256.Sum256(fmt.Appendf(nil, "%d|%s|%d|%d|%s|%d", step, a.Type, a.Cell, a.Target, a.Good, a.Amount))
 	return "pg" + hex.EncodeToString(h[:10])
+}
+
+// formError classifies a failure to read a posted form: a body over
+// MaxBody is too large, anything else is a bad request.
+func formError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return service.Fail(service.CodeTooLarge, err)
+	}
+	return service.Fail(service.CodeInvalid, err)
+}
+
+// parseForm reads a page's posted form before anything looks at its
+// fields, so a body that cannot be read is answered as such (413, 400)
+// rather than as a missing token. It answers the failure itself.
+func (a *api) parseForm(w http.ResponseWriter, r *http.Request) bool {
+	if err := r.ParseForm(); err != nil {
+		a.pageError(w, r, formError(err))
+		return false
+	}
+	return true
 }
 
 // formAction reads an action from a posted form.

@@ -236,6 +236,18 @@ func (s *Service) Authorize(token, game string, purposes ...linksign.Purpose) (l
 	return linksign.Claims{}, AsError(last)
 }
 
+// HasSeat refuses a token tied to a seat the game does not have: a
+// validly signed token can name any seat up to linksign.MaxSeat.
+func (r *Record) HasSeat(c linksign.Claims) error {
+	if c.Purpose != linksign.PurposeSeat && c.Purpose != linksign.PurposeInvite {
+		return nil
+	}
+	if c.Seat < 0 || c.Seat >= len(r.Seats) {
+		return Fail(CodeForbidden, fmt.Errorf("%s token for seat %d of %d", c.Purpose, c.Seat, len(r.Seats)))
+	}
+	return nil
+}
+
 // Load reads a game and its version.
 func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
 	g, err := s.store.GetGame(ctx, id)
@@ -272,7 +284,7 @@ func (s *Service) Accept(ctx context.Context, id string, invite int) (string, er
 			return Fail(CodeForbidden, fmt.Errorf("invite %d of %d", invite, len(rec.Seats)))
 		}
 		if rec.Seats[invite].Accepted {
-			return nil // a second click changes nothing
+			return errUnchanged // a second click changes nothing
 		}
 		if rec.Status != StatusInvited {
 			return Fail(CodeWrongStatus, fmt.Errorf("accept in status %s", rec.Status))
@@ -419,9 +431,12 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 	if err != nil {
 		return Result{}, err
 	}
+	if invite < 0 || invite >= len(rec.Seats) {
+		return Result{}, Fail(CodeForbidden, fmt.Errorf("invite %d of %d", invite, len(rec.Seats)))
+	}
 	seat := rec.engineSeat(invite)
 	if k, ok := rec.findKey(seat, key); ok && seat >= 0 {
-		return s.replayedResult(ctx, rec, k)
+		return s.replayedResult(ctx, rec, k, a)
 	}
 	switch {
 	case pre.Version != 0 && pre.Version != ver:
@@ -544,7 +559,10 @@ func (s *Service) record(rec *Record, before, after engine.Game, seat int, a eng
 
 // replayedResult answers a retried key as the first time, reading the
 // entry from its chunk if it has left the game item (a rare, late retry).
-func (s *Service) replayedResult(ctx context.Context, rec *Record, k Idem) (Result, error) {
+// A key sent again with another action than the one it made (want) is no
+// retry: it is refused, as payment APIs do, rather than
+// answered with the first action's result.
+func (s *Service) replayedResult(ctx context.Context, rec *Record, k Idem, want engine.Action) (Result, error) {
 	var e Entry
 	if first := rec.Moves - rec.Log.Len(); k.N >= first {
 		_, rest := rec.Log.split(k.N - first)
@@ -561,6 +579,9 @@ func (s *Service) replayedResult(ctx context.Context, rec *Record, k Idem) (Resu
 		}
 		e = all[k.N]
 	}
+	if want != e.Action {
+		return Result{}, Fail(CodeKeyReused, fmt.Errorf("key %q made %v, sent again with %v", k.Key, e.Action, want))
+	}
 	return Result{Version: k.Version, N: k.N, Position: rec.LinkPosition(e.Seat), Events: visible(e.Events, e.Seat), Replayed: true}, nil
 }
 
@@ -575,6 +596,10 @@ func visible(ev []engine.Event, seat int) []engine.Event {
 	return out
 }
 
+// errUnchanged tells update that the change found nothing to do: nothing
+// is written, and the call succeeds.
+var errUnchanged = errors.New("unchanged")
+
 // update reads, changes and writes a game, retrying on conflict: for
 // commands whose effect does not depend on the order (accept, start).
 func (s *Service) update(ctx context.Context, id string, change func(*Record) error) error {
@@ -583,7 +608,9 @@ func (s *Service) update(ctx context.Context, id string, change func(*Record) er
 		if err != nil {
 			return err
 		}
-		if err := change(rec); err != nil {
+		if err := change(rec); errors.Is(err, errUnchanged) {
+			return nil
+		} else if err != nil {
 			return err
 		}
 		_, err = s.commit(ctx, rec, ver)
