@@ -50,6 +50,7 @@ var texts = map[string][2]string{
 	"error":          {"Ошибка", "Error"},
 	"back":           {"На главную", "Home"},
 	"already_done":   {"Этот ход уже сделан. Вот как обстоят дела сейчас.", "That move was already made. Here is where things stand now."},
+	"choice_changed": {"Пока страница была открыта, ваш выбор изменился. Вот что можно сделать сейчас.", "What you may do changed while the page was open. Here is what you can do now."},
 	"place":          {"Место", "Place"},
 	"bankrupt":       {"банкрот", "bankrupt"},
 	"events":         {"Что произошло", "What happened"},

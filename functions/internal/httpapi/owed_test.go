@@ -1,6 +1,7 @@
 package httpapi_test
 
 import (
+	"html"
 	"net/url"
 	"slices"
 	"strings"
@@ -134,4 +135,27 @@ func TestTurnResumesFromItsMail(t *testing.T) {
 		}
 		return
 	}
+}
+
+// TestChangedDecisionRefused: a form whose decisions are no longer what
+// the seat owes (another move changed them while the page was open) is
+// refused with 409, says so, and changes nothing.
+func TestChangedDecisionRefused(t *testing.T) {
+	f := newPageFixture(t)
+	c := f.create(2, 5, 2)
+	_, g := f.game(c.ID)
+	seat := g.Owing()[0]
+	b := newBrowser(t, f.srv.URL)
+	_, page := b.get("/g/" + c.ID + "?lang=en&t=" + url.QueryEscape(f.mailToken(c.ID, seat)))
+	roll := formOf(t, page, western.ARoll)
+	if roll.values.Get("decision") == "" || roll.values.Get("step") == "" {
+		t.Fatalf("the form carries no step or decision: %v", roll.values)
+	}
+	roll.values.Set("decision", strings.Repeat("0", len(roll.values.Get("decision"))))
+	unchanged(t, f.st, c.ID, func() {
+		code, page, _ := b.post(roll.action, roll.values)
+		if code != 409 || !strings.Contains(page, html.EscapeString(templates.T("en", "choice_changed"))) || len(forms(page)) == 0 {
+			t.Fatalf("a form for decisions no longer owed: %d, %d forms", code, len(forms(page)))
+		}
+	})
 }

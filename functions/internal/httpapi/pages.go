@@ -120,7 +120,10 @@ func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		e, status := a.classify(r, err)
 		msg := e.Message(lang(r))
-		if e.Code == service.CodeConflict {
+		switch {
+		case errors.Is(err, service.ErrDecisionChanged):
+			msg = templates.T(lang(r), "choice_changed")
+		case e.Code == service.CodeConflict:
 			msg = templates.T(lang(r), "already_done")
 		}
 		a.renderSeat(w, r, token, status, msg)

@@ -399,6 +399,10 @@ func (r *Record) SeatStep(seat int) int64 {
 	return int64(r.Acted[seat]) + 1
 }
 
+// ErrDecisionChanged is the cause of a conflict when what a seat owes has
+// changed since the form it answers was drawn.
+var ErrDecisionChanged = errors.New("the seat's decisions changed")
+
 // DecisionOf fingerprints the decisions a seat owes, as Legal lists them.
 func DecisionOf(legal []engine.Choice) string {
 	b, err := json.Marshal(legal)
@@ -460,7 +464,7 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: link for position %d, the seat owes nothing", store.ErrConflict, pre.Position))
 	}
 	if pre.Decision != "" && pre.Decision != DecisionOf(g.Legal(seat)) {
-		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: the seat's decisions changed since its form", store.ErrConflict))
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: %w since its form", store.ErrConflict, ErrDecisionChanged))
 	}
 	next, ev, err := g.Apply(seat, a)
 	if err != nil {
