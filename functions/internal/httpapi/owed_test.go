@@ -1,16 +1,24 @@
 package httpapi_test
 
 import (
+	"context"
 	"html"
+	"log/slog"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/western"
+	"github.com/pbmgames/pbm/functions/internal/httpapi"
+	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
+	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -158,4 +166,79 @@ func TestChangedDecisionRefused(t *testing.T) {
 			t.Fatalf("a form for decisions no longer owed: %d, %d forms", code, len(forms(page)))
 		}
 	})
+}
+
+// interposingStore runs a write of someone else between a move's read and
+// its conditional write, once armed.
+type interposingStore struct {
+	*boltstore.Store
+	mu     sync.Mutex
+	before func()
+}
+
+func (s *interposingStore) PutGame(ctx context.Context, g store.Game, prev int64) (int64, error) {
+	s.mu.Lock()
+	f := s.before
+	s.before = nil
+	s.mu.Unlock()
+	if f != nil {
+		f()
+	}
+	return s.Store.PutGame(ctx, g, prev)
+}
+
+// TestSealedBidRacingBidNotRefused: two seats owe sealed bids; while the
+// first seat's bid is on its way to the store, the second seat's bid
+// commits. The first bid, still owed and unchanged, is applied all the
+// same, not answered "already made".
+func TestSealedBidRacingBidNotRefused(t *testing.T) {
+	f := newPageFixture(t)
+	st := &interposingStore{Store: f.st}
+	quiet := slog.New(slog.DiscardHandler)
+	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": make([]byte, 32)})
+	clock := func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) } // the fixture's
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: quiet, Now: clock})
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: quiet, Now: clock}))
+	defer srv.Close()
+	c := f.create(3, 20, 3)
+	f.playUntil(c.ID, func(g engine.Game, _ int) bool {
+		v, ok := g.View(engine.Spectator).(western.View)
+		if !ok || v.Phase != western.PhAuction || len(g.Owing()) < 2 {
+			return false
+		}
+		for _, s := range g.Owing()[:2] {
+			if !slices.ContainsFunc(g.Legal(s), func(ch engine.Choice) bool { return ch.Type == western.ABid }) {
+				return false
+			}
+		}
+		return true
+	})
+	rec, g := f.game(c.ID)
+	first, second := g.Owing()[0], g.Owing()[1]
+	b := newBrowser(t, srv.URL)
+	code, page := b.get("/g/" + c.ID + "?lang=en&t=" + url.QueryEscape(f.mailToken(c.ID, first)))
+	if code != 200 {
+		t.Fatalf("the first seat's page: %d", code)
+	}
+	bid := formOf(t, page, western.ABid)
+	var other engine.Action
+	for _, ch := range g.Legal(second) {
+		if ch.Type == western.ABid {
+			other = ch.Action
+			other.Amount = ch.Min
+		}
+	}
+	st.before = func() {
+		if _, err := f.svc.Act(t.Context(), c.ID, invite(rec, second), other, "racing-bid-2", service.Precondition{}); err != nil {
+			t.Errorf("the racing bid: %v", err)
+		}
+	}
+	code, page, _ = b.post(bid.action, bid.values)
+	if code != 200 || strings.Contains(page, templates.T("en", "already_done")) {
+		t.Fatalf("a bid still owed, refused because another seat's bid committed first: %d", code)
+	}
+	rec, g = f.game(c.ID)
+	if slices.ContainsFunc(g.Legal(first), func(ch engine.Choice) bool { return ch.Type == western.ABid }) {
+		t.Fatal("the first seat still owes its bid")
+	}
 }

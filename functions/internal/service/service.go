@@ -417,7 +417,7 @@ func DecisionOf(legal []engine.Choice) string {
 type Result struct {
 	Version  int64          `json:"version"`
 	N        int            `json:"n"`
-	Position int64          `json:"position"` // the seat's position after the move
+	Position int64          `json:"position"` // what a link issued now carries (Record.LinkPosition)
 	Events   []engine.Event `json:"events"`
 	Replayed bool           `json:"replayed,omitempty"` // a retry: nothing was applied again
 }
@@ -427,10 +427,31 @@ type Result struct {
 // nothing. pre says what the player saw: if the game has moved on since,
 // the move is refused as a conflict rather than applied to a state the
 // player has not seen. A move costs one read and one conditional write.
+//
+// A move whose precondition names the seat's own step (a page's form) is
+// tried again when another write commits between its read and its write:
+// the retry checks the step and the decisions again, so only a change of
+// that seat's own decision refuses it, never someone else's write.
 func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Action, key string, pre Precondition) (Result, error) {
 	if err := checkKey(key); err != nil {
 		return Result{}, err
 	}
+	for attempt := 1; ; attempt++ {
+		res, err := s.act(ctx, id, invite, a, key, pre)
+		if pre.Step == 0 || attempt == maxActAttempts || !errors.Is(err, errLostRace) {
+			return res, err
+		}
+	}
+}
+
+// maxActAttempts bounds the retries of a move that lost races to other
+// writes.
+const maxActAttempts = 5
+
+// errLostRace marks a move whose conditional write found the game moved on.
+var errLostRace = errors.New("lost the race")
+
+func (s *Service) act(ctx context.Context, id string, invite int, a engine.Action, key string, pre Precondition) (Result, error) {
 	rec, ver, err := s.Load(ctx, id)
 	if err != nil {
 		return Result{}, err
@@ -478,6 +499,9 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 	}
 	v, err := s.commit(ctx, rec, ver)
 	if err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			err = fmt.Errorf("%w: %w", errLostRace, err)
+		}
 		return Result{}, fmt.Errorf("act on game %s v%d: %w", id, ver, err)
 	}
 	s.log.InfoContext(ctx, "action applied", "game", id, "version", v, "seat", seat, "action", a.Type)
