@@ -277,7 +277,7 @@ func TestCreateKeyLandsOnTheSameGame(t *testing.T) {
 		}
 	}
 	other := strings.Replace(body, `"name":"B"`, `"name":"C"`, 1)
-	if code, c := send(other); code != http.StatusConflict {
-		t.Errorf("the same key with another request: %d %+v, want 409", code, c)
+	if code, c := send(other); code != http.StatusUnprocessableEntity {
+		t.Errorf("the same key with another request: %d %+v, want 422 key_reused", code, c)
 	}
 }

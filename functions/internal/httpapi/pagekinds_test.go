@@ -53,7 +53,7 @@ func newPageFixture(t *testing.T) *pageFixture {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	quiet := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: quiet, Now: clock,
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: quiet, Now: clock, Limits: servicetest.Roomy,
 		Rand: mathrand.NewChaCha8([32]byte{'p', 'a', 'g', 'e', 's'})})
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: quiet, Now: clock}))
 	t.Cleanup(srv.Close)

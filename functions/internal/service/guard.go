@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -140,6 +141,8 @@ func (s *Service) Confirm(ctx context.Context, id string) error {
 			return errNothingToDo
 		}
 		rec.Status = StatusInvited
+		// A confirmation still unsent asks for what is done.
+		rec.Outbox = slices.DeleteFunc(rec.Outbox, func(m Mail) bool { return m.Kind == MailConfirm })
 		rec.Outbox = append(rec.Outbox, inviteMails(rec)...)
 		return nil
 	})
