@@ -24,6 +24,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/wiring/localrun"
 	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // TestParity: the api function as Lambda runs it (the built binary under
@@ -51,7 +52,8 @@ func TestParity(t *testing.T) {
 			return fn.serveHTTP(gatewayEvent(t, route, r, fmt.Sprintf("Parity%08d=", n)))
 		}}
 
-	app, err := localrun.New(localrun.Config{Dir: t.TempDir(), BaseURL: "http://localhost:8080", Log: slog.New(slog.DiscardHandler)})
+	app, err := localrun.New(localrun.Config{Dir: t.TempDir(), BaseURL: "http://localhost:8080", Log: slog.New(slog.DiscardHandler),
+		Rand: testenv.Rand(t.Name())})
 	if err != nil {
 		t.Fatal(err)
 	}
