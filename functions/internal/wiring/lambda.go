@@ -71,8 +71,12 @@ func Lambda(ctx context.Context, log *slog.Logger, role Role) (*App, error) {
 	if role.mail != nil {
 		p.Mail = role.mail(awsCfg, cfg)
 	}
-	log.Info("init", "table", cfg.Table, "keys", keys, "key_source", cfg.KeySource(),
-		"from", cfg.MailFrom, "configuration_set", cfg.SESConfigurationSet, "base_url", cfg.BaseURL)
+	attrs := []any{"table", cfg.Table, "key_source", cfg.KeySource(),
+		"from", cfg.MailFrom, "configuration_set", cfg.SESConfigurationSet, "base_url", cfg.BaseURL}
+	if keys != nil {
+		attrs = append(attrs, "keys", keys) // key ids only (Keyring.LogValue)
+	}
+	log.Info("init", attrs...)
 	return New(p), nil
 }
 

@@ -63,8 +63,8 @@ type Mail struct {
 	afterEachCommit bool
 	// notifier builds the notifier. It is a function value set by NewMail
 	// rather than a call in New so that a program that never makes a Mail
-	// (the api and bounces functions) never reaches the notifier's code:
-	// the linker leaves the composer and SES out of its binary.
+	// (the api and bounces functions) never reaches the notifier's and
+	// the composer's code, and the linker leaves it out of its binary.
 	notifier func(a *App, baseURL string, m *Mail) *notify.Notifier
 }
 
