@@ -39,6 +39,7 @@ import (
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // maxBinary is the largest a function's binary may be (SPEC §6).
@@ -333,7 +334,7 @@ func TestRoutesServed(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := httpapi.New(httpapi.Deps{
-		Service: service.New(service.Config{Store: st, Keys: keys}),
+		Service: service.New(service.Config{Store: st, Keys: keys, Rand: testenv.Rand(t.Name())}),
 		Log:     slog.New(slog.DiscardHandler),
 	})
 	for _, route := range slices.Sorted(maps.Keys(declared)) {

@@ -66,7 +66,7 @@ func gameOf(u *url.URL) string {
 // configured origin is blocked by the page's form-action 'self', and the
 // organiser's link is lost.
 func TestCreateFormOnAnotherHostName(t *testing.T) {
-	s := newSiteAt(t, func(origin string) string { return strings.Replace(origin, "127.0.0.1", "localhost", 1) })
+	s := newSiteAt(t, t.Name(), func(origin string) string { return strings.Replace(origin, "127.0.0.1", "localhost", 1) })
 	if !strings.Contains(s.url, "127.0.0.1") {
 		t.Fatalf("the test server is at %s, not on 127.0.0.1", s.url)
 	}
@@ -85,7 +85,7 @@ func TestCreateFormOnAnotherHostName(t *testing.T) {
 // going back and pressing it again makes one game, and its players get
 // one set of invitations.
 func TestCreateFormBackAndResubmit(t *testing.T) {
-	s := newSite(t)
+	s := newSite(t, t.Name())
 	b := newBrowser(t, s.url)
 	fillCreateForm(b, s.url, "org@pbm.test")
 	first := submitCreateForm(b)

@@ -30,7 +30,8 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // site is the whole service as deployed, in one process: the real
 // HTTP handler on a loopback server, the DynamoDB store on dynalite, and
 // the in-process notifier sending through SES v2 to aws-ses-v2-local
-// after each commit.
+// after each commit. Its games are seeded (testenv.Rand): the same game,
+// dealt the same way, every run.
 type site struct {
 	url string // the service's origin, http://127.0.0.1:P
 	ses string // the SES server's endpoint
@@ -39,14 +40,14 @@ type site struct {
 	created *atomic.Int32
 }
 
-func newSite(t *testing.T) *site {
+func newSite(t *testing.T, seed string) *site {
 	t.Helper()
-	return newSiteAt(t, nil)
+	return newSiteAt(t, seed, nil)
 }
 
 // newSiteAt is newSite whose configured public origin is base(the
 // server's own origin) rather than that origin itself (nil: itself).
-func newSiteAt(t *testing.T, base func(origin string) string) *site {
+func newSiteAt(t *testing.T, seed string, base func(origin string) string) *site {
 	t.Helper()
 	client := testenv.DynamoClient(t, testenv.Dynalite(t))
 	table := "browser-" + randomHex(6)
@@ -78,7 +79,8 @@ func newSiteAt(t *testing.T, base func(origin string) string) *site {
 	log := slog.New(slog.DiscardHandler)
 	n := &notify.Notifier{Sender: sesmailer.New(sesmailer.NewLocalClient(ses), "games@pbm.test", "pbm"), Players: st,
 		Permanent: sesmailer.IsPermanent, Log: log}
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit})
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit,
+		Rand: testenv.Rand(seed)})
 	public := srv.URL
 	if base != nil {
 		public = base(srv.URL)

@@ -20,7 +20,7 @@ import (
 // buttons; once the turn is played out the same mail says it is done and
 // offers none. The bots play the other moves; the test holds for any seed.
 func TestTurnResumesFromItsMailInChromium(t *testing.T) {
-	s := newSite(t)
+	s := newSite(t, "browser resume")
 	ctx := t.Context()
 	c, err := s.svc.Create(ctx, service.CreateRequest{Kind: "western", Options: []byte(`{"laps":20}`),
 		Organiser: service.Person{Email: "org@pbm.test", Lang: "en"},

@@ -14,6 +14,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // TestConfirmMail (issue 9, symptom 8): the mail asking an organiser to
@@ -31,7 +32,7 @@ func TestConfirmMail(t *testing.T) {
 			t.Cleanup(func() { st.Close() })
 			keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
 			now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-			svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler)})
+			svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
 			spam := []string{"Cheap pills at example.net", "Купите слонов", "Win a prize"}
 			created, err := svc.Create(context.Background(), service.CreateRequest{Kind: "western",
 				Organiser: service.Person{Name: spam[0], Email: "victim@pbm.test", Lang: lang},

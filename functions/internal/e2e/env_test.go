@@ -135,12 +135,14 @@ func newEnv(t testing.TB) *env {
 	st := &sizeRecorder{Store: ds}
 	mail := &mailRecorder{}
 	n := &notify.Notifier{Sender: mail, Log: discardLog()}
-	// Roomy limits: the races and benchmarks make many games.
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: discardLog(), Guard: ds, Limits: servicetest.Roomy, AfterCommit: func(ctx context.Context, id string) {
-		if mail.enabled.Load() {
-			n.AfterCommit(ctx, id)
-		}
-	}})
+	// Seeded: the same games every run of the test; roomy limits: the
+	// races and benchmarks make many games.
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds, Limits: servicetest.Roomy,
+		AfterCommit: func(ctx context.Context, id string) {
+			if mail.enabled.Load() {
+				n.AfterCommit(ctx, id)
+			}
+		}})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: discardLog()}))
 	t.Cleanup(srv.Close)

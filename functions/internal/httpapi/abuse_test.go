@@ -12,6 +12,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // abuseFixture is the handler on a store of its own, called directly so
@@ -30,7 +31,7 @@ func newAbuseFixture(t *testing.T) *abuseFixture {
 		t.Fatal(err)
 	}
 	quiet := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: quiet})
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: quiet, Rand: testenv.Rand(t.Name())})
 	return &abuseFixture{t: t, svc: svc, h: httpapi.New(httpapi.Deps{Service: svc, Log: quiet})}
 }
 
