@@ -24,18 +24,29 @@ func (s *State) Default(seat engine.Seat) (engine.Action, bool) {
 	case PhRoll:
 		return engine.Action{Type: ARoll}, true
 	case PhAct:
+		if a, ok := s.cheapestPlay(seat); ok && s.mustPlay(seat) {
+			return a, true
+		}
 		return engine.Action{Type: AEnd}, true
 	case PhChoose:
-		return engine.Action{Type: ATake, Good: Groups[0].Key}, true
+		return engine.Action{Type: ATake, Good: Groups[0].Key, Amount: s.Gift}, true
+	case PhCustoms:
+		return s.customsDefault(seat), true
 	case PhClaim:
 		return engine.Action{Type: AClaim, Cell: s.Claim.Cell, Target: s.Claim.Payer}, true
 	case PhOffer:
 		return engine.Action{Type: ADecline}, true
 	case PhDebt:
 		var buf [64]engine.Choice
-		l := s.appendRaise(buf[:0], seat, "")
-		if len(l) > 0 {
-			return l[0].Action, true
+		l := s.appendChoices(buf[:0], seat, "")
+		if len(l) > 0 && l[0].Default {
+			a := l[0].Action
+			if a.Type == ASellShares { // as many as the debt needs
+				price := s.sharePrice(ColourIndex(a.Good))
+				need := s.Debts[0].Amount - s.Players[seat].Cash
+				a.Amount = min(l[0].Max, max(1, (need+price-1)/price))
+			}
+			return a, true
 		}
 	case PhRoulette:
 		if Board[RouletteIn+s.RoulPos].Kind == KRouletteExit {
@@ -149,7 +160,7 @@ func (s *State) botPick(seat int) (engine.Action, bool) {
 				best = k
 			}
 		}
-		return engine.Action{Type: ATake, Good: Groups[best].Key}, true
+		return engine.Action{Type: ATake, Good: Groups[best].Key, Amount: s.Gift}, true
 	case PhOffer:
 		o := &s.Offer
 		ok := false
