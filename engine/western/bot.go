@@ -57,7 +57,7 @@ func (s *State) botPick(seat int, legal []engine.Choice) engine.Action {
 	case PhOffer:
 		// 1.5× the price is a good sale unless the share pays better than
 		// a tenth of that a lap.
-		if c := Board[s.Offer.Cell]; c.Good == NoGood && c.Profit*10 < s.Offer.Price {
+		if c := Board[s.Offer.Cell]; leadIndex(c.N) < 0 && c.Profit*10 < s.Offer.Price {
 			return engine.Action{Type: AAccept}
 		}
 		return engine.Action{Type: ADecline}
@@ -103,7 +103,7 @@ func (s *State) botPick(seat int, legal []engine.Choice) engine.Action {
 			return c.Action
 		case ASpecSell:
 			// Three times the price beats ten laps of most dividends.
-			if Board[p.Cell].Mult >= 6 && Board[c.Cell].Good == NoGood {
+			if Board[p.Cell].Mult >= 6 && leadIndex(c.Cell) < 0 {
 				return c.Action
 			}
 		case ADropGood:

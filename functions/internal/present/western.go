@@ -193,6 +193,8 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 		return say(l, "%s получает товар «%s»: %d ед.", "%s gains %[3]d units of %[2]s", who, good, e.Other)
 	case western.EvGoodLost:
 		return say(l, "%s теряет товар «%s»: %d ед.", "%s loses %[3]d units of %[2]s", who, good, e.Other)
+	case western.EvConfiscated:
+		return say(l, "%s теряет колониальное владение %s", "%s loses the colony holding %s", who, cell)
 	case western.EvFee:
 		return say(l, "%s платит на клетке %s: %s", "%s pays %[3]s on %[2]s", who, cell, usd)
 	case western.EvGain:
