@@ -24,7 +24,8 @@ func (s *State) Default(seat engine.Seat) (engine.Action, bool) {
 	case PhRoll:
 		return engine.Action{Type: ARoll}, true
 	case PhAct:
-		if a, ok := s.cheapestPlay(seat); ok && s.mustPlay(seat) {
+		if s.mustPlay(seat) {
+			a, _ := s.cheapestPlay(seat)
 			return a, true
 		}
 		return engine.Action{Type: AEnd}, true
@@ -67,14 +68,13 @@ func (s *State) Default(seat engine.Seat) (engine.Action, bool) {
 // from what it needs least, and plays the exchange card that leaves it
 // best off against its rivals.
 func (s *State) Bot(seat engine.Seat) (engine.Action, bool) {
-	def, ok := s.Default(seat)
-	if !ok {
-		return def, false
+	if s.owing() != seat || seat < 0 {
+		return engine.Action{}, false
 	}
-	if a, ok := s.botPick(seat); ok && (a == def || s.allowed(seat, a)) {
+	if a, ok := s.botPick(seat); ok && s.allowed(seat, a) {
 		return a, true
 	}
-	return def, true
+	return s.Default(seat)
 }
 
 // botReserveFor is the cash seat keeps: the base reserve, and 50,000 for
@@ -148,7 +148,7 @@ func (s *State) botPick(seat int) (engine.Action, bool) {
 				return a, true
 			}
 		}
-		if !s.Exch && p.NHand > 0 && p.Passes != 0 {
+		if !s.Exch && p.Passes != 0 && s.botStrongHand(seat) {
 			if a, ok := s.botCard(seat); ok && s.botGain(seat, a) >= botGoodPlay {
 				for _, d := range [...]int{DeckSurprise, DeckNotice} {
 					if a := (engine.Action{Type: AUsePass, Cell: d}); legal(a) {
@@ -312,6 +312,17 @@ func (s *State) botWantLot(seat int, reserve int64) (engine.Action, bool) {
 	return engine.Action{}, false
 }
 
+// botStrongHand tells whether seat holds a large card or a «двойка»: only
+// then is a kept «Сыграть на бирже» worth weighing now.
+func (s *State) botStrongHand(seat int) bool {
+	for _, id := range s.Players[seat].hand() {
+		if XCards[id].Large() {
+			return true
+		}
+	}
+	return false
+}
+
 // botGoodPlay is the gain against the rivals that makes a kept «Сыграть на
 // бирже» card worth using now.
 const botGoodPlay = 20_000
@@ -320,6 +331,11 @@ const botGoodPlay = 20_000
 // change of money and share value, less the rivals' average change.
 func (s *State) botGain(seat int, a engine.Action) int64 {
 	o := s.cardEffect(seat, a.Cell, ColourIndex(a.Good), a.Amount)
+	return s.outcomeGain(seat, &o)
+}
+
+// outcomeGain is botGain of a computed play.
+func (s *State) outcomeGain(seat int, o *cardOutcome) int64 {
 	worth := func(i int) int64 {
 		v := o.Money[i]
 		for j := range o.Points {
@@ -354,12 +370,12 @@ func (s *State) botCard(seat int) (engine.Action, bool) {
 		}
 		for _, dir := range dirs[:nd] {
 			for k := 0; k < NumColours; k++ {
-				a := engine.Action{Type: APlayCard, Cell: int(id), Good: Groups[k].Key, Amount: dir}
-				if !s.cardAffordable(seat, int(id), k, dir) {
+				o := s.cardEffect(seat, int(id), k, dir)
+				if p.Cash+o.Money[seat] < 0 {
 					continue
 				}
-				if g := s.botGain(seat, a); best.Type == "" || g > bestGain {
-					best, bestGain = a, g
+				if g := s.outcomeGain(seat, &o); best.Type == "" || g > bestGain {
+					best, bestGain = engine.Action{Type: APlayCard, Cell: int(id), Good: Groups[k].Key, Amount: dir}, g
 				}
 			}
 		}

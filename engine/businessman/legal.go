@@ -216,8 +216,14 @@ func (s *State) mustPlay(seat int) bool {
 	if !s.Exch || s.Used&usedCard != 0 || s.Players[seat].NHand == 0 {
 		return false
 	}
-	_, ok := s.cheapestPlay(seat)
-	return ok
+	for _, id := range s.Players[seat].hand() {
+		for k := 0; k < NumColours; k++ {
+			if s.cardAffordable(seat, int(id), k, 0) || (XCards[id].Kind == XTwo && s.cardAffordable(seat, int(id), k, -2)) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // cheapestPlay is the card play that leaves seat the most cash (the first

@@ -94,10 +94,15 @@ func (s *State) allowed(seat engine.Seat, a engine.Action) bool {
 	if a.Type == "" || s.Phase == PhOver || s.owing() != seat {
 		return false
 	}
-	if a.Type == APlayCard {
+	switch a.Type { // the commonest, without listing (TestCheckAgreesWithLegal)
+	case APlayCard:
 		return s.cardAllowed(seat, a)
+	case ARoll:
+		return s.Phase == PhRoll && a == engine.Action{Type: ARoll}
+	case AEnd:
+		return s.Phase == PhAct && a == engine.Action{Type: AEnd} && !s.mustPlay(seat)
 	}
-	var buf [8]engine.Choice // most types list a few choices; long lists spill to the heap
+	var buf [48]engine.Choice // lists of one type are short; a longer one spills to the heap
 	return engine.Find(s.appendChoices(buf[:0], seat, a.Type), a) >= 0
 }
 

@@ -227,7 +227,7 @@ func (s *State) afterAct(ev []engine.Event) []engine.Event {
 	if s.Phase != PhAct {
 		return ev
 	}
-	var buf [8]engine.Choice
+	var buf [16]engine.Choice // longer lists (speculation with many holdings) spill to the heap
 	if len(s.appendCellActions(buf[:0], s.Turn)) == 0 {
 		return s.endTurn(ev)
 	}
