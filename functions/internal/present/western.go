@@ -438,8 +438,10 @@ func (w westernGame) Choice(l string, c engine.Choice, view any, name func(int) 
 		if here.Mult > 0 {
 			ch.Note = templates.Tf(l, "note_mult", float64(here.Mult)/2)
 		}
-	case western.AOffer:
-		ch.Note = templates.Tf(l, "note_owner", name(c.Target))
+	case western.AOffer: // one list of every rival share: a late game has dozens
+		ch.Label = pick(l, "Предложить купить акцию за 1,5 цены", "Offer to buy a share at 1.5× its value")
+		ch.Form, ch.AltLabel = "offer", pick(l, "Акция (владелец)", "Share (owner)")
+		ch.Alt = w.CellName(l, c.Cell) + " (" + name(c.Target) + ")"
 	case western.ABid:
 		ch.Label = templates.Tf(l, "bid_for", w.CellName(l, c.Cell))
 		ch.Note = templates.Tf(l, "note_range", usd(c.Min), usd(c.Max))
