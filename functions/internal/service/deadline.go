@@ -66,29 +66,34 @@ func (r *Record) wakeAt() int64 {
 	return wake
 }
 
-// autoplay plays the bots of the seats handed to them for as long as they
-// owe decisions (bounded by maxAutoplay), in the same commit.
+// autoplay plays, in the same commit and for as long as there are any
+// (bounded by maxAutoplay), the decisions nobody need be asked: those of
+// seats handed to a bot, and those the seats' standing orders cover.
 func (s *Service) autoplay(rec *Record, g engine.Game, next int64) error {
 	for n := 0; n < maxAutoplay && !g.Over(); n++ {
-		seat := -1
+		seat, a, by := -1, engine.Action{}, byBot
 		for _, o := range g.Owing() {
 			if o < len(rec.Bots) && rec.Bots[o] {
+				var ok bool
+				if a, ok = g.Bot(o); !ok {
+					return fmt.Errorf("game %s: bot of seat %d has no move", rec.ID, o)
+				}
 				seat = o
+				break
+			}
+			if oa, ok := rec.byOrders(g, o); ok {
+				seat, a, by = o, oa, byOrder
 				break
 			}
 		}
 		if seat < 0 {
 			return nil
 		}
-		a, ok := g.Bot(seat)
-		if !ok {
-			return fmt.Errorf("game %s: bot of seat %d has no move", rec.ID, seat)
-		}
 		after, ev, err := g.Apply(seat, a)
 		if err != nil {
-			return fmt.Errorf("game %s: bot of seat %d chose %v: %w", rec.ID, seat, a, err)
+			return fmt.Errorf("game %s: %s of seat %d chose %v: %w", rec.ID, by, seat, a, err)
 		}
-		if err := s.record(rec, g, after, seat, a, "", ev, next, byBot); err != nil {
+		if err := s.record(rec, g, after, seat, a, "", ev, next, by); err != nil {
 			return err
 		}
 		g = after

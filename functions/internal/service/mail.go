@@ -48,15 +48,16 @@ func (s *Service) planMail(rec *Record, before, after engine.Game) {
 		// A seat that already owed a decision was mailed then, and may
 		// be on its page walking through its turn: no new mail, and the
 		// same deadline.
-		if owedBefore[seat] && seat < len(rec.Due) && rec.Due[seat] > 0 {
+		// A decision its orders covered was not mailed: the next one is.
+		if owedBefore[seat] && seat < len(rec.Due) && rec.Due[seat] > 0 && !rec.covered(before, seat) {
 			due[seat] = rec.Due[seat]
 			continue
 		}
 		due[seat] = now + int64(rec.deadlineHours())*3600
 		rec.grow(len(due))
 		rec.Reminded[seat] = false
-		if rec.Bots[seat] {
-			continue // the bot plays it at once: nobody to mail
+		if rec.Bots[seat] || rec.covered(after, seat) {
+			continue // the bot or the orders play it at once: nobody to mail
 		}
 		kind := MailTurn
 		if seat != after.Turn() {

@@ -45,6 +45,10 @@ type Entry struct {
 	At     int64          `json:"at"`
 	Key    string         `json:"key,omitempty"`
 	Events []engine.Event `json:"events,omitempty"`
+	// By says who played a command the seat's player did not make:
+	// ByOrder, ByDeadline or ByBot ("" for the player). Only the seat
+	// itself is shown ByOrder: its orders are private.
+	By string `json:"by,omitempty"`
 }
 
 // Record is the whole stored game: one item, one conditional write a move
@@ -93,6 +97,10 @@ type Record struct {
 	MissesToBot int `json:"misses_to_bot,omitempty"`
 	// OnMisses says what MissesToBot misses do: OnMissesBot or OnMissesDrop.
 	OnMisses string `json:"on_misses,omitempty"`
+	// Orders are the seats' standing orders, by invitation index. They
+	// are private to their seat: no view, page, mail or log shows them to
+	// anyone else.
+	Orders map[int]engine.Orders `json:"orders,omitempty"`
 }
 
 // grow sizes the per-seat slices for n engine seats.
