@@ -74,6 +74,8 @@ func (a *api) routes() []struct {
 		{Route{"POST", "/api/games/{id}/actions"}, a.act},
 		{Route{"GET", "/api/games/{id}/log"}, a.gameLog},
 		{Route{"GET", "/api/games/{id}/result"}, a.result},
+		{Route{"GET", "/api/games/{id}/orders"}, a.getOrders},
+		{Route{"PUT", "/api/games/{id}/orders"}, a.putOrders},
 		{Route{"GET", "/"}, a.homePage},
 		{Route{"POST", "/games"}, a.createPage},
 		{Route{"GET", "/g/{id}"}, a.seatPage},
