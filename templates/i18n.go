@@ -56,6 +56,8 @@ var texts = map[string][2]string{
 	"link_personal":  {"Ссылка личная: не пересылайте это письмо.", "This link is yours alone: do not forward this mail."},
 	"your_position":  {"Ваше положение", "Your position"},
 	"since_last":     {"С вашего прошлого хода", "Since your last move"},
+	"by_order":       {"Сыграно по вашему приказу: %s", "Played by your standing order: %s"},
+	"by_deadline":    {"Срок истёк, сыграно по умолчанию: %s", "The deadline passed, the default was played: %s"},
 	"board_alt":      {"Поле игры: клетки, владения и фишки игроков", "The board: cells, holdings and the players' tokens"},
 	"my_games":       {"Мои игры и настройки писем", "My games and mail settings"},
 	"unsubscribe":    {"Отписаться от всех писем, кроме своих ходов", "Unsubscribe from everything but your own moves"},

@@ -245,7 +245,9 @@ func owes(g engine.Game, seat int) bool {
 }
 
 // sinceLastMove tells what the seat may see of what happened after its
-// own last command still in the game item (at most 40 lines, the newest).
+// player's own last command still in the game item (at most 40 lines, the
+// newest): the others' moves, and what its standing orders and missed
+// deadlines played for it, each said as such, so nothing is hidden.
 func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, name func(int) string) []string {
 	log, err := rec.Recent()
 	if err != nil {
@@ -253,13 +255,16 @@ func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, nam
 	}
 	from := 0
 	for i := len(log) - 1; i >= 0; i-- {
-		if log[i].Seat == seat {
+		if log[i].Seat == seat && !PlayedWithout(log[i]) {
 			from = i + 1
 			break
 		}
 	}
 	var out []string
 	for _, e := range log[from:] {
+		if t := PlayedFor(l, pr, e, seat, name); t != "" {
+			out = append(out, t)
+		}
 		for _, ev := range e.Events {
 			if !ev.VisibleTo(seat) {
 				continue
@@ -273,6 +278,26 @@ func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, nam
 		out = append([]string{"…"}, out[len(out)-40:]...)
 	}
 	return out
+}
+
+// PlayedWithout tells whether a seat's command was played without its
+// player: by its standing orders or at a missed deadline.
+func PlayedWithout(e service.Entry) bool { return e.By == service.ByOrder || e.By == service.ByDeadline }
+
+// PlayedFor says, to seat only, what was played for it without its
+// player: by its standing orders or at a missed deadline ("" otherwise).
+// Another seat is never told that a command was an order's.
+func PlayedFor(l string, pr present.Game, e service.Entry, seat int, name func(int) string) string {
+	if e.Seat != seat {
+		return ""
+	}
+	switch e.By {
+	case service.ByOrder:
+		return templates.Tf(l, "by_order", pr.ActionLabel(l, e.Action, name))
+	case service.ByDeadline:
+		return templates.Tf(l, "by_deadline", pr.ActionLabel(l, e.Action, name))
+	}
+	return ""
 }
 
 // position words what the recipient's view shows of one seat.
