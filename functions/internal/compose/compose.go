@@ -282,7 +282,9 @@ func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, nam
 
 // PlayedWithout tells whether a seat's command was played without its
 // player: by its standing orders or at a missed deadline.
-func PlayedWithout(e service.Entry) bool { return e.By == service.ByOrder || e.By == service.ByDeadline }
+func PlayedWithout(e service.Entry) bool {
+	return e.By == service.ByOrder || e.By == service.ByDeadline
+}
 
 // PlayedFor says, to seat only, what was played for it without its
 // player: by its standing orders or at a missed deadline ("" otherwise).
