@@ -255,15 +255,17 @@ func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, nam
 	}
 	from := 0
 	for i := len(log) - 1; i >= 0; i-- {
-		if log[i].Seat == seat && !PlayedWithout(log[i]) {
+		if log[i].Seat == seat && !log[i].Delegated() {
 			from = i + 1
 			break
 		}
 	}
 	var out []string
 	for _, e := range log[from:] {
-		if t := PlayedFor(l, pr, e, seat, name); t != "" {
-			out = append(out, t)
+		if e.Seat == seat {
+			if t := present.PlayedFor(l, pr, e.Action, e.By, name); t != "" {
+				out = append(out, t)
+			}
 		}
 		for _, ev := range e.Events {
 			if !ev.VisibleTo(seat) {
@@ -278,28 +280,6 @@ func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, nam
 		out = append([]string{"…"}, out[len(out)-40:]...)
 	}
 	return out
-}
-
-// PlayedWithout tells whether a seat's command was played without its
-// player: by its standing orders or at a missed deadline.
-func PlayedWithout(e service.Entry) bool {
-	return e.By == service.ByOrder || e.By == service.ByDeadline
-}
-
-// PlayedFor says, to seat only, what was played for it without its
-// player: by its standing orders or at a missed deadline ("" otherwise).
-// Another seat is never told that a command was an order's.
-func PlayedFor(l string, pr present.Game, e service.Entry, seat int, name func(int) string) string {
-	if e.Seat != seat {
-		return ""
-	}
-	switch e.By {
-	case service.ByOrder:
-		return templates.Tf(l, "by_order", pr.ActionLabel(l, e.Action, name))
-	case service.ByDeadline:
-		return templates.Tf(l, "by_deadline", pr.ActionLabel(l, e.Action, name))
-	}
-	return ""
 }
 
 // position words what the recipient's view shows of one seat.

@@ -81,6 +81,8 @@ func (a *api) routes() []struct {
 		{Route{"GET", "/g/{id}"}, a.seatPage},
 		{Route{"POST", "/g/{id}/act"}, a.actPage},
 		{Route{"GET", "/g/{id}/log"}, a.logPage},
+		{Route{"GET", "/g/{id}/orders"}, a.ordersPage},
+		{Route{"POST", "/g/{id}/orders"}, a.saveOrders},
 		{Route{"GET", "/g/{id}/invite"}, a.invitePage},
 		{Route{"POST", "/g/{id}/accept"}, a.acceptPage},
 		{Route{"GET", "/g/{id}/org"}, a.orgPage},

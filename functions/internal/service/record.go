@@ -51,6 +51,10 @@ type Entry struct {
 	By string `json:"by,omitempty"`
 }
 
+// Delegated tells whether the command was played without the seat's
+// player: by its standing orders or at a missed deadline.
+func (e Entry) Delegated() bool { return e.By == ByOrder || e.By == ByDeadline }
+
 // Record is the whole stored game: one item, one conditional write a move
 // (SPEC §3). The engine state is a cache of replaying Seed and the log.
 type Record struct {
