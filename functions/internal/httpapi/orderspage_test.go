@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
@@ -74,6 +75,17 @@ func TestOrdersPage(t *testing.T) {
 	// The seat's own game page says so.
 	if _, page := b.get("/g/" + id + "?" + url.Values{"t": {seatTok[mover]}, "lang": {"en"}}.Encode()); !strings.Contains(page, "Played by your standing order") {
 		t.Error("the seat's page does not say what its orders played")
+	}
+	// The seat's own log says so; no other reader's does.
+	for i, tok := range []string{seatTok[mover], seatTok[other]} {
+		var lg struct {
+			Log []httpapi.LogEntry `json:"log"`
+		}
+		c.want(call{method: "GET", path: "/api/games/" + id + "/log", token: tok}, 200, "", &lg)
+		last := lg.Log[len(lg.Log)-1]
+		if (i == 0) != (last.By == service.ByOrder) {
+			t.Errorf("reader %d reads the roll's origin as %q", i, last.By)
+		}
 	}
 	// Nobody else sees them: not the other seat, the organiser or a
 	// spectator, on any page of the game.
