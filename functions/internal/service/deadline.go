@@ -50,6 +50,9 @@ func (r *Record) wakeAt() int64 {
 	if r.Status != StatusPlaying {
 		return 0
 	}
+	if r.PlayOn {
+		return r.Updated
+	}
 	var wake int64
 	for seat, due := range r.Due {
 		if due == 0 {
@@ -69,8 +72,17 @@ func (r *Record) wakeAt() int64 {
 // autoplay plays, in the same commit and for as long as there are any
 // (bounded by maxAutoplay), the decisions nobody need be asked: those of
 // seats handed to a bot, and those the seats' standing orders cover.
+//
+// When it stops at the bound with more to play, it marks the record so
+// that the sweep wakes the game at once and plays on (Tick), rather than
+// leaving a decision nobody is asked about to its deadline.
 func (s *Service) autoplay(rec *Record, g engine.Game, next int64) error {
-	for n := 0; n < maxAutoplay && !g.Over(); n++ {
+	rec.PlayOn = false
+	for n := 0; !g.Over(); n++ {
+		if n == maxAutoplay {
+			rec.PlayOn = true
+			return nil
+		}
 		seat, a, by := -1, engine.Action{}, byBot
 		for _, o := range g.Owing() {
 			if o < len(rec.Bots) && rec.Bots[o] {
@@ -120,6 +132,15 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 	now := s.now().Unix()
 	rec.grow(g.Seats())
 	changed := false
+	if rec.PlayOn { // the last commit left covered decisions to play
+		if err := s.autoplay(rec, g, ver+1); err != nil {
+			return err
+		}
+		if g, err = s.Engine(rec); err != nil {
+			return err
+		}
+		changed = true
+	}
 	missed := map[int]bool{} // a turn played out by defaults is one miss
 	for n := 0; n < maxAutoplay && !g.Over(); n++ {
 		seat := -1

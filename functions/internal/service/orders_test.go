@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
@@ -181,4 +183,53 @@ func TestSetOrdersRefusesBadOrders(t *testing.T) {
 	if err := g.svc.SetOrders(ctx, g.id, 7, engine.Orders{}); err == nil {
 		t.Fatal("orders for a seat that does not exist were taken")
 	}
+}
+
+// coverAll are «Вестерн» orders that answer every decision.
+var coverAll = engine.Orders{engine.OrderRoll: 1, "fork_main": 1, engine.OrderBuyBelow: 10_000_000, engine.OrderKeepCash: 0,
+	"sell_goods": 1, "spec_pct": 1000, "bank": 1, "credit_upto": 0, "surrender_below": 5_000, "offer_decline": 10_000_000,
+	"bid_upto": 0, engine.OrderSkip: 1, engine.OrderEndTurn: 1}
+
+// TestOrdersPlayWholeTurnsAtOnce: a table whose orders cover everything
+// plays at once, beyond one commit's bound through the sweep (not at the
+// deadlines), and mails nobody a decision.
+func TestOrdersPlayWholeTurnsAtOnce(t *testing.T) {
+	ctx := context.Background()
+	g := newSeededGame(t, "western", `{"laps":3}`, 3)
+	g.sent = nil // the start's mails, before any orders
+	for inv := range 3 {
+		if err := g.svc.SetOrders(ctx, g.id, inv, coverAll); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := g.drain(t)
+	if rec.Status != service.StatusOver && rec.Moves < 200 {
+		t.Fatalf("orders covering everything played %d moves in one commit", rec.Moves)
+	}
+	for ticks := 0; rec.Status != service.StatusOver; ticks++ {
+		if ticks > 100 {
+			t.Fatal("the sweep does not play the game on")
+		}
+		// A minute on: far before any deadline.
+		*g.now = g.now.Add(time.Minute)
+		if _, err := g.svc.TickAll(ctx); err != nil {
+			t.Fatal(err)
+		}
+		rec = g.drain(t)
+	}
+	log, err := g.svc.FullLog(ctx, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range log {
+		if e.By != service.ByOrder {
+			t.Fatalf("entry %d was played by %q, not by order", e.N, e.By)
+		}
+	}
+	for _, m := range g.sent {
+		if strings.HasPrefix(m, "turn") || strings.HasPrefix(m, "decision") || strings.HasPrefix(m, "reminder") {
+			t.Fatalf("mail %q although the orders covered everything", m)
+		}
+	}
+	t.Logf("%d moves, all by order; mails: %v", len(log), g.sent)
 }

@@ -105,6 +105,9 @@ type Record struct {
 	// are private to their seat: no view, page, mail or log shows them to
 	// anyone else.
 	Orders map[int]engine.Orders `json:"orders,omitempty"`
+	// PlayOn says a commit stopped playing bots and orders at its bound
+	// with more they cover: the game wakes at once to play on.
+	PlayOn bool `json:"play_on,omitempty"`
 }
 
 // grow sizes the per-seat slices for n engine seats.
