@@ -75,7 +75,7 @@ var texts = map[string][2]string{
 	"order_buy_below":         {"Покупать клетку, на которой стою, если цена не выше", "Buy the cell I stop on if its price is at most"},
 	"order_keep_cash":         {"…и при этом оставлять наличными не меньше", "…while keeping at least this in cash"},
 	"order_spend_pct":         {"Приказы тратят за раз не больше этой доли наличных, %", "Orders spend at most this share of cash at once, %"},
-	"order_skip_extras":       {"Отказываться от прочих предложений клетки (подкуп, торговля наркотиками, сувениры, маклер, магистраль, биржа…)", "Decline the cell's other offers (bribes, narcotics, trinkets, the broker, the highway, the exchange…)"},
+	"order_skip_extras":       {"Отказываться от прочих предложений клетки, на которой стою (если другой приказ их не касается)", "Decline the other offers of the cell I stop on (those no other order covers)"},
 	"order_fork_main":         {"На развилке идти главной дорогой", "Take the main road at a fork"},
 	"order_sell_goods":        {"На рынке продавать все товары и наркотики", "Sell every good and narcotic at a market"},
 	"order_spec_pct":          {"На бирже спекуляций продавать акции, если дают не меньше, % стоимости", "At a speculation cell, sell shares when it pays at least this % of their value"},
