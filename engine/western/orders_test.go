@@ -187,3 +187,36 @@ func TestOrdersPlayWholeGames(t *testing.T) {
 		}
 	}
 }
+
+// FuzzByOrders: whatever the orders (any value of any spec, in or out of
+// range) and whatever the state reached, what they play is legal.
+func FuzzByOrders(f *testing.F) {
+	f.Add([]byte("orders"), uint16(40))
+	f.Add([]byte{1, 1, 1, 1, 0, 0, 255, 7, 3}, uint16(400))
+	f.Fuzz(func(t *testing.T, data []byte, steps uint16) {
+		var seed [32]byte
+		copy(seed[:], data)
+		s, err := New(Options{Laps: 2}, 3, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := engine.Orders{}
+		for i, spec := range orderSpecs {
+			if i < len(data) && data[i]%3 != 0 {
+				o[spec.Name] = int64(data[i]) * (spec.Max + 2) / 255
+			}
+		}
+		for n := 0; n < int(steps) && !s.Over(); n++ {
+			seat := s.Owing()[n%len(s.Owing())]
+			a, ok := s.ByOrders(seat, o)
+			if !ok {
+				a, _ = s.Bot(seat)
+			}
+			next, _, err := s.Apply(seat, a)
+			if err != nil {
+				t.Fatalf("step %d: orders %v played %v: %v", n, o, a, err)
+			}
+			s = next
+		}
+	})
+}
