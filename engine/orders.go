@@ -42,14 +42,13 @@ type Standing interface {
 	ByOrders(seat Seat, o Orders) (a Action, ok bool)
 }
 
-// SensibleOrders returns the Sensible value of every spec whose value is
-// not 0 (helper for careful players and the simulator).
+// SensibleOrders returns the Sensible value of every spec (helper for
+// careful players and the simulator). An amount of 0 is set, and means
+// what 0 says (never borrow, no threshold); games read a 0 flag as off.
 func SensibleOrders(specs []OrderSpec) Orders {
 	o := Orders{}
 	for _, s := range specs {
-		if s.Sensible != 0 {
-			o[s.Name] = s.Sensible
-		}
+		o[s.Name] = s.Sensible
 	}
 	return o
 }
