@@ -185,7 +185,7 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 		}
 	}
 	for seat, due := range rec.Due {
-		if due == 0 || rec.Reminded[seat] || rec.Bots[seat] || rec.remindAt(seat) > now {
+		if due == 0 || rec.Reminded[seat] || rec.Bots[seat] || rec.unasked(seat) || rec.remindAt(seat) > now {
 			continue
 		}
 		rec.Reminded[seat] = true

@@ -47,16 +47,18 @@ func (s *Service) planMail(rec *Record, before, after engine.Game) {
 	for _, seat := range after.Owing() {
 		// A seat that already owed a decision was mailed then, and may
 		// be on its page walking through its turn: no new mail, and the
-		// same deadline.
-		// A decision its orders covered was not mailed: the next one is.
-		if owedBefore[seat] && seat < len(rec.Due) && rec.Due[seat] > 0 && !rec.covered(before, seat) {
+		// same deadline. One whose orders were to play it was not
+		// mailed: its next decision is asked anew.
+		if owedBefore[seat] && seat < len(rec.Due) && rec.Due[seat] > 0 && !rec.unasked(seat) {
 			due[seat] = rec.Due[seat]
 			continue
 		}
 		due[seat] = now + int64(rec.deadlineHours())*3600
 		rec.grow(len(due))
 		rec.Reminded[seat] = false
-		if rec.Bots[seat] || rec.covered(after, seat) {
+		covered := rec.covered(after, seat)
+		rec.setUnasked(seat, covered)
+		if rec.Bots[seat] || covered {
 			continue // the bot or the orders play it at once: nobody to mail
 		}
 		kind := MailTurn

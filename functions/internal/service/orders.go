@@ -34,6 +34,22 @@ func (r *Record) covered(g engine.Game, seat int) bool {
 	return ok
 }
 
+// unasked tells whether seat's current decision was not mailed because
+// its orders were to play it.
+func (r *Record) unasked(seat int) bool { return seat < len(r.Unasked) && r.Unasked[seat] }
+
+// setUnasked notes whether seat's current decision is left to its orders
+// (the slice is made only once some seat has orders that cover one).
+func (r *Record) setUnasked(seat int, v bool) {
+	if !v && seat >= len(r.Unasked) {
+		return
+	}
+	for len(r.Unasked) <= seat {
+		r.Unasked = append(r.Unasked, false)
+	}
+	r.Unasked[seat] = v
+}
+
 // OrderSpecs lists the standing orders the game of rec takes.
 func (s *Service) OrderSpecs(rec *Record) ([]engine.OrderSpec, error) {
 	var g engine.Game
@@ -113,6 +129,14 @@ func (s *Service) SetOrders(ctx context.Context, id string, invite int, o engine
 			// the orders now cover is played.
 			if err := s.autoplay(rec, g, ver+1); err != nil {
 				return err
+			}
+			// A decision left to orders now cleared (one past the
+			// bound of the commit that reached it) is asked by mail.
+			if g, err = s.Engine(rec); err != nil {
+				return err
+			}
+			if !g.Over() {
+				s.planMail(rec, g, g)
 			}
 		}
 		_, err = s.commit(ctx, rec, ver)

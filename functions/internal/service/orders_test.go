@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -232,4 +233,29 @@ func TestOrdersPlayWholeTurnsAtOnce(t *testing.T) {
 		}
 	}
 	t.Logf("%d moves, all by order; mails: %v", len(log), g.sent)
+}
+
+// TestOrdersClearedAskTheDecisionLeftToThem: a decision left to orders
+// (past one commit's bound) whose orders are then cleared is mailed.
+func TestOrdersClearedAskTheDecisionLeftToThem(t *testing.T) {
+	ctx := context.Background()
+	g := newSeededGame(t, "western", `{"laps":5}`, 3)
+	for inv := range 3 {
+		if err := g.svc.SetOrders(ctx, g.id, inv, coverAll); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec := g.drain(t)
+	if !rec.PlayOn {
+		t.Fatalf("after %d moves the orders have nothing left to play", rec.Moves)
+	}
+	seat, _ := owingSeat(t, g)
+	g.sent = nil
+	if err := g.svc.SetOrders(ctx, g.id, seat, nil); err != nil {
+		t.Fatal(err)
+	}
+	g.drain(t)
+	if !slices.Contains(g.sent, fmt.Sprintf("turn %d", seat)) && !slices.Contains(g.sent, fmt.Sprintf("decision %d", seat)) {
+		t.Fatalf("seat %d owes a decision nobody plays now, unmailed: %v", seat, g.sent)
+	}
 }

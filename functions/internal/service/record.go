@@ -108,6 +108,9 @@ type Record struct {
 	// PlayOn says a commit stopped playing bots and orders at its bound
 	// with more they cover: the game wakes at once to play on.
 	PlayOn bool `json:"play_on,omitempty"`
+	// Unasked[seat]: the decision the engine seat owes was not mailed,
+	// its orders being to play it; its next one is mailed.
+	Unasked []bool `json:"unasked,omitempty"`
 }
 
 // grow sizes the per-seat slices for n engine seats.
