@@ -79,7 +79,7 @@ var texts = map[string][2]string{
 	"order_fork_main":         {"На развилке идти главной дорогой", "Take the main road at a fork"},
 	"order_sell_goods":        {"На рынке продавать все товары и наркотики", "Sell every good and narcotic at a market"},
 	"order_spec_pct":          {"На бирже спекуляций продавать акции, если дают не меньше, % стоимости", "At a speculation cell, sell shares when it pays at least this % of their value"},
-	"order_bank":              {"В банке: гасить кредит сверх запаса, снимать вклад до запаса", "At the bank: repay credit above the cash kept, withdraw up to it"},
+	"order_bank":              {"В банке: гасить кредит целиком, если это в пределах трат и запаса; снимать вклад до запаса", "At the bank: repay the credit in full when within the spending limit and the cash kept; withdraw up to the cash kept"},
 	"order_credit_upto":       {"…и брать кредит до этой суммы, если наличных меньше запаса (0 — никогда)", "…and borrow up to this in all when cash is below what is kept (0: never)"},
 	"order_surrender_below":   {"При облаве отдавать добычу, если она меньше, иначе в тюрьму", "In a raid, give up the loot if below this, else prison"},
 	"order_offer_accept":      {"Принимать предложение купить мою акцию, если цена не ниже", "Accept an offer for my share at a price of at least"},

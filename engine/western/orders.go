@@ -8,7 +8,7 @@ const (
 	OrderForkMain     = "fork_main"       // take the main road at a fork (W-4)
 	OrderSellGoods    = "sell_goods"      // sell every good and narcotic a market takes (W-15, W-16, W-21)
 	OrderSpecPct      = "spec_pct"        // sell at a speculation cell when it pays at least this % of a share's value (W-17)
-	OrderBank         = "bank"            // at the bank: repay credit above keep_cash, withdraw up to it (W-11)
+	OrderBank         = "bank"            // at the bank: repay credit in full within the limits, withdraw up to keep_cash (W-11)
 	OrderCreditUpTo   = "credit_upto"     // … and take credit up to this total when below keep_cash
 	OrderSurrender    = "surrender_below" // a raid: give up loot below this, else prison (W-24)
 	OrderOfferAccept  = "offer_accept"    // accept a W-18 offer of at least this price
@@ -153,16 +153,19 @@ func (s *State) actByOrders(seat int, o engine.Orders, legal []engine.Choice) (e
 	return engine.Action{Type: AEnd}, covered && o.On(engine.OrderEndTurn)
 }
 
-// bankByOrders answers one bank choice: repay credit down to keep_cash,
-// withdraw the deposit up to it, then borrow up to credit_upto in all.
-// Each leaves cash at keep_cash or the choice used up, so they never undo
-// one another.
+// bankByOrders answers one bank choice: repay the credit in full when
+// that fits the spending limit and keeps keep_cash (once: a repayment in
+// parts would pass the limit over several steps), withdraw the deposit up
+// to keep_cash, then borrow up to credit_upto in all. Each leaves cash at
+// keep_cash or the choice used up, so they never undo one another.
 func bankByOrders(p *Player, o engine.Orders, c engine.Choice) (engine.Action, bool) {
 	keep := o[engine.OrderKeepCash]
 	amount := int64(0)
 	switch c.Type {
 	case ARepay:
-		amount = min(c.Max, p.Cash-keep)
+		if c.Max == p.Credit && p.Credit <= engine.SpendCap(o, p.Cash) && p.Cash-p.Credit >= keep {
+			amount = p.Credit
+		}
 	case AWithdraw:
 		amount = min(c.Max, keep-p.Cash)
 	case ACredit:

@@ -72,11 +72,16 @@ func TestByOrders(t *testing.T) {
 			s.Owner[2] = 0
 			return s
 		}, 0, sensible, want{engine.Action{Type: AEnd}, true}},
-		{"bank: repay credit above keep_cash", func(t *testing.T) *State {
-			s := orderState(t, 8, 50_000)
+		{"bank: repay the credit in full within the limits", func(t *testing.T) *State {
+			s := orderState(t, 8, 200_000)
 			s.Players[0].Credit = 30_000
 			return s
 		}, 0, sensible, want{engine.Action{Type: ARepay, Amount: 30_000}, true}},
+		{"bank: a repayment over spend_pct is left, end", func(t *testing.T) *State {
+			s := orderState(t, 8, 50_000)
+			s.Players[0].Credit = 30_000
+			return s
+		}, 0, sensible, want{engine.Action{Type: AEnd}, true}},
 		{"bank: withdraw up to keep_cash", func(t *testing.T) *State {
 			s := orderState(t, 8, 4_000)
 			s.Players[0].Deposit = 20_000
