@@ -133,15 +133,25 @@ func TestOrdersPlayWholeGames(t *testing.T) {
 				t.Fatalf("seed %d: no end after %d steps", seed, steps)
 			}
 			seat := s.Owing()[0]
+			cash := s.Players[seat].Cash
 			a, ok := s.ByOrders(seat, o)
+			ordered := ok
 			if ok {
 				byOrders++
+				if s.Phase == PhOffer {
+					t.Fatalf("seed %d: sensible orders answered a deal: %v", seed, a)
+				}
 			} else if a, ok = s.Bot(seat); !ok {
 				t.Fatalf("seed %d: seat %d owes with no bot move", seed, seat)
 			}
 			n, _, err := s.Apply(seat, a)
 			if err != nil {
 				t.Fatalf("seed %d: %v refused: %v", seed, a, err)
+			}
+			// The contract with the simulator: sensible orders never
+			// spend more than a fifth of the cash at once.
+			if spent := cash - n.Players[seat].Cash; ordered && (a.Type == ABuy || a.Type == ABuild) && spent > cash/5 {
+				t.Fatalf("seed %d: sensible orders spent %d of %d on %v", seed, spent, cash, a)
 			}
 			log = append(log, engine.Command{Seat: seat, Action: a})
 			s = n

@@ -168,6 +168,18 @@ func TestOrdersPlayWholeGames(t *testing.T) {
 			a, ok := s.ByOrders(seat, o)
 			if ok {
 				byOrders++
+				// The contract with the simulator: sensible orders never
+				// answer another player's offer, nor spend more than a
+				// fifth of the cash at once.
+				cash := s.Players[seat].Cash
+				switch {
+				case s.Phase == PhOffer:
+					t.Fatalf("seed %d: sensible orders answered an offer: %v", seed, a)
+				case a.Type == ABid && a.Amount > cash/5,
+					a.Type == ABuy && Board[a.Cell].Price > cash/5,
+					a.Type == ARepay && a.Amount > cash/5:
+					t.Fatalf("seed %d: sensible orders spend %v of %d", seed, a, cash)
+				}
 			} else if a, ok = s.Bot(seat); !ok {
 				t.Fatalf("seed %d: seat %d owes with no bot move", seed, seat)
 			}
