@@ -72,6 +72,10 @@ func TestOrdersPage(t *testing.T) {
 	if rec.Moves != moves+1 || entries[len(entries)-1].By != service.ByOrder {
 		t.Fatalf("the roll was not played by order: %d new moves", rec.Moves-moves)
 	}
+	// The seat's own log page says so.
+	if _, page := b.get("/g/" + id + "/log?" + url.Values{"t": {seatTok[mover]}, "lang": {"en"}}.Encode()); !strings.Contains(page, "Played by your standing order") {
+		t.Error("the seat's log page does not say what its orders played")
+	}
 	// The seat's own game page says so.
 	if _, page := b.get("/g/" + id + "?" + url.Values{"t": {seatTok[mover]}, "lang": {"en"}}.Encode()); !strings.Contains(page, "Played by your standing order") {
 		t.Error("the seat's page does not say what its orders played")
