@@ -29,6 +29,19 @@ type seededGame struct {
 
 func newSeededGame(t *testing.T, kind, options string, seats int) *seededGame {
 	t.Helper()
+	g := newInvitedGame(t, kind, options, seats)
+	for i := range seats {
+		if _, err := g.svc.Accept(context.Background(), g.id, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.drain(t)
+	return g
+}
+
+// newInvitedGame is a seeded game waiting for its players to accept.
+func newInvitedGame(t *testing.T, kind, options string, seats int) *seededGame {
+	t.Helper()
 	st, err := boltstore.Open(filepath.Join(t.TempDir(), "g.db"))
 	if err != nil {
 		t.Fatal(err)
@@ -50,12 +63,6 @@ func newSeededGame(t *testing.T, kind, options string, seats int) *seededGame {
 		t.Fatal(err)
 	}
 	g.id = c.ID
-	for i := range seats {
-		if _, err := g.svc.Accept(ctx, c.ID, i); err != nil {
-			t.Fatal(err)
-		}
-	}
-	g.drain(t)
 	return g
 }
 

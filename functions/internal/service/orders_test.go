@@ -259,3 +259,37 @@ func TestOrdersClearedAskTheDecisionLeftToThem(t *testing.T) {
 		t.Fatalf("seat %d owes a decision nobody plays now, unmailed: %v", seat, g.sent)
 	}
 }
+
+// TestOrdersSetBeforeTheStart: orders set while the game waits for its
+// players play from its first decision.
+func TestOrdersSetBeforeTheStart(t *testing.T) {
+	ctx := context.Background()
+	g := newInvitedGame(t, "businessman", `{"laps":2}`, 3)
+	svc, id := g.svc, g.id
+	for inv := range 3 {
+		if _, err := svc.Accept(ctx, id, inv); err != nil {
+			t.Fatal(err)
+		}
+		if inv == 1 {
+			// Two have accepted; the last one sets orders first.
+			for o := range 3 {
+				if err := svc.SetOrders(ctx, id, o, engine.Orders{engine.OrderRoll: 1}); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+	rec, _, err := svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _ := rec.Recent()
+	if rec.Status != service.StatusPlaying || len(entries) == 0 || entries[0].By != service.ByOrder || entries[0].Action.Type != "roll" {
+		t.Fatalf("status %s, log %+v: the first roll was not played by order", rec.Status, entries)
+	}
+	for _, m := range rec.Outbox {
+		if m.Kind == service.MailTurn && m.Moves == 0 {
+			t.Fatalf("the start mailed a roll the orders played: %+v", m)
+		}
+	}
+}
