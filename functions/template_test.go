@@ -39,6 +39,7 @@ import (
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // maxBinary is the largest a function's binary may be (SPEC §6).
@@ -333,7 +334,7 @@ func TestRoutesServed(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := httpapi.New(httpapi.Deps{
-		Service: service.New(service.Config{Store: st, Keys: keys}),
+		Service: service.New(service.Config{Store: st, Keys: keys, Rand: testenv.Rand(t.Name())}),
 		Log:     slog.New(slog.DiscardHandler),
 	})
 	for _, route := range slices.Sorted(maps.Keys(declared)) {
@@ -1045,6 +1046,43 @@ func TestLeastPrivilege(t *testing.T) {
 		}
 		if spec.sendMail && !sends {
 			t.Errorf("%s sends mail but may not (ses:SendEmail)", id)
+		}
+	}
+}
+
+// TestParkedMailAlarm (issue 9.3): a mail parked because it could not be
+// composed is logged as "mail parked" by whichever function drained it
+// (the notifier or the sweep); each of their log groups counts those
+// lines into one metric, and an alarm tells the operator of the first.
+func TestParkedMailAlarm(t *testing.T) {
+	tpl := loadTemplate(t)
+	metrics := map[string]string{} // log group → metric
+	for _, id := range tpl.resourcesOf("AWS::Logs::MetricFilter") {
+		f := props[struct {
+			LogGroupName          any
+			FilterPattern         string
+			MetricTransformations []struct{ MetricName string }
+		}](t, tpl, id)
+		if f.FilterPattern == `{ $.msg = "mail parked" }` && len(f.MetricTransformations) == 1 {
+			metrics[refOf(f.LogGroupName)] = f.MetricTransformations[0].MetricName
+		}
+	}
+	alarmed := map[string]bool{}
+	for _, id := range tpl.resourcesOf("AWS::CloudWatch::Alarm") {
+		a := props[struct {
+			MetricName string
+			Threshold  float64
+		}](t, tpl, id)
+		if a.Threshold <= 1 {
+			alarmed[a.MetricName] = true
+		}
+	}
+	for _, lg := range []string{"NotifyFunctionLogGroup", "SweepFunctionLogGroup"} {
+		switch m := metrics[lg]; {
+		case m == "":
+			t.Errorf("%s: no metric filter counts \"mail parked\"", lg)
+		case !alarmed[m]:
+			t.Errorf("%s: no alarm on the first %s", lg, m)
 		}
 	}
 }

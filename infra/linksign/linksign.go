@@ -26,7 +26,7 @@
 //	uvarint  Expires, Unix seconds (1 .. year 9999)
 //	varint   Seat (-1 .. MaxSeat)
 //	uvarint  Version (0 .. MaxInt64)
-//	uvarint  length of Game (1 .. 128), then its bytes
+//	uvarint  length of Game (1 .. 254), then its bytes
 //	         [uvarint length of Nonce (1 .. 32), then its bytes]
 //
 // Purpose codes are part of the format and must never be renumbered.
@@ -107,11 +107,12 @@ func purposeFromCode(c byte) Purpose {
 	return ""
 }
 
-// Limits on the claims a token can carry.
+// Limits on the claims a token can carry. MaxGameLen is the longest email
+// address (RFC 5321), which "my games" and unsubscribe tokens carry.
 const (
 	NoSeat      = -1        // Seat value for tokens not tied to a seat
 	MaxSeat     = 1<<16 - 1 // largest Seat a token can carry
-	MaxGameLen  = 128       // longest Game, in bytes
+	MaxGameLen  = 254       // longest Game, in bytes
 	MaxNonceLen = 32        // longest Nonce, in bytes
 )
 
@@ -153,7 +154,7 @@ type Claims struct {
 	KeyID   string
 	Purpose Purpose
 	// Game is the game id; for PurposeMyGames and PurposeUnsubscribe it is
-	// the player's email hash or id. Required: valid UTF-8 without control
+	// the player's email address. Required: valid UTF-8 without control
 	// characters, at most MaxGameLen bytes.
 	Game string
 	// Seat is the seat index, or NoSeat (-1) when not applicable.

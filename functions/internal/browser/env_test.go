@@ -29,14 +29,15 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // site is the whole service as deployed, in one process: the real
 // HTTP handler on a loopback server, the DynamoDB store on dynalite, and
 // the in-process notifier sending through SES v2 to aws-ses-v2-local
-// after each commit.
+// after each commit. Its games are seeded (testenv.Rand): the same game,
+// dealt the same way, every run.
 type site struct {
 	url string // the service's origin, http://127.0.0.1:P
 	ses string // the SES server's endpoint
 	svc *service.Service
 }
 
-func newSite(t *testing.T) *site {
+func newSite(t *testing.T, seed string) *site {
 	t.Helper()
 	client := testenv.DynamoClient(t, testenv.Dynalite(t))
 	table := "browser-" + randomHex(6)
@@ -62,7 +63,8 @@ func newSite(t *testing.T) *site {
 	log := slog.New(slog.DiscardHandler)
 	n := &notify.Notifier{Sender: sesmailer.New(sesmailer.NewLocalClient(ses), "games@pbm.test", "pbm"), Players: st,
 		Permanent: sesmailer.IsPermanent, Log: log}
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit})
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit,
+		Rand: testenv.Rand(seed)})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: srv.URL})
 	h = httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: srv.URL})
 	return &site{url: srv.URL, ses: ses, svc: svc}

@@ -107,7 +107,7 @@ func eachKind(t *testing.T, f func(t *testing.T, g *played)) {
 // («Вестерн»'s as they are named, «Бизнесмен»'s with its name first).
 func play(t *testing.T, kind string, options map[string]string) *played {
 	start := time.Now()
-	s := newSite(t)
+	s := newSite(t, "browser "+kind)
 	b := newBrowser(t, s.url)
 	p := &played{kind: kind, origin: s.url}
 	checked := map[string]bool{}

@@ -133,7 +133,8 @@ func newEnv(t testing.TB) *env {
 	st := &sizeRecorder{Store: dynamostore.New(client, table)}
 	mail := &mailRecorder{}
 	n := &notify.Notifier{Sender: mail, Log: discardLog()}
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: discardLog(), AfterCommit: func(ctx context.Context, id string) {
+	// Seeded: the same games every run of the test.
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), AfterCommit: func(ctx context.Context, id string) {
 		if mail.enabled.Load() {
 			n.AfterCommit(ctx, id)
 		}

@@ -85,7 +85,8 @@ func newMailEnv(t *testing.T) *mailEnv {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	t.Cleanup(srv.Close)
 	n := &notify.Notifier{Sender: sesmailer.New(sesmailer.NewLocalClient(ses), "games@pbm.test", "pbm"), Players: st, Permanent: sesmailer.IsPermanent, Log: discardLog()}
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: discardLog(), AfterCommit: n.AfterCommit})
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: discardLog(), AfterCommit: n.AfterCommit,
+		Rand: testenv.Rand(t.Name())})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: srv.URL})
 	h = httpapi.New(httpapi.Deps{Service: svc, Log: discardLog(), BaseURL: srv.URL})
 	jar, _ := cookiejar.New(nil)

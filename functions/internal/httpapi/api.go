@@ -110,6 +110,10 @@ func (a *api) loadGame(w http.ResponseWriter, r *http.Request, fail func(http.Re
 		fail(w, r, err)
 		return reader{}, nil, 0, false
 	}
+	if err := rec.HasSeat(rd.claims); err != nil {
+		fail(w, r, err)
+		return reader{}, nil, 0, false
+	}
 	return rd, rec, ver, true
 }
 

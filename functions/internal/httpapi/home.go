@@ -213,7 +213,8 @@ func formOption(f url.Values, kind, name string) string {
 func (a *api) createPage(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	if err := r.ParseForm(); err != nil {
-		a.renderHome(w, r, http.StatusBadRequest, service.Fail(service.CodeInvalid, err).Message(l), nil)
+		e, status := a.classify(r, formError(err))
+		a.renderHome(w, r, status, e.Message(l), nil)
 		return
 	}
 	f := r.PostForm

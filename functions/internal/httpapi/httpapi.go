@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
 	"net/http"
 	"strings"
 	"time"
@@ -207,6 +208,8 @@ var statusOf = map[service.Code]int{
 	service.CodeGameOver:     http.StatusGone,
 	service.CodeWrongStatus:  http.StatusConflict,
 	service.CodeTooLarge:     http.StatusRequestEntityTooLarge,
+	service.CodeMediaType:    http.StatusUnsupportedMediaType,
+	service.CodeKeyReused:    http.StatusUnprocessableEntity,
 	service.CodeInternal:     http.StatusInternalServerError,
 }
 
@@ -286,11 +289,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = enc.Encode(v) // the client went away: nothing to do
 }
 
-// decodeJSON reads exactly one JSON object with no unknown fields.
+// decodeJSON reads exactly one JSON object with no unknown fields, from a
+// body that says it is JSON in UTF-8 (RFC 8259 §8.1).
 func decodeJSON(r *http.Request, v any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		return &service.Error{Code: service.CodeInvalid, RU: "Тело запроса должно быть JSON (Content-Type: application/json).",
-			EN: "The body must be JSON (Content-Type: application/json).", Cause: fmt.Errorf("content type %q", ct)}
+	ct := r.Header.Get("Content-Type")
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		return service.Fail(service.CodeMediaType, fmt.Errorf("content type %q", ct))
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		return service.Fail(service.CodeMediaType, fmt.Errorf("charset %q", cs))
 	}
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()

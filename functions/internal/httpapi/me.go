@@ -129,6 +129,9 @@ func gameRank(g myGame) int {
 
 // savePrefs stores the preferences form of the "my games" page.
 func (a *api) savePrefs(w http.ResponseWriter, r *http.Request) {
+	if !a.parseForm(w, r) {
+		return
+	}
 	token := r.PostFormValue("t")
 	email, err := a.playerClaims(r, token, linksign.PurposeMyGames)
 	if err != nil {
@@ -161,6 +164,9 @@ func (a *api) unsubscribePage(w http.ResponseWriter, r *http.Request) {
 // List-Unsubscribe=One-Click to the URL of the List-Unsubscribe header,
 // token in the query) and the confirmation button of the page.
 func (a *api) unsubscribe(w http.ResponseWriter, r *http.Request) {
+	if !a.parseForm(w, r) {
+		return
+	}
 	token := r.URL.Query().Get("t")
 	if token == "" {
 		token = r.PostFormValue("t")

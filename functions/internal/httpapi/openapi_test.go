@@ -456,7 +456,7 @@ func TestOpenAPIContract(t *testing.T) {
 	c.want(call{method: "POST", path: "/api/games", body: with("seats", []any{person(strings.Repeat("я", 41), "anna@example.com"), person("Boris", "boris@example.com")}), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
 	c.want(call{method: "POST", path: "/api/games", body: with("organiser", map[string]any{"email": "olga@example.com", "lang": "de"}), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
 	c.want(call{method: "POST", path: "/api/games", body: with("seats", []any{map[string]any{"email": "anna@example.com"}, person("Boris", "boris@example.com")}), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
-	c.want(call{method: "POST", path: "/api/games", body: good, ctype: "text/plain", invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games", body: good, ctype: "text/plain", invalid: true}, http.StatusUnsupportedMediaType, service.CodeMediaType, nil)
 	// Valid by the document, refused by the rules: the same address twice.
 	c.want(call{method: "POST", path: "/api/games", body: with("seats", []any{person("Anna", "anna@example.com"), person("Boris", "anna@example.com")})}, http.StatusBadRequest, service.CodeInvalid, nil)
 	// Each game takes its own options: the document says which (oneOf by
@@ -671,7 +671,7 @@ func TestOpenAPIContract(t *testing.T) {
 	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: actBody(roll, "has a space"), invalid: true},
 		http.StatusBadRequest, service.CodeInvalid, nil)
 	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: actBody(roll, "content-type"), ctype: "text/plain", invalid: true},
-		http.StatusBadRequest, service.CodeInvalid, nil)
+		http.StatusUnsupportedMediaType, service.CodeMediaType, nil)
 	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: map[string]any{"action": map[string]any{"type": "roll"}, "key": strings.Repeat("k", 70<<10)}, invalid: true},
 		http.StatusRequestEntityTooLarge, service.CodeTooLarge, nil)
 	padded := []byte(strings.Repeat(" ", 70<<10) + `{"action": {"type": "roll"}, "key": "padded-key-1"}`)
@@ -761,6 +761,10 @@ func TestOpenAPIContract(t *testing.T) {
 			if !again.Replayed || again.N != res.N || again.Version != res.Version {
 				t.Errorf("retried key: %+v, first %+v", again, res)
 			}
+			// The same key with another action is no retry (issue 9.6).
+			other := a
+			other.Amount++
+			c.want(call{method: "POST", path: path, token: seats[inv], body: actBody(other, key)}, http.StatusUnprocessableEntity, service.CodeKeyReused, nil)
 		}
 		acted++
 	}

@@ -69,7 +69,7 @@ func (a *api) renderOrders(w http.ResponseWriter, r *http.Request, token string,
 	if rd.claims.Version != 0 {
 		// A mail's link acts for one position; the way back takes the
 		// seat to where it is now, orders played included.
-		fresh, err := a.svc.Token(linksign.PurposeSeat, rec.ID, inv, rec.SeatPosition(rec.Seats[inv].Engine), service.SeatTokenTTL)
+		fresh, err := a.svc.Token(linksign.PurposeSeat, rec.ID, inv, rec.LinkPosition(rec.Seats[inv].Engine), service.SeatTokenTTL)
 		if err != nil {
 			a.pageError(w, r, err)
 			return

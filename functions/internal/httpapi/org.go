@@ -17,6 +17,7 @@ type orgPlayer struct {
 	Name, Email         string
 	Accepted            bool
 	Unreachable         bool   // their mail bounced or complained
+	Unsent              bool   // a mail to them was parked (service.ParkedMail)
 	Bot                 bool   // a bot plays the seat (missed deadlines)
 	Owes, Out           bool   // owes a decision now; bankrupt or left
 	NetWorth            int64  // in a started game
@@ -34,6 +35,7 @@ type orgData struct {
 	Players                            []orgPlayer
 	Accepted, MinSeats                 int
 	CanStart                           bool
+	UnsentToYou                        bool // a mail to the organiser was parked
 	GameURL, LogURL, SpectatorURL      string
 }
 
@@ -66,7 +68,8 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 	d.GameURL, d.LogURL = pageLink("/g/"+rec.ID, token, l), pageLink("/g/"+rec.ID+"/log", token, l)
 	for i, s := range rec.Seats {
 		p := orgPlayer{Index: i, Seat: s.Engine, Name: s.Name, Email: s.Email, Accepted: s.Accepted,
-			Unreachable: slices.Contains(rec.Unreachable, i)}
+			Unreachable: slices.Contains(rec.Unreachable, i),
+			Unsent:      slices.ContainsFunc(rec.Parked, func(m service.ParkedMail) bool { return m.Seat == i })}
 		if s.Accepted {
 			d.Accepted++
 		}
@@ -81,6 +84,7 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 		d.Players = append(d.Players, p)
 	}
 	d.CanStart = d.Invited && d.Accepted >= d.MinSeats
+	d.UnsentToYou = slices.ContainsFunc(rec.Parked, func(m service.ParkedMail) bool { return m.Seat < 0 })
 	if rec.State != nil {
 		g, err := a.svc.Engine(rec)
 		if err != nil {
@@ -113,6 +117,9 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 // startPage starts the game with those who have accepted; a refusal (too
 // few of them) is shown on the organiser's page.
 func (a *api) startPage(w http.ResponseWriter, r *http.Request) {
+	if !a.parseForm(w, r) {
+		return
+	}
 	token := r.PostFormValue("t")
 	if _, err := a.authorize(r, token, linksign.PurposeOrganiser); err != nil {
 		a.pageError(w, r, err)
@@ -167,6 +174,9 @@ func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) acceptPage(w http.ResponseWriter, r *http.Request) {
+	if !a.parseForm(w, r) {
+		return
+	}
 	rd, err := a.authorize(r, r.PostFormValue("t"), linksign.PurposeInvite)
 	if err != nil {
 		a.pageError(w, r, err)

@@ -18,6 +18,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // TestPreview serves games at every stage for looking at the pages in a
@@ -40,7 +41,7 @@ func TestPreview(t *testing.T) {
 		t.Fatal(err)
 	}
 	quiet := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: quiet})
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: quiet, Rand: testenv.Rand(t.Name())})
 	ctx := context.Background()
 	base := "http://" + addr
 	link := func(p linksign.Purpose, path, id string, seat int, l string) string {

@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -78,6 +77,18 @@ func decodeJSON(t *testing.T, what string, r httpResponse, v any) {
 	if err := json.Unmarshal(r.body, v); err != nil {
 		t.Fatalf("%s: %v in %.300s", what, err, r.body)
 	}
+}
+
+// instance is an action a choice admits: the choice itself, or, for one
+// whose amount the player picks, with the least amount. The games the
+// functions make are dealt by seeds the tests cannot fix, so they play
+// whatever is legal.
+func instance(c engine.Choice) engine.Action {
+	a := c.Action
+	if c.Ranged() {
+		a.Amount = c.Min
+	}
+	return a
 }
 
 // TestAPIFunction runs the api function's binary under the emulator and
@@ -164,11 +175,10 @@ func TestAPIFunction(t *testing.T) {
 		Legal   []engine.Choice `json:"legal"`
 	}
 	decodeJSON(t, "legal", resp, &legal)
-	i := slices.IndexFunc(legal.Legal, func(c engine.Choice) bool { return !c.Ranged() })
-	if i < 0 {
-		t.Fatalf("seat %d owes a move and has no legal action without an amount: %s", seat, resp.body)
+	if len(legal.Legal) == 0 {
+		t.Fatalf("seat %d owes a move and has no legal action: %s", seat, resp.body)
 	}
-	action, _ := json.Marshal(legal.Legal[i].Action)
+	action, _ := json.Marshal(instance(legal.Legal[0]))
 	resp = fn.serveHTTP(apiEvent(t, "act.json", map[string]string{"ID": created.ID, "Token": seatTokens[seat],
 		"Action": string(action), "Version": strconv.FormatInt(legal.Version, 10)}))
 	if resp.status != http.StatusOK {

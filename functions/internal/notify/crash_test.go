@@ -16,6 +16,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // crashySender delivers every message (as SES would accept it) but, when
@@ -79,7 +80,8 @@ func TestCrashInjection(t *testing.T) {
 			n.AfterCommit(ctx, id)
 		}
 	}
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: slog.New(slog.DiscardHandler), AfterCommit: hook})
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: slog.New(slog.DiscardHandler), AfterCommit: hook,
+		Rand: testenv.Rand(t.Name())})
 	obsolete := map[string]bool{}
 	n.Service, n.Composer = svc, obsoleteCounter{compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true}), obsolete}
 	ctx := context.Background()

@@ -17,6 +17,7 @@ import (
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // recorder keeps what was sent; fail makes Send fail (SES down).
@@ -66,7 +67,8 @@ func TestDigest(t *testing.T) {
 	sender := &recorder{}
 	log := slog.New(slog.DiscardHandler)
 	n := &notify.Notifier{Sender: sender, Players: st, Log: log, Now: clock}
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Now: clock, Log: log, AfterCommit: n.AfterCommit})
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Now: clock, Log: log, AfterCommit: n.AfterCommit,
+		Rand: testenv.Rand(t.Name())})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
 
 	const digester, other = "anna@pbm.test", "bob@pbm.test"

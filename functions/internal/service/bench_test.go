@@ -9,6 +9,7 @@ import (
 
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // memStore is a minimal in-memory store, so the benchmark sees only the
@@ -53,7 +54,7 @@ func BenchmarkActOwnTime(b *testing.B) {
 	key := make([]byte, 32)
 	_, _ = rand.Read(key)
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": key})
-	svc := New(Config{Store: &memStore{games: map[string]store.Game{}}, Keys: keys})
+	svc := New(Config{Store: &memStore{games: map[string]store.Game{}}, Keys: keys, Rand: testenv.Rand(b.Name())})
 	ctx := context.Background()
 	seats := make([]Person, 6)
 	for i := range seats {

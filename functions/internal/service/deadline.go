@@ -174,7 +174,7 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 		if err != nil {
 			return fmt.Errorf("game %s: %v for seat %d at its deadline: %w", id, a, seat, err)
 		}
-		if err := s.record(rec, g, after, seat, a, fmt.Sprintf("deadline-%d-%d", seat, rec.SeatPosition(seat)), ev, ver+1, byDeadline); err != nil {
+		if err := s.record(rec, g, after, seat, a, fmt.Sprintf("deadline-%d-%d", seat, rec.SeatStep(seat)), ev, ver+1, byDeadline); err != nil {
 			return err
 		}
 		g, changed = after, true

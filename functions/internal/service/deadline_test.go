@@ -11,6 +11,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // TestDeadlines is P-4 through the service's clock: a reminder a quarter of
@@ -25,7 +26,8 @@ func TestDeadlines(t *testing.T) {
 	defer st.Close()
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler)})
+	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
+		Rand: testenv.Rand(t.Name())})
 	ctx := context.Background()
 	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", DeadlineHours: 4, Options: []byte(`{"laps":20}`),
 		Organiser: service.Person{Email: "o@pbm.test"}, Seats: []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}}})
@@ -164,7 +166,8 @@ func TestDeadlinesDrop(t *testing.T) {
 	defer st.Close()
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler)})
+	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
+		Rand: testenv.Rand(t.Name())})
 	ctx := context.Background()
 	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", DeadlineHours: 1, OnMisses: service.OnMissesDrop,
 		Organiser: service.Person{Email: "o@pbm.test"},

@@ -27,6 +27,11 @@ const (
 	CodeInternal     Code = "internal"       // our fault; the cause is logged, never shown
 )
 
+const (
+	CodeMediaType Code = "unsupported_media_type" // a body not in the form the route reads
+	CodeKeyReused Code = "key_reused"             // an idempotency key sent again with another action
+)
+
 // Error is a failure with a code, a message a player can read in Russian
 // and English, and the cause for the log.
 type Error struct {
@@ -73,6 +78,10 @@ var messages = map[Code][2]string{
 	CodeWrongStatus:  {"Сейчас это действие недоступно.", "That is not possible at this stage of the game."},
 	CodeTooLarge:     {"Запрос слишком велик.", "The request is too large."},
 	CodeInternal:     {"Внутренняя ошибка. Мы уже разбираемся.", "Internal error. We are looking into it."},
+	CodeMediaType: {"Тело запроса должно быть JSON в UTF-8 (Content-Type: application/json).",
+		"The body must be JSON in UTF-8 (Content-Type: application/json)."},
+	CodeKeyReused: {"Этот ключ запроса (key) уже использован для другого хода. Для нового хода нужен новый ключ.",
+		"This idempotency key was already used for a different move. A new move needs a new key."},
 }
 
 // Fail makes an Error of code with its standard message.

@@ -75,7 +75,10 @@ type Record struct {
 	// and saving a game never decodes the log.
 	Moves int `json:"moves"`
 	// Acted[seat] counts the commands each engine seat has made.
-	Acted  []int    `json:"acted,omitempty"`
+	Acted []int `json:"acted,omitempty"`
+	// Rounds[seat] counts the times each engine seat began to owe
+	// decisions (SeatPosition).
+	Rounds []int    `json:"rounds,omitempty"`
 	Chunks int      `json:"chunks"`
 	Log    logLines `json:"log,omitempty"`
 	// Keys remembers recent idempotency keys and where they led, one
@@ -83,6 +86,9 @@ type Record struct {
 	Keys keyLines `json:"keys,omitempty"`
 	// Outbox holds mail decided by a commit and not yet sent.
 	Outbox []Mail `json:"outbox,omitempty"`
+	// Parked holds mail that failed MaxMailFailures times and is no
+	// longer retried: the organiser's page shows it.
+	Parked []ParkedMail `json:"parked,omitempty"`
 	// DeadlineHours is how long a seat has for each decision (P-4).
 	DeadlineHours int `json:"deadline_hours,omitempty"`
 	// Due[seat] is when the decision the engine seat owes falls due
@@ -127,6 +133,9 @@ func (r *Record) grow(n int) {
 	for len(r.Bots) < n {
 		r.Bots = append(r.Bots, false)
 	}
+	for len(r.Rounds) < n {
+		r.Rounds = append(r.Rounds, 0)
+	}
 }
 
 // Idem is a remembered idempotency key: seat's command that became log
@@ -146,6 +155,15 @@ type Mail struct {
 	Moves int    `json:"moves"`
 	Due   int64  `json:"due,omitempty"`   // the decision's deadline
 	About int    `json:"about,omitempty"` // the seat a mail to the organiser is about
+	// Failures counts the drains that could not compose this mail.
+	Failures int `json:"failures,omitempty"`
+}
+
+// ParkedMail is a mail taken out of the outbox for good: why, and when.
+type ParkedMail struct {
+	Mail
+	Reason string `json:"reason"`
+	At     int64  `json:"at"`
 }
 
 // gzipWriters are reused: a new flate writer allocates over half a

@@ -7,13 +7,16 @@ package service
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base32"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/mail"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -233,6 +236,18 @@ func (s *Service) Authorize(token, game string, purposes ...linksign.Purpose) (l
 	return linksign.Claims{}, AsError(last)
 }
 
+// HasSeat refuses a token tied to a seat the game does not have: a
+// validly signed token can name any seat up to linksign.MaxSeat.
+func (r *Record) HasSeat(c linksign.Claims) error {
+	if c.Purpose != linksign.PurposeSeat && c.Purpose != linksign.PurposeInvite {
+		return nil
+	}
+	if c.Seat < 0 || c.Seat >= len(r.Seats) {
+		return Fail(CodeForbidden, fmt.Errorf("%s token for seat %d of %d", c.Purpose, c.Seat, len(r.Seats)))
+	}
+	return nil
+}
+
 // Load reads a game and its version.
 func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
 	g, err := s.store.GetGame(ctx, id)
@@ -269,7 +284,7 @@ func (s *Service) Accept(ctx context.Context, id string, invite int) (string, er
 			return Fail(CodeForbidden, fmt.Errorf("invite %d of %d", invite, len(rec.Seats)))
 		}
 		if rec.Seats[invite].Accepted {
-			return nil // a second click changes nothing
+			return errUnchanged // a second click changes nothing
 		}
 		if rec.Status != StatusInvited {
 			return Fail(CodeWrongStatus, fmt.Errorf("accept in status %s", rec.Status))
@@ -329,30 +344,81 @@ func (s *Service) start(rec *Record) error {
 
 // Precondition is what a move was chosen on; zero fields check nothing.
 type Precondition struct {
-	// Version is the stored version of the game (API clients, pages).
+	// Version is the stored version of the game (API clients).
 	Version int64
 	// Position is the seat's position a mail's link was issued for
-	// (Record.SeatPosition).
+	// (Record.SeatPosition): the link acts while the seat owes decisions
+	// of that round.
 	Position int64
+	// Step and Decision are what a seat page's form was shown on: the
+	// seat's own step (Record.SeatStep) and the decisions it owed
+	// (DecisionOf). Only the seat itself moves its step, and only a change
+	// of what it owes changes the decision: another seat's move never
+	// stales a form whose decision is still owed.
+	Step     int64
+	Decision string
 }
 
-// SeatPosition numbers a seat's own progress: 1 before its first command,
-// one more after each. A link carries it, so it acts until the seat has
-// made the move it was mailed for — whatever other seats do meanwhile
-// (sealed bids are answered in any order) and whatever the service writes
-// (outbox marks) — and then shows "already done".
+// SeatPosition numbers a seat's rounds of decisions: one more each time
+// the seat begins to owe decisions after owing none (a turn, a sealed
+// bid, an offer), when it is mailed. A link carries it, so it opens the
+// seat's decisions for as long as the seat owes any of that round — a
+// turn of several decisions, whatever other seats do meanwhile — and
+// then shows "already done".
 func (r *Record) SeatPosition(seat int) int64 {
+	if seat < 0 || seat >= len(r.Rounds) {
+		return 1
+	}
+	return int64(r.Rounds[seat]) + 1
+}
+
+// LinkPosition is the position a seat's link issued now carries: its
+// round's while the seat owes decisions, else the next round's, so the
+// page a player is left on after their last decision opens their next
+// decisions once they come rather than saying "already done".
+func (r *Record) LinkPosition(seat int) int64 {
+	if seat >= 0 && seat < len(r.Due) && r.Due[seat] > 0 {
+		return r.SeatPosition(seat)
+	}
+	return r.SeatPosition(seat) + 1
+}
+
+// LinkDone tells whether a link of position pos (0: none) is for a round
+// of decisions the seat has finished, owes tells whether the seat owes any
+// now.
+func (r *Record) LinkDone(seat int, pos int64, owes bool) bool {
+	cur := r.SeatPosition(seat)
+	return pos != 0 && (pos < cur || pos == cur && !owes || pos > cur+1 || pos == cur+1 && owes)
+}
+
+// SeatStep numbers a seat's own commands: 1 before its first, one more
+// after each.
+func (r *Record) SeatStep(seat int) int64 {
 	if seat < 0 || seat >= len(r.Acted) {
 		return 1
 	}
 	return int64(r.Acted[seat]) + 1
 }
 
+// ErrDecisionChanged is the cause of a conflict when what a seat owes has
+// changed since the form it answers was drawn.
+var ErrDecisionChanged = errors.New("the seat's decisions changed")
+
+// DecisionOf fingerprints the decisions a seat owes, as Legal lists them.
+func DecisionOf(legal []engine.Choice) string {
+	b, err := json.Marshal(legal)
+	if err != nil { // plain data: cannot fail
+		panic(fmt.Sprintf("decision fingerprint: %v", err))
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:12])
+}
+
 // Result of an action.
 type Result struct {
 	Version  int64          `json:"version"`
 	N        int            `json:"n"`
-	Position int64          `json:"position"` // the seat's position after the move
+	Position int64          `json:"position"` // what a link issued now carries (Record.LinkPosition)
 	Events   []engine.Event `json:"events"`
 	Replayed bool           `json:"replayed,omitempty"` // a retry: nothing was applied again
 }
@@ -362,23 +428,49 @@ type Result struct {
 // nothing. pre says what the player saw: if the game has moved on since,
 // the move is refused as a conflict rather than applied to a state the
 // player has not seen. A move costs one read and one conditional write.
+//
+// A move whose precondition names the seat's own step (a page's form) is
+// tried again when another write commits between its read and its write:
+// the retry checks the step and the decisions again, so only a change of
+// that seat's own decision refuses it, never someone else's write.
 func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Action, key string, pre Precondition) (Result, error) {
 	if err := checkKey(key); err != nil {
 		return Result{}, err
 	}
+	for attempt := 1; ; attempt++ {
+		res, err := s.act(ctx, id, invite, a, key, pre)
+		if pre.Step == 0 || attempt == maxActAttempts || !errors.Is(err, errLostRace) {
+			return res, err
+		}
+	}
+}
+
+// maxActAttempts bounds the retries of a move that lost races to other
+// writes.
+const maxActAttempts = 5
+
+// errLostRace marks a move whose conditional write found the game moved on.
+var errLostRace = errors.New("lost the race")
+
+func (s *Service) act(ctx context.Context, id string, invite int, a engine.Action, key string, pre Precondition) (Result, error) {
 	rec, ver, err := s.Load(ctx, id)
 	if err != nil {
 		return Result{}, err
 	}
+	if invite < 0 || invite >= len(rec.Seats) {
+		return Result{}, Fail(CodeForbidden, fmt.Errorf("invite %d of %d", invite, len(rec.Seats)))
+	}
 	seat := rec.engineSeat(invite)
 	if k, ok := rec.findKey(seat, key); ok && seat >= 0 {
-		return s.replayedResult(ctx, rec, k)
+		return s.replayedResult(ctx, rec, k, a)
 	}
 	switch {
 	case pre.Version != 0 && pre.Version != ver:
 		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: move made on version %d, game is at %d", store.ErrConflict, pre.Version, ver))
 	case pre.Position != 0 && pre.Position != rec.SeatPosition(seat):
 		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: link for position %d, seat is at %d", store.ErrConflict, pre.Position, rec.SeatPosition(seat)))
+	case pre.Step != 0 && pre.Step != rec.SeatStep(seat):
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: form for step %d, seat is at %d", store.ErrConflict, pre.Step, rec.SeatStep(seat)))
 	case rec.Status == StatusOver:
 		return Result{}, Fail(CodeGameOver, nil)
 	case rec.Status != StatusPlaying:
@@ -389,6 +481,12 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 	g, err := s.Engine(rec)
 	if err != nil {
 		return Result{}, err
+	}
+	if pre.Position != 0 && !slices.Contains(g.Owing(), seat) {
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: link for position %d, the seat owes nothing", store.ErrConflict, pre.Position))
+	}
+	if pre.Decision != "" && pre.Decision != DecisionOf(g.Legal(seat)) {
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: %w since its form", store.ErrConflict, ErrDecisionChanged))
 	}
 	next, ev, err := g.Apply(seat, a)
 	if err != nil {
@@ -402,10 +500,13 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 	}
 	v, err := s.commit(ctx, rec, ver)
 	if err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			err = fmt.Errorf("%w: %w", errLostRace, err)
+		}
 		return Result{}, fmt.Errorf("act on game %s v%d: %w", id, ver, err)
 	}
 	s.log.InfoContext(ctx, "action applied", "game", id, "version", v, "seat", seat, "action", a.Type)
-	return Result{Version: v, N: rec.Moves - 1, Position: rec.SeatPosition(seat), Events: visible(ev, seat)}, nil
+	return Result{Version: v, N: rec.Moves - 1, Position: rec.LinkPosition(seat), Events: visible(ev, seat)}, nil
 }
 
 // ActBot plays the engine's bot for the seat of invitation invite: for
@@ -442,7 +543,7 @@ func (s *Service) ActBot(ctx context.Context, id string, invite int, key string)
 	if err != nil {
 		return Result{}, fmt.Errorf("bot on game %s v%d: %w", id, ver, err)
 	}
-	return Result{Version: v, N: rec.Moves - 1, Position: rec.SeatPosition(seat), Events: visible(ev, seat)}, nil
+	return Result{Version: v, N: rec.Moves - 1, Position: rec.LinkPosition(seat), Events: visible(ev, seat)}, nil
 }
 
 // Who made a command: the seat's player, the clock (a missed deadline
@@ -507,7 +608,10 @@ func (s *Service) record(rec *Record, before, after engine.Game, seat int, a eng
 
 // replayedResult answers a retried key as the first time, reading the
 // entry from its chunk if it has left the game item (a rare, late retry).
-func (s *Service) replayedResult(ctx context.Context, rec *Record, k Idem) (Result, error) {
+// A key sent again with another action than the one it made (want) is no
+// retry: it is refused, as payment APIs do, rather than
+// answered with the first action's result.
+func (s *Service) replayedResult(ctx context.Context, rec *Record, k Idem, want engine.Action) (Result, error) {
 	var e Entry
 	if first := rec.Moves - rec.Log.Len(); k.N >= first {
 		_, rest := rec.Log.split(k.N - first)
@@ -524,7 +628,10 @@ func (s *Service) replayedResult(ctx context.Context, rec *Record, k Idem) (Resu
 		}
 		e = all[k.N]
 	}
-	return Result{Version: k.Version, N: k.N, Position: rec.SeatPosition(e.Seat), Events: visible(e.Events, e.Seat), Replayed: true}, nil
+	if want != e.Action {
+		return Result{}, Fail(CodeKeyReused, fmt.Errorf("key %q made %v, sent again with %v", k.Key, e.Action, want))
+	}
+	return Result{Version: k.Version, N: k.N, Position: rec.LinkPosition(e.Seat), Events: visible(e.Events, e.Seat), Replayed: true}, nil
 }
 
 // visible keeps the events seat may see (P-3).
@@ -538,6 +645,10 @@ func visible(ev []engine.Event, seat int) []engine.Event {
 	return out
 }
 
+// errUnchanged tells update that the change found nothing to do: nothing
+// is written, and the call succeeds.
+var errUnchanged = errors.New("unchanged")
+
 // update reads, changes and writes a game, retrying on conflict: for
 // commands whose effect does not depend on the order (accept, start).
 func (s *Service) update(ctx context.Context, id string, change func(*Record) error) error {
@@ -546,7 +657,9 @@ func (s *Service) update(ctx context.Context, id string, change func(*Record) er
 		if err != nil {
 			return err
 		}
-		if err := change(rec); err != nil {
+		if err := change(rec); errors.Is(err, errUnchanged) {
+			return nil
+		} else if err != nil {
 			return err
 		}
 		_, err = s.commit(ctx, rec, ver)
