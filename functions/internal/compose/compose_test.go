@@ -225,7 +225,11 @@ func TestTurnMailParts(t *testing.T) {
 		kind string
 		f    fixture
 	}{
-		{"western", newFixture(t, 6, 400)},
+		// Late in play, at a moment when the turn's seat owes the move (not
+		// a rival answering an offer or a bid), so its turn mail is live.
+		{"western", newGame(t, "western", `{"laps":20}`, 6, func(g engine.Game, n int) bool {
+			return n >= 400 && len(g.Owing()) == 1 && g.Owing()[0] == g.Turn()
+		})},
 		{"businessman", newGame(t, "businessman", `{"laps":20}`, 6, func(_ engine.Game, n int) bool { return n >= 300 })},
 	} {
 		t.Run(tc.kind, func(t *testing.T) { turnMailParts(t, tc.f) })

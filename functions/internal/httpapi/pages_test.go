@@ -63,6 +63,7 @@ var (
 	selectRE = regexp.MustCompile(`(?s)<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>`)
 	optionRE = regexp.MustCompile(`<option value="([^"]*)"`)
 	linkRE   = regexp.MustCompile(`href="([^"]*/invite\?[^"]*)"`)
+	fixedRE  = regexp.MustCompile(`<input type="hidden" name="amount" value="([^"]*)"`)
 )
 
 // form is a form of a page: its fields as a browser would post them (a
@@ -71,6 +72,7 @@ type form struct {
 	action string
 	values url.Values
 	alts   []string // the options of the decision list ("alt"), if any
+	fixed  string   // an amount the decision carries, not typed in (a «двойка»'s ±2)
 }
 
 func forms(page string) []form {
@@ -79,6 +81,9 @@ func forms(page string) []form {
 		f := form{action: html.UnescapeString(m[1]), values: url.Values{}}
 		for _, in := range inputRE.FindAllStringSubmatch(m[2], -1) {
 			f.values.Set(in[1], html.UnescapeString(in[2]))
+		}
+		if h := fixedRE.FindStringSubmatch(m[2]); h != nil {
+			f.fixed = h[1]
 		}
 		for _, sel := range selectRE.FindAllStringSubmatch(m[2], -1) {
 			opts := optionRE.FindAllStringSubmatch(sel[2], -1)
@@ -107,7 +112,7 @@ func (f form) decisions() []string {
 			}
 			return "0"
 		}
-		return []string{typ + "/" + num("cell") + "/" + num("target") + "/" + f.values.Get("good") + "/"}
+		return []string{typ + "/" + num("cell") + "/" + num("target") + "/" + f.values.Get("good") + "/" + f.fixed}
 	}
 	var out []string
 	for _, a := range f.alts { // cell/target/good/amount, the amount empty when typed in

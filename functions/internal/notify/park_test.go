@@ -22,6 +22,7 @@ import (
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // outbox records what it is given to send.
@@ -81,7 +82,7 @@ func TestUncomposableMailParked(t *testing.T) {
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": make([]byte, 32)})
 	var logs bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelError}))
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: log})
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: log, Rand: testenv.Rand(t.Name())})
 	sender := &outbox{}
 	n := &notify.Notifier{Service: svc, Sender: sender, Log: log,
 		Composer: compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})}

@@ -193,6 +193,8 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 		return say(l, "%s получает товар «%s»: %d ед.", "%s gains %[3]d units of %[2]s", who, good, e.Other)
 	case western.EvGoodLost:
 		return say(l, "%s теряет товар «%s»: %d ед.", "%s loses %[3]d units of %[2]s", who, good, e.Other)
+	case western.EvConfiscated:
+		return say(l, "%s теряет колониальное владение %s", "%s loses the colony holding %s", who, cell)
 	case western.EvFee:
 		return say(l, "%s платит на клетке %s: %s", "%s pays %[3]s on %[2]s", who, cell, usd)
 	case western.EvGain:
@@ -436,8 +438,10 @@ func (w westernGame) Choice(l string, c engine.Choice, view any, name func(int) 
 		if here.Mult > 0 {
 			ch.Note = templates.Tf(l, "note_mult", float64(here.Mult)/2)
 		}
-	case western.AOffer:
-		ch.Note = templates.Tf(l, "note_owner", name(c.Target))
+	case western.AOffer: // one list of every rival share: a late game has dozens
+		ch.Label = pick(l, "Предложить купить акцию за 1,5 цены", "Offer to buy a share at 1.5× its value")
+		ch.Form, ch.AltLabel = "offer", pick(l, "Акция (владелец)", "Share (owner)")
+		ch.Alt = w.CellName(l, c.Cell) + " (" + name(c.Target) + ")"
 	case western.ABid:
 		ch.Label = templates.Tf(l, "bid_for", w.CellName(l, c.Cell))
 		ch.Note = templates.Tf(l, "note_range", usd(c.Min), usd(c.Max))
