@@ -76,7 +76,7 @@ func (s *State) byOrders(seat int, o engine.Orders, legal []engine.Choice) (engi
 				best = k
 			}
 		}
-		return engine.Action{Type: ATake, Good: Groups[best].Key}, true
+		return engine.Action{Type: ATake, Good: Groups[best].Key, Amount: s.Gift}, true // the whole gift
 	case PhRoulette:
 		if !o.On(OrderRoulette) {
 			return engine.Action{}, false

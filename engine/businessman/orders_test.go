@@ -71,10 +71,10 @@ func TestByOrders(t *testing.T) {
 		}, 1, sensible, want{engine.Action{Type: AClaim, Cell: 2, Target: 0}, true}},
 		{"gift: the colour held most", func(t *testing.T) *State {
 			s := fresh(t, 3)
-			s.Phase = PhChoose
+			s.Phase, s.Gift = PhChoose, 3
 			s.Players[0].Shares = [NumColours]int64{1, 1, 4, 1, 1, 1}
 			return s
-		}, 0, sensible, want{engine.Action{Type: ATake, Good: Groups[2].Key}, true}},
+		}, 0, sensible, want{engine.Action{Type: ATake, Good: Groups[2].Key, Amount: 3}, true}},
 		{"deal offered: sensible orders leave it to the player", func(t *testing.T) *State {
 			s := fresh(t, 3)
 			s.Owner[2] = 1

@@ -86,7 +86,8 @@ func (g *seededGame) drain(t *testing.T) *service.Record {
 }
 
 // pick is a seeded person's choice: the default half the time, else any
-// legal choice but resigning, ranged ones at their minimum.
+// legal choice but resigning; an amount the choice leaves open at its
+// minimum.
 func (g *seededGame) pick(legal []engine.Choice) engine.Action {
 	var pool []engine.Choice
 	for _, c := range legal {
@@ -94,13 +95,18 @@ func (g *seededGame) pick(legal []engine.Choice) engine.Action {
 			continue
 		}
 		if c.Default && g.rng.IntN(2) == 0 {
-			return c.Action
+			return instance(c)
 		}
 		pool = append(pool, c)
 	}
-	c := pool[g.rng.IntN(len(pool))]
+	return instance(pool[g.rng.IntN(len(pool))])
+}
+
+// instance is the choice's action, with its minimum when it is ranged and
+// names no amount of its own.
+func instance(c engine.Choice) engine.Action {
 	a := c.Action
-	if c.Ranged() {
+	if !c.Admits(a) {
 		a.Amount = c.Min
 	}
 	return a
