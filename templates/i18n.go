@@ -89,6 +89,7 @@ var texts = map[string][2]string{
 	"order_build":             {"Строить перед броском, где можно, в пределах трат и запаса", "Build before rolling where I may, within the spending limit and the cash kept"},
 	"order_claim":             {"Требовать положенную мне ренту", "Claim the rent I am owed"},
 	"order_take_gift":         {"Подарок акций: брать цвет, которого у меня больше всего", "Gift shares: take the colour I hold most of"},
+	"order_customs":           {"На таможне продавать акции, которые выбирает правило по умолчанию", "At customs, sell the shares the default picks"},
 	"order_roulette":          {"В рулетке крутить до первого выхода и выходить", "In the roulette, spin to the first exit, then leave"},
 	"order_offer_accept_pct":  {"Принимать предложение купить моё предприятие за не меньше, % цены", "Accept an offer for my lot of at least this % of its price"},
 	"order_offer_decline_pct": {"Отклонять предложение купить моё предприятие дешевле, % цены", "Decline an offer for my lot below this % of its price"},

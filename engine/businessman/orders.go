@@ -9,6 +9,7 @@ const (
 	OrderClaim        = "claim"             // claim the rent owed me (B-8)
 	OrderTakeGift     = "take_gift"         // gift shares: the colour I hold most of (B-10, B-24)
 	OrderRoulette     = "roulette"          // spin to the first exit, then leave (B-23)
+	OrderCustoms      = "customs"           // customs sells the shares the rules' default picks (B-22)
 	OrderOfferAccept  = "offer_accept_pct"  // accept an offer for my lot of at least this % of its price (B-4)
 	OrderOfferDecline = "offer_decline_pct" // decline an offer for my lot below this % of its price
 )
@@ -25,6 +26,7 @@ var orderSpecs = []engine.OrderSpec{
 	{Name: OrderClaim, Kind: engine.OrderFlag, Max: 1, Sensible: 1},
 	{Name: OrderTakeGift, Kind: engine.OrderFlag, Max: 1, Sensible: 1},
 	{Name: OrderRoulette, Kind: engine.OrderFlag, Max: 1, Sensible: 1},
+	{Name: OrderCustoms, Kind: engine.OrderFlag, Max: 1, Sensible: 1},
 	{Name: OrderOfferAccept, Kind: engine.OrderAmount, Min: 0, Max: 1000},
 	{Name: OrderOfferDecline, Kind: engine.OrderAmount, Min: 0, Max: 1000},
 	{Name: engine.OrderSkip, Kind: engine.OrderFlag, Max: 1, Sensible: 1},
@@ -87,6 +89,8 @@ func (s *State) byOrders(seat int, o engine.Orders, legal []engine.Choice) (engi
 			}
 		}
 		return engine.Action{Type: ASpin}, true
+	case PhCustoms:
+		return s.customsDefault(seat), o.On(OrderCustoms)
 	case PhOffer:
 		// Only offers to buy one of my lots: the others are deals a
 		// player weighs in person.

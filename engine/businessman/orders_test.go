@@ -93,6 +93,18 @@ func TestByOrders(t *testing.T) {
 			s.Phase, s.Offer = PhOffer, Offer{Kind: AOfferBuy, From: 0, To: 1, Cell: 2, Price: 10_000, Resume: PhRoll}
 			return s
 		}, 1, engine.Orders{OrderOfferDecline: 100, OrderOfferAccept: 150}, want{engine.Action{Type: ADecline}, true}},
+		{"customs sells what the default picks", func(t *testing.T) *State {
+			s := fresh(t, 3)
+			s.Phase, s.Sell = PhCustoms, 2
+			s.Players[0].Shares = [NumColours]int64{1, 3, 0, 0, 0, 1}
+			return s
+		}, 0, sensible, want{engine.Action{Type: ASellShares, Good: Groups[1].Key, Amount: 2}, true}},
+		{"customs without the order: the player's", func(t *testing.T) *State {
+			s := fresh(t, 3)
+			s.Phase, s.Sell = PhCustoms, 2
+			s.Players[0].Shares = [NumColours]int64{1, 3, 0, 0, 0, 1}
+			return s
+		}, 0, with(OrderCustoms, 0), none},
 		{"debt is never an order's", func(t *testing.T) *State {
 			s := fresh(t, 3)
 			s.Owner[2] = 0
