@@ -258,7 +258,9 @@ func owes(g engine.Game, seat int) bool {
 }
 
 // sinceLastMove tells what the seat may see of what happened after its
-// own last command still in the game item (at most 40 lines, the newest).
+// player's own last command still in the game item (at most 40 lines, the
+// newest): the others' moves, and what its standing orders and missed
+// deadlines played for it, each said as such, so nothing is hidden.
 func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, name func(int) string) []string {
 	log, err := rec.Recent()
 	if err != nil {
@@ -266,13 +268,18 @@ func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, nam
 	}
 	from := 0
 	for i := len(log) - 1; i >= 0; i-- {
-		if log[i].Seat == seat {
+		if log[i].Seat == seat && !log[i].Delegated() {
 			from = i + 1
 			break
 		}
 	}
 	var out []string
 	for _, e := range log[from:] {
+		if e.Seat == seat {
+			if t := present.PlayedFor(l, pr, e.Action, e.By, name); t != "" {
+				out = append(out, t)
+			}
+		}
 		for _, ev := range e.Events {
 			if !ev.VisibleTo(seat) {
 				continue

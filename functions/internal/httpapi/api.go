@@ -250,6 +250,9 @@ type LogEntry struct {
 	Action engine.Action  `json:"action"`
 	At     int64          `json:"at"`
 	Events []engine.Event `json:"events"`
+	// By says, to the seat that made the command only, that its standing
+	// orders ("order") or a missed deadline ("deadline") played it.
+	By string `json:"by,omitempty"`
 }
 
 func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
@@ -274,6 +277,9 @@ func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
 			if ev.VisibleTo(seat) {
 				le.Events = append(le.Events, ev)
 			}
+		}
+		if e.Seat == seat && e.Delegated() {
+			le.By = e.By
 		}
 		if hidden(pr, e, seat) {
 			le.Action = engine.Action{Type: e.Action.Type} // a sealed bid's amount stays secret (P-3)

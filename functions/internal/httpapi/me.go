@@ -24,6 +24,7 @@ func (a *api) playerClaims(r *http.Request, token string, p linksign.Purpose) (s
 
 type myGame struct {
 	Name, Status, URL, Players string
+	OrdersURL                  string // the seat's standing orders
 	Organiser, YourTurn        bool
 	Phase                      string // invited, playing or over
 	Due                        *deadline
@@ -89,6 +90,9 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 				return
 			}
 			g.URL = pageLink(path, t, l)
+			if purpose == linksign.PurposeSeat && rec.Status != service.StatusOver {
+				g.OrdersURL = pageLink("/g/"+rec.ID+"/orders", t, l)
+			}
 			g.YourTurn = rec.Status == service.StatusPlaying && s.Engine >= 0 && s.Engine < len(rec.Due) && rec.Due[s.Engine] > 0
 			if g.YourTurn {
 				g.Due = newDeadline(l, rec.Due[s.Engine], a.now())

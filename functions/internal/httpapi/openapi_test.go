@@ -545,6 +545,35 @@ func TestOpenAPIContract(t *testing.T) {
 			}
 		}
 	}
+	// Standing orders: each seat reads and sets its own; nobody else sees
+	// them. keep_cash alone covers no decision, so the game goes on as it was.
+	var ov httpapi.OrdersView
+	c.want(call{method: "GET", path: base + "/orders", token: seat0}, http.StatusOK, "", &ov)
+	if len(ov.Specs) == 0 || len(ov.Orders) != 0 {
+		t.Errorf("orders before any are set: %+v", ov)
+	}
+	c.want(call{method: "PUT", path: base + "/orders", token: seat0, body: httpapi.OrdersRequest{Orders: engine.Orders{"keep_cash": 4321}}}, http.StatusOK, "", &ov)
+	if ov.Orders["keep_cash"] != 4321 {
+		t.Errorf("orders after setting: %+v", ov.Orders)
+	}
+	c.want(call{method: "PUT", path: base + "/orders", token: seat0, body: httpapi.OrdersRequest{Orders: engine.Orders{"teleport": 1}}}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "PUT", path: base + "/orders", token: seat0, body: `{"orders": {"roll": "yes"}}`, invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	ov = httpapi.OrdersView{}
+	c.want(call{method: "GET", path: base + "/orders", token: seat1}, http.StatusOK, "", &ov)
+	if len(ov.Orders) != 0 {
+		t.Errorf("seat 1 reads orders it did not set: %+v", ov.Orders)
+	}
+	for _, tok := range []string{seat1, ga.OrganiserToken, ga.SpectatorToken} {
+		for _, p := range []string{base, base + "/log", base + "/legal", base + "/result"} {
+			if p == base+"/legal" && tok != seat1 {
+				continue
+			}
+			if body := c.want(call{method: "GET", path: p, token: tok}, http.StatusOK, "", nil); bytes.Contains(body, []byte("4321")) || bytes.Contains(body, []byte("keep_cash")) {
+				t.Errorf("%s shows seat 0's orders to another reader: %.300s", p, body)
+			}
+		}
+	}
+	v = c.view(id, ga.OrganiserToken) // setting orders is a write
 	if sv := c.view(id, ga.SpectatorToken); sv.As != "spectator" || sv.Players[0].Email != "" {
 		t.Errorf("spectator's view: %+v", sv)
 	}
@@ -626,6 +655,9 @@ func TestOpenAPIContract(t *testing.T) {
 				var body any
 				if method == "POST" && strings.HasSuffix(path, "/actions") {
 					body = actBody(engine.Action{Type: "roll"}, "purpose-key-"+purpose)
+				}
+				if method == "PUT" {
+					body = httpapi.OrdersRequest{Orders: engine.Orders{}}
 				}
 				c.want(call{method: method, path: p, token: tok, body: body}, http.StatusForbidden, service.CodeForbidden, nil)
 			}

@@ -229,6 +229,7 @@ func pageKinds(t *testing.T, game string) {
 			{"log start", "/g/" + c.ID + "/log", tq(seat(mover), "from", "1"), nil},
 			{"replay", "/g/" + c.ID + "/log", tq(seat(waiter), "step", fmt.Sprint(rec.Moves-1)), []string{`role="img"`}},
 			{"my games", "/me", tq(f.token(linksign.PurposeMyGames, "p0@pbm.test", linksign.NoSeat)), nil},
+			{"standing orders", "/g/" + c.ID + "/orders", tq(seat(mover)), []string{`name="o_roll"`}},
 			{"home", "/", url.Values{"lang": {l}}, []string{`name="kind"`}},
 		}
 	}

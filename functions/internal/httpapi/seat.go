@@ -53,6 +53,7 @@ type seatData struct {
 	Standings         []seatPanel
 	Chart             template.HTML
 	LogURL            string
+	OrdersURL         string // the seat's standing orders, while the game goes on
 }
 
 func (a *api) seatPage(w http.ResponseWriter, r *http.Request) {
@@ -106,6 +107,9 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	}
 	d.Started, d.Over = true, g.Over()
 	d.LogURL = pageLink("/g/"+rec.ID+"/log", token, l)
+	if inv >= 0 && !d.Over {
+		d.OrdersURL = pageLink("/g/"+rec.ID+"/orders", token, l)
+	}
 	seat := engine.Spectator
 	if inv >= 0 {
 		seat = rec.Seats[inv].Engine

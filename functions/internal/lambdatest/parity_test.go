@@ -458,6 +458,18 @@ func (b *backend) play() []answer {
 	b.do(&out, "/api/games/{id}/result", invalid, jsonRequest("GET", "/api/games/"+id+"/result", tamper(g.SpectatorToken), nil))
 	b.do(&out, "/g/{id}/log", invalid, pageRequest("/g/"+id+"/log?t="+q(tamper(g.SpectatorToken))))
 
+	// A seat's standing orders (keep_cash alone plays nothing), by the API
+	// and by its page.
+	orders := httpapi.OrdersRequest{Orders: engine.Orders{engine.OrderKeepCash: 1000}}
+	b.do(&out, "/api/games/{id}/orders", invalid, jsonRequest("GET", "/api/games/"+id+"/orders", tamper(seats[0]), nil))
+	b.do(&out, "/api/games/{id}/orders", valid, jsonRequest("GET", "/api/games/"+id+"/orders", seats[0], nil))
+	b.do(&out, "/api/games/{id}/orders", invalid, jsonRequest("PUT", "/api/games/"+id+"/orders", tamper(seats[0]), orders))
+	b.do(&out, "/api/games/{id}/orders", valid, jsonRequest("PUT", "/api/games/"+id+"/orders", seats[0], orders))
+	b.do(&out, "/g/{id}/orders", invalid, pageRequest("/g/"+id+"/orders?t="+q(tamper(seats[0]))))
+	b.do(&out, "/g/{id}/orders", valid, pageRequest("/g/"+id+"/orders?t="+q(seats[0])))
+	b.do(&out, "/g/{id}/orders", invalid, formRequest("/g/"+id+"/orders", url.Values{"t": {tamper(seats[0])}, "o_keep_cash": {"2000"}}))
+	b.do(&out, "/g/{id}/orders", valid, formRequest("/g/"+id+"/orders", url.Values{"t": {seats[0]}, "o_keep_cash": {"2000"}}))
+
 	// A game created from the home page's form; one refused.
 	page := url.Values{"kind": {"businessman"}, "org_name": {"Ольга"}, "org_email": {addr("olga")}, "org_lang": {"ru"},
 		"deadline": {"48"}, "name0": {"Анна"}, "email0": {addr("anna")}, "lang0": {"ru"},

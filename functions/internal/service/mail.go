@@ -48,8 +48,9 @@ func (s *Service) planMail(rec *Record, before, after engine.Game) {
 	for _, seat := range after.Owing() {
 		// A seat that already owed a decision was mailed then, and may
 		// be on its page walking through its turn: no new mail, and the
-		// same deadline.
-		if owedBefore[seat] && seat < len(rec.Due) && rec.Due[seat] > 0 {
+		// same deadline. One whose orders were to play it was not
+		// mailed: its next decision is asked anew.
+		if owedBefore[seat] && seat < len(rec.Due) && rec.Due[seat] > 0 && !rec.unasked(seat) {
 			due[seat] = rec.Due[seat]
 			continue
 		}
@@ -57,8 +58,10 @@ func (s *Service) planMail(rec *Record, before, after engine.Game) {
 		rec.grow(len(due))
 		rec.Reminded[seat] = false
 		rec.Rounds[seat]++ // a new round: its mail's link acts until the seat owes nothing
-		if rec.Bots[seat] {
-			continue // the bot plays it at once: nobody to mail
+		covered := rec.covered(after, seat)
+		rec.setUnasked(seat, covered)
+		if rec.Bots[seat] || covered {
+			continue // the bot or the orders play it at once: nobody to mail
 		}
 		kind := MailTurn
 		if seat != after.Turn() {

@@ -48,7 +48,15 @@ type Entry struct {
 	At     int64          `json:"at"`
 	Key    string         `json:"key,omitempty"`
 	Events []engine.Event `json:"events,omitempty"`
+	// By says who played a command the seat's player did not make:
+	// ByOrder, ByDeadline or ByBot ("" for the player). Only the seat
+	// itself is shown ByOrder: its orders are private.
+	By string `json:"by,omitempty"`
 }
+
+// Delegated tells whether the command was played without the seat's
+// player: by its standing orders or at a missed deadline.
+func (e Entry) Delegated() bool { return e.By == ByOrder || e.By == ByDeadline }
 
 // Record is the whole stored game: one item, one conditional write a move
 // (SPEC §3). The engine state is a cache of replaying Seed and the log.
@@ -105,6 +113,16 @@ type Record struct {
 	MissesToBot int `json:"misses_to_bot,omitempty"`
 	// OnMisses says what MissesToBot misses do: OnMissesBot or OnMissesDrop.
 	OnMisses string `json:"on_misses,omitempty"`
+	// Orders are the seats' standing orders, by invitation index. They
+	// are private to their seat: no view, page, mail or log shows them to
+	// anyone else.
+	Orders map[int]engine.Orders `json:"orders,omitempty"`
+	// PlayOn says a commit stopped playing bots and orders at its bound
+	// with more they cover: the game wakes at once to play on.
+	PlayOn bool `json:"play_on,omitempty"`
+	// Unasked[seat]: the decision the engine seat owes was not mailed,
+	// its orders being to play it; its next one is mailed.
+	Unasked []bool `json:"unasked,omitempty"`
 }
 
 // grow sizes the per-seat slices for n engine seats.

@@ -417,7 +417,8 @@ func (s *Service) start(rec *Record) error {
 	}
 	rec.Status = StatusPlaying
 	s.planMail(rec, nil, g)
-	return nil
+	// Orders set before the start play the first decisions they cover.
+	return s.autoplay(rec, g, 0)
 }
 
 // Precondition is what a move was chosen on; zero fields check nothing.
@@ -632,7 +633,27 @@ const (
 	byPlayer origin = iota
 	byDeadline
 	byBot
+	byOrder // the seat's standing orders
 )
+
+// What Entry.By says of each origin.
+const (
+	ByDeadline = "deadline"
+	ByBot      = "bot"
+	ByOrder    = "order"
+)
+
+func (o origin) String() string {
+	switch o {
+	case byDeadline:
+		return ByDeadline
+	case byBot:
+		return ByBot
+	case byOrder:
+		return ByOrder
+	}
+	return ""
+}
 
 // record appends an applied command to the record, to be committed as
 // version next.
@@ -642,7 +663,7 @@ func (s *Service) record(rec *Record, before, after engine.Game, seat int, a eng
 		return err
 	}
 	rec.State = state
-	if err := rec.appendEntry(Entry{N: rec.Moves, Seat: seat, Action: a, At: s.now().Unix(), Key: key, Events: ev}); err != nil {
+	if err := rec.appendEntry(Entry{N: rec.Moves, Seat: seat, Action: a, At: s.now().Unix(), Key: key, Events: ev, By: by.String()}); err != nil {
 		return err
 	}
 	rec.Moves++
