@@ -266,6 +266,18 @@ var texts = map[string][2]string{
 	"grp_deals":            {"Сделки с игроками", "Deals with players"},
 	"exchange_board":       {"Биржа", "Exchange"},
 	"do_choose":            {"Выбрать", "Choose"},
+
+	// The organiser's confirmation of their address (issue 9).
+	"status_unconfirmed":  {"ждём подтверждения адреса организатора", "waiting for the organiser to confirm their address"},
+	"check_mail_title":    {"Проверьте почту", "Check your mail"},
+	"check_mail_text":     {"Мы отправили письмо на %s. Откройте ссылку из него и подтвердите, что адрес ваш: только после этого игрокам уйдут приглашения. Эта страница — ваша ссылка организатора: сохраните её (письмо тоже приведёт сюда).", "We have sent a mail to %s. Open its link and confirm that the address is yours: only then do the invitations go to the players. This page is your organiser's link: keep it (the mail leads back here too)."},
+	"confirm_title":       {"Подтверждение адреса", "Confirm your address"},
+	"confirm_text":        {"Подтвердите, что адрес %s ваш и что вы устраиваете игру «%s» на %d игроков. После этого игрокам уйдут приглашения, а следующие ваши игры не потребуют подтверждения.", "Confirm that %s is your address and that you are organising a game of %s for %d players. The invitations then go to the players, and your next games need no confirmation."},
+	"confirm_not_me":      {"Если это были не вы, просто закройте страницу: никому ничего не будет отправлено.", "If it was not you, just close this page: nothing will be sent to anyone."},
+	"confirm_done":        {"Адрес подтверждён, приглашения отправлены.", "Address confirmed; the invitations have been sent."},
+	"confirm_btn":         {"Подтвердить адрес и разослать приглашения", "Confirm the address and send the invitations"},
+	"mail_confirm":        {"Кто-то — возможно, вы — хочет устроить игру по почте «%s» на %d игроков и указал этот адрес как адрес организатора. Прежде чем кому-то уйдут приглашения, подтвердите, что адрес ваш.", "Someone — perhaps you — wants to organise a play-by-mail game of %s for %d players and gave this address as the organiser's. Before any invitation leaves, please confirm that the address is yours."},
+	"mail_confirm_not_me": {"Если это были не вы, ничего не делайте: никому ничего не будет отправлено, а ссылка перестанет действовать через 7 дней.", "If it was not you, do nothing: nothing will be sent to anyone, and the link stops working in 7 days."},
 }
 
 // Has tells whether key has its texts.

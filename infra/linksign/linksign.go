@@ -59,12 +59,13 @@ type Purpose string
 
 // The purposes a token can carry.
 const (
-	PurposeSeat        Purpose = "seat"   // act for a seat in a game
-	PurposeInvite      Purpose = "invite" // accept an invitation to a game
-	PurposeOrganiser   Purpose = "org"    // organise a game
-	PurposeSpectator   Purpose = "view"   // read-only view of a game
-	PurposeMyGames     Purpose = "me"     // a player's "my games" page; Game holds the player's email hash or id
-	PurposeUnsubscribe Purpose = "unsub"  // unsubscribe from mail
+	PurposeSeat        Purpose = "seat"    // act for a seat in a game
+	PurposeInvite      Purpose = "invite"  // accept an invitation to a game
+	PurposeOrganiser   Purpose = "org"     // organise a game
+	PurposeSpectator   Purpose = "view"    // read-only view of a game
+	PurposeMyGames     Purpose = "me"      // a player's "my games" page; Game holds the player's email hash or id
+	PurposeUnsubscribe Purpose = "unsub"   // unsubscribe from mail
+	PurposeConfirm     Purpose = "confirm" // the organiser confirms their address, releasing a game's invitations
 )
 
 // Valid reports whether p is one of the Purpose constants.
@@ -85,6 +86,8 @@ func purposeCode(p Purpose) byte {
 		return 5
 	case PurposeUnsubscribe:
 		return 6
+	case PurposeConfirm:
+		return 7
 	}
 	return 0
 }
@@ -103,6 +106,8 @@ func purposeFromCode(c byte) Purpose {
 		return PurposeMyGames
 	case 6:
 		return PurposeUnsubscribe
+	case 7:
+		return PurposeConfirm
 	}
 	return ""
 }

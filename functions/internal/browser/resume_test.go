@@ -10,6 +10,7 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -27,6 +28,7 @@ func TestTurnResumesFromItsMailInChromium(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, s.svc, c.ID)
 	for i := range 2 {
 		if _, err := s.svc.Accept(ctx, c.ID, i); err != nil {
 			t.Fatal(err)

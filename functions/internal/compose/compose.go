@@ -100,6 +100,19 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		Tags: map[string]string{"game": rec.ID, "mail": m.Kind}}
 
 	switch m.Kind {
+	case service.MailConfirm:
+		// Made by anyone for any address: nothing the creator wrote, not
+		// even the organiser's name, and the other language too, since
+		// the recipient chose neither.
+		d.Greeting = greeting(l, "")
+		other := pick(l, "en", "ru")
+		d.Subject = pick(l, "Подтвердите адрес для игры «"+d.Game+"»", "Confirm your address for a game of "+d.Game)
+		d.Text = fmt.Sprintf(templates.T(l, "mail_confirm"), d.Game, len(rec.Seats))
+		d.Prompt = templates.T(l, "mail_confirm_not_me")
+		d.Others = fmt.Sprintf(templates.T(other, "mail_confirm"), present.GameName(other, rec.Kind), len(rec.Seats)) + " " +
+			templates.T(other, "mail_confirm_not_me")
+		d.LinkText = templates.T(l, "confirm_btn")
+		d.Link, err = c.link("/g/"+rec.ID+"/confirm", linksign.PurposeConfirm, rec.ID, linksign.NoSeat, 0, service.ConfirmTokenTTL, l)
 	case service.MailInvite:
 		d.Subject = pick(l, "Приглашение в игру «"+d.Game+"»", "Invitation to a game of "+d.Game)
 		d.LinkText = templates.T(l, "accept_invite")

@@ -18,6 +18,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
@@ -61,6 +62,7 @@ func newGame(t testing.TB, kind, options string, seats int, stop func(g engine.G
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, svc, created.ID)
 	for i := 0; i < seats; i++ {
 		if _, err := svc.Accept(context.Background(), created.ID, i); err != nil {
 			t.Fatal(err)

@@ -249,6 +249,25 @@ func mailPlaysWholeGame(t *testing.T, kind string, options map[string]any) {
 		}
 	}
 
+	// First the organiser confirms their address: one mail, to them,
+	// with none of their text; its link's page changes nothing, its button
+	// sends the invitations.
+	conf := newMails()
+	if got := to(conf); !slices.Equal(got, []string{"org@pbm.test"}) {
+		t.Fatalf("before the organiser confirmed, mail went to %v", got)
+	}
+	if strings.Contains(conf[0].Body.Text, "Org") || strings.Contains(conf[0].Body.Text, "P0") {
+		t.Errorf("the confirmation mail carries the creator's text:\n%s", conf[0].Body.Text)
+	}
+	code, page := m.page("GET", linkTo(t, conf[0], "/g/"+created.ID+"/confirm"), nil)
+	forms := pageForms(m.url, page)
+	if code != 200 || len(forms) != 1 || len(newMails()) != 0 {
+		t.Fatalf("confirmation page: %d, %d forms", code, len(forms))
+	}
+	if code, _ := m.page("POST", forms[0].action, forms[0].values); code != 200 {
+		t.Fatalf("confirm: %d", code)
+	}
+
 	// Invitations: one to each seat, nobody else.
 	inv := newMails()
 	if got, want := to(inv), []string{"p0@pbm.test", "p1@pbm.test", "p2@pbm.test"}; !slices.Equal(got, want) {

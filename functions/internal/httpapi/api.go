@@ -123,6 +123,7 @@ func (a *api) createGame(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
+	req.Client = clientAddr(r)
 	out, err := a.svc.Create(r.Context(), req)
 	if err != nil {
 		a.fail(w, r, err)

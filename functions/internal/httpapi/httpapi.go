@@ -13,7 +13,9 @@ import (
 	"io"
 	"log/slog"
 	"mime"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -68,6 +70,7 @@ func (a *api) routes() []struct {
 		{Route{"GET", "/healthz"}, a.health},
 		{Route{"GET", "/api/openapi.json"}, a.openapi},
 		{Route{"POST", "/api/games"}, a.createGame},
+		{Route{"POST", "/api/games/{id}/confirm"}, a.confirm},
 		{Route{"POST", "/api/games/{id}/accept"}, a.accept},
 		{Route{"POST", "/api/games/{id}/start"}, a.start},
 		{Route{"GET", "/api/games/{id}"}, a.view},
@@ -86,6 +89,8 @@ func (a *api) routes() []struct {
 		{Route{"POST", "/g/{id}/orders"}, a.saveOrders},
 		{Route{"GET", "/g/{id}/invite"}, a.invitePage},
 		{Route{"POST", "/g/{id}/accept"}, a.acceptPage},
+		{Route{"GET", "/g/{id}/confirm"}, a.confirmPage},
+		{Route{"POST", "/g/{id}/confirm"}, a.confirmPost},
 		{Route{"GET", "/g/{id}/org"}, a.orgPage},
 		{Route{"POST", "/g/{id}/start"}, a.startPage},
 		{Route{"GET", "/me"}, a.mePage},
@@ -210,6 +215,7 @@ var statusOf = map[service.Code]int{
 	service.CodeTooLarge:     http.StatusRequestEntityTooLarge,
 	service.CodeMediaType:    http.StatusUnsupportedMediaType,
 	service.CodeKeyReused:    http.StatusUnprocessableEntity,
+	service.CodeTooMany:      http.StatusTooManyRequests,
 	service.CodeInternal:     http.StatusInternalServerError,
 }
 
@@ -266,6 +272,24 @@ func (a *api) classify(r *http.Request, err error) (*service.Error, int) {
 	return e, status
 }
 
+// retryAfter says when a refusal over a limit can be retried.
+func retryAfter(w http.ResponseWriter, e *service.Error) {
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
+	}
+}
+
+// clientAddr is the address of the client a request came from, which the
+// limits count: RemoteAddr, which on Lambda is API Gateway's
+// requestContext.http.sourceIp (infra/lambdahttp). X-Forwarded-For is not
+// read: a client writes what it likes there.
+func clientAddr(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
+}
+
 // fail answers a JSON error.
 func (a *api) fail(w http.ResponseWriter, r *http.Request, err error) {
 	a.failWith(w, r, err, 0, nil)
@@ -273,6 +297,7 @@ func (a *api) fail(w http.ResponseWriter, r *http.Request, err error) {
 
 func (a *api) failWith(w http.ResponseWriter, r *http.Request, err error, version int64, view any) {
 	e, status := a.classify(r, err)
+	retryAfter(w, e)
 	var body errorBody
 	body.Error.Code = e.Code
 	body.Error.Message = e.Message(lang(r))

@@ -63,7 +63,7 @@ func TestOpenAPIDocumentValid(t *testing.T) {
 		t.Errorf("openapi = %q, want 3.0.3", doc.OpenAPI)
 	}
 	// Every operation behind a token names the purposes it takes.
-	known := map[string]bool{"seat": true, "invite": true, "org": true, "view": true}
+	known := map[string]bool{"seat": true, "invite": true, "org": true, "view": true, "confirm": true}
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			secured := op.Security == nil || len(*op.Security) > 0
@@ -145,6 +145,7 @@ func (s *gateStore) GetGame(ctx context.Context, id string) (store.Game, error) 
 // response against the document.
 type contract struct {
 	t      *testing.T
+	svc    *service.Service
 	srv    *httptest.Server
 	router routers.Router
 	opts   *openapi3filter.Options
@@ -184,7 +185,7 @@ func newContract(t *testing.T, st store.Store) (*contract, *service.Service) {
 	svc := service.New(service.Config{Store: st, Keys: keys, Log: quiet, Rand: seed})
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: quiet}))
 	t.Cleanup(srv.Close)
-	c := &contract{t: t, srv: srv, router: router, mu: new(sync.Mutex), seen: map[string]map[int]bool{}}
+	c := &contract{t: t, svc: svc, srv: srv, router: router, mu: new(sync.Mutex), seen: map[string]map[int]bool{}}
 	c.opts = &openapi3filter.Options{
 		IncludeResponseStatus: true,
 		SkipSettingDefaults:   true,
@@ -364,7 +365,25 @@ func (c *contract) createKind(kind string, seats int, options any) service.Creat
 	if len(out.InviteTokens) != seats {
 		c.t.Fatalf("created %+v: want %d invitations", out, seats)
 	}
+	if out.Unconfirmed {
+		c.confirm(out.ID)
+	}
 	return out
+}
+
+// confirm confirms the organiser's address of game id as the API client
+// holding the confirmation mail's link does.
+func (c *contract) confirm(id string) {
+	c.t.Helper()
+	tok, err := c.svc.Token(linksign.PurposeConfirm, id, linksign.NoSeat, 0, service.ConfirmTokenTTL)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	var out struct{ Status string }
+	c.want(call{method: "POST", path: "/api/games/" + id + "/confirm", token: tok}, http.StatusOK, "", &out)
+	if out.Status == service.StatusUnconfirmed {
+		c.t.Errorf("confirm %s: still %s", id, out.Status)
+	}
 }
 
 func (c *contract) accept(id, invite string) string {
@@ -476,8 +495,18 @@ func TestOpenAPIContract(t *testing.T) {
 	id := ga.ID
 	base := "/api/games/" + id
 	v := c.view(id, ga.OrganiserToken)
-	if v.Status != service.StatusInvited || v.As != "organiser" || v.Game != nil || len(v.Players) != 2 {
-		t.Errorf("view before the start: %+v", v)
+	if !ga.Unconfirmed || v.Status != service.StatusUnconfirmed || v.As != "organiser" || v.Game != nil || len(v.Players) != 2 {
+		t.Errorf("view before the organiser confirmed: %+v (%+v)", v, ga)
+	}
+	// Nobody is invited before the organiser confirms their address.
+	c.want(call{method: "POST", path: base + "/accept", token: ga.InviteTokens[0]}, http.StatusConflict, service.CodeWrongStatus, nil)
+	c.want(call{method: "POST", path: base + "/start", token: ga.OrganiserToken}, http.StatusConflict, service.CodeWrongStatus, nil)
+	c.want(call{method: "POST", path: base + "/confirm", token: ga.OrganiserToken}, http.StatusForbidden, service.CodeForbidden, nil)
+	c.confirm(id)
+	c.confirm(id) // again: nothing changes
+	v = c.view(id, ga.OrganiserToken)
+	if v.Status != service.StatusInvited || v.Version != 2 {
+		t.Errorf("view after confirming twice: status %s, version %d; want invited, 2", v.Status, v.Version)
 	}
 	var lg struct {
 		Log []httpapi.LogEntry `json:"log"`
@@ -794,6 +823,21 @@ func TestOpenAPIContract(t *testing.T) {
 		}
 	}
 
+	// Too many games for one organiser's address: 429 with Retry-After.
+	for i := 0; ; i++ {
+		code, body := c.do(call{method: "POST", path: "/api/games", body: with("key", fmt.Sprintf("limit-key-%04d", i))})
+		if code == http.StatusTooManyRequests {
+			var e struct{ Error struct{ Code service.Code } }
+			if err := json.Unmarshal(body, &e); err != nil || e.Error.Code != service.CodeTooMany {
+				t.Errorf("429 body: %s", body)
+			}
+			break
+		}
+		if code != http.StatusCreated || i > service.DefaultLimits.OrganiserPerHour {
+			t.Fatalf("game %d of one organiser: %d, want 201 until the limit of %d an hour, then 429: %s", i+1, code, service.DefaultLimits.OrganiserPerHour, body)
+		}
+	}
+
 	// Every operation answered a success at least once, and every error
 	// status the test provokes was seen.
 	all := map[int]bool{}
@@ -809,7 +853,7 @@ func TestOpenAPIContract(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range []int{400, 401, 403, 409, 413, 422} {
+	for _, s := range []int{400, 401, 403, 409, 413, 422, 429} {
 		if !all[s] {
 			t.Errorf("no %d answered", s)
 		}

@@ -10,6 +10,7 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
 
@@ -28,6 +29,7 @@ func TestOrdersPage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, svc, created.ID)
 	id := created.ID
 	var seatTok []string
 	for i := range 2 {

@@ -29,14 +29,15 @@ type orgPlayer struct {
 // orgData is the organiser's page.
 type orgData struct {
 	page
-	ID, Token, GameName, Status, Error string
-	Options, Deadline                  string
-	Invited, Playing, Over             bool
-	Players                            []orgPlayer
-	Accepted, MinSeats                 int
-	CanStart                           bool
-	UnsentToYou                        bool // a mail to the organiser was parked
-	GameURL, LogURL, SpectatorURL      string
+	ID, Token, GameName, Status, Error  string
+	Options, Deadline                   string
+	Unconfirmed, Invited, Playing, Over bool
+	OrgEmail                            string
+	Players                             []orgPlayer
+	Accepted, MinSeats                  int
+	CanStart                            bool
+	UnsentToYou                         bool // a mail to the organiser was parked
+	GameURL, LogURL, SpectatorURL       string
 }
 
 func (a *api) orgPage(w http.ResponseWriter, r *http.Request) {
@@ -54,6 +55,7 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 	info, _ := games.Lookup(rec.Kind)
 	d := orgData{page: newPage(r, "organiser_page"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
 		Error: errMsg, Options: optionsText(l, rec), Deadline: deadlineText(l, rec), MinSeats: info.MinSeats,
+		Unconfirmed: rec.Status == service.StatusUnconfirmed, OrgEmail: rec.Organiser.Email,
 		Invited: rec.Status == service.StatusInvited, Playing: rec.Status == service.StatusPlaying, Over: rec.Status == service.StatusOver}
 	d.Title = d.GameName + " — " + d.Title
 	if r.Method != http.MethodGet {
@@ -130,7 +132,7 @@ func (a *api) startPage(w http.ResponseWriter, r *http.Request) {
 		a.renderOrg(w, r, token, status, e.Message(lang(r)))
 		return
 	}
-	http.Redirect(w, r, a.link("/g/"+r.PathValue("id")+"/org", token, lang(r)), http.StatusSeeOther)
+	http.Redirect(w, r, pageLink("/g/"+r.PathValue("id")+"/org", token, lang(r)), http.StatusSeeOther)
 }
 
 // inviteData is the invitation page.
@@ -187,5 +189,5 @@ func (a *api) acceptPage(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, err)
 		return
 	}
-	http.Redirect(w, r, a.link("/g/"+r.PathValue("id"), seatToken, lang(r)), http.StatusSeeOther)
+	http.Redirect(w, r, pageLink("/g/"+r.PathValue("id"), seatToken, lang(r)), http.StatusSeeOther)
 }

@@ -136,7 +136,7 @@ func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	http.Redirect(w, r, a.link("/g/"+r.PathValue("id"), next, lang(r)), http.StatusSeeOther)
+	http.Redirect(w, r, pageLink("/g/"+r.PathValue("id"), next, lang(r)), http.StatusSeeOther)
 }
 
 // pageKey is the idempotency key of a seat page's form, which carries

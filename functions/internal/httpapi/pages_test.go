@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -165,6 +167,20 @@ func pagesPlayAGame(t *testing.T, kind string, opts url.Values) {
 		t.Fatalf("create: %d %s", code, orgPage)
 	}
 	id := strings.Split(strings.TrimPrefix(orgURL, "/g/"), "/")[0]
+
+	// The organiser confirms their address from the mail's link: its
+	// page changes nothing, its button confirms.
+	confirmTok, err := svc.Token(linksign.PurposeConfirm, id, linksign.NoSeat, 0, service.ConfirmTokenTTL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var confirmPage string
+	unchanged(t, st, id, func() { _, confirmPage = b.get("/g/" + id + "/confirm?lang=en&t=" + confirmTok) })
+	if f := forms(confirmPage); len(f) != 1 {
+		t.Fatalf("the confirmation page has %d forms", len(f))
+	} else if code, orgPage, _ = b.post(f[0].action, f[0].values); code != 200 || !strings.Contains(orgPage, "Organiser") {
+		t.Fatalf("confirm: %d %.300s", code, orgPage)
+	}
 
 	// Bad input on the home form: shown on the page, nothing created.
 	if code, page, _ := b.post("/games?lang=en", url.Values{"kind": {kind}, "org_email": {"x"},

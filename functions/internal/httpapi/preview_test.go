@@ -16,6 +16,7 @@ import (
 	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -66,6 +67,7 @@ func TestPreview(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		servicetest.Confirm(t, svc, c.ID)
 		return c
 	}
 	play := func(c service.Created, seats int, until func(n int, legal int) bool) {

@@ -16,6 +16,7 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
@@ -44,6 +45,7 @@ func TestTokenSuite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		servicetest.Confirm(t, svc, c.ID)
 		for i := 0; i < 2; i++ {
 			if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 				t.Fatal(err)

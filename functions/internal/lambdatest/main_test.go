@@ -164,6 +164,24 @@ func (w *world) service(now func() time.Time) *service.Service {
 		Log: slog.New(slog.DiscardHandler), Rand: w.rand})
 }
 
+// guardItem reads the guard item (a counter of games made) of key, or
+// nil.
+func (w *world) guardItem(key string) map[string]types.AttributeValue {
+	w.t.Helper()
+	out, err := w.db.GetItem(context.Background(), &dynamodb.GetItemInput{
+		TableName: aws.String(w.table),
+		Key: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "GUARD#" + key},
+			"sk": &types.AttributeValueMemberS{Value: "GUARD"},
+		},
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return out.Item
+}
+
 // gameItem reads a game's item as it is in the table.
 func (w *world) gameItem(id string) map[string]types.AttributeValue {
 	w.t.Helper()

@@ -331,6 +331,21 @@ func (b *backend) play() []answer {
 	}
 	id := g.ID
 
+	// The organiser confirms their address by the mail's link: its page,
+	// then its button; the invitations leave.
+	confirmTok := func(game string) string {
+		tok, err := b.svc.Token(linksign.PurposeConfirm, game, linksign.NoSeat, 0, service.ConfirmTokenTTL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	ct := confirmTok(id)
+	b.do(&out, "/g/{id}/confirm", invalid, pageRequest("/g/"+id+"/confirm?t="+q(tamper(ct))))
+	b.do(&out, "/g/{id}/confirm", valid, pageRequest("/g/"+id+"/confirm?t="+q(ct)))
+	b.do(&out, "/g/{id}/confirm", invalid, formRequest("/g/"+id+"/confirm", url.Values{"t": {tamper(ct)}}))
+	b.do(&out, "/g/{id}/confirm", valid, formRequest("/g/"+id+"/confirm", url.Values{"t": {ct}}))
+
 	// Seat 0 accepts through the API, seat 1 through its invitation page.
 	b.do(&out, "/api/games/{id}/accept", invalid, jsonRequest("POST", "/api/games/"+id+"/accept", tamper(g.InviteTokens[0]), nil))
 	resp = b.do(&out, "/api/games/{id}/accept", valid, jsonRequest("POST", "/api/games/"+id+"/accept", g.InviteTokens[0], nil))
@@ -365,6 +380,10 @@ func (b *backend) play() []answer {
 	if err := json.Unmarshal(resp.body, &g2); err != nil || g2.ID == "" {
 		t.Fatalf("%s: create: %d %s", b.name, resp.status, resp.body)
 	}
+	// Its organiser's address is confirmed already: confirming through
+	// the API changes nothing.
+	b.do(&out, "/api/games/{id}/confirm", invalid, jsonRequest("POST", "/api/games/"+g2.ID+"/confirm", tamper(confirmTok(g2.ID)), nil))
+	b.do(&out, "/api/games/{id}/confirm", valid, jsonRequest("POST", "/api/games/"+g2.ID+"/confirm", confirmTok(g2.ID), nil))
 	for i := range 2 {
 		b.do(&out, "/api/games/{id}/accept", valid, jsonRequest("POST", "/api/games/"+g2.ID+"/accept", g2.InviteTokens[i], nil))
 	}

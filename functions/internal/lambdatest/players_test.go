@@ -19,8 +19,8 @@ import (
 )
 
 // TestAPIFunctionPlayers: the api function keeps the players as the local
-// run does. A game created through it is on the list of each of its
-// players and its organiser; a player's "my games" page, its preferences
+// run does. A game created through it, once its organiser has confirmed,
+// is on the list of each of its players and its organiser; a player's "my games" page, its preferences
 // form and the one-click unsubscribe mail clients post (RFC 8058) answer
 // 200 and store what they say.
 func TestAPIFunctionPlayers(t *testing.T) {
@@ -39,6 +39,16 @@ func TestAPIFunctionPlayers(t *testing.T) {
 	}
 	var created service.Created
 	decodeJSON(t, "POST /api/games", resp, &created)
+	// The players join the index once the organiser has confirmed.
+	confirmTok, err := w.service(nil).Token(linksign.PurposeConfirm, created.ID, linksign.NoSeat, 0, service.ConfirmTokenTTL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r = httptest.NewRequest(http.MethodPost, "/api/games/"+created.ID+"/confirm", nil)
+	r.Header.Set("Authorization", "Bearer "+confirmTok)
+	if resp := fn.serveHTTP(gatewayEvent(t, "POST /api/games/{id}/confirm", r, "players-confirm")); resp.status != http.StatusOK {
+		t.Fatalf("POST /api/games/{id}/confirm: %d %s", resp.status, resp.body)
+	}
 
 	people := []string{req.Organiser.Email}
 	for _, s := range req.Seats {

@@ -14,6 +14,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
@@ -81,6 +82,7 @@ func TestDigest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, svc, c.ID)
 	for i := range 2 {
 		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 			t.Fatal(err)

@@ -153,7 +153,8 @@ func Recipient(rec *service.Record, m service.Mail) (service.Person, error) {
 // asksToAct tells the mails that cannot be silenced without leaving the
 // game: those that ask the player to act.
 func asksToAct(kind string) bool {
-	return kind == service.MailTurn || kind == service.MailDecision || kind == service.MailReminder || kind == service.MailInvite
+	return kind == service.MailTurn || kind == service.MailDecision || kind == service.MailReminder || kind == service.MailInvite ||
+		kind == service.MailConfirm
 }
 
 // wanted decides whether a mail goes out, by the recipient's standing.

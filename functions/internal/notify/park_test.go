@@ -19,6 +19,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
@@ -92,6 +93,7 @@ func TestUncomposableMailParked(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, svc, c.ID)
 	rewrite(t, st, c.ID, func(body map[string]any) {
 		body["outbox"] = append(body["outbox"].([]any), map[string]any{"id": "pigeon-1", "kind": "pigeon", "seat": 1, "moves": 0})
 	})

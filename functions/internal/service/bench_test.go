@@ -64,6 +64,9 @@ func BenchmarkActOwnTime(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	if err := svc.Confirm(ctx, c.ID); err != nil {
+		b.Fatal(err)
+	}
 	for i := range seats {
 		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 			b.Fatal(err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -34,6 +35,7 @@ func TestDeadlines(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, svc, c.ID)
 	for i := 0; i < 2; i++ {
 		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 			t.Fatal(err)
@@ -175,6 +177,7 @@ func TestDeadlinesDrop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, svc, c.ID)
 	for i := 0; i < 3; i++ {
 		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 			t.Fatal(err)

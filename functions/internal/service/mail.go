@@ -10,6 +10,7 @@ import (
 
 // Kinds of mail a commit can decide.
 const (
+	MailConfirm  = "confirm" // to the organiser: confirm your address
 	MailInvite   = "invite"
 	MailAccepted = "accepted" // to the organiser
 	MailTurn     = "turn"     // the seat whose turn it is owes a decision

@@ -13,6 +13,7 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
@@ -62,6 +63,7 @@ func newInvitedGame(t *testing.T, kind, options string, seats int) *seededGame {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, g.svc, c.ID)
 	g.id = c.ID
 	return g
 }

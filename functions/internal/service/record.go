@@ -16,9 +16,12 @@ const RecordFormat = 1
 
 // Game statuses.
 const (
-	StatusInvited = "invited" // waiting for the seats to accept
-	StatusPlaying = "playing"
-	StatusOver    = "over"
+	// StatusUnconfirmed: waiting for the organiser to confirm their
+	// address; nobody else is mailed, nobody can accept or start.
+	StatusUnconfirmed = "unconfirmed"
+	StatusInvited     = "invited" // waiting for the seats to accept
+	StatusPlaying     = "playing"
+	StatusOver        = "over"
 )
 
 // Person is someone mailed about a game.
@@ -67,8 +70,11 @@ type Record struct {
 	Organiser Person          `json:"organiser"`
 	Seats     []SeatInfo      `json:"seats"`
 	Created   int64           `json:"created"`
-	Updated   int64           `json:"updated"`
-	State     json.RawMessage `json:"state,omitempty"`
+	// Request fingerprints the creation of a game made with an
+	// idempotency key (the id comes from the key).
+	Request string          `json:"req,omitempty"`
+	Updated int64           `json:"updated"`
+	State   json.RawMessage `json:"state,omitempty"`
 	// Moves counts every command ever applied; Log holds the newest ones,
 	// from Moves−len(Log); Chunks older chunk items hold the rest. Entries
 	// stay encoded, one JSON line each: a move only appends one, so loading

@@ -54,10 +54,14 @@ type Config struct {
 	// Players indexes players' games and keeps their mail preferences;
 	// optional (tests of the game alone leave it out).
 	Players store.PlayerStore
-	Keys    *linksign.Keyring
-	Now     func() time.Time // the clock; time.Now when nil
-	Rand    io.Reader        // seeds and ids; crypto/rand when nil
-	Log     *slog.Logger
+	// Guard counts games against Limits and remembers confirmed
+	// organisers; the Store when nil (both stores implement it).
+	Guard  store.GuardStore
+	Limits Limits
+	Keys   *linksign.Keyring
+	Now    func() time.Time // the clock; time.Now when nil
+	Rand   io.Reader        // seeds and ids; crypto/rand when nil
+	Log    *slog.Logger
 	// AfterCommit runs after every committed write that leaves mail in
 	// the outbox (the in-process notifier of the local run and tests; nil
 	// in Lambda, where the table's stream feeds the notifier).
@@ -68,6 +72,8 @@ type Config struct {
 type Service struct {
 	store       store.Store
 	players     store.PlayerStore
+	guard       store.GuardStore
+	limits      Limits
 	keys        *linksign.Keyring
 	now         func() time.Time
 	rand        io.Reader
@@ -77,7 +83,15 @@ type Service struct {
 
 // New makes a Service.
 func New(c Config) *Service {
-	s := &Service{store: c.Store, players: c.Players, keys: c.Keys, now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit}
+	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, limits: c.Limits.withDefaults(), keys: c.Keys,
+		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit}
+	if s.guard == nil {
+		g, ok := c.Store.(store.GuardStore)
+		if !ok {
+			panic("service: Config.Guard is nil and the Store is no GuardStore")
+		}
+		s.guard = g
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -102,6 +116,14 @@ type CreateRequest struct {
 	// the player (OnMisses: "bot", the default, or "drop"); 2 when 0.
 	MissesToBot int    `json:"misses_to_bot,omitempty"`
 	OnMisses    string `json:"on_misses,omitempty"`
+	// Key makes the creation idempotent: the same key from the same
+	// organiser with the same request answers the game the first made
+	// (a form sent again, a retried call); with another request it is
+	// refused.
+	Key string `json:"key,omitempty"`
+	// Client is the caller's address, which the limits count; set by the
+	// HTTP layer, never read from the body.
+	Client string `json:"-"`
 }
 
 // Created answers a CreateRequest: the game and the organiser's links.
@@ -110,9 +132,19 @@ type Created struct {
 	OrganiserToken string   `json:"organiser_token"`
 	SpectatorToken string   `json:"spectator_token"`
 	InviteTokens   []string `json:"invite_tokens"`
+	// Unconfirmed: the invitations wait until the organiser confirms
+	// their address from the mail just sent to it.
+	Unconfirmed bool `json:"unconfirmed,omitempty"`
+	// Replayed: the key was seen before; this is the game it made.
+	Replayed bool `json:"replayed,omitempty"`
 }
 
 // Create validates a request and stores a new game waiting for its seats.
+// Its invitations go out at once if the organiser's address is confirmed,
+// and once the organiser confirms it otherwise (a mail asks them to).
+// Every creation counts against the limits of the client and of the
+// organiser's address (CodeTooMany beyond them); one with a key seen
+// before answers the game that key made and counts nothing.
 func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error) {
 	info, ok := games.Lookup(req.Kind)
 	if !ok {
@@ -137,6 +169,16 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	case "", OnMissesBot, OnMissesDrop:
 	default:
 		return Created{}, invalid("on_misses: bot или drop.", "on_misses must be bot or drop.")
+	}
+	var keyed string
+	if req.Key != "" {
+		if err := checkKey(req.Key); err != nil {
+			return Created{}, err
+		}
+		keyed = keyedID(org.Email, req.Key)
+		if out, err := s.replayCreate(ctx, keyed, req); !errors.Is(err, store.ErrNotFound) {
+			return out, err
+		}
 	}
 	rec := &Record{Format: RecordFormat, Kind: req.Kind, Status: StatusInvited, Organiser: org,
 		DeadlineHours: req.DeadlineHours, MissesToBot: req.MissesToBot, OnMisses: req.OnMisses}
@@ -164,32 +206,70 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	if len(req.Options) > 0 {
 		rec.Options = req.Options
 	}
-	if rec.ID, err = s.newID(); err != nil {
+	if keyed != "" {
+		rec.ID, rec.Request = keyed, fingerprint(req)
+	} else if rec.ID, err = s.newID(); err != nil {
+		return Created{}, err
+	}
+	if err := s.admit(ctx, org.Email, req.Client); err != nil {
+		return Created{}, err
+	}
+	confirmed, err := s.Confirmed(ctx, org.Email)
+	if err != nil {
 		return Created{}, err
 	}
 	now := s.now()
 	rec.Created = now.Unix()
-	for i := range rec.Seats {
-		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("invite-%d", i), Kind: MailInvite, Seat: i})
+	if confirmed {
+		rec.Outbox = inviteMails(rec)
+	} else {
+		rec.Status = StatusUnconfirmed
+		rec.Outbox = []Mail{{ID: "confirm", Kind: MailConfirm, Seat: -1}}
 	}
 	// The players' index first: a game that then fails to commit is only
 	// a dangling id in it, which "my games" skips; the reverse would hide
 	// a real game from its players.
-	if s.players != nil {
-		emails := []string{rec.Organiser.Email}
-		for _, st := range rec.Seats {
-			emails = append(emails, st.Email)
-		}
-		for _, e := range emails {
-			if err := s.players.AddPlayerGame(ctx, e, rec.ID, now.Unix()); err != nil {
-				return Created{}, fmt.Errorf("create game %s: index player: %w", rec.ID, err)
-			}
-		}
-	}
-	if _, err := s.commit(ctx, rec, 0); err != nil {
+	// The players join the index once their invitations can leave.
+	if err := s.indexPlayers(ctx, rec, confirmed); err != nil {
 		return Created{}, fmt.Errorf("create game %s: %w", rec.ID, err)
 	}
-	out := Created{ID: rec.ID}
+	if _, err := s.commit(ctx, rec, 0); err != nil {
+		if keyed != "" && errors.Is(err, store.ErrConflict) {
+			// The same key raced in: the game it made is the answer.
+			return s.replayCreate(ctx, keyed, req)
+		}
+		return Created{}, fmt.Errorf("create game %s: %w", rec.ID, err)
+	}
+	out, err := s.created(rec)
+	if err != nil {
+		return Created{}, err
+	}
+	s.log.InfoContext(ctx, "game created", "game", rec.ID, "kind", rec.Kind, "seats", len(rec.Seats), "confirmed", confirmed)
+	return out, nil
+}
+
+// replayCreate answers a creation whose key made game id before: that
+// game, if the request is the same; ErrNotFound if there is none.
+func (s *Service) replayCreate(ctx context.Context, id string, req CreateRequest) (Created, error) {
+	rec, _, err := s.Load(ctx, id)
+	if err != nil {
+		return Created{}, err
+	}
+	if rec.Request != fingerprint(req) {
+		return Created{}, newError(CodeKeyReused,
+			"Этот ключ запроса уже создал другую игру. Обновите форму и отправьте её снова.",
+			"This request key already made another game. Reload the form and send it again.",
+			fmt.Errorf("create key of game %s reused with another request", id))
+	}
+	out, err := s.created(rec)
+	out.Replayed = true
+	return out, err
+}
+
+// created is the answer of a creation: the game and its links.
+func (s *Service) created(rec *Record) (Created, error) {
+	var err error
+	out := Created{ID: rec.ID, Unconfirmed: rec.Status == StatusUnconfirmed}
 	if out.OrganiserToken, err = s.Token(linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, OrganiserTokenTTL); err != nil {
 		return Created{}, err
 	}
@@ -203,7 +283,6 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 		}
 		out.InviteTokens = append(out.InviteTokens, t)
 	}
-	s.log.InfoContext(ctx, "game created", "game", rec.ID, "kind", rec.Kind, "seats", len(rec.Seats))
 	return out, nil
 }
 

@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/config"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
@@ -67,6 +69,9 @@ func Lambda(ctx context.Context, log *slog.Logger, role Role) (*App, error) {
 		Store:   dynamostore.New(dynamodb.NewFromConfig(awsCfg), cfg.Table),
 		Keys:    keys,
 		BaseURL: cfg.BaseURL,
+		Limits: service.Limits{OrganiserPerHour: cfg.GamesPerOrganiserHour, OrganiserPerDay: cfg.GamesPerOrganiserDay,
+			ClientPerHour: cfg.GamesPerClientHour, ClientPerDay: cfg.GamesPerClientDay,
+			ConfirmedFor: time.Duration(cfg.ConfirmedDays) * 24 * time.Hour},
 	}
 	if role.mail != nil {
 		p.Mail = role.mail(awsCfg, cfg)

@@ -23,11 +23,13 @@ import (
 	"github.com/pbmgames/pbm/infra/store"
 )
 
-// Store keeps games and players in one: the service and the notifier
-// always get both, so no deployment can leave the player index out.
+// Store keeps games, players and the guard's counters in one: the
+// service and the notifier always get all, so no deployment can leave the
+// player index or the limits out.
 type Store interface {
 	store.Store
 	store.PlayerStore
+	store.GuardStore
 }
 
 // Parts are what a deployment brings.
@@ -47,6 +49,8 @@ type Parts struct {
 	// mailbox), shown on every page at MailboxURL.
 	Extra      func(*http.ServeMux)
 	MailboxURL string
+	// Limits bound the games made (zero fields: service.DefaultLimits).
+	Limits service.Limits
 	// Now and Rand are the service's clock, and source of seeds and ids;
 	// time.Now and crypto/rand when nil.
 	Now  func() time.Time
@@ -112,7 +116,7 @@ func New(p Parts) *App {
 	if p.Mail != nil && p.Mail.afterEachCommit {
 		afterCommit = func(ctx context.Context, id string) { a.Notifier.AfterCommit(ctx, id) }
 	}
-	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Keys: p.Keys, Log: p.Log,
+	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
 		Now: p.Now, Rand: p.Rand, AfterCommit: afterCommit})
 	if p.Mail != nil {
 		a.Notifier = p.Mail.notifier(a, p.BaseURL, p.Mail)
