@@ -51,9 +51,19 @@ func ranged(a engine.Action, lo, hi, step int64) engine.Choice {
 }
 
 // Legal lists seat's legal actions in a stable order (empty if it owes
-// nothing). Exactly one is marked Default (P-4); resign comes last.
+// nothing). Exactly one is marked Default (P-4); resign comes last. When
+// the marked choice is ranged its Action carries the amount the deadline
+// plays, so a client can take the marked choice as it is.
 func (s *State) Legal(seat engine.Seat) []engine.Choice {
-	return s.appendChoices(nil, seat, "")
+	out := s.appendChoices(nil, seat, "")
+	for i := range out {
+		if out[i].Default && out[i].Ranged() {
+			if d, ok := s.Default(seat); ok && out[i].Admits(d) {
+				out[i].Amount = d.Amount
+			}
+		}
+	}
+	return out
 }
 
 // appendChoices lists seat's legal actions of type only ("" for all).
