@@ -117,7 +117,12 @@ const sweepEvery = 5 * time.Minute
 const maxVisitActions = 1000
 
 // Play simulates one game of setup from seed.
-func Play(ctx context.Context, cfg Config, setup Setup, seed uint64) (res Result, err error) {
+func Play(ctx context.Context, cfg Config, setup Setup, seed uint64) (Result, error) {
+	return play(ctx, cfg, setup, seed, nil)
+}
+
+// play is Play; inspect, if not nil, is shown the game at its end.
+func play(ctx context.Context, cfg Config, setup Setup, seed uint64, inspect func(*sim) error) (res Result, err error) {
 	dir, err := os.MkdirTemp(cfg.Dir, "calendar-")
 	if err != nil {
 		return res, err
@@ -179,7 +184,10 @@ func Play(ctx context.Context, cfg Config, setup Setup, seed uint64) (res Result
 	if !s.over {
 		s.now = end
 	}
-	return s.result(seed, start)
+	if res, err = s.result(seed, start); err != nil || inspect == nil {
+		return res, err
+	}
+	return res, inspect(s)
 }
 
 // sim is one game being simulated.
