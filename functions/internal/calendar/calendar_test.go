@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"math/rand/v2"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -140,5 +141,16 @@ func TestPlay(t *testing.T) {
 				t.Errorf("seeds 7 and 8 gave the same %.3f days", first.Days)
 			}
 		})
+	}
+}
+
+// BenchmarkPlay: one 2-lap 4-seat «Вестерн» through the service.
+func BenchmarkPlay(b *testing.B) {
+	setup := Setup{Kind: "western", Seats: 4, Options: json.RawMessage(`{"laps":2}`)}
+	cfg := Config{Model: DefaultModel(), Dir: os.Getenv("CALENDAR_DIR")}
+	for i := range b.N {
+		if _, err := Play(context.Background(), cfg, setup, uint64(i+1)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

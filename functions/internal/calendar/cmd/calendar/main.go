@@ -4,6 +4,7 @@
 //
 //	go run ./functions/internal/calendar/cmd/calendar              # the default matrix
 //	go run ./functions/internal/calendar/cmd/calendar -kind western -seats 4 -options '{"laps":2}'
+//	go run ./functions/internal/calendar/cmd/calendar -write        # regenerate functions/internal/lengths/lengths.json
 package main
 
 import (
@@ -13,9 +14,12 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/calendar"
+	"github.com/pbmgames/pbm/functions/internal/lengths"
 )
 
 func main() {
@@ -29,8 +33,13 @@ func main() {
 		deadline = flag.Int("deadline", 0, "with -kind: hours for a decision (0: the service's default)")
 		misses   = flag.Int("misses-to-bot", 0, "with -kind: missed deadlines in a row before a bot takes a seat (0: the simulator's 100)")
 		verbose  = flag.Bool("v", false, "print each game as it ends")
+		write    = flag.Bool("write", false, "simulate the lengths the create page offers and write their estimates to -out")
+		only     = flag.String("laps", "", "with -write: only these lengths, comma-separated (the others keep their figures in -out)")
+		out      = flag.String("out", "functions/internal/lengths/lengths.json", "with -write: the file (run from the repository's root)")
 	)
 	flag.Parse()
+	cfg := calendar.DefaultConfig()
+	cfg.MaxDays = *maxDays
 	setups := calendar.DefaultMatrix()
 	if *kind != "" {
 		s := calendar.Setup{Kind: *kind, Seats: *seats, DeadlineHours: *deadline, MissesToBot: *misses}
@@ -50,7 +59,39 @@ func main() {
 		}
 	}
 	began := time.Now()
-	rows, err := calendar.Run(context.Background(), calendar.Config{MaxDays: *maxDays}, setups, *games, *workers, progress)
+	if *write {
+		save := func(d lengths.Data) error {
+			b, err := lengths.Marshal(d)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(os.Stderr, "%s: %d points after %s\n", *out, len(d.Points), time.Since(began).Round(time.Second))
+			return os.WriteFile(*out, b, 0o644)
+		}
+		var old lengths.Data
+		var laps []int
+		if *only != "" {
+			for _, f := range strings.Split(*only, ",") {
+				n, err := strconv.Atoi(strings.TrimSpace(f))
+				if err != nil {
+					fail(fmt.Errorf("-laps: %w", err))
+				}
+				laps = append(laps, n)
+			}
+			b, err := os.ReadFile(*out)
+			if err != nil {
+				fail(err)
+			}
+			if err := json.Unmarshal(b, &old); err != nil {
+				fail(fmt.Errorf("%s: %w", *out, err))
+			}
+		}
+		if _, err := calendar.Lengths(context.Background(), cfg, *workers, old, laps, progress, save); err != nil {
+			fail(err)
+		}
+		return
+	}
+	rows, err := calendar.Run(context.Background(), cfg, setups, *games, *workers, progress)
 	if err != nil {
 		fail(err)
 	}
