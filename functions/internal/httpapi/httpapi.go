@@ -66,6 +66,7 @@ func (a *api) routes() []struct {
 	return []r{
 		{Route{"GET", "/healthz"}, a.health},
 		{Route{"GET", "/api/openapi.json"}, a.openapi},
+		{Route{"GET", "/api/lengths"}, a.lengths},
 		{Route{"POST", "/api/games"}, a.createGame},
 		{Route{"POST", "/api/games/{id}/accept"}, a.accept},
 		{Route{"POST", "/api/games/{id}/start"}, a.start},
