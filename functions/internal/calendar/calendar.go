@@ -79,8 +79,9 @@ type Config struct {
 	Dir string
 }
 
-// DefaultMaxDays is a cap no game of today's defaults reaches.
-const DefaultMaxDays = 3000
+// DefaultMaxDays is a cap no game reaches today: a 6-seat 20-lap «Вестерн»
+// with two weeks a decision takes about 3,000 days.
+const DefaultMaxDays = 10000
 
 // Result is what one game measured.
 type Result struct {
