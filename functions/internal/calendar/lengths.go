@@ -14,7 +14,7 @@ import (
 // simulated at (lengths.For interpolates the others linearly: a missed
 // mail costs the deadline, the rest does not depend on it).
 var (
-	LengthLaps      = []int{1, 2, 3, 5, 10}
+	LengthLaps      = []int{1, 2, 3, 5, 10, 20}
 	LengthDeadlines = []int{12, 72, 336}
 )
 
