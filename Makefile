@@ -4,6 +4,8 @@
 #   make test    everything the CI runs (.ci/run): vet, gofmt, cfn-lint, go test
 #   make build   what `sam deploy` ships (sam build; without sam, `make lambdas`)
 #   make bench   the benchmarks;  make fuzz   30 s of every fuzz target
+#   make calendar  the calendar simulator's table (how many days a game takes)
+#   make lengths   regenerate the create page's length estimates from the simulator
 #
 # SAM builds each function with its build-<LogicalId> target (template.yaml:
 # BuildMethod: makefile), which puts the binary in $(ARTIFACTS_DIR)/bootstrap.
@@ -33,7 +35,7 @@ step = @printf '\n==> %s\n' $(1)
 
 .PHONY: all run test vet fmt-check lint-template go-test deps-browser build lambdas \
 	build-ApiFunction build-NotifyFunction build-SweepFunction build-BouncesFunction \
-	bench fuzz clean
+	bench fuzz calendar lengths clean
 
 all: test
 
@@ -133,3 +135,14 @@ fuzz:
 clean:
 	rm -rf bin .aws-sam
 	$(GO) clean -testcache
+
+## calendar: the calendar simulator's table (SPEC §6): 20 seeded games a
+## row played through the real service by simulated people
+## (CALENDAR_FLAGS="-kind western -seats 4 -options '{\"laps\":2}'" for one row).
+calendar:
+	$(GO) run ./functions/internal/calendar/cmd/calendar $(CALENDAR_FLAGS)
+
+## lengths: simulate the lengths the create page offers and write their
+## estimates (functions/internal/lengths/lengths.json); takes a while.
+lengths:
+	$(GO) run ./functions/internal/calendar/cmd/calendar -write $(CALENDAR_FLAGS)

@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine/games"
+	"github.com/pbmgames/pbm/functions/internal/lengths"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/templates"
 )
 
 // The home page creates a game: which game and its options, the time for
@@ -43,7 +45,25 @@ type kindForm struct {
 	MinSeats, MaxSeats int
 	Selected           bool
 	Fields             []optField
+	Lengths            *lengthTable
 }
+
+// lengthTable offers a game's lengths with the calendar simulator's
+// estimates (package lengths): a row a length, a column a seat count.
+type lengthTable struct {
+	Deadline string
+	Seats    []int
+	Rows     []lengthRow
+}
+
+type lengthRow struct {
+	Laps  int
+	Cells []lengthCell
+}
+
+// lengthCell is one estimate, short: the note under the table says it
+// in full.
+type lengthCell struct{ Short string }
 
 // defaultKind is the game the form offers first (SPEC §1: «Вестерн»,
 // the service's first game), whatever the order of the list.
@@ -103,6 +123,10 @@ func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg
 	if d.Misses == "" {
 		d.Misses = strconv.Itoa(service.DefaultMissesToBot)
 	}
+	hours := service.DefaultDeadlineHours
+	if h, err := strconv.Atoi(f.Get("deadline")); err == nil {
+		hours = h
+	}
 	chosen := f.Get("kind")
 	if _, ok := games.Lookup(chosen); !ok {
 		chosen = defaultKind
@@ -124,6 +148,7 @@ func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg
 			}
 			k.Fields = append(k.Fields, o)
 		}
+		k.Lengths = lengthsOf(l, info, hours)
 		// Without a script, each game's options show only while it is
 		// chosen (kinds are registry names: letters only).
 		fmt.Fprintf(&css, `.create:has(option[value="%s"]:checked) .opts:not(.o-%s){display:none}`, info.Kind, info.Kind)
@@ -136,10 +161,6 @@ func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg
 		k := strconv.Itoa(i)
 		d.Rows = append(d.Rows, seatRow{N: i + 1, Name: f.Get("name" + k), Email: f.Get("email" + k), Lang: f.Get("lang" + k)})
 	}
-	hours := service.DefaultDeadlineHours
-	if h, err := strconv.Atoi(f.Get("deadline")); err == nil {
-		hours = h
-	}
 	for _, h := range deadlineChoices {
 		d.Deadlines = append(d.Deadlines, deadlineChoice{Hours: h, Label: duration(l, timeHours(h)), Selected: h == hours})
 	}
@@ -151,6 +172,35 @@ func newFormKey() string {
 	b := make([]byte, 20)
 	_, _ = rand.Read(b) // crypto/rand.Read never fails
 	return base64.RawURLEncoding.EncodeToString(b)
+}
+
+// lengthsOf is the table of a game's lengths at the default options and
+// the deadline chosen; nil when the simulator has no figures for it.
+func lengthsOf(l string, info games.Info, hours int) *lengthTable {
+	t := &lengthTable{Deadline: duration(l, timeHours(hours))}
+	byLaps := map[int]int{} // index in t.Rows
+	for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
+		est, err := lengths.For(info.Kind, nil, seats, hours)
+		if err != nil || len(est) == 0 {
+			return nil
+		}
+		t.Seats = append(t.Seats, seats)
+		for _, e := range est {
+			i, ok := byLaps[e.Laps]
+			if !ok {
+				i = len(t.Rows)
+				t.Rows = append(t.Rows, lengthRow{Laps: e.Laps})
+				byLaps[e.Laps] = i
+			}
+			t.Rows[i].Cells = append(t.Rows[i].Cells, lengthCell{Short: templates.Tf(l, "length_cell", e.Days, e.TurnsEach)})
+		}
+	}
+	for _, r := range t.Rows {
+		if len(r.Cells) != len(t.Seats) {
+			return nil // a length not simulated at every seat count
+		}
+	}
+	return t
 }
 
 // maxSeats is the most seats any game takes: the rows of the form.

@@ -69,6 +69,7 @@ func (a *api) routes() []struct {
 	return []r{
 		{Route{"GET", "/healthz"}, a.health},
 		{Route{"GET", "/api/openapi.json"}, a.openapi},
+		{Route{"GET", "/api/lengths"}, a.lengths},
 		{Route{"POST", "/api/games"}, a.createGame},
 		{Route{"POST", "/api/games/{id}/confirm"}, a.confirm},
 		{Route{"POST", "/api/games/{id}/accept"}, a.accept},

@@ -454,6 +454,13 @@ func TestOpenAPIContract(t *testing.T) {
 		t.Errorf("/api/openapi.json does not serve %s", docFile)
 	}
 
+	// The lengths offered, with their estimates.
+	c.want(call{method: "GET", path: "/api/lengths?kind=western&seats=4"}, http.StatusOK, "", nil)
+	c.want(call{method: "GET", path: "/api/lengths?kind=businessman&seats=3&deadline_hours=24&options=%7B%22rent_claim%22%3A%22claim%22%7D"}, http.StatusOK, "", nil)
+	c.want(call{method: "GET", path: "/api/lengths?kind=chess&seats=4", invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "GET", path: "/api/lengths?kind=western&seats=9", invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "GET", path: "/api/lengths?kind=western&seats=4&options=%7B%22speed%22%3A2%7D"}, http.StatusBadRequest, service.CodeInvalid, nil)
+
 	// Creating: refusals first.
 	good := map[string]any{"kind": "western", "options": map[string]any{"laps": 3, "beginners": false},
 		"organiser": person("Olga", "olga@example.com"),

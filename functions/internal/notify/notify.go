@@ -50,7 +50,8 @@ type Notifier struct {
 	// organiser as unreachable, instead of being retried for ever.
 	Permanent func(error) bool
 	Log       *slog.Logger
-	// Now is the clock of the digest queue; time.Now when nil.
+	// Now is the clock of the digest queue and of the sweep's idle test;
+	// time.Now when nil.
 	Now func() time.Time
 }
 
@@ -287,7 +288,7 @@ func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]s
 			errs = append(errs, fmt.Errorf("sweep %s: %w", id, err))
 			continue
 		}
-		if time.Since(time.Unix(rec.Updated, 0)) < SweepIdle || len(rec.Outbox) == 0 {
+		if n.now().Sub(time.Unix(rec.Updated, 0)) < SweepIdle || len(rec.Outbox) == 0 {
 			continue
 		}
 		if err := n.Drain(ctx, id); err != nil {

@@ -51,7 +51,18 @@ var _ store.Store = (*Store)(nil)
 // Open opens (creating it if need be) the store in the file at path. Only
 // one process may have it open; another waits a few seconds and fails.
 func Open(path string) (*Store, error) {
-	db, err := bolt.Open(path, 0o600, &bolt.Options{Timeout: 5 * time.Second})
+	return open(path, &bolt.Options{Timeout: 5 * time.Second})
+}
+
+// OpenScratch opens a store that does not sync each commit to disk: for
+// throw-away files many commits are written to (the calendar simulator),
+// where a crash may lose what was written.
+func OpenScratch(path string) (*Store, error) {
+	return open(path, &bolt.Options{Timeout: 5 * time.Second, NoSync: true, NoFreelistSync: true})
+}
+
+func open(path string, o *bolt.Options) (*Store, error) {
+	db, err := bolt.Open(path, 0o600, o)
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}

@@ -1,0 +1,482 @@
+// Package calendar is the calendar simulator (SPEC §1.7, §6): it plays
+// whole games through the real service — the bbolt store, the notifier
+// and the composer, the deadlines and the sweep — with simulated people
+// who answer their mail after a delay, sleep at night and sometimes miss
+// a mail, on a simulated clock, and measures how long a game takes in
+// calendar days, how much mail each person gets and how often and how
+// long the game waits for a person.
+//
+// It is a discrete-event simulation: a queue of events in simulated time
+// (a person's visit, a run of the scheduled sweep), nothing sleeps. Every
+// figure follows from a seed.
+package calendar
+
+import (
+	"container/heap"
+	"context"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+
+	"github.com/pbmgames/pbm/engine/games"
+	"github.com/pbmgames/pbm/functions/internal/compose"
+	"github.com/pbmgames/pbm/functions/internal/notify"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store/boltstore"
+)
+
+// Setup is one row of a matrix: which game, with which options, at how
+// many seats, under which service settings.
+type Setup struct {
+	Kind    string
+	Options json.RawMessage // nil: the game's defaults
+	Seats   int
+	// DeadlineHours is the time for a decision; 0: the service's default.
+	DeadlineHours int
+	// MissesToBot as in service.CreateRequest; 0: SimMissesToBot.
+	MissesToBot int
+}
+
+// SimMissesToBot is the simulator's misses before a bot takes a seat: as
+// many as the service allows, so that people who miss a mail now and then
+// keep their seats. With the service's default of 2, two misses in a row
+// (1 in 400 decisions) would hand the seat to a bot for the rest of the
+// game, and the measure would be of bots, not people.
+const SimMissesToBot = 100
+
+func (s Setup) String() string {
+	opts := "defaults"
+	if len(s.Options) > 0 {
+		opts = string(s.Options)
+	}
+	d := s.DeadlineHours
+	if d == 0 {
+		d = service.DefaultDeadlineHours
+	}
+	return fmt.Sprintf("%s %s, %d seats, %d h", s.Kind, opts, s.Seats, d)
+}
+
+// Config says how to simulate.
+type Config struct {
+	Model Model
+	// MaxDays caps the simulated time of a game: a game still running
+	// then is reported unfinished.
+	MaxDays int
+	// SetOrders, when set, is called for every seat once the game has
+	// started, before anyone plays: the people set their standing orders
+	// as a sensible player would.
+	SetOrders func(ctx context.Context, svc *service.Service, gameID string, invite int) error
+	// Dir holds the games' store files; the system's temporary directory
+	// when empty.
+	Dir string
+}
+
+// DefaultMaxDays is a cap no game reaches today: a 6-seat 20-lap «Вестерн»
+// with two weeks a decision takes about 3,000 days.
+const DefaultMaxDays = 10000
+
+// Result is what one game measured.
+type Result struct {
+	Seed     uint64
+	Finished bool
+	Days     float64 // from the start to the end (or to the cap)
+	// Mails[i] counts every mail person i got (invitation to the final
+	// standings); Kinds counts the mails of all people by kind.
+	Mails []int
+	Kinds map[string]int
+	// Waits counts the times the game waited for a person: a seat owed a
+	// decision when the event that gave it ended, until that seat acted.
+	Waits       int
+	LongestWait time.Duration
+	Missed      int // decision mails nobody answered
+	Turns       int // turns played, all seats together
+	Moves       int // commands in the log
+	Bots        int // seats handed to a bot by the end
+}
+
+// TurnsEach is the turns a seat played, on average.
+func (r Result) TurnsEach() float64 { return float64(r.Turns) / float64(len(r.Mails)) }
+
+// decisionMail tells the mails that ask a person to decide something: the
+// ones a person answers by visiting their page.
+func decisionMail(kind string) bool {
+	return kind == service.MailTurn || kind == service.MailDecision
+}
+
+// sweepEvery is the schedule of the sweep function (template.yaml).
+const sweepEvery = 5 * time.Minute
+
+// maxVisitActions bounds the decisions one visit makes.
+const maxVisitActions = 1000
+
+// Play simulates one game of setup from seed.
+func Play(ctx context.Context, cfg Config, setup Setup, seed uint64) (Result, error) {
+	return play(ctx, cfg, setup, seed, nil)
+}
+
+// play is Play; inspect, if not nil, is shown the game at its end.
+func play(ctx context.Context, cfg Config, setup Setup, seed uint64, inspect func(*sim) error) (res Result, err error) {
+	dir, err := os.MkdirTemp(cfg.Dir, "calendar-")
+	if err != nil {
+		return res, err
+	}
+	defer os.RemoveAll(dir)
+	st, err := boltstore.OpenScratch(filepath.Join(dir, "games.db"))
+	if err != nil {
+		return res, err
+	}
+	defer st.Close()
+	if cfg.MaxDays == 0 {
+		cfg.MaxDays = DefaultMaxDays
+	}
+	if len(cfg.Model.Zones) == 0 {
+		cfg.Model = DefaultModel()
+	}
+
+	s := &sim{cfg: cfg, setup: setup, ctx: ctx, store: st,
+		rng:   rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
+		kinds: map[string]int{}, byEmail: map[string]int{}}
+	var gameSeed [32]byte
+	binary.LittleEndian.PutUint64(gameSeed[:], seed)
+	keys, err := linksign.NewKeyring("sim", map[string][]byte{"sim": []byte("calendar-simulator-link-key-0000")})
+	if err != nil {
+		return res, err
+	}
+	log := slog.New(slog.DiscardHandler)
+	s.notifier = &notify.Notifier{Sender: s, Players: st, Log: log, Now: s.clock}
+	s.svc = service.New(service.Config{Store: st, Players: st, Keys: keys, Now: s.clock,
+		Rand: rand.NewChaCha8(gameSeed), Log: log, AfterCommit: s.notifier.AfterCommit})
+	s.notifier.Service = s.svc
+	s.notifier.Composer = compose.New(compose.Config{Service: s.svc, BaseURL: "https://pbm.example", NoPicture: true})
+
+	// The organiser creates the game in the daytime in Moscow; everyone
+	// accepts at once, and the days count from the start.
+	day := time.Date(2027, 1, 4, 9, 0, 0, 0, cfg.Model.Zones[0])
+	s.now = day.Add(time.Duration(s.rng.Int64N(int64(12 * time.Hour))))
+	if err := s.setUp(); err != nil {
+		return res, fmt.Errorf("%v seed %d: %w", setup, seed, err)
+	}
+	start := s.now
+	if err := s.afterEvent(); err != nil {
+		return res, fmt.Errorf("%v seed %d: %w", setup, seed, err)
+	}
+	end := start.Add(time.Duration(cfg.MaxDays) * 24 * time.Hour)
+	for s.queue.Len() > 0 && !s.over {
+		e := heap.Pop(&s.queue).(event)
+		if e.at.After(end) {
+			break
+		}
+		s.now = e.at
+		if err := s.handle(e); err != nil {
+			return res, fmt.Errorf("%v seed %d at %s: %w", setup, seed, s.now.Format(time.RFC3339), err)
+		}
+		if err := s.afterEvent(); err != nil {
+			return res, fmt.Errorf("%v seed %d at %s: %w", setup, seed, s.now.Format(time.RFC3339), err)
+		}
+	}
+	if !s.over {
+		s.now = end
+	}
+	if res, err = s.result(seed, start); err != nil || inspect == nil {
+		return res, err
+	}
+	return res, inspect(s)
+}
+
+// sim is one game being simulated.
+type sim struct {
+	cfg      Config
+	setup    Setup
+	ctx      context.Context
+	store    *boltstore.Store
+	svc      *service.Service
+	notifier *notify.Notifier
+	rng      *rand.Rand
+	now      time.Time
+	queue    events
+	seq      int
+	id       string
+	keys     int
+	over     bool
+
+	byEmail map[string]int // person (invitation index) by address
+	people  []person
+	kinds   map[string]int
+	organ   int // mails to the organiser
+	missed  int
+	sweeps  map[time.Time]bool
+	waits   int
+	longest time.Duration
+}
+
+// person is a seat's player as the simulator follows them.
+type person struct {
+	zone  *time.Location
+	mails int
+	// The wait open for them: since when, and the seat's position then.
+	waiting  bool
+	since    time.Time
+	position int64
+}
+
+func (s *sim) clock() time.Time { return s.now }
+
+// setUp creates the game and seats everyone.
+func (s *sim) setUp() error {
+	req := service.CreateRequest{Kind: s.setup.Kind, Options: s.setup.Options, DeadlineHours: s.setup.DeadlineHours,
+		MissesToBot: s.setup.MissesToBot, Organiser: service.Person{Name: "Organiser", Email: "organiser@sim.example"}}
+	if req.MissesToBot == 0 {
+		req.MissesToBot = SimMissesToBot
+	}
+	for i := range s.setup.Seats {
+		p := service.Person{Name: fmt.Sprintf("Player %d", i+1), Email: fmt.Sprintf("p%d@sim.example", i+1), Lang: "ru"}
+		if i%2 == 1 {
+			p.Lang = "en"
+		}
+		req.Seats = append(req.Seats, p)
+		s.byEmail[p.Email] = i
+		s.people = append(s.people, person{zone: s.cfg.Model.Zones[i%len(s.cfg.Model.Zones)]})
+	}
+	c, err := s.svc.Create(s.ctx, req)
+	if err != nil {
+		return err
+	}
+	s.id = c.ID
+	for i := range req.Seats {
+		if _, err := s.svc.Accept(s.ctx, s.id, i); err != nil {
+			return fmt.Errorf("accept %d: %w", i, err)
+		}
+	}
+	if s.cfg.SetOrders != nil {
+		for i := range req.Seats {
+			if err := s.cfg.SetOrders(s.ctx, s.svc, s.id, i); err != nil {
+				return fmt.Errorf("standing orders of %d: %w", i, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Send is the simulator's mail: it counts each mail, and a person mailed
+// for a decision decides when they will visit (or that they never will).
+func (s *sim) Send(_ context.Context, m notify.Message) error {
+	kind := m.Tags["mail"]
+	s.kinds[kind]++
+	p, ok := s.byEmail[m.To]
+	if !ok {
+		s.organ++
+		return nil
+	}
+	s.people[p].mails++
+	if !decisionMail(kind) {
+		return nil
+	}
+	if s.rng.Float64() < s.cfg.Model.MissRate {
+		s.missed++
+		return nil
+	}
+	at := s.cfg.Model.Answer(s.now, s.cfg.Model.Delay(s.rng), s.people[p].zone)
+	s.push(event{at: at, person: p})
+	return nil
+}
+
+// handle runs one event: a person's visit, or the sweep.
+func (s *sim) handle(e event) error {
+	if e.person < 0 {
+		if _, err := s.svc.TickAll(s.ctx); err != nil {
+			return err
+		}
+		return errors.Join(s.notifier.Sweep(s.ctx, s.svc.PendingOutbox), s.notifier.SendDigests(s.ctx, s.now))
+	}
+	return s.visit(e.person)
+}
+
+// visit is a person on their page: they make every decision they owe,
+// one after another, choosing as the engine's bot would (the choice is
+// not what is measured, the time is), each through the service with a
+// fresh key, as the page posts it.
+func (s *sim) visit(p int) error {
+	for range maxVisitActions {
+		rec, _, err := s.svc.Load(s.ctx, s.id)
+		if err != nil {
+			return err
+		}
+		if rec.Status != service.StatusPlaying {
+			return nil
+		}
+		g, err := s.svc.Engine(rec)
+		if err != nil {
+			return err
+		}
+		seat := rec.Seats[p].Engine
+		if !slices.Contains(g.Owing(), seat) {
+			return nil
+		}
+		a, ok := g.Bot(seat)
+		if !ok {
+			return fmt.Errorf("seat %d owes a decision the bot cannot make", seat)
+		}
+		s.keys++
+		pre := service.Precondition{Position: rec.SeatPosition(seat)}
+		if _, err := s.svc.Act(s.ctx, s.id, p, a, fmt.Sprintf("simulated-%06d", s.keys), pre); err != nil {
+			return fmt.Errorf("seat %d %v: %w", seat, a, err)
+		}
+	}
+	return fmt.Errorf("person %d: a visit of over %d decisions", p, maxVisitActions)
+}
+
+// afterEvent brings the waits up to date, notes the end of the game and
+// schedules the sweep for when the game next needs the clock.
+func (s *sim) afterEvent() error {
+	rec, _, err := s.svc.Load(s.ctx, s.id)
+	if err != nil {
+		return err
+	}
+	var owing []int
+	if rec.Status == service.StatusPlaying {
+		g, err := s.svc.Engine(rec)
+		if err != nil {
+			return err
+		}
+		owing = g.Owing()
+	}
+	for i := range s.people {
+		p := &s.people[i]
+		seat := rec.Seats[i].Engine
+		pos := rec.SeatPosition(seat)
+		if p.waiting && pos > p.position {
+			s.closeWait(p)
+		}
+		if !p.waiting && slices.Contains(owing, seat) && !(seat < len(rec.Bots) && rec.Bots[seat]) {
+			p.waiting, p.since, p.position = true, s.now, pos
+		}
+	}
+	if rec.Status != service.StatusPlaying {
+		s.over = true
+		return nil
+	}
+	g, err := s.store.GetGame(s.ctx, s.id)
+	if err != nil {
+		return err
+	}
+	if g.WakeAt > 0 {
+		at := time.Unix(g.WakeAt, 0).Truncate(sweepEvery)
+		if at.Before(time.Unix(g.WakeAt, 0)) {
+			at = at.Add(sweepEvery)
+		}
+		if !at.After(s.now) {
+			at = s.now.Truncate(sweepEvery).Add(sweepEvery)
+		}
+		if s.sweeps == nil {
+			s.sweeps = map[time.Time]bool{}
+		}
+		if !s.sweeps[at] {
+			s.sweeps[at] = true
+			s.push(event{at: at, person: -1})
+		}
+	}
+	return nil
+}
+
+func (s *sim) closeWait(p *person) {
+	p.waiting = false
+	s.waits++
+	s.longest = max(s.longest, s.now.Sub(p.since))
+}
+
+// result sums up the game.
+func (s *sim) result(seed uint64, start time.Time) (Result, error) {
+	for i := range s.people {
+		if s.people[i].waiting {
+			s.closeWait(&s.people[i])
+		}
+	}
+	res := Result{Seed: seed, Finished: s.over, Days: s.now.Sub(start).Hours() / 24, Kinds: s.kinds,
+		Waits: s.waits, LongestWait: s.longest, Missed: s.missed}
+	for _, p := range s.people {
+		res.Mails = append(res.Mails, p.mails)
+	}
+	rec, _, err := s.svc.Load(s.ctx, s.id)
+	if err != nil {
+		return res, err
+	}
+	for _, b := range rec.Bots {
+		if b {
+			res.Bots++
+		}
+	}
+	res.Moves = rec.Moves
+	res.Turns, err = s.turns(rec)
+	return res, err
+}
+
+// turns replays the game's log and counts the turns it played: each time
+// the turn passes to a seat.
+func (s *sim) turns(rec *service.Record) (int, error) {
+	log, err := s.svc.FullLog(s.ctx, rec)
+	if err != nil {
+		return 0, err
+	}
+	seats := 0
+	for _, st := range rec.Seats {
+		if st.Engine >= 0 {
+			seats++
+		}
+	}
+	g, err := games.New(rec.Kind, rec.Options, seats, [32]byte(rec.Seed))
+	if err != nil {
+		return 0, err
+	}
+	n, last := 1, g.Turn()
+	for _, e := range log {
+		g, _, err = g.Apply(e.Seat, e.Action)
+		if err != nil {
+			return 0, fmt.Errorf("replay %d: %w", e.N, err)
+		}
+		if !g.Over() && g.Turn() != last {
+			n++
+			last = g.Turn()
+		}
+	}
+	return n, nil
+}
+
+// event is a person's visit (person ≥ 0) or a run of the sweep (−1).
+type event struct {
+	at     time.Time
+	seq    int
+	person int
+}
+
+func (s *sim) push(e event) {
+	s.seq++
+	e.seq = s.seq
+	heap.Push(&s.queue, e)
+}
+
+// events is a queue by time, then by the order events were made.
+type events []event
+
+func (q events) Len() int { return len(q) }
+func (q events) Less(i, j int) bool {
+	if !q[i].at.Equal(q[j].at) {
+		return q[i].at.Before(q[j].at)
+	}
+	return q[i].seq < q[j].seq
+}
+func (q events) Swap(i, j int) { q[i], q[j] = q[j], q[i] }
+func (q *events) Push(x any)   { *q = append(*q, x.(event)) }
+func (q *events) Pop() any {
+	old := *q
+	e := old[len(old)-1]
+	*q = old[:len(old)-1]
+	return e
+}

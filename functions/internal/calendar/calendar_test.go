@@ -1,0 +1,156 @@
+package calendar
+
+import (
+	"context"
+	"encoding/json"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pbmgames/pbm/functions/internal/service"
+)
+
+// TestDelay: the drawn delays have the model's median and 90th percentile.
+func TestDelay(t *testing.T) {
+	m := DefaultModel()
+	r := rand.New(rand.NewPCG(1, 2))
+	var xs []float64
+	for range 100_000 {
+		xs = append(xs, m.Delay(r).Hours())
+	}
+	for _, c := range []struct{ q, want float64 }{{0.5, 2}, {0.9, 10}} {
+		if got := Quantile(xs, c.q); got < c.want*0.97 || got > c.want*1.03 {
+			t.Errorf("quantile %.1f of the delay: %.2f h, want %.0f h", c.q, got, c.want)
+		}
+	}
+}
+
+// TestAnswerNeverAtNight: whenever a mail comes and however long a person
+// takes, they answer while awake in their own zone, and no sooner than the
+// delay.
+func TestAnswerNeverAtNight(t *testing.T) {
+	m := DefaultModel()
+	r := rand.New(rand.NewPCG(3, 4))
+	base := time.Date(2027, 3, 20, 0, 0, 0, 0, time.UTC) // across a change to summer time
+	for i := range 50_000 {
+		at := base.Add(time.Duration(r.Int64N(int64(30 * 24 * time.Hour))))
+		d := m.Delay(r)
+		loc := m.Zones[i%len(m.Zones)]
+		got := m.Answer(at, d, loc)
+		if h := got.In(loc).Hour(); h < m.WakeHour || h >= m.SleepHour {
+			t.Fatalf("mail at %s, delay %s in %s: answered at %s, asleep", at, d, loc, got.In(loc))
+		}
+		if got.Sub(at) < d {
+			t.Fatalf("mail at %s, delay %s: answered at %s, too soon", at, d, got)
+		}
+	}
+	// A mail at 22:30 in Moscow with a 2-hour delay: half an hour that
+	// evening, the rest from 08:00.
+	msk := m.Zones[0]
+	if got, want := m.Answer(time.Date(2027, 1, 4, 22, 30, 0, 0, msk), 2*time.Hour, msk), time.Date(2027, 1, 5, 9, 30, 0, 0, msk); !got.Equal(want) {
+		t.Errorf("22:30 + 2 h: %s, want %s", got, want)
+	}
+}
+
+// TestPlay plays short games of both games through the service and checks
+// what it measures against the game's own log: people act only while
+// awake, a mail nobody answers is played by the deadline, the same seed
+// gives the same game.
+func TestPlay(t *testing.T) {
+	ctx := context.Background()
+	for _, setup := range []Setup{
+		{Kind: "western", Seats: 3, Options: json.RawMessage(`{"laps":1}`)},
+		{Kind: "businessman", Seats: 2, Options: json.RawMessage(`{"laps":1}`), DeadlineHours: 24},
+	} {
+		t.Run(setup.Kind, func(t *testing.T) {
+			cfg := Config{Model: DefaultModel(), Dir: t.TempDir()}
+			var first Result
+			var byPerson, byDeadline int
+			res, err := play(ctx, cfg, setup, 7, func(s *sim) error {
+				rec, _, err := s.svc.Load(ctx, s.id)
+				if err != nil {
+					return err
+				}
+				log, err := s.svc.FullLog(ctx, rec)
+				if err != nil {
+					return err
+				}
+				for _, e := range log {
+					inv := -1
+					for i, st := range rec.Seats {
+						if st.Engine == e.Seat {
+							inv = i
+						}
+					}
+					switch {
+					case strings.HasPrefix(e.Key, "simulated-"):
+						byPerson++
+						loc := s.people[inv].zone
+						if h := time.Unix(e.At, 0).In(loc).Hour(); h < cfg.Model.WakeHour || h >= cfg.Model.SleepHour {
+							t.Errorf("entry %d: seat %d acted at %s in %s", e.N, e.Seat, time.Unix(e.At, 0).In(loc), loc)
+						}
+					case strings.HasPrefix(e.Key, "deadline-"):
+						byDeadline++
+					default:
+						t.Errorf("entry %d made by %q: neither a person nor the deadline", e.N, e.Key)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			first = res
+			t.Logf("%v: %.1f days, %d turns, mails %v, waits %d, longest %s, missed %d; %d commands by people, %d by deadlines",
+				setup, res.Days, res.Turns, res.Mails, res.Waits, res.LongestWait, res.Missed, byPerson, byDeadline)
+			if !res.Finished || res.Days <= 0 || res.Turns == 0 || res.Waits == 0 {
+				t.Errorf("result %+v: the game did not play out", res)
+			}
+			if res.Missed > 0 && byDeadline == 0 {
+				t.Errorf("%d mails missed, none played by the deadline", res.Missed)
+			}
+			deadline := time.Duration(setup.DeadlineHours) * time.Hour
+			if deadline == 0 {
+				deadline = service.DefaultDeadlineHours * time.Hour
+			}
+			if res.Missed > 0 && res.LongestWait < deadline {
+				t.Errorf("a mail was missed, yet the longest wait %s is under the deadline %s", res.LongestWait, deadline)
+			}
+			if res.LongestWait > deadline+sweepEvery {
+				t.Errorf("longest wait %s: over the deadline %s and a sweep", res.LongestWait, deadline)
+			}
+			for i, m := range res.Mails {
+				if m == 0 {
+					t.Errorf("person %d got no mail", i)
+				}
+			}
+			again, err := Play(ctx, cfg, setup, 7)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if again.Days != first.Days || again.Waits != first.Waits || again.Turns != first.Turns {
+				t.Errorf("same seed, another game: %+v then %+v", first, again)
+			}
+			other, err := Play(ctx, cfg, setup, 8)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if other.Days == first.Days {
+				t.Errorf("seeds 7 and 8 gave the same %.3f days", first.Days)
+			}
+		})
+	}
+}
+
+// BenchmarkPlay: one 2-lap 4-seat «Вестерн» through the service.
+func BenchmarkPlay(b *testing.B) {
+	setup := Setup{Kind: "western", Seats: 4, Options: json.RawMessage(`{"laps":2}`)}
+	cfg := Config{Model: DefaultModel(), Dir: os.Getenv("CALENDAR_DIR")}
+	for i := range b.N {
+		if _, err := Play(context.Background(), cfg, setup, uint64(i+1)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

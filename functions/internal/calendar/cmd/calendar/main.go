@@ -1,0 +1,107 @@
+// Command calendar prints the calendar simulator's table (SPEC §6): for
+// each game, seat count and options of the matrix, 20 seeded games played
+// through the real service by simulated people, and how long they took.
+//
+//	go run ./functions/internal/calendar/cmd/calendar              # the default matrix
+//	go run ./functions/internal/calendar/cmd/calendar -kind western -seats 4 -options '{"laps":2}'
+//	go run ./functions/internal/calendar/cmd/calendar -write        # regenerate functions/internal/lengths/lengths.json
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/pbmgames/pbm/functions/internal/calendar"
+	"github.com/pbmgames/pbm/functions/internal/lengths"
+)
+
+func main() {
+	var (
+		games    = flag.Int("games", 20, "seeded games a row")
+		workers  = flag.Int("j", runtime.GOMAXPROCS(0), "games played at once")
+		maxDays  = flag.Int("max-days", calendar.DefaultMaxDays, "simulated days after which a game counts as unfinished")
+		kind     = flag.String("kind", "", "one row: the game (western, businessman) instead of the default matrix")
+		seats    = flag.Int("seats", 4, "with -kind: seats")
+		options  = flag.String("options", "", "with -kind: the game's options as JSON (empty: defaults)")
+		deadline = flag.Int("deadline", 0, "with -kind: hours for a decision (0: the service's default)")
+		misses   = flag.Int("misses-to-bot", 0, "with -kind: missed deadlines in a row before a bot takes a seat (0: the simulator's 100)")
+		verbose  = flag.Bool("v", false, "print each game as it ends")
+		write    = flag.Bool("write", false, "simulate the lengths the create page offers and write their estimates to -out")
+		only     = flag.String("laps", "", "with -write: only these lengths, comma-separated (the others keep their figures in -out)")
+		out      = flag.String("out", "functions/internal/lengths/lengths.json", "with -write: the file (run from the repository's root)")
+	)
+	flag.Parse()
+	cfg := calendar.DefaultConfig()
+	cfg.MaxDays = *maxDays
+	setups := calendar.DefaultMatrix()
+	if *kind != "" {
+		s := calendar.Setup{Kind: *kind, Seats: *seats, DeadlineHours: *deadline, MissesToBot: *misses}
+		if *options != "" {
+			if !json.Valid([]byte(*options)) {
+				fail(fmt.Errorf("-options is not JSON: %s", *options))
+			}
+			s.Options = json.RawMessage(*options)
+		}
+		setups = []calendar.Setup{s}
+	}
+	var progress func(calendar.Setup, calendar.Result)
+	if *verbose {
+		progress = func(s calendar.Setup, r calendar.Result) {
+			fmt.Fprintf(os.Stderr, "%v seed %d: %.1f days, finished %v, turns each %.0f, mails %v, waits %d, longest %.1f h, missed %d, bots %d\n",
+				s, r.Seed, r.Days, r.Finished, r.TurnsEach(), r.Mails, r.Waits, r.LongestWait.Hours(), r.Missed, r.Bots)
+		}
+	}
+	began := time.Now()
+	if *write {
+		save := func(d lengths.Data) error {
+			b, err := lengths.Marshal(d)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(os.Stderr, "%s: %d points after %s\n", *out, len(d.Points), time.Since(began).Round(time.Second))
+			return os.WriteFile(*out, b, 0o644)
+		}
+		var old lengths.Data
+		var laps []int
+		if *only != "" {
+			for _, f := range strings.Split(*only, ",") {
+				n, err := strconv.Atoi(strings.TrimSpace(f))
+				if err != nil {
+					fail(fmt.Errorf("-laps: %w", err))
+				}
+				laps = append(laps, n)
+			}
+			b, err := os.ReadFile(*out)
+			if err != nil {
+				fail(err)
+			}
+			if err := json.Unmarshal(b, &old); err != nil {
+				fail(fmt.Errorf("%s: %w", *out, err))
+			}
+		}
+		if _, err := calendar.Lengths(context.Background(), cfg, *workers, old, laps, progress, save); err != nil {
+			fail(err)
+		}
+		return
+	}
+	rows, err := calendar.Run(context.Background(), cfg, setups, *games, *workers, progress)
+	if err != nil {
+		fail(err)
+	}
+	if err := calendar.WriteTable(os.Stdout, rows); err != nil {
+		fail(err)
+	}
+	fmt.Fprintf(os.Stderr, "%d rows of %d games in %s\n", len(rows), *games, time.Since(began).Round(time.Second))
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "calendar:", err)
+	os.Exit(1)
+}

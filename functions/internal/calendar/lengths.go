@@ -1,0 +1,121 @@
+package calendar
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+
+	"github.com/pbmgames/pbm/engine/games"
+	"github.com/pbmgames/pbm/functions/internal/lengths"
+)
+
+// The lengths the create page offers, in laps, and the deadlines they are
+// simulated at (lengths.For interpolates the others linearly: a missed
+// mail costs the deadline, the rest does not depend on it).
+var (
+	LengthLaps      = []int{1, 2, 3, 5, 10, 20}
+	LengthDeadlines = []int{12, 72, 336}
+)
+
+// LengthGames is how many seeded games each length is estimated from:
+// fewer for the long ones, which take the most time to simulate.
+func LengthGames(laps int) int {
+	switch {
+	case laps <= 2:
+		return 12
+	case laps <= 5:
+		return 6
+	case laps <= 10:
+		return 4
+	}
+	return 3
+}
+
+// LengthSetups lists the setups of one length: every game at its default
+// variant, every seat count it takes, every simulated deadline.
+func LengthSetups(laps int) []Setup {
+	var out []Setup
+	for _, info := range games.List() {
+		for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
+			for _, d := range LengthDeadlines {
+				out = append(out, Setup{Kind: info.Kind, Seats: seats, DeadlineHours: d,
+					Options: json.RawMessage(fmt.Sprintf(`{"laps":%d}`, laps))})
+			}
+		}
+	}
+	return out
+}
+
+// LengthPoint is the figure of one row for lengths.json.
+func LengthPoint(r Row, laps int) (lengths.Point, error) {
+	variant, err := lengths.Variant(r.Setup.Kind, r.Setup.Options)
+	if err != nil {
+		return lengths.Point{}, err
+	}
+	s := r.Summary()
+	if s.Unfinished > 0 {
+		return lengths.Point{}, fmt.Errorf("%v: %d games unfinished", r.Setup, s.Unfinished)
+	}
+	return lengths.Point{Kind: r.Setup.Kind, Variant: variant, Seats: r.Setup.Seats, Laps: laps,
+		DeadlineHours: r.Setup.DeadlineHours, Games: s.Games,
+		TurnsEach: round1(s.TurnsEach), Days: round1(s.DaysMedian), DaysP90: round1(s.DaysP90)}, nil
+}
+
+func round1(x float64) float64 { return float64(int(x*10+0.5)) / 10 }
+
+// Lengths simulates the lengths the create page offers, shortest first —
+// only those listed in only, if any, keeping the figures of the others
+// from old — and answers the data lengths.json keeps; done, if not nil,
+// is given the data so far after each length.
+func Lengths(ctx context.Context, cfg Config, workers int, old lengths.Data, only []int, progress func(Setup, Result), done func(lengths.Data) error) (lengths.Data, error) {
+	m := cfg.Model
+	if len(m.Zones) == 0 {
+		m = DefaultModel()
+	}
+	orders := "no standing orders"
+	if cfg.SetOrders != nil {
+		orders = "sensible standing orders set by every player"
+	}
+	d := lengths.Data{
+		Model: fmt.Sprintf("people answer a decision mail after a log-normal delay (median %s, 90th percentile %s) counted in their waking hours (%02d:00–%02d:00, three time zones), miss %.0f %% of them; %s",
+			m.MedianDelay, m.P90Delay, m.WakeHour, m.SleepHour, m.MissRate*100, orders),
+		Command:   "go run ./functions/internal/calendar/cmd/calendar -write",
+		Laps:      map[string][]int{},
+		Deadlines: LengthDeadlines,
+	}
+	for _, info := range games.List() {
+		d.Laps[info.Kind] = LengthLaps
+	}
+	simulate := func(laps int) error {
+		rows, err := Run(ctx, cfg, LengthSetups(laps), LengthGames(laps), workers, progress)
+		if err != nil {
+			return err
+		}
+		for _, r := range rows {
+			p, err := LengthPoint(r, laps)
+			if err != nil {
+				return err
+			}
+			d.Points = append(d.Points, p)
+		}
+		return nil
+	}
+	for _, laps := range LengthLaps {
+		if len(only) > 0 && !slices.Contains(only, laps) {
+			for _, p := range old.Points {
+				if p.Laps == laps {
+					d.Points = append(d.Points, p)
+				}
+			}
+		} else if err := simulate(laps); err != nil {
+			return d, err
+		}
+		if done != nil {
+			if err := done(d); err != nil {
+				return d, err
+			}
+		}
+	}
+	return d, nil
+}

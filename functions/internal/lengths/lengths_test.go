@@ -1,0 +1,98 @@
+package lengths
+
+import (
+	"bytes"
+	"encoding/json"
+	"regexp"
+	"strconv"
+	"testing"
+)
+
+func TestVariant(t *testing.T) {
+	for _, c := range []struct {
+		kind, opts, want string
+		bad              bool
+	}{
+		{"western", ``, "", false},
+		{"western", `{"laps":3}`, "", false},
+		{"western", `{"laps":3,"beginners":false}`, "", false},
+		{"western", `{"beginners":true}`, `{"beginners":true}`, false},
+		{"businessman", `{"rent_claim":"auto","laps":7}`, "", false},
+		{"businessman", `{"rent_claim":"claim"}`, `{"rent_claim":"claim"}`, false},
+		{"chess", ``, "", true},
+		{"western", `{"laps":`, "", true},
+	} {
+		got, err := Variant(c.kind, json.RawMessage(c.opts))
+		if (err != nil) != c.bad || got != c.want {
+			t.Errorf("Variant(%s, %s) = %q, %v; want %q (error %v)", c.kind, c.opts, got, err, c.want, c.bad)
+		}
+	}
+}
+
+// TestInterpolate: deadlines between those simulated are interpolated
+// linearly; outside them the nearest is taken.
+func TestInterpolate(t *testing.T) {
+	at := []Point{{DeadlineHours: 12, Days: 10, DaysP90: 12, TurnsEach: 20}, {DeadlineHours: 72, Days: 16, DaysP90: 24, TurnsEach: 20}, {DeadlineHours: 336, Days: 60, DaysP90: 80, TurnsEach: 21}}
+	for _, c := range []struct {
+		h    int
+		days float64
+	}{{1, 10}, {12, 10}, {42, 13}, {72, 16}, {204, 38}, {336, 60}, {720, 60}} {
+		if got := interpolate(at, c.h); got.Days != c.days {
+			t.Errorf("%d h: %v days, want %v", c.h, got.Days, c.days)
+		}
+	}
+}
+
+// TestFor: the lengths kept are offered shortest first, longer ones take
+// more turns, and the words carry the figures in both languages.
+func TestFor(t *testing.T) {
+	d, err := Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for kind, laps := range d.Laps {
+		est, err := For(kind, nil, 4, 72)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(est) != len(laps) {
+			t.Fatalf("%s at 4 seats: %d lengths, want %d", kind, len(est), len(laps))
+		}
+		for i, e := range est {
+			if e.Laps != laps[i] || e.Days < 1 || e.DaysP90 < e.Days {
+				t.Errorf("%s: estimate %d: %+v", kind, i, e)
+			}
+			if i > 0 && e.TurnsEach <= est[i-1].TurnsEach {
+				t.Errorf("%s: %d laps take %d turns each, %d laps %d", kind, e.Laps, e.TurnsEach, est[i-1].Laps, est[i-1].TurnsEach)
+			}
+			for _, text := range []string{e.RU, e.EN} {
+				if !says(text, e.TurnsEach) || !says(text, e.Days) {
+					t.Errorf("%s %d laps: %q does not say %d turns and %d days", kind, e.Laps, text, e.TurnsEach, e.Days)
+				}
+			}
+		}
+		if est, err := For(kind, json.RawMessage(`{"laps":3,"no_such_option":1}`), 4, 72); err != nil || len(est) != 0 {
+			t.Errorf("%s with an unknown variant: %v, %v; want none", kind, est, err)
+		}
+	}
+}
+
+// TestMarshal: the file as the simulator writes it reads back the same.
+func TestMarshal(t *testing.T) {
+	d, err := Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(b, raw) {
+		t.Errorf("lengths.json is not as Marshal writes it: regenerate it rather than edit it")
+	}
+}
+
+// says tells whether text holds the number n as a word.
+func says(text string, n int) bool {
+	return regexp.MustCompile(`\b` + strconv.Itoa(n) + `\b`).MatchString(text)
+}
