@@ -63,8 +63,10 @@ const annealSteps = 3000
 // of the given sizes (see TableSizes), so that over the season each pair
 // shares a table as evenly as it can, members take turns at the smaller
 // tables, and each member sits in each seat position as evenly as it can.
-// Each round is chosen greedily given the rounds before it, by local search
-// from several random seatings. The same seed gives the same season.
+// Each round is first chosen greedily given the rounds before it, by local
+// search from several random seatings; then the whole season is improved
+// by simulated annealing (see anneal), and last the seats at each table
+// are ordered (see seatOrder). The same seed gives the same season.
 func Seat(members, rounds int, sizes []int, seed uint64) ([]Round, error) {
 	total := 0
 	for _, s := range sizes {
