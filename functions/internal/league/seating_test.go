@@ -190,3 +190,14 @@ func TestSeatRefusesBadInput(t *testing.T) {
 		t.Error("a table size over the game's limit accepted")
 	}
 }
+
+// BenchmarkSeat plans a season of 21 members × 6 rounds, the largest case
+// the tests measure.
+func BenchmarkSeat(b *testing.B) {
+	sizes, _ := TableSizes(21, 4, 2, 6)
+	for i := range b.N {
+		if _, err := Seat(21, 6, sizes, uint64(i)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
