@@ -22,8 +22,9 @@
 // off); members take turns at the smaller tables; each member sits in each
 // seat position (turn order) about equally. Each round is first chosen
 // greedily by local search, then the whole season is improved by simulated
-// annealing and last the seats are ordered. The same seed gives the same
-// plan. Perfect spreads are often impossible (the tests state the bounds
+// annealing and last the seats are ordered (the first seat, which moves
+// first, weighs thrice); of four such plans the cheapest is kept. The same
+// seed gives the same plan. Perfect spreads are often impossible (the tests state the bounds
 // reached, and for 7 members × 4 rounds show the bound is the best there is).
 //
 // # Points and the season table (points.go, standings.go)

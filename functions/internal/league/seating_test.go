@@ -60,7 +60,7 @@ func seasonStats(members int, season []Round) (pairs []int, seats [][]int) {
 	return pairs, seats
 }
 
-// The bounds are what the planner reaches on seeds 1 to 5 (measured when it
+// The bounds are what the planner reaches on seeds 1 to 3 (measured when it
 // was written); ideal spreads are often impossible, so the test guards
 // against a planner that gets worse. For 7 members × 4 rounds at tables of
 // 4 and 3 the bound is the best there is: a search of all 35⁴ seasons
@@ -76,15 +76,15 @@ func TestSeatSpreadsMeetingsAndSeats(t *testing.T) {
 		minFirst, maxFirst int // times a member sits first (moves first)
 	}{
 		{7, 4, 1, 3, 0, 3, 2, 1, 2},
-		{21, 6, 0, 2, 25, 20, 2, 1, 2},
-		{13, 5, 0, 3, 8, 3, 2, 0, 2},
+		{21, 6, 0, 2, 15, 9, 2, 1, 2},
+		{13, 5, 0, 3, 8, 2, 2, 1, 2},
 		{8, 7, 3, 3, 0, 28, 2, 1, 2}, // two tables of 4: everyone meets everyone 3 times
 	} {
 		sizes, err := TableSizes(c.members, 4, 2, 6)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for seed := uint64(1); seed <= 5; seed++ {
+		for seed := uint64(1); seed <= 3; seed++ {
 			name := fmt.Sprintf("%d members × %d rounds at %v, seed %d", c.members, c.rounds, sizes, seed)
 			season, err := Seat(c.members, c.rounds, sizes, seed)
 			if err != nil {
