@@ -45,7 +45,7 @@ func (m RatingModel) Rate(ratings []Rating, places []int) ([]Rating, error) {
 		return nil, fmt.Errorf("rate: %d ratings but %d places", n, len(places))
 	}
 	for i, r := range ratings {
-		if r.Sigma <= 0 || math.IsNaN(r.Mu) || math.IsInf(r.Mu, 0) || places[i] < 1 {
+		if !(r.Sigma > 0) || math.IsInf(r.Sigma, 0) || math.IsNaN(r.Mu) || math.IsInf(r.Mu, 0) || places[i] < 1 {
 			return nil, fmt.Errorf("rate: player %d has rating %+v and place %d", i, r, places[i])
 		}
 	}

@@ -51,13 +51,20 @@ func level(a, b Result) bool { return a.NetWorth == b.NetWorth && a.Bankrupt == 
 // places they span, averaged and rounded half up.
 func TablePoints(results []Result) ([]int64, error) {
 	n := len(results)
+	if n == 0 {
+		return nil, fmt.Errorf("a table without results")
+	}
 	order := make([]int, n)
 	seen := make(map[int]bool, n)
+	who := make(map[string]bool, n)
 	for i, r := range results {
 		if r.Place < 1 || r.Place > n || seen[r.Place] {
 			return nil, fmt.Errorf("places %v are not 1 to %d", places(results), n)
 		}
-		seen[r.Place] = true
+		if who[r.Member] {
+			return nil, fmt.Errorf("%q has two results at one table", r.Member)
+		}
+		seen[r.Place], who[r.Member] = true, true
 		order[r.Place-1] = i
 	}
 	out := make([]int64, n)
