@@ -64,7 +64,14 @@
 // each player a team of one and OpenSkill's constants (mu 25, sigma 25/3,
 // beta 25/6, kappa 0.0001, no tau). No maintained Go implementation is
 // served by the module proxy, so it is written here and checked against
-// openskill.js's reference values. A rating is shown as mu ± sigma and
-// ranked by its ordinal, mu − 3·sigma. Games are rated in round order;
-// level results count as a tie.
+// openskill.js's reference values and Weng and Lin's own figures (their
+// rank-1.02 program, as quoted by openskill.js) to 1e-8. A rating is shown
+// as mu ± sigma and ranked by its ordinal, mu − 3·sigma. Games are rated
+// in round order; level results count as a tie.
+//
+// # Seats not played by their member
+//
+// A seat played by standing orders, a bot or a substitute the organiser
+// seated still counts for the member seated there (Result.Member is the
+// league member), so a round's tables always hand out the same points.
 package league
