@@ -204,3 +204,35 @@ func headToHead(group []Row, tables []Table) {
 	}
 	slices.SortStableFunc(group, func(a, b Row) int { return cmp.Compare(b.HeadToHead, a.HeadToHead) })
 }
+
+// PointsByRound is each member's running total of points after each round
+// 1..rounds (hundredths), for the chart of a season: a member without a
+// game in a round keeps their total.
+func PointsByRound(members []string, tables []Table, rounds int) (map[string][]int64, error) {
+	perRound := make(map[string][]int64, len(members))
+	for _, m := range members {
+		perRound[m] = make([]int64, rounds)
+	}
+	for _, t := range tables {
+		if t.Round < 1 || t.Round > rounds {
+			return nil, fmt.Errorf("game %s: round %d of %d", t.Game, t.Round, rounds)
+		}
+		pts, err := TablePoints(t.Results)
+		if err != nil {
+			return nil, fmt.Errorf("game %s: %w", t.Game, err)
+		}
+		for i, r := range t.Results {
+			line := perRound[r.Member]
+			if line == nil {
+				return nil, fmt.Errorf("game %s: %q is not a member of the division", t.Game, r.Member)
+			}
+			line[t.Round-1] += pts[i]
+		}
+	}
+	for _, line := range perRound {
+		for r := 1; r < len(line); r++ {
+			line[r] += line[r-1]
+		}
+	}
+	return perRound, nil
+}

@@ -135,3 +135,22 @@ func TestResultsNameEngineScores(t *testing.T) {
 		t.Error("three scores for one seat accepted")
 	}
 }
+
+func TestPointsByRound(t *testing.T) {
+	got, err := PointsByRound([]string{"p", "q", "z"}, []Table{
+		{Game: "g1", Round: 1, Results: []Result{{"p", 1, 100, false}, {"q", 2, 50, false}}},
+		{Game: "g2", Round: 3, Results: []Result{{"q", 1, 100, false}, {"p", 2, 50, false}}},
+	}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Tables of two pay 7.5 and 2.5; nobody played in round 2; z never.
+	for m, want := range map[string][]int64{"p": {750, 750, 1000}, "q": {250, 250, 1000}, "z": {0, 0, 0}} {
+		if !slices.Equal(got[m], want) {
+			t.Errorf("%s: %v, want %v", m, got[m], want)
+		}
+	}
+	if _, err := PointsByRound([]string{"p"}, []Table{{Game: "g", Round: 4, Results: []Result{{"p", 1, 1, false}}}}, 3); err == nil {
+		t.Error("a game of round 4 in a season of 3 accepted")
+	}
+}
