@@ -250,6 +250,13 @@ func (s *sim) setUp() error {
 		return err
 	}
 	s.id = c.ID
+	// The organiser follows the confirmation mail at once (a first game
+	// from their address): only then do the invitations go out.
+	if c.Unconfirmed {
+		if err := s.svc.Confirm(s.ctx, s.id); err != nil {
+			return fmt.Errorf("confirm: %w", err)
+		}
+	}
 	for i := range req.Seats {
 		if _, err := s.svc.Accept(s.ctx, s.id, i); err != nil {
 			return fmt.Errorf("accept %d: %w", i, err)

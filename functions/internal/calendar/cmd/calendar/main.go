@@ -35,11 +35,15 @@ func main() {
 		verbose  = flag.Bool("v", false, "print each game as it ends")
 		write    = flag.Bool("write", false, "simulate the lengths the create page offers and write their estimates to -out")
 		only     = flag.String("laps", "", "with -write: only these lengths, comma-separated (the others keep their figures in -out)")
+		noOrders = flag.Bool("no-orders", false, "people set no standing orders (the service as it was before them)")
 		out      = flag.String("out", "functions/internal/lengths/lengths.json", "with -write: the file (run from the repository's root)")
 	)
 	flag.Parse()
 	cfg := calendar.DefaultConfig()
 	cfg.MaxDays = *maxDays
+	if *noOrders {
+		cfg.SetOrders = nil
+	}
 	setups := calendar.DefaultMatrix()
 	if *kind != "" {
 		s := calendar.Setup{Kind: *kind, Seats: *seats, DeadlineHours: *deadline, MissesToBot: *misses}
