@@ -21,7 +21,7 @@ var texts = map[string][2]string{
 	"name":           {"Имя", "Name"},
 	"email":          {"Почта", "Email"},
 	"seats_hint":     {"Заполните от 2 до 6 игроков; пустые строки пропускаются.", "Fill in 2 to 6 players; empty rows are skipped."},
-	"accepted":       {"принял", "accepted"},
+	"accepted":       {"приглашение принято", "accepted"},
 	"waiting":        {"ждём ответа", "waiting"},
 	"start":          {"Начать с принявшими", "Start with those who accepted"},
 	"status_invited": {"ждём игроков", "waiting for players"},
@@ -80,8 +80,6 @@ var texts = map[string][2]string{
 	"your_move_now":  {"ваш ход", "your move"},
 	// Pages of a game.
 	"skip":              {"К содержанию", "Skip to content"},
-	"n_moves":           {"действий: %d", "%d actions"},
-	"n_laps":            {"кругов: %d", "%d laps"},
 	"lap_of":            {"пройдено кругов: %d из %d", "laps done: %d of %d"},
 	"beginners_short":   {"для начинающих", "beginners' variant"},
 	"deadline_hours":    {"на решение: %s", "%s for each decision"},
@@ -101,7 +99,6 @@ var texts = map[string][2]string{
 	"shares":            {"Акции", "Shares"},
 	"labour":            {"Биржа труда", "Labour exchange"},
 	"narco":             {"Наркотик", "Narcotics"},
-	"skipping":          {"пропускает ходов: %d", "misses %d turns"},
 	"protected":         {"под защитой полиции", "protected from the police"},
 	"due_in":            {"осталось %s", "%s left"},
 	"due_now":           {"срок вышел", "the time is up"},
@@ -110,7 +107,7 @@ var texts = map[string][2]string{
 	"n_mins":            {"%d мин", "%d min"},
 	"your_bid":          {"Ваша закрытая ставка: %s. Ждём ставок остальных.", "Your sealed bid: %s. Waiting for the others' bids."},
 	"ask_roll":          {"Вы на клетке %s. Бросайте кубик.", "You are on %s. Roll the die."},
-	"ask_fork":          {"Выпало %d. Развилка на клетке %s: выберите путь (осталось шагов: %d).", "You rolled %d. A fork at %s: choose the way (%d steps left)."},
+	"ask_fork":          {"Выпало %d. Развилка на клетке %s: выберите путь (%s).", "You rolled %d. A fork at %s: choose the way (%s)."},
 	"ask_act_die":       {"Выпало %d — вы на клетке %s. Сделайте, что нужно, и закончите ход.", "You rolled %d and stopped on %s. Do what you want here, then end the turn."},
 	"ask_act":           {"Вы на клетке %s. Сделайте, что нужно, и закончите ход.", "You are on %s. Do what you want here, then end the turn."},
 	"ask_raid":          {"Облава на клетке %s: отдайте награбленное (%s) или отправляйтесь в тюрьму.", "A police raid on %s: give up the loot (%s) or go to prison."},
@@ -118,7 +115,7 @@ var texts = map[string][2]string{
 	"ask_auction":       {"Торги: банк продаёт %s. Закрытая ставка — от %s; до конца торгов её видите только вы.", "Auction: the bank sells %s. A sealed bid starts at %s; nobody sees it until the auction closes."},
 	"grp_bank":          {"Банк", "Bank"},
 	"grp_market":        {"Рынок: продать товар", "Market: sell goods"},
-	"grp_offer":         {"Предложить выкуп акции (за полторы цены)", "Offer to buy a share (at 1.5× its price)"},
+	"grp_offer":         {"Предложить выкуп акции (за полторы цены)", "Offer to buy a share (at ×1.5 its price)"},
 	"grp_spec":          {"Продать акцию на бирже", "Sell a share at the speculation"},
 	"grp_sell":          {"Продать акцию банку по номиналу", "Sell a share to the bank at par"},
 	"grp_other":         {"Другое", "Other"},
@@ -128,13 +125,12 @@ var texts = map[string][2]string{
 	"note_price":        {"цена %s", "price %s"},
 	"note_profit":       {"доход %s за круг", "profit %s a lap"},
 	"note_par":          {"получите %s", "you get %s"},
-	"note_mult":         {"по цене ×%g", "at ×%g its value"},
+	"note_mult":         {"по цене ×%s", "at ×%s its value"},
 	"note_owner":        {"владелец: %s", "owner: %s"},
 	"note_for":          {"вы получите %s", "you get %s"},
 	"note_unit":         {"по %s за единицу", "%s a unit"},
 	"note_ton":          {"по %s за тонну", "%s a ton"},
 	"note_trinkets":     {"заплатите %s, получите %s", "pay %s, get %s"},
-	"note_turns":        {"ходов: %d", "%d turns"},
 	"note_upto":         {"до %s", "up to %s"},
 	"bid_for":           {"Ставка за %s", "Bid for %s"},
 	"unit_units":        {"ед.", "units"},
@@ -142,7 +138,6 @@ var texts = map[string][2]string{
 	"chart_title":       {"Капитал по ходу игры", "Net worth over the game"},
 	"chart_x":           {"Номер действия", "Action number"},
 	"chart_y":           {"Капитал, $", "Net worth, $"},
-	"chart_desc":        {"Капитал каждого игрока за %d действий.", "Each player's net worth over %d actions."},
 	"chart_desc_seat":   {"%s: наибольший %s, в конце %s", "%s: highest %s, at the end %s"},
 	"log_title":         {"запись партии", "the game's log"},
 	"back_to_game":      {"← К игре", "← Back to the game"},
@@ -167,20 +162,19 @@ var texts = map[string][2]string{
 	"later":             {"Позже", "Later"},
 	"last_page":         {"Последние", "Latest"},
 	"sealed_bid":        {"Закрытая ставка на торгах", "A sealed bid at the auction"},
-	"accepted_of":       {"приняли %d из %d", "%d of %d accepted"},
-	"not_joined":        {"не вступил", "did not join"},
+	"accepted_of":       {"приглашение приняли: %d из %d", "%d of %d accepted"},
+	"not_joined":        {"не в игре", "did not join"},
 	"bot_plays":         {"играет бот", "a bot plays"},
-	"out":               {"выбыл", "out"},
+	"out":               {"вне игры", "out"},
 	"unreachable":       {"почта не доходит", "cannot be reached by mail"},
 	"unreachable_help":  {"Письма на этот адрес возвращаются. Передайте игроку ссылку сами или исправьте адрес в новой игре.", "Mail to this address bounces. Hand the player their link yourself, or fix the address in a new game."},
-	"invite_link_for":   {"Ссылка-приглашение для %s (личная):", "Invitation link for %s (personal):"},
+	"invite_link_for":   {"Личная ссылка-приглашение — %s:", "Invitation link for %s (personal):"},
 	"copy":              {"Копировать", "Copy"},
 	"copied":            {"Скопировано", "Copied"},
 	"open_invite":       {"открыть", "open"},
 	"start_title":       {"Начать игру", "Start the game"},
-	"start_help":        {"Игра начнётся сама, когда все примут приглашения. Можно начать и раньше — с теми, кто уже принял.", "The game starts by itself when everyone has accepted. You can start earlier with those who have."},
+	"start_help":        {"Игра начнётся сама, когда все примут приглашения. Можно начать и раньше — с принявшими приглашение.", "The game starts by itself when everyone has accepted. You can start earlier with those who have."},
 	"start_n":           {"Начать с принявшими (%d)", "Start with those who accepted (%d)"},
-	"start_need":        {"Чтобы начать, нужно хотя бы %d принявших приглашение.", "At least %d players must accept before you can start."},
 	"spectator_help":    {"По этой ссылке игру можно смотреть, но не играть. Её можно переслать кому угодно.", "This link shows the game without letting anyone play. Share it with anyone."},
 	"open_spectator":    {"открыть как зритель", "open as a spectator"},
 	"options":           {"Условия", "Options"},
@@ -190,7 +184,6 @@ var texts = map[string][2]string{
 	"started_without":   {"Игра уже началась без вас или закончилась.", "The game has started without you, or is over."},
 	"create_intro":      {"Игроки получат приглашения по почте. Ходы делаются по ссылкам из писем — без паролей и регистрации.", "The players get invitations by mail. Moves are made from the links in the mails: no passwords, no sign-up."},
 	"which_game":        {"Во что играем", "Which game"},
-	"n_players":         {"%d–%d игроков", "%d–%d players"},
 	"options_of":        {"Условия игры «%s»", "Options of «%s»"},
 	"opt_laps":          {"Число кругов", "Laps to play"},
 	"opt_beginners":     {"Вариант для начинающих (курсы не меняются)", "Beginners' variant (rates stay put)"},
@@ -209,8 +202,8 @@ var texts = map[string][2]string{
 	"note_range":        {"от %s до %s", "%s to %s"},
 	// «Бизнесмен».
 	"opt_rent_claim":       {"Аренда", "Rent"},
-	"opt_rent_claim_auto":  {"списывается сразу, как только игрок встал на чужой участок", "is charged as soon as a player stops on a rival's lot"},
-	"opt_rent_claim_claim": {"владелец должен потребовать её до следующего броска", "the owner must claim it before the next roll"},
+	"opt_rent_claim_auto":  {"списывается сразу, как только игрок встаёт на чужой участок", "is charged as soon as a player stops on a rival's lot"},
+	"opt_rent_claim_claim": {"её нужно потребовать до следующего броска", "the owner must claim it before the next roll"},
 	"rent_claim_short":     {"аренду требует владелец", "rent on claim"},
 	"xcards":               {"Карт биржи", "Exchange cards"},
 	"my_xcards":            {"Ваши карты биржи — их видите только вы", "Your exchange cards — only you see them"},
@@ -231,7 +224,8 @@ var texts = map[string][2]string{
 // Has tells whether key has its texts.
 func Has(key string) bool {
 	_, ok := texts[key]
-	return ok
+	_, count := counted[key]
+	return ok || count
 }
 
 // T translates a key; an unknown key is shown as it is, so a missing text
@@ -245,4 +239,16 @@ func T(lang, key string) string {
 		return p[1]
 	}
 	return p[0]
+}
+
+// Keys lists every key that has its texts, counted ones included.
+func Keys() []string {
+	keys := make([]string, 0, len(texts)+len(counted))
+	for k := range texts {
+		keys = append(keys, k)
+	}
+	for k := range counted {
+		keys = append(keys, k)
+	}
+	return keys
 }

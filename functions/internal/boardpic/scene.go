@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/pbmgames/pbm/engine/western"
+	"github.com/pbmgames/pbm/templates"
 )
 
 // Geometry, in pixels. The main loop is a rectangle loopW cells wide and
@@ -581,9 +582,9 @@ func describe(v western.View, seatName func(int) string, lang string) string {
 			}
 		}
 		if lang == "en" {
-			s += fmt.Sprintf("%d %s: cell %d, %d holdings", i+1, seatName(i), p.Cell, owned)
+			s += fmt.Sprintf("%d %s: cell %d, %s", i+1, seatName(i), p.Cell, templates.Count(lang, "n_holdings", owned))
 		} else {
-			s += fmt.Sprintf("%d %s: клетка %d, владений %d", i+1, seatName(i), p.Cell, owned)
+			s += fmt.Sprintf("%d %s: клетка %d, %s", i+1, seatName(i), p.Cell, templates.Count(lang, "n_holdings", owned))
 		}
 		if p.Labour != 0 {
 			s += ", " + tr(lang, "labour") + " " + signed(p.Labour)

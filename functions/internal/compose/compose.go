@@ -114,8 +114,8 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		if m.About >= 0 && m.About < len(rec.Seats) {
 			who = rec.Seats[m.About].Name
 		}
-		d.Subject = pick(l, "«"+d.Game+"»: "+who+" принял приглашение", d.Game+": "+who+" accepted")
-		d.Text = pick(l, who+" принял приглашение.", who+" has accepted the invitation.")
+		d.Subject = pick(l, "«"+d.Game+"»: "+who+" — приглашение принято", d.Game+": "+who+" accepted")
+		d.Text = acceptedText(l, who)
 		d.LinkText = templates.T(l, "organiser_page")
 		d.Link, err = c.link("/g/"+rec.ID+"/org", linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
 	case service.MailTurn, service.MailDecision, service.MailReminder, service.MailOver:
@@ -309,6 +309,12 @@ func (c *Composer) link(path string, p linksign.Purpose, game string, seat int, 
 		return "", err
 	}
 	return c.base + path + "?" + url.Values{"t": {tok}, "lang": {l}}.Encode(), nil
+}
+
+// acceptedText tells that a player accepted, in words that agree with
+// any name: Russian past tense would need the player's gender.
+func acceptedText(l, name string) string {
+	return pick(l, name+" — приглашение принято.", name+" has accepted the invitation.")
 }
 
 func greeting(l, name string) string {

@@ -56,7 +56,7 @@ func TestPagesHideSealedBids(t *testing.T) {
 	if _, err := f.svc.Act(t.Context(), c.ID, invite(rec, bidder), a, "sealed-bid-1", service.Precondition{}); err != nil {
 		t.Fatal(err)
 	}
-	secrets := []string{strconv.FormatInt(amount, 10), templates.Money(amount), templates.USD("ru", amount), templates.USD("en", amount),
+	secrets := []string{strconv.FormatInt(amount, 10), templates.Money("ru", amount), templates.Money("en", amount), templates.USD("ru", amount), templates.USD("en", amount),
 		fixtureNames[invite(rec, bidder)] + ": ваша закрытая ставка"}
 	leaks := func(t *testing.T, what, body string) {
 		t.Helper()

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
@@ -176,16 +175,12 @@ func pick(l, ru, en string) string {
 	return ru
 }
 
-// say formats the Russian or the English text.
-func say(l, ru, en string, args ...any) string {
-	if l == "en" {
-		return fmt.Sprintf(en, args...)
-	}
-	return fmt.Sprintf(ru, args...)
-}
+// say formats the Russian or the English text, its numbers written the
+// reader's way.
+func say(l, ru, en string, args ...any) string { return templates.Sprintf(l, pick(l, ru, en), args...) }
 
-// amount writes a number with grouped thousands, never broken.
-func amount(v int64) string { return strings.ReplaceAll(templates.Money(v), " ", "\u00a0") }
+// amount writes a number the reader's way, never broken across lines.
+func amount(l string, v int64) string { return templates.Money(l, v) }
 
 func abs(v int64) int64 {
 	if v < 0 {
@@ -195,26 +190,7 @@ func abs(v int64) int64 {
 }
 
 // laps writes "20 кругов" / "20 laps".
-func laps(l string, n int) string {
-	if l == "en" {
-		return templates.Tf(l, "n_laps", n)
-	}
-	return fmt.Sprintf("%d %s", n, pluralRU(n, "круг", "круга", "кругов"))
-}
-
-// pluralRU picks the Russian form for n: 1 круг, 2 круга, 5 кругов.
-func pluralRU(n int, one, few, many string) string {
-	n %= 100
-	switch {
-	case n >= 11 && n <= 14:
-		return many
-	case n%10 == 1:
-		return one
-	case n%10 >= 2 && n%10 <= 4:
-		return few
-	}
-	return many
-}
+func laps(l string, n int) string { return templates.Count(l, "n_laps", n) }
 
 // partsIn lists parts in the order of keys (with their text keys), the
 // unknown ones last by name.
@@ -244,7 +220,7 @@ func partsIn(l string, parts map[string]int64, order [][2]string) []Part {
 type plain struct{ kind string }
 
 func (p plain) Kind() string                         { return p.kind }
-func (plain) Money(_ string, v int64) string         { return amount(v) }
+func (plain) Money(l string, v int64) string         { return amount(l, v) }
 func (plain) Currency() string                       { return "" }
 func (plain) CellName(_ string, n int) string        { return fmt.Sprint(n) }
 func (plain) SecretAction(string) bool               { return false }
@@ -263,7 +239,7 @@ func (plain) Prompt(string, any, int, bool, func(int) string) string {
 func (plain) ActionLabel(_ string, a engine.Action, _ func(int) string) string { return a.Type }
 func (p plain) Command(l string, a engine.Action, name func(int) string) string {
 	if a.Amount != 0 {
-		return a.Type + ": " + amount(a.Amount)
+		return a.Type + ": " + amount(l, a.Amount)
 	}
 	return a.Type
 }
