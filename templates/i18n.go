@@ -108,8 +108,8 @@ var texts = map[string][2]string{
 	"your_bid":          {"Ваша закрытая ставка: %s. Ждём ставок остальных.", "Your sealed bid: %s. Waiting for the others' bids."},
 	"ask_roll":          {"Вы на клетке %s. Бросайте кубик.", "You are on %s. Roll the die."},
 	"ask_fork":          {"Выпало %d. Развилка на клетке %s: выберите путь (%s).", "You rolled %d. A fork at %s: choose the way (%s)."},
-	"ask_act_die":       {"Выпало %d — вы на клетке %s. Сделайте, что нужно, и закончите ход.", "You rolled %d and stopped on %s. Do what you want here, then end the turn."},
-	"ask_act":           {"Вы на клетке %s. Сделайте, что нужно, и закончите ход.", "You are on %s. Do what you want here, then end the turn."},
+	"ask_act_die":       {"Выпало %d — вы на клетке %s. Выберите, что сделать здесь.", "You rolled %d and stopped on %s. Choose what to do here."},
+	"ask_act":           {"Вы на клетке %s. Выберите, что сделать здесь.", "You are on %s. Choose what to do here."},
 	"ask_raid":          {"Облава на клетке %s: отдайте награбленное (%s) или отправляйтесь в тюрьму.", "A police raid on %s: give up the loot (%s) or go to prison."},
 	"ask_offer":         {"%s предлагает купить вашу акцию %s за %s. Согласны?", "%s offers to buy your share of %s for %s. Do you accept?"},
 	"ask_auction":       {"Торги: банк продаёт %s. Закрытая ставка — от %s; до конца торгов её видите только вы.", "Auction: the bank sells %s. A sealed bid starts at %s; nobody sees it until the auction closes."},
@@ -203,7 +203,7 @@ var texts = map[string][2]string{
 	// «Бизнесмен».
 	"opt_rent_claim":       {"Аренда", "Rent"},
 	"opt_rent_claim_auto":  {"списывается сразу, как только игрок встаёт на чужой участок", "is charged as soon as a player stops on a rival's lot"},
-	"opt_rent_claim_claim": {"её нужно потребовать до следующего броска", "the owner must claim it before the next roll"},
+	"opt_rent_claim_claim": {"владелец решает, требовать ли её; игра ждёт его ответа, а без ответа аренда требуется", "the owner decides whether to claim it; the game waits for the answer and claims it when none comes"},
 	"rent_claim_short":     {"аренду требует владелец", "rent on claim"},
 	"xcards":               {"Карт биржи", "Exchange cards"},
 	"my_xcards":            {"Ваши карты биржи — их видите только вы", "Your exchange cards — only you see them"},
@@ -219,6 +219,7 @@ var texts = map[string][2]string{
 	"grp_deals":            {"Сделки с игроками", "Deals with players"},
 	"exchange_board":       {"Биржа", "Exchange"},
 	"do_choose":            {"Выбрать", "Choose"},
+	"ends_turn":            {"ход на этом закончится", "this ends your turn"},
 }
 
 // Has tells whether key has its texts.

@@ -124,7 +124,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		d.Owes, d.MyTurn = true, g.Turn() == seat
 		d.Focus = r.URL.Query().Get("show")
 		more := func(g string) string { return pageLink("/g/"+rec.ID, token, l, "show", g) }
-		d.Default, d.Groups = arrangeChoices(l, pr, legal, view, names, d.Focus, more)
+		d.Default, d.Groups = arrangeChoices(l, pr, legal, view, names, turnEnders(g, seat, legal), d.Focus, more)
 		if !slices.ContainsFunc(d.Groups, func(g choiceGroup) bool { return g.Key == d.Focus }) {
 			d.Focus = "" // no such group now: the whole page
 		}

@@ -487,13 +487,15 @@ func (b businessGame) Prompt(l string, view any, seat int, owes bool, name func(
 			s += " " + pick(l, "Биржа открыта: можно купить и продать акции и сыграть одну карту биржи.",
 				"The exchange is open: buy and sell shares and play one exchange card.")
 		}
-		return s + " " + pick(l, "Сделайте, что нужно, и закончите ход.", "Do what you want, then end the turn.")
+		return s + " " + pick(l, "Выберите, что сделать.", "Choose what to do.")
 	case bm.PhChoose:
 		return pick(l, "Выберите цвет акций, которые получаете.", "Choose the colour of the shares you receive.")
 	case bm.PhClaim:
 		if c := v.Claim; c != nil {
-			return say(l, "%s — на вашем участке %s. Потребуйте аренду (%s), иначе она пропадёт.",
-				"%s stopped on your lot %s. Claim the rent (%s), or it is lost.", name(c.Payer), b.CellName(l, c.Cell), amount(l, c.Amount))
+			// Not "or it is lost": the game waits for the answer, and a
+			// missed deadline claims it (the engine's default).
+			return say(l, "%s — на вашем участке %s. Потребуйте аренду (%s) или откажитесь от неё.",
+				"%s stopped on your lot %s. Claim the rent (%s) or waive it.", name(c.Payer), b.CellName(l, c.Cell), amount(l, c.Amount))
 		}
 	case bm.PhOffer:
 		if o := v.Offer; o != nil {
