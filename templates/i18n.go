@@ -40,7 +40,7 @@ var texts = map[string][2]string{
 	"credit":         {"Кредит", "Credit"},
 	"cell":           {"Клетка", "Cell"},
 	"laps_done":      {"Круги", "Laps"},
-	"holdings":       {"Владения", "Holdings"},
+
 	"goods":          {"Товары", "Goods"},
 	"amount":         {"Сумма", "Amount"},
 	"do":             {"Сделать", "Do it"},
@@ -64,6 +64,7 @@ var texts = map[string][2]string{
 	"deadline":       {"Ответить до", "Answer by"},
 	"default_then":   {"Иначе будет выбрано", "Otherwise the default is played"},
 	"breakdown":      {"Из чего", "Made of"},
+	"breakdown_nw":   {"Из чего складывается капитал", "What the net worth is made of"},
 	"open_game":      {"Открыть игру", "Open the game"},
 	"accept_invite":  {"Принять приглашение", "Accept the invitation"},
 	"see_results":    {"Итоги и запись партии", "Results and the game's record"},

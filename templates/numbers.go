@@ -35,7 +35,6 @@ var counted = map[string]struct {
 	"n_xcards":     {1, [3]string{"%d карта биржи", "%d карты биржи", "%d карт биржи"}, [2]string{"%d exchange card", "%d exchange cards"}},
 	"n_turns_left": {1, [3]string{"ещё %d ход", "ещё %d хода", "ещё %d ходов"}, [2]string{"%d turn left", "%d turns left"}},
 	"n_steps_left": {1, [3]string{"ещё %d шаг", "ещё %d шага", "ещё %d шагов"}, [2]string{"%d step left", "%d steps left"}},
-	"n_holdings":   {1, [3]string{"%d владение", "%d владения", "%d владений"}, [2]string{"%d holding", "%d holdings"}},
 	"start_need":   {1, [3]string{"Чтобы начать, нужен хотя бы %d принявший приглашение.", "Чтобы начать, нужно хотя бы %d принявших приглашение.", "Чтобы начать, нужно хотя бы %d принявших приглашение."}, [2]string{"At least %d player must accept before you can start.", "At least %d players must accept before you can start."}},
 	"n_lots":       {1, [3]string{"%d участок", "%d участка", "%d участков"}, [2]string{"%d lot", "%d lots"}},
 }

@@ -582,9 +582,9 @@ func describe(v western.View, seatName func(int) string, lang string) string {
 			}
 		}
 		if lang == "en" {
-			s += fmt.Sprintf("%d %s: cell %d, %s", i+1, seatName(i), p.Cell, templates.Count(lang, "n_holdings", owned))
+			s += fmt.Sprintf("%d %s: cell %d, %s", i+1, seatName(i), p.Cell, templates.Count(lang, "n_shares", owned))
 		} else {
-			s += fmt.Sprintf("%d %s: клетка %d, %s", i+1, seatName(i), p.Cell, templates.Count(lang, "n_holdings", owned))
+			s += fmt.Sprintf("%d %s: клетка %d, %s", i+1, seatName(i), p.Cell, templates.Count(lang, "n_shares", owned))
 		}
 		if p.Labour != 0 {
 			s += ", " + tr(lang, "labour") + " " + signed(p.Labour)

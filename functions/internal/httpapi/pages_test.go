@@ -197,6 +197,7 @@ func pagesPlayAGame(t *testing.T, kind string, opts url.Values) {
 		for _, u := range seatURLs {
 			var page string
 			unchanged(t, st, id, func() { _, page = b.get(u) })
+			labelledWorth(t, page)
 			if strings.Contains(page, "Standings") || strings.Contains(page, "Итоги") {
 				return // the game-over page with the standings
 			}
@@ -216,6 +217,25 @@ func pagesPlayAGame(t *testing.T, kind string, opts url.Values) {
 		}
 		if !acted {
 			t.Fatalf("step %d: nobody has a button to press", step)
+		}
+	}
+}
+
+var worthRE = regexp.MustCompile(`(?s)<span class="nw">(.*?)</span>`)
+
+// labelledWorth (issue 10, 7): the big number beside each name says what
+// it is, and a game's holdings have one name on every page (the net
+// worth's part names them: «Акции», «Участки»).
+func labelledWorth(t *testing.T, page string) {
+	t.Helper()
+	for _, m := range worthRE.FindAllStringSubmatch(page, -1) {
+		if !strings.Contains(m[1], "Net worth") && !strings.Contains(m[1], "Капитал") {
+			t.Fatalf("an unlabelled number beside a name: %q", m[1])
+		}
+	}
+	for _, other := range []string{"Владения", "Holdings"} {
+		if strings.Contains(page, other) {
+			t.Fatalf("the page calls holdings %q", other)
 		}
 	}
 }

@@ -325,7 +325,7 @@ func (w westernGame) Seats(l string, view any) []Seat {
 				goods.Items = append(goods.Items, Item{Text: fmt.Sprintf("%s %d × %s", westernGood(l, g.String()), n, usd(price))})
 			}
 		}
-		hold := List{Title: templates.T(l, "holdings")}
+		hold := List{Title: templates.T(l, "shares")} // one name wherever they are shown: the net worth's part too
 		for cell, o := range v.Owner {
 			if int(o) == i && cell >= 1 && cell <= western.NumCells {
 				it := Item{Text: w.CellName(l, cell)}
