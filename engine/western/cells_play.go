@@ -133,6 +133,13 @@ func (s *State) settleAuction(ev []engine.Event) []engine.Event {
 		}
 	}
 	cell := s.Auction.Cell
+	// The bids were sealed only until the auction closed: now everyone
+	// sees them, the winner's first.
+	for k := 0; k < n; k++ {
+		if i := (max(best, 0) + k) % n; s.active(i) {
+			ev = append(ev, engine.Event{Type: EvBidShown, Seat: i, Cell: cell, Other: int(s.Auction.Bids[i])})
+		}
+	}
 	s.Auction.reset()
 	s.Phase = PhAct
 	if best < 0 {

@@ -39,6 +39,7 @@ const (
 	EvAuction    = "auction"     // Cell, Other: the minimum bid
 	EvBid        = "bid"         // private to the bidder: Other, the bid
 	EvBidPlaced  = "bid_placed"  // public: Seat answered
+	EvBidShown   = "bid_shown"   // public, once the auction closes: Seat's bid in Other (0: a pass)
 	EvAuctionWon = "auction_won" // Cell, Amount: −price
 	EvAuctionNil = "auction_unsold"
 	EvNarco      = "narco" // Other: tons bought (−) or sold (+)

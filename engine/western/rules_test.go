@@ -1175,6 +1175,21 @@ func TestW19_SealedAuction(t *testing.T) {
 					t.Errorf("loser %d paid: cash %d", seat, s.Players[seat].Cash)
 				}
 			}
+			// Once closed, every bid is shown to all, the winner's first.
+			var shown []engine.Event
+			for _, e := range ev {
+				if e.Type == EvBidShown {
+					shown = append(shown, e)
+				}
+			}
+			if len(shown) != 3 || tt.winner >= 0 && shown[0].Seat != tt.winner {
+				t.Errorf("bids shown: %+v", shown)
+			}
+			for _, e := range shown {
+				if e.Private || int64(e.Other) != tt.bids[e.Seat].Amount || e.Cell != 12 {
+					t.Errorf("seat %d's bid %+v shown as %+v", e.Seat, tt.bids[e.Seat], e)
+				}
+			}
 			next := (tt.turn + 1) % 4
 			if next == 2 { // bankrupt
 				next = 3

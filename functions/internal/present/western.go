@@ -158,6 +158,11 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 		return say(l, "%s покупает %s (%s)", "%s buys %s (%s)", who, cell, usd)
 	case western.EvBidPlaced:
 		return say(l, "%s: ответ на торги получен", "%s has answered the auction", who)
+	case western.EvBidShown:
+		if e.Other == 0 {
+			return say(l, "Торги за %[2]s: %[1]s — без ставки", "Auction for %[2]s: %[1]s passed", who, cell)
+		}
+		return say(l, "Торги за %[2]s: %[1]s — ставка %[3]s", "Auction for %[2]s: %[1]s bid %[3]s", who, cell, templates.USD(l, int64(e.Other)))
 	case western.EvAuction:
 		return say(l, "Торги: %s, от %s", "Auction: %s, from %s", cell, templates.USD(l, int64(e.Other)))
 	case western.EvPrison:
@@ -352,6 +357,9 @@ func (w westernGame) Prompt(l string, view any, seat int, owes bool, name func(i
 	}
 	if !owes {
 		if v.Auction != nil && v.Auction.MyBid != nil {
+			if *v.Auction.MyBid == 0 { // a pass is no bid, not a bid of 0
+				return templates.T(l, "your_pass")
+			}
 			return templates.Tf(l, "your_bid", templates.USD(l, *v.Auction.MyBid))
 		}
 		return ""
