@@ -33,13 +33,39 @@ func main() {
 	}
 }
 
-func run() error {
-	port := os.Getenv("PORT")
-	if port == "" {
-		port = "8080"
+// options are the runner's settings, from its flags and environment.
+type options struct {
+	port, listen, dataDir string
+}
+
+// parseOptions reads the flags over the environment. The runner listens
+// on the loopback interface unless told otherwise: its mailbox shows
+// every signed link, so it must not be reachable from the network by
+// default.
+func parseOptions(args []string, getenv func(string) string) (options, error) {
+	or := func(k, def string) string {
+		if v := getenv(k); v != "" {
+			return v
+		}
+		return def
 	}
-	dataDir := flag.String("data", envOr("PBM_DATA", ".local"), "folder for the game database and the link-signing key")
-	flag.Parse()
+	o := options{port: or("PORT", "8080")}
+	fs := flag.NewFlagSet("local", flag.ContinueOnError)
+	fs.StringVar(&o.dataDir, "data", or("PBM_DATA", ".local"), "folder for the game database and the link-signing key")
+	fs.StringVar(&o.listen, "listen", or("PBM_LISTEN", "127.0.0.1"),
+		"address to listen on; 0.0.0.0 opens the service and its mailbox (every signed link) to the network")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+func run() error {
+	opts, err := parseOptions(os.Args[1:], os.Getenv)
+	if err != nil {
+		return err
+	}
+	port, dataDir := opts.port, &opts.dataDir
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
 	if err := os.MkdirAll(*dataDir, 0o700); err != nil {
@@ -50,6 +76,9 @@ func run() error {
 		return fmt.Errorf("link keys: %w", err)
 	}
 	st, err := boltstore.Open(filepath.Join(*dataDir, "games.db"))
+	if errors.Is(err, boltstore.ErrInUse) {
+		return fmt.Errorf("another instance of the local runner holds the data folder %s: stop it (or give another folder with -data): %w", *dataDir, err)
+	}
 	if err != nil {
 		return fmt.Errorf("open store: %w", err)
 	}
@@ -73,7 +102,7 @@ func run() error {
 		mux.Handle("/mailbox/", h)
 	}
 	srv := &http.Server{
-		Addr:              net.JoinHostPort("", port),
+		Addr:              net.JoinHostPort(opts.listen, port),
 		Handler:           httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: base, Extra: mailboxRoutes, MailboxURL: "/mailbox"}),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
@@ -82,7 +111,7 @@ func run() error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	go tick(ctx, svc, n, log)
-	log.Info("serving", "url", base, "data", *dataDir)
+	log.Info("serving", "url", base, "listen", srv.Addr, "data", *dataDir)
 	fmt.Printf("\n  Open %s/ to create a game.\n  Mail sent by the service: %s/mailbox\n\n", base, base)
 	select {
 	case err := <-errc:
@@ -94,13 +123,6 @@ func run() error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(shutdown)
-}
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
 }
 
 // tick is the local run's clock, as the scheduled sweep is in AWS: it
