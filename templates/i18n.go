@@ -89,6 +89,7 @@ var texts = map[string][2]string{
 	"your_decision":     {"Нужно ваше решение", "A decision is asked of you"},
 	"waiting_for":       {"Ждём хода", "Waiting for"},
 	"board":             {"Доска", "Board"},
+	"squares":           {"Клетки по номерам", "The squares by number"},
 	"earlier_in_log":    {"Раньше — в записи партии", "Earlier events are in the game's log"},
 	"other_players":     {"Другие игроки", "Other players"},
 	"log_link":          {"Запись партии и повтор ходов", "The game's log and replay"},

@@ -326,34 +326,11 @@ func bStrip(b box) float64 {
 func (sc *scene) bCell(n int, owned map[int]bOwned, seatName func(int) string, lang string) {
 	b, _ := bBox(n)
 	c := bm.Board[n]
-	title := strconv.Itoa(n) + " " + pickLang(lang, c.RU, c.EN)
-	if c.Price > 0 {
-		title += " · " + tr(lang, "price") + " " + templates.Num(lang, c.Price)
-	}
-	if o, ok := owned[n]; ok {
-		title += " · " + seatName(o.owner)
-		switch o.level {
-		case 1:
-			title += ", " + tr(lang, "branch")
-		case 2:
-			title += ", " + tr(lang, "enterprise")
-		}
-		if o.pledged {
-			title += ", " + tr(lang, "pledged")
-		}
-	}
-	// A tooltip where it tells more than the cell shows.
-	if _, own := owned[n]; !own && c.Price == 0 {
-		_, size, _ := bSizes(n)
-		if strings.Join(sc.bLabel(n, lang, size, b.w-4), " ") == pickLang(lang, c.RU, c.EN) {
-			title = ""
-		}
-	}
 	sw := 1.0
 	if c.Kind == bm.KExchange || c.Kind == bm.KHwShares {
 		sw = 2
 	}
-	sc.add(item{k: kRect, x: b.x, y: b.y, w: b.w + 1, h: b.h + 1, fill: bCellFill(n, owned), stroke: cBorder, sw: sw, title: title})
+	sc.add(item{k: kRect, x: b.x, y: b.y, w: b.w + 1, h: b.h + 1, fill: bCellFill(n, owned), stroke: cBorder, sw: sw})
 }
 
 // bMarks draws what is on a cell besides its name: the group's strip,

@@ -52,8 +52,7 @@ type item struct {
 	s          string
 	size       float64
 	bold       bool
-	anchor     int8   // 0 start, 1 middle, 2 end
-	title      string // a tooltip and accessible name (SVG only)
+	anchor     int8 // 0 start, 1 middle, 2 end
 	pass       bool
 }
 
@@ -276,14 +275,12 @@ func (sc *scene) cell(n, owner int, lang string) {
 	case c.Group == western.GLeading:
 		border = cLeading
 	}
-	name := pickLang(lang, c.RU, c.EN)
 	r := 0.0
 	if n == 130 {
 		r = 8
 	}
 	// Adjacent cells of the loop overlap by their 1 px borders.
-	sc.add(item{k: kRect, x: b.x, y: b.y, w: b.w + 1, h: b.h + 1, r: r, fill: cellFill(n, owner), stroke: border, sw: cellFrame(n),
-		title: strconv.Itoa(n) + " " + name})
+	sc.add(item{k: kRect, x: b.x, y: b.y, w: b.w + 1, h: b.h + 1, r: r, fill: cellFill(n, owner), stroke: border, sw: cellFrame(n)})
 }
 
 // cellNumber writes the number of cell n.

@@ -5,8 +5,12 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/chromedp"
+
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/businessman"
 	"github.com/pbmgames/pbm/engine/western"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
@@ -136,4 +140,149 @@ func TestSealedAuctionPassAndReveal(t *testing.T) {
 	if !strings.Contains(page, people[invite(rec, passer)].Name+" — без ставки") {
 		t.Errorf("the log does not show that %s passed", people[invite(rec, passer)].Name)
 	}
+}
+
+// phone puts the tab in a phone's viewport, 360 px wide.
+func (b *browser) phone() {
+	b.t.Helper()
+	b.do(chromedp.EmulateViewport(phoneWidth, phoneHeight, chromedp.EmulateMobile))
+}
+
+// smallestText is the smallest font size, in CSS pixels, of any visible
+// text on the page outside the board picture, with the element it is in.
+const smallestText = `(() => {
+	let min = 1e9, where = "";
+	const walk = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+	for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+		const el = n.parentElement;
+		if (!n.textContent.trim() || !el || el.closest("svg") || !el.getClientRects().length) continue;
+		const s = getComputedStyle(el);
+		if (s.visibility === "hidden" || s.display === "none") continue;
+		const px = parseFloat(s.fontSize);
+		if (px < min) { min = px; where = el.tagName + ": " + n.textContent.trim().slice(0, 40); }
+	}
+	return {px: min, where};
+})()`
+
+// TestSquaresLegibleOnPhone (issue 10, 8): at 360 px the seat page of
+// each game lists every square of the board by its number, with its
+// owner's name, in text no smaller than 12 px (the picture's cells are
+// ~11 px there, their numbers ~4 px).
+func TestSquaresLegibleOnPhone(t *testing.T) {
+	for _, kind := range []string{western.Name, businessman.Name} {
+		t.Run(kind, func(t *testing.T) {
+			s := newSite(t)
+			b := newBrowser(t, s.url)
+			people := []service.Person{{Name: "Вера", Email: "v@pbm.test", Lang: "ru"}, {Name: "Борис", Email: "b@pbm.test", Lang: "ru"},
+				{Name: "Анна", Email: "a@pbm.test", Lang: "ru"}}
+			g := newSeatedGame(t, s, kind, `{"laps":20}`, people)
+			g.playUntil(t, func(eg engine.Game) bool { return g.n >= 150 })
+			rec, eg := g.game(t)
+			names := make([]string, eg.Seats())
+			for _, st := range rec.Seats {
+				names[st.Engine] = st.Name
+			}
+			want := present.For(kind).Squares("ru", eg.View(0), func(i int) string { return names[i] })
+			owned := 0
+			for _, sq := range want {
+				if sq.Seat >= 0 {
+					owned++
+				}
+			}
+			if owned == 0 {
+				t.Fatal("nobody owns a square yet: nothing to check")
+			}
+			b.phone()
+			b.open("seat", g.link(t, "", linksign.PurposeSeat, invite(rec, 0), "ru"))
+			b.screenshot("issue10-squares-"+kind+"-360", phoneWidth)
+			b.phone()
+			type item struct {
+				N    int    `json:"n"`
+				Text string `json:"text"`
+				Px   string `json:"px"`
+			}
+			// A list item's number is its marker: the one before plus one,
+			// or its value attribute.
+			got := eval[[]item](b, `(() => { let n = 0; return [...document.querySelectorAll("ol.sq > li")].filter(li => li.getClientRects().length).map(li => {
+				n = li.hasAttribute("value") ? li.value : n + 1;
+				return {n, text: li.innerText, px: getComputedStyle(li, "::marker").fontSize};
+			}); })()`)
+			if len(got) != len(want) {
+				t.Fatalf("the page lists %d squares in words, the board has %d", len(got), len(want))
+			}
+			for i, sq := range want {
+				if got[i].N != sq.N || !strings.Contains(got[i].Text, sq.Name) || sq.Seat >= 0 && !strings.Contains(got[i].Text, sq.Owner) {
+					t.Errorf("square %d %s (owner %q) is listed as %d %q", sq.N, sq.Name, sq.Owner, got[i].N, got[i].Text)
+				}
+			}
+			small := eval[struct {
+				Px    float64 `json:"px"`
+				Where string  `json:"where"`
+			}](b, smallestText)
+			t.Logf("smallest text at 360 px: %.1f px (%s)", small.Px, small.Where)
+			if small.Px < 12 {
+				t.Errorf("text of %.1f px at 360 px: %s", small.Px, small.Where)
+			}
+			if w := eval[int](b, `document.documentElement.scrollWidth`); w > phoneWidth {
+				t.Errorf("the seat page is %d px wide at %d px", w, phoneWidth)
+			}
+		})
+	}
+}
+
+// TestNoPageWiderThanPhone (issue 10, 9): with the longest names a player
+// may have (40 characters, no space to break at) and 64-character
+// addresses, no page of any kind is wider than a 360 px phone.
+func TestNoPageWiderThanPhone(t *testing.T) {
+	s := newSite(t)
+	b := newBrowser(t, s.url)
+	long := func(r rune, n int) string { return strings.Repeat(string(r), n) }
+	var people []service.Person
+	for i, r := range []rune{'Ж', 'W', 'Щ'} {
+		email := long(rune('a'+i), 64-len("@pbm.test")) + "@pbm.test"
+		people = append(people, service.Person{Name: long(r, service.MaxNameLen), Email: email, Lang: []string{"ru", "en", "ru"}[i]})
+	}
+	c, err := s.svc.Create(t.Context(), service.CreateRequest{Kind: western.Name, Options: []byte(`{"laps":1}`),
+		Organiser: service.Person{Name: long('О', service.MaxNameLen), Email: long('o', 55) + "@pbm.test", Lang: "ru"}, Seats: people})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := &seatedGame{s: s, id: c.ID}
+	check := func(kind, link string) {
+		t.Helper()
+		b.phone()
+		b.open(kind, link)
+		b.phone()
+		if w := eval[int](b, `document.documentElement.scrollWidth`); w > phoneWidth {
+			wide := eval[string](b, `[...document.querySelectorAll("body *")].filter(e => e.getBoundingClientRect().right > innerWidth + 1 && !e.closest("svg")).slice(0, 3).map(e => e.tagName + "." + e.className + ": " + (e.innerText || "").slice(0, 30)).join(" | ")`)
+			t.Errorf("the %s page is %d px wide at %d px: %s", kind, w, phoneWidth, wide)
+			b.screenshot("issue10-wide-"+strings.NewReplacer(" ", "-", ",", "").Replace(kind), phoneWidth)
+		}
+	}
+	tok := func(p linksign.Purpose, game string, seat int) string {
+		tk, err := s.svc.Token(p, game, seat, 0, service.SeatTokenTTL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tk
+	}
+	org := s.url + "/g/" + c.ID + "/org?lang=ru&t=" + tok(linksign.PurposeOrganiser, c.ID, linksign.NoSeat)
+	check("home", s.url+"/?lang=ru")
+	check("organiser, invited", org)
+	check("invitation", s.url+"/g/"+c.ID+"/invite?lang=en&t="+tok(linksign.PurposeInvite, c.ID, 1))
+	for i := range people {
+		if _, err := s.svc.Accept(t.Context(), c.ID, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	g.playUntil(t, func(eg engine.Game) bool { return g.n >= 40 })
+	check("seat", g.link(t, "", linksign.PurposeSeat, 0, "ru"))
+	check("spectator", g.link(t, "", linksign.PurposeSpectator, linksign.NoSeat, "en"))
+	check("organiser", org)
+	check("log", g.link(t, "/log", linksign.PurposeSeat, 1, "en"))
+	check("replay", g.link(t, "/log", linksign.PurposeSeat, 1, "ru")+"&step=10")
+	check("my games", s.url+"/me?lang=ru&t="+tok(linksign.PurposeMyGames, people[0].Email, linksign.NoSeat))
+	g.playUntil(t, func(eg engine.Game) bool { return eg.Over() })
+	check("game over", g.link(t, "", linksign.PurposeSeat, 2, "ru"))
+	check("organiser, game over", org)
 }

@@ -43,6 +43,7 @@ type seatData struct {
 	Events                      []eventLine
 	EventsMore                  bool
 	Board                       template.HTML
+	Squares                     []present.Square // the board in words, legible on a phone
 	Me                          *seatPanel
 	Others                      []seatPanel
 	Standings                   []seatPanel
@@ -151,6 +152,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		a.pageError(w, r, err)
 		return
 	}
+	d.Squares = pr.Squares(l, view, nameFunc(names))
 	if d.Over {
 		d.Standings = byPlace(all)
 		if h, err := a.loadHistory(r.Context(), rec); err != nil {

@@ -651,3 +651,38 @@ var bmParts = [][2]string{
 }
 
 func (businessGame) Parts(l string, parts map[string]int64) []Part { return partsIn(l, parts, bmParts) }
+
+func (businessGame) Squares(l string, view any, name func(int) string) []Square {
+	v, ok := view.(bm.View)
+	if !ok {
+		return nil
+	}
+	props := map[int]bm.PropertyView{}
+	for _, p := range v.Properties {
+		props[p.Cell] = p
+	}
+	var out []Square
+	for n := 1; n < bm.NumCells; n++ {
+		c := bm.Board[n]
+		if c.RU == "" {
+			continue
+		}
+		sq := Square{N: n, Name: pick(l, c.RU, c.EN), Seat: -1}
+		if p, owned := props[n]; owned && p.Owner >= 0 {
+			sq.Seat, sq.Owner = p.Owner, name(p.Owner)
+			var state []string
+			switch p.Level {
+			case 1:
+				state = append(state, pick(l, "филиал", "branch"))
+			case 2:
+				state = append(state, pick(l, "предприятие", "enterprise"))
+			}
+			if p.Pledged {
+				state = append(state, pick(l, "в залоге", "pledged"))
+			}
+			sq.Note = strings.Join(state, ", ")
+		}
+		out = append(out, sq)
+	}
+	return out
+}

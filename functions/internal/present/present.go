@@ -61,6 +61,18 @@ type Game interface {
 	Groups() []Group
 	// Parts lists a net worth's parts in the game's order.
 	Parts(l string, parts map[string]int64) []Part
+	// Squares lists every square of the board the view shows: its
+	// number, name and owner, for a reader the picture is too small for.
+	Squares(l string, view any, name func(int) string) []Square
+}
+
+// Square is one square of the board in words. Owner is the owning seat,
+// −1 for none; Note tells its state (a branch, pledged, leading).
+type Square struct {
+	N           int
+	Name, Owner string
+	Seat        int
+	Note        string
 }
 
 // Seat is what a view shows of one seat: where it is, its money and
@@ -249,4 +261,5 @@ func (plain) EventText(_ string, e engine.Event, name func(int) string) string {
 func (plain) Choice(l string, c engine.Choice, _ any, _ func(int) string) Choice {
 	return Choice{Label: c.Type, Group: "grp_other"}
 }
-func (plain) Parts(l string, parts map[string]int64) []Part { return partsIn(l, parts, nil) }
+func (plain) Parts(l string, parts map[string]int64) []Part  { return partsIn(l, parts, nil) }
+func (plain) Squares(string, any, func(int) string) []Square { return nil }

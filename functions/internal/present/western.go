@@ -500,3 +500,22 @@ var westernParts = [][2]string{
 func (westernGame) Parts(l string, parts map[string]int64) []Part {
 	return partsIn(l, parts, westernParts)
 }
+
+func (westernGame) Squares(l string, view any, name func(int) string) []Square {
+	v, ok := view.(western.View)
+	if !ok || len(v.Owner) <= western.NumCells {
+		return nil
+	}
+	out := make([]Square, 0, western.NumCells)
+	for n := 1; n <= western.NumCells; n++ {
+		sq := Square{N: n, Name: westernCellShort(l, n), Seat: int(v.Owner[n])}
+		if sq.Seat >= 0 {
+			sq.Owner = name(sq.Seat)
+			if _, leading := v.Rates[n]; leading {
+				sq.Note = pick(l, "ведущая компания", "leading company")
+			}
+		}
+		out = append(out, sq)
+	}
+	return out
+}
