@@ -1,6 +1,7 @@
 package browser
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -285,4 +286,85 @@ func TestNoPageWiderThanPhone(t *testing.T) {
 	g.playUntil(t, func(eg engine.Game) bool { return eg.Over() })
 	check("game over", g.link(t, "", linksign.PurposeSeat, 2, "ru"))
 	check("organiser, game over", org)
+}
+
+// openStatus navigates to link and returns the status the page came with.
+func (b *browser) openStatus(link string) int64 {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, actionTimeout)
+	defer cancel()
+	resp, err := chromedp.Run(ctx, chromedp.NavigateResponse(link))
+	if err != nil || resp == nil {
+		b.t.Fatalf("open %s: %v", link, err)
+	}
+	return resp.Status
+}
+
+// TestPagesForWrongTurns (issue 10, 15): an unknown address gets the
+// service's own page in the reader's language, not Go's bare text; a link
+// that does not open says where the working ones are («Мои игры»); a form
+// posted on a page the game has left ends on the game's own address, so a
+// reload posts nothing; a folded group of one decision shows no count.
+func TestPagesForWrongTurns(t *testing.T) {
+	s := newSite(t)
+	b := newBrowser(t, s.url)
+	for _, tc := range []struct{ path, want string }{
+		{"/no/such/page?lang=ru", "Такой страницы здесь нет"},
+		{"/no/such/page", "There is no such page here"},
+		{"/g/abc/nothing?lang=en", "There is no such page here"},
+	} {
+		if st := b.openStatus(s.url + tc.path); st != 404 {
+			t.Errorf("%s: status %d", tc.path, st)
+		}
+		if text := b.text(); !strings.Contains(text, tc.want) || b.count("main .error") != 1 {
+			t.Errorf("%s shows %q, not the service's page", tc.path, text)
+		}
+	}
+
+	people := []service.Person{{Name: "Вера", Email: "v@pbm.test", Lang: "ru"}, {Name: "Борис", Email: "b@pbm.test", Lang: "ru"}}
+	g := newSeatedGame(t, s, western.Name, `{"laps":5}`, people)
+	if st := b.openStatus(s.url + "/g/" + g.id + "?lang=ru&t=v1.k1.garbage.zz"); st != 401 {
+		t.Errorf("a bad link: status %d", st)
+	}
+	if text := b.text(); !strings.Contains(text, "Мои игры") {
+		t.Errorf("a bad link's page does not point to «Мои игры»: %q", text)
+	}
+
+	// The seat to move opens its page; the same move is made elsewhere
+	// (another tab, the API); the stale page's button is pressed.
+	g.playUntil(t, func(eg engine.Game) bool { return g.n >= 6 && eg.Turn() == eg.Owing()[0] })
+	rec, eg := g.game(t)
+	mover := eg.Owing()[0]
+	b.open("seat", g.link(t, "", linksign.PurposeSeat, invite(rec, mover), "ru"))
+	badges := eval[[]string](b, `[...document.querySelectorAll("details.grp summary .badge, .more .badge")].map(e => e.textContent)`)
+	for _, n := range badges {
+		if n == "1" {
+			t.Errorf("a folded group of one decision shows the count «1»")
+		}
+	}
+	if _, err := s.svc.ActBot(t.Context(), g.id, invite(rec, mover), "elsewhere-00001"); err != nil {
+		t.Fatal(err)
+	}
+	_, _, ver, _ := loadVersion(t, g)
+	b.press("seat", `form[data-choice] `+submitSel, nil)
+	if path := b.location(); path != "/g/"+g.id {
+		t.Errorf("after a stale form the page is at %s, where a reload posts it again", path)
+	}
+	if text := b.text(); !strings.Contains(text, "Этот ход уже сделан") {
+		t.Errorf("the page after a stale form does not say the move was made: %.300q", text)
+	}
+	b.do(chromedp.Reload())
+	if _, _, after, _ := loadVersion(t, g); after != ver {
+		t.Errorf("reloading the page changed the game: version %d → %d", ver, after)
+	}
+}
+
+func loadVersion(t *testing.T, g *seatedGame) (*service.Record, engine.Game, int64, error) {
+	t.Helper()
+	rec, ver, err := g.s.svc.Load(t.Context(), g.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eg, err := g.s.svc.Engine(rec)
+	return rec, eg, ver, err
 }

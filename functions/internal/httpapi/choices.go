@@ -22,6 +22,7 @@ type choiceView struct {
 	Unit     string // what a ranged amount counts
 	AltLabel string // the list's label
 	Alts     []altView
+	Titled   bool // its group's title already says what Label says
 }
 
 // altView is one decision of a form's list. Its value names the fields
@@ -188,6 +189,9 @@ func arrangeChoices(l string, p present.Game, legal []engine.Choice, view any, n
 		n := 0
 		for _, c := range cs {
 			n += max(1, len(c.Alts))
+		}
+		for i := range cs {
+			cs[i].Titled = title != "" && cs[i].Label == title
 		}
 		cg := choiceGroup{Key: gr.Key, Title: title, Choices: cs, Count: n}
 		cg.Fold = gr.Key != focus && (gr.Own || gr.Key == "grp_leave" || len(cs) > foldOver || len(cs) > 1 && cg.weight() > foldOver+1)

@@ -119,6 +119,9 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 			d.Notice = templates.T(l, "already_done")
 		}
 	}
+	if r.URL.Query().Get("done") != "" && errMsg == "" { // a form posted on a page the game had left
+		d.Notice = templates.T(l, "already_done")
+	}
 	pr := present.For(rec.Kind)
 	view := g.View(seat)
 	if len(legal) > 0 {
