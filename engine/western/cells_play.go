@@ -222,7 +222,7 @@ func (s *State) lap(seat int, ev []engine.Event) []engine.Event {
 	p.CreditLap, p.Protected = 0, false
 	if p.Laps >= s.Opts.Laps { // W-40
 		s.finish()
-		ev = append(ev, engine.Event{Type: EvEnd, Seat: seat})
+		ev = append(ev, engine.Event{Type: EvEnd, Seat: seat, Other: engine.OverLaps})
 	}
 	return ev
 }
@@ -324,7 +324,7 @@ func (s *State) bankrupt(seat int, ev []engine.Event) []engine.Event {
 	}
 	if left <= 1 { // W-40: the last one standing
 		s.finish()
-		return append(ev, engine.Event{Type: EvEnd, Seat: seat})
+		return append(ev, engine.Event{Type: EvEnd, Seat: seat, Other: engine.OverLastOne})
 	}
 	if seat == s.Turn && s.Phase != PhOver && s.Phase != PhAuction {
 		return s.endTurn(ev) // an open auction closes first (settleAuction)

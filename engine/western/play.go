@@ -53,7 +53,7 @@ const (
 	EvBankrupt   = "bankrupt"
 	EvResign     = "resign" // Amount: the money left to the bank
 	EvTurn       = "turn"
-	EvEnd        = "game_over"
+	EvEnd        = "game_over" // Other: why (engine.OverLaps, engine.OverLastOne)
 )
 
 // Apply checks a against seat's legal actions and returns the new state and

@@ -170,6 +170,9 @@ func TestW0_WinnerIsRichestOrLastStanding(t *testing.T) {
 		if !n.Over() || rtFind(ev, -1, EvEnd) < 0 {
 			t.Fatalf("game not over after seat 0 completed %d laps", n.Opts.Laps)
 		}
+		if e := ev[rtFind(ev, -1, EvEnd)]; e.Other != engine.OverLaps {
+			t.Errorf("game over for reason %d, want the laps", e.Other)
+		}
 		sc := n.Score()
 		if sc[1].Place != 1 || sc[0].Place != 2 || sc[2].Place != 3 {
 			t.Errorf("places = %d %d %d, want 2 1 3", sc[0].Place, sc[1].Place, sc[2].Place)
@@ -190,6 +193,9 @@ func TestW0_WinnerIsRichestOrLastStanding(t *testing.T) {
 		ev := rtLand(t, s, 0, 111) // mutiny costs $1,000 it cannot pay
 		if !s.Players[0].Bankrupt || !s.Over() || rtFind(ev, 0, EvBankrupt) < 0 {
 			t.Fatalf("bankrupt=%v over=%v", s.Players[0].Bankrupt, s.Over())
+		}
+		if i := rtFind(ev, -1, EvEnd); i < 0 || ev[i].Other != engine.OverLastOne {
+			t.Errorf("game over events %v: want the reason «last one standing»", ev)
 		}
 		sc := s.Score()
 		if sc[1].Place != 1 || sc[0].Place != 2 || !sc[0].Bankrupt {

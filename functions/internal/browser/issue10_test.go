@@ -368,3 +368,32 @@ func loadVersion(t *testing.T, g *seatedGame) (*service.Record, engine.Game, int
 	eg, err := g.s.svc.Engine(rec)
 	return rec, eg, ver, err
 }
+
+// TestGameOverSaysWhy (issue 10, 12): the game-over page and mail say
+// what ended the game, for each game.
+func TestGameOverSaysWhy(t *testing.T) {
+	s := newSite(t)
+	b := newBrowser(t, s.url)
+	for _, kind := range []string{western.Name, businessman.Name} {
+		people := []service.Person{{Name: "Вера", Email: kind + "-v@pbm.test", Lang: "ru"}, {Name: "Bob", Email: kind + "-b@pbm.test", Lang: "en"}}
+		g := newSeatedGame(t, s, kind, `{"laps":1}`, people)
+		g.playUntil(t, func(eg engine.Game) bool { return eg.Over() })
+		why := map[string][]string{
+			"ru": {"Игра окончена: ", "последний круг", "остаётся один игрок"},
+			"en": {"The game is over: ", "last lap", "one player is left"},
+		}
+		says := func(text, l string) bool {
+			w := why[l]
+			return strings.Contains(text, w[0]) && (strings.Contains(text, w[1]) || strings.Contains(text, w[2]))
+		}
+		for i, p := range people {
+			b.open("game over", g.link(t, "", linksign.PurposeSeat, i, p.Lang))
+			if text := b.text(); !says(text, p.Lang) {
+				t.Errorf("%s: the game-over page does not say what ended the game: %.400q", kind, text)
+			}
+			if m := s.latest(t, p.Email); !says(m.Body.Text, p.Lang) {
+				t.Errorf("%s: the game-over mail %q does not say what ended the game: %.400q", kind, m.Subject, m.Body.Text)
+			}
+		}
+	}
+}

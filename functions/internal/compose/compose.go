@@ -180,6 +180,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 	if m.Kind == service.MailOver {
 		d.Subject = pick(l, "«"+d.Game+"»: игра окончена", d.Game+": the game is over")
 		d.LinkText = templates.T(l, "see_results")
+		d.Text = overText(rec, pr, l, name)
 		for place := 1; place <= len(scores); place++ {
 			for _, sc := range scores {
 				if sc.Place == place {
@@ -273,6 +274,15 @@ func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, nam
 		out = append([]string{"…"}, out[len(out)-40:]...)
 	}
 	return out
+}
+
+// overText says why the game ended, from the newest entries of its log.
+func overText(rec *service.Record, pr present.Game, l string, name func(int) string) string {
+	log, err := rec.Recent()
+	if err != nil || len(log) == 0 {
+		return ""
+	}
+	return present.OverText(pr, l, log[len(log)-1].Events, name)
 }
 
 // position words what the recipient's view shows of one seat.

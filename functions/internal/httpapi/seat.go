@@ -44,6 +44,7 @@ type seatData struct {
 	EventsMore                  bool
 	Board                       template.HTML
 	Squares                     []present.Square // the board in words, legible on a phone
+	OverWhy                     string           // what ended the game
 	Me                          *seatPanel
 	Others                      []seatPanel
 	Standings                   []seatPanel
@@ -158,6 +159,9 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	d.Squares = pr.Squares(l, view, nameFunc(names))
 	if d.Over {
 		d.Standings = byPlace(all)
+		if log, err := rec.Recent(); err == nil && len(log) > 0 {
+			d.OverWhy = present.OverText(pr, l, log[len(log)-1].Events, nameFunc(names))
+		}
 		if h, err := a.loadHistory(r.Context(), rec); err != nil {
 			a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
 		} else if s, err := h.netWorth(chartPoints); err != nil {

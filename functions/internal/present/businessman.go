@@ -360,6 +360,12 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 	case bm.EvTurn:
 		return say(l, "Ходит %s", "%s to move", who)
 	case bm.EvEnd:
+		switch e.Other {
+		case engine.OverLaps:
+			return pick(l, "Игра окончена: последний круг пройден, ход доигран.", "The game is over: the last lap is done and its turn played out.")
+		case engine.OverLastOne:
+			return pick(l, "Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it.")
+		}
 		return pick(l, "Игра окончена", "The game is over")
 	}
 	if e.Amount != 0 {

@@ -166,6 +166,20 @@ func GameName(lang, kind string) string {
 	return kind
 }
 
+// OverText says why the game ended, from the game-over event among evs
+// (the newest), in the reader's language; "" if there is none.
+func OverText(p Game, l string, evs []engine.Event, name func(int) string) string {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Type == gameOver {
+			return p.EventText(l, evs[i], name)
+		}
+	}
+	return ""
+}
+
+// gameOver is the type of both games' last event.
+const gameOver = "game_over"
+
 // defaultsOf reads a game's default options as the form shows them.
 func defaultsOf(opts any) map[string]any {
 	b, err := json.Marshal(opts)

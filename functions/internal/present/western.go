@@ -172,6 +172,12 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 	case western.EvTurn:
 		return say(l, "Ходит %s", "%s to move", who)
 	case western.EvEnd:
+		switch e.Other {
+		case engine.OverLaps:
+			return say(l, "Игра окончена: %s завершает последний круг.", "The game is over: %s completes the last lap.", who)
+		case engine.OverLastOne:
+			return pick(l, "Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it.")
+		}
 		return pick(l, "Игра окончена", "The game is over")
 	case western.EvIncome:
 		return say(l, "%s получает доход за круг: %s", "%s collects the lap income: %s", who, usd)
