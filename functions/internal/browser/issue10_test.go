@@ -397,3 +397,54 @@ func TestGameOverSaysWhy(t *testing.T) {
 		}
 	}
 }
+
+// TestRulesPage (issue 10, 12): the invitation and the turn card link to
+// one page of rules for their game, in the reader's language, that a phone
+// shows whole and axe-core passes.
+func TestRulesPage(t *testing.T) {
+	s := newSite(t)
+	b := newBrowser(t, s.url)
+	want := map[string]map[string]string{
+		western.Name:     {"ru": "Правила игры «Вестерн»", "en": "The rules of «Western»"},
+		businessman.Name: {"ru": "Правила игры «Бизнесмен»", "en": "The rules of «Businessman»"},
+	}
+	for _, kind := range []string{western.Name, businessman.Name} {
+		people := []service.Person{{Name: "Вера", Email: kind + "-v@pbm.test", Lang: "ru"}, {Name: "Bob", Email: kind + "-b@pbm.test", Lang: "en"}}
+		c, err := s.svc.Create(t.Context(), service.CreateRequest{Kind: kind, Options: []byte(`{"laps":5}`),
+			Organiser: service.Person{Name: "Org", Email: "org@pbm.test", Lang: "en"}, Seats: people})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := &seatedGame{s: s, id: c.ID}
+		for i, p := range people {
+			b.open("invitation", g.link(t, "/invite", linksign.PurposeInvite, i, p.Lang))
+			b.press("rules", `a[href^="/rules/`+kind+`"]`, nil)
+			if h := eval[string](b, `document.querySelector("h1").textContent`); h != want[kind][p.Lang] {
+				t.Errorf("the invitation's rules link leads to %q, want %q", h, want[kind][p.Lang])
+			}
+			if n := b.count("main h2"); n < 3 {
+				t.Errorf("the rules of %s in %s have %d sections", kind, p.Lang, n)
+			}
+			if _, err := s.svc.Accept(t.Context(), c.ID, i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		b.phone()
+		b.open("rules", s.url+"/rules/"+kind+"?lang=ru")
+		if w := eval[int](b, `document.documentElement.scrollWidth`); w > phoneWidth {
+			t.Errorf("the rules page is %d px wide at %d px", w, phoneWidth)
+		}
+		b.screenshot("issue10-rules-"+kind+"-360", phoneWidth)
+		for _, v := range b.axe("rules").grave() {
+			t.Errorf("the rules page of %s: %s", kind, v)
+		}
+		rec, eg := g.game(t)
+		b.open("seat", g.link(t, "", linksign.PurposeSeat, invite(rec, eg.Owing()[0]), "en"))
+		if b.count(`section.act a[href^="/rules/`+kind+`"]`) != 1 {
+			t.Errorf("the turn card of %s has no link to the rules", kind)
+		}
+	}
+	if st := b.openStatus(s.url + "/rules/chess?lang=en"); st != 404 {
+		t.Errorf("the rules of an unknown game: status %d", st)
+	}
+}

@@ -57,6 +57,7 @@ type Data struct {
 	Deadline, Default             string
 	Board                         bool
 	PrefsURL, UnsubURL            string
+	RulesURL                      string       // the game's rules page
 	Digest                        []DigestGame // the daily digest's games
 }
 
@@ -109,6 +110,7 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 			names = append(names, s.Name)
 		}
 		d.Others = strings.Join(names, ", ")
+		d.RulesURL = c.base + "/rules/" + rec.Kind + "?lang=" + l
 	case service.MailAccepted:
 		who := "—"
 		if m.About >= 0 && m.About < len(rec.Seats) {

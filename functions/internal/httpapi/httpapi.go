@@ -87,6 +87,7 @@ func (a *api) routes() []struct {
 		{Route{"POST", "/me"}, a.savePrefs},
 		{Route{"GET", "/unsubscribe"}, a.unsubscribePage},
 		{Route{"POST", "/unsubscribe"}, a.unsubscribe},
+		{Route{"GET", "/rules/{kind}"}, a.rulesPage},
 	}
 }
 

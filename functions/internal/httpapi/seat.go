@@ -45,6 +45,7 @@ type seatData struct {
 	Board                       template.HTML
 	Squares                     []present.Square // the board in words, legible on a phone
 	OverWhy                     string           // what ended the game
+	RulesURL                    string
 	Me                          *seatPanel
 	Others                      []seatPanel
 	Standings                   []seatPanel
@@ -87,7 +88,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	inv := rd.seatIndex()
 	d := seatData{page: newPage(r, "game"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
 		Error: errMsg, Role: roleOf(rd), Seated: inv >= 0, Version: ver, Moves: rec.Moves,
-		Options: optionsText(l, rec), Deadline: deadlineText(l, rec)}
+		Options: optionsText(l, rec), Deadline: deadlineText(l, rec), RulesURL: rulesLink(rec.Kind, l)}
 	d.Title, d.Game = d.GameName, true
 	if r.Method != http.MethodGet {
 		d.langLinks("/g/"+rec.ID, token)
