@@ -448,3 +448,43 @@ func TestRulesPage(t *testing.T) {
 		t.Errorf("the rules of an unknown game: status %d", st)
 	}
 }
+
+// TestCreateFormErrorsNameTheRow (issue 10, 10): an error on the create
+// form says whose field is wrong — the organiser's, or which player's —
+// and on the English form a player's language starts as English.
+func TestCreateFormErrorsNameTheRow(t *testing.T) {
+	s := newSite(t)
+	b := newBrowser(t, s.url)
+	b.open("home", s.url+"/?lang=en")
+	langs := eval[[]string](b, `[...document.querySelectorAll('select[name^="lang"]')].map(s => s.value)`)
+	for i, l := range langs {
+		if l != "en" {
+			t.Errorf("on the English form player %d's language starts as %q", i+1, l)
+		}
+	}
+	for _, tc := range []struct {
+		fill map[string]string
+		want string
+	}{
+		{map[string]string{"name0": "Вера", "email0": "vera@pbm.test", "name1": "Bob", "email1": "bob@"}, "Player «Bob»: invalid email address «bob@»"},
+		{map[string]string{"name0": "Вера", "email0": "vera@pbm.test", "name1": strings.Repeat("B", 41), "email1": "bob@pbm.test"}, "The player with address «bob@pbm.test»: a name must be 1 to 40 characters"},
+	} {
+		b.open("home", s.url+"/?lang=en")
+		b.do(chromedp.SendKeys(chromedp.CSS(`input[name="org_email"]`), "org@pbm.test"))
+		for name, v := range tc.fill {
+			// Set directly: the fields' own limits (maxlength, type=email)
+			// would stop a browser before the service is asked.
+			b.do(chromedp.SetAttributeValue(chromedp.CSS(`[name="`+name+`"]`), "value", v), chromedp.SetValue(chromedp.CSS(`[name="`+name+`"]`), v))
+		}
+		b.do(chromedp.Evaluate[chromedp.Void](`document.querySelector('form[action^="/games"]').noValidate = true; document.querySelectorAll('[maxlength]').forEach(e => e.removeAttribute('maxlength'))`))
+		ctx, cancel := context.WithTimeout(b.ctx, actionTimeout)
+		_, err := chromedp.RunResponse(ctx, chromedp.Click(chromedp.CSS(`form[action^="/games"] `+submitSel)))
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if msg := eval[string](b, `(document.querySelector(".error,[role=alert]")||document.body).innerText`); !strings.Contains(msg, tc.want) {
+			t.Errorf("the form says %q, want it to name the row: %q", msg, tc.want)
+		}
+	}
+}

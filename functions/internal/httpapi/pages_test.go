@@ -163,7 +163,7 @@ func pagesPlayAGame(t *testing.T, kind string, opts url.Values) {
 
 	// Bad input on the home form: shown on the page, nothing created.
 	if code, page, _ := b.post("/games?lang=en", url.Values{"kind": {kind}, "org_email": {"x"},
-		"name0": {"A"}, "email0": {"a@example.org"}, "name1": {"B"}, "email1": {"b@example.org"}}); code != 400 || !strings.Contains(page, "Invalid email") {
+		"name0": {"A"}, "email0": {"a@example.org"}, "name1": {"B"}, "email1": {"b@example.org"}}); code != 400 || !strings.Contains(page, "Organiser: invalid email address") {
 		t.Fatalf("bad form: %d", code)
 	}
 
