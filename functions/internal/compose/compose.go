@@ -103,6 +103,9 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 	switch m.Kind {
 	case service.MailInvite:
 		d.Subject = pick(l, "Приглашение в игру «"+d.Game+"»", "Invitation to a game of "+d.Game)
+		if org := rec.Organiser.Name; org != "" && org != "—" { // who invites tells one invitation from another
+			d.Subject = pick(l, org+" приглашает вас в игру «"+d.Game+"»", org+" invites you to a game of "+d.Game)
+		}
 		d.LinkText = templates.T(l, "accept_invite")
 		d.Link, err = c.link("/g/"+rec.ID+"/invite", linksign.PurposeInvite, rec.ID, m.Seat, 0, service.InviteTokenTTL, l)
 		var names []string
@@ -116,7 +119,7 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		if m.About >= 0 && m.About < len(rec.Seats) {
 			who = rec.Seats[m.About].Name
 		}
-		d.Subject = pick(l, "«"+d.Game+"»: "+who+" — приглашение принято", d.Game+": "+who+" accepted")
+		d.Subject = gameTitle(l, d.Game, rec) + ": " + pick(l, who+" — приглашение принято", who+" accepted")
 		d.Text = acceptedText(l, who)
 		d.LinkText = templates.T(l, "organiser_page")
 		d.Link, err = c.link("/g/"+rec.ID+"/org", linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
@@ -180,7 +183,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 	}
 
 	if m.Kind == service.MailOver {
-		d.Subject = pick(l, "«"+d.Game+"»: игра окончена", d.Game+": the game is over")
+		d.Subject = gameTitle(l, d.Game, rec) + ": " + pick(l, "игра окончена", "the game is over")
 		d.LinkText = templates.T(l, "see_results")
 		d.Text = overText(rec, pr, l, name)
 		for place := 1; place <= len(scores); place++ {
@@ -198,11 +201,11 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		if !owes(g, seat) {
 			return notify.ErrObsolete
 		}
-		d.Subject = pick(l, "«"+d.Game+"»: ваш ход", d.Game+": your move")
+		d.Subject = gameTitle(l, d.Game, rec) + ": " + pick(l, "ваш ход", "your move")
 		d.Text = pick(l, "Ваш ход.", "It is your move.")
 		d.Prompt = pr.Prompt(l, view, seat, true, name)
 		if m.Kind == service.MailDecision || g.Turn() != seat {
-			d.Subject = pick(l, "«"+d.Game+"»: нужно ваше решение", d.Game+": a decision is asked of you")
+			d.Subject = gameTitle(l, d.Game, rec) + ": " + pick(l, "нужно ваше решение", "a decision is asked of you")
 			d.Text, d.Prompt = d.Prompt, ""
 			if d.Text == "" {
 				d.Text = pick(l, "От вас ждут решения.", "A decision is asked of you.")
@@ -321,6 +324,20 @@ func (c *Composer) link(path string, p linksign.Purpose, game string, seat int, 
 		return "", err
 	}
 	return c.base + path + "?" + url.Values{"t": {tok}, "lang": {l}}.Encode(), nil
+}
+
+// gameTitle names a game in a subject by its kind and its players, so
+// that mails of two games of one kind are told apart: «Вестерн» (Анна,
+// Bob, Вера). Past three players the rest are counted.
+func gameTitle(l, game string, rec *service.Record) string {
+	var names []string
+	for _, s := range rec.Seats {
+		names = append(names, s.Name)
+	}
+	if len(names) > 3 {
+		names = append(names[:3], "+"+fmt.Sprint(len(rec.Seats)-3))
+	}
+	return pick(l, "«"+game+"»", game) + " (" + strings.Join(names, ", ") + ")"
 }
 
 // acceptedText tells that a player accepted, in words that agree with

@@ -318,3 +318,18 @@ func TestRussianMailsAgree(t *testing.T) {
 		check("digest", msg)
 	}
 }
+
+// TestSubjectsTellGamesApart (issue 10, 11): an invitation's subject says
+// who invites, and the other mails of a game name it by its players, so
+// two games of one kind are told apart in a mailbox.
+func TestSubjectsTellGamesApart(t *testing.T) {
+	a, b := newFixture(t, 2, 10), newFixture(t, 4, 10)
+	inv := a.mailFor(t, service.MailInvite, 0)
+	if !strings.HasPrefix(inv.Subject, "Org приглашает вас") {
+		t.Errorf("invitation subject %q does not name the organiser", inv.Subject)
+	}
+	ta, tb := a.mailFor(t, service.MailTurn, -1).Subject, b.mailFor(t, service.MailTurn, -1).Subject
+	if ta == tb || !strings.Contains(ta, "Анна, Bob O'Neil") || !strings.Contains(tb, "Анна, Bob O'Neil, Вера, +1") {
+		t.Errorf("turn subjects %q and %q do not tell the games apart by their players", ta, tb)
+	}
+}
