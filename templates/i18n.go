@@ -78,6 +78,8 @@ var texts = map[string][2]string{
 	"mail_digest":     {"Мои ходы сразу, остальное раз в день", "My moves at once, the rest once a day"},
 	"unsub_all":       {"Отписаться от всего, кроме своих ходов", "Unsubscribe from everything but my own moves"},
 	"save":            {"Сохранить", "Save"},
+	"time_zone":       {"Часовой пояс для сроков в письмах", "Time zone for the deadlines in mails"},
+	"time_zone_help":  {"Название пояса, например Europe/Moscow; если поле пустое, браузер подставит ваш. Без пояса письма пишут время по UTC.", "A zone's name such as Europe/London; when empty, your browser fills in yours. Without one, mails give times in UTC."},
 	"no_games":        {"Игр пока нет.", "No games yet."},
 	"unsub_confirm":   {"Больше не присылать писем, кроме писем о ваших ходах и решениях? Их нельзя отключить, не выйдя из игры.", "Stop every mail except those about your own moves and decisions? Those cannot be silenced without leaving the game."},
 	"unsub_done":      {"Готово: теперь приходят только письма о ваших ходах и решениях.", "Done: you now get only the mails about your own moves and decisions."},

@@ -19,7 +19,8 @@ const script = `(function(){` +
 	`var i=d.getElementById(b.getAttribute("data-copy"));if(!i||!navigator.clipboard)return;b.hidden=false;` +
 	`b.addEventListener("click",function(){navigator.clipboard.writeText(i.value).then(function(){b.textContent=b.getAttribute("data-done")})})});` +
 	`d.querySelectorAll("form[method=post]").forEach(function(f){f.addEventListener("submit",function(){` +
-	`var b=f.querySelector("button");if(b){b.setAttribute("aria-busy","true");b.classList.add("busy")}})})` +
+	`var b=f.querySelector("button");if(b){b.setAttribute("aria-busy","true");b.classList.add("busy")}})});` +
+	`d.querySelectorAll("input[data-tz]").forEach(function(i){if(!i.value)try{i.value=Intl.DateTimeFormat().resolvedOptions().timeZone||""}catch(e){}})` +
 	`})()`
 
 // ScriptHash is the CSP source that allows script ('sha256-…').

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 
 	"github.com/pbmgames/pbm/engine"
@@ -486,5 +487,38 @@ func TestCreateFormErrorsNameTheRow(t *testing.T) {
 		if msg := eval[string](b, `(document.querySelector(".error,[role=alert]")||document.body).innerText`); !strings.Contains(msg, tc.want) {
 			t.Errorf("the form says %q, want it to name the row: %q", msg, tc.want)
 		}
+	}
+}
+
+// TestMailDeadlinesInPlayersZone (issue 10, 17): "my games" guesses the
+// player's time zone from the browser; once saved, the deadlines in their
+// mails are written in it, not in UTC.
+func TestMailDeadlinesInPlayersZone(t *testing.T) {
+	s := newSite(t)
+	b := newBrowser(t, s.url)
+	people := []service.Person{{Name: "Вера", Email: "vera@pbm.test", Lang: "ru"}, {Name: "Bob", Email: "bob@pbm.test", Lang: "en"}}
+	g := newSeatedGame(t, s, western.Name, `{"laps":5}`, people)
+	if _, err := chromedp.Call(b.ctx, emulation.SetTimezoneOverride, emulation.SetTimezoneOverrideParams{TimezoneID: "Asia/Tokyo"}); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := s.svc.Token(linksign.PurposeMyGames, people[0].Email, linksign.NoSeat, 0, service.OrganiserTokenTTL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.open("my games", s.url+"/me?lang=ru&t="+tok)
+	if tz := eval[string](b, `document.querySelector("input[name=tz]").value`); tz != "Asia/Tokyo" {
+		t.Fatalf("«my games» guesses the zone %q, the browser's is Asia/Tokyo", tz)
+	}
+	b.press("my games", `form[action^="/me"] `+submitSel, nil)
+	if p, err := s.svc.Player(t.Context(), people[0].Email); err != nil || p.TimeZone != "Asia/Tokyo" {
+		t.Fatalf("saved zone %q (%v)", p.TimeZone, err)
+	}
+	before := s.latest(t, people[0].Email).MessageID
+	g.playUntil(t, func(eg engine.Game) bool {
+		m := s.latest(t, people[0].Email)
+		return m.MessageID != before && strings.Contains(m.Body.Text, "Ответить до")
+	})
+	if m := s.latest(t, people[0].Email); !strings.Contains(m.Body.Text, " Asia/Tokyo.") || strings.Contains(m.Body.Text, " UTC.") {
+		t.Errorf("the deadline in Вера's mail is not in her zone: %.600q", m.Body.Text)
 	}
 }

@@ -59,6 +59,8 @@ type Data struct {
 	PrefsURL, UnsubURL            string
 	RulesURL                      string       // the game's rules page
 	Digest                        []DigestGame // the daily digest's games
+
+	zone *time.Location // the recipient's, for the times a mail gives
 }
 
 // Position is a player's standing in a running game, as the game's
@@ -90,7 +92,7 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		return notify.Message{}, err
 	}
 	l := to.Lang
-	d := Data{Lang: l, Game: present.GameName(l, rec.Kind), Greeting: greeting(l, to.Name)}
+	d := Data{Lang: l, Game: present.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: c.zone(ctx, to.Email)}
 	if d.PrefsURL, err = c.link("/me", linksign.PurposeMyGames, to.Email, linksign.NoSeat, 0, service.OrganiserTokenTTL, l); err != nil {
 		return notify.Message{}, err
 	}
@@ -215,7 +217,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 			d.Subject = pick(l, "Напоминание — ", "Reminder — ") + d.Subject
 		}
 		if m.Due > 0 {
-			d.Deadline = time.Unix(m.Due, 0).UTC().Format("2006-01-02 15:04 UTC")
+			d.Deadline = time.Unix(m.Due, 0).In(d.zone).Format("2006-01-02 15:04") + " " + d.zone.String()
 		}
 		if a, ok := g.Default(seat); ok {
 			d.Default = pr.ActionLabel(l, a, name)
@@ -315,6 +317,20 @@ func parts(l string, pr present.Game, p map[string]int64) string {
 		}
 	}
 	return strings.Join(out, ", ")
+}
+
+// zone is the time zone the player chose on "my games" (their browser's
+// guess, saved), UTC when none is known.
+func (c *Composer) zone(ctx context.Context, email string) *time.Location {
+	p, err := c.svc.Player(ctx, email)
+	if err != nil {
+		return time.UTC
+	}
+	z, err := service.ZoneOf(p.TimeZone)
+	if err != nil {
+		return time.UTC
+	}
+	return z
 }
 
 // link signs a token and builds a page URL.

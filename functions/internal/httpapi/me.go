@@ -49,10 +49,10 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 	l := lang(r)
 	data := struct {
 		page
-		Token, Email, Notice, Mail string
-		Unsubscribed               bool
-		Games                      []myGame
-	}{page: newPage(r, "my_games"), Token: token, Email: email, Notice: notice, Mail: p.Mail, Unsubscribed: p.Unsubscribed}
+		Token, Email, Notice, Mail, TimeZone string
+		Unsubscribed                         bool
+		Games                                []myGame
+	}{page: newPage(r, "my_games"), Token: token, Email: email, Notice: notice, Mail: p.Mail, TimeZone: p.TimeZone, Unsubscribed: p.Unsubscribed}
 	if r.Method != http.MethodGet {
 		data.langLinks("/me", token)
 	}
@@ -131,7 +131,7 @@ func (a *api) savePrefs(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, err)
 		return
 	}
-	if err := a.svc.SetPrefs(r.Context(), email, lang(r), r.PostFormValue("mail"), r.PostFormValue("unsub") != ""); err != nil {
+	if err := a.svc.SetPrefs(r.Context(), email, lang(r), r.PostFormValue("mail"), strings.TrimSpace(r.PostFormValue("tz")), r.PostFormValue("unsub") != ""); err != nil {
 		a.pageError(w, r, err)
 		return
 	}
