@@ -506,6 +506,10 @@ func TestMailDeadlinesInPlayersZone(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.open("my games", s.url+"/me?lang=ru&t="+tok)
+	// Issue 10, 11: games are listed by their kind and players, not an id.
+	if name := eval[string](b, `document.querySelector(".people .who b").textContent`); name != "«Вестерн» (Вера, Bob)" {
+		t.Errorf("«my games» lists the game as %q", name)
+	}
 	if tz := eval[string](b, `document.querySelector("input[name=tz]").value`); tz != "Asia/Tokyo" {
 		t.Fatalf("«my games» guesses the zone %q, the browser's is Asia/Tokyo", tz)
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -68,13 +69,19 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 			a.pageError(w, r, err)
 			return
 		}
-		g := myGame{Name: gameName(l, rec.Kind) + " · " + rec.ID[:min(6, len(rec.ID))], Status: templates.T(l, "status_"+rec.Status),
-			Phase: rec.Status}
+		g := myGame{Status: templates.T(l, "status_"+rec.Status), Phase: rec.Status}
 		var names []string
 		for _, s := range rec.Seats {
 			names = append(names, s.Name)
 		}
 		g.Players = strings.Join(names, ", ")
+		// A game is named by its kind and players, as in its mails'
+		// subjects, not by an id nobody remembers.
+		g.Name = "«" + gameName(l, rec.Kind) + "» (" + strings.Join(names[:min(3, len(names))], ", ")
+		if len(names) > 3 {
+			g.Name += ", +" + strconv.Itoa(len(names)-3)
+		}
+		g.Name += ")"
 		for i, s := range rec.Seats {
 			if s.Email != email {
 				continue
