@@ -46,7 +46,8 @@ type Choice struct {
 	Min  int64 `json:"min,omitempty"`
 	Max  int64 `json:"max,omitempty"`
 	Step int64 `json:"step,omitempty"`
-	// Default marks the choice played when this seat's deadline passes (P-4).
+	// Default marks the choice played when this seat's deadline passes
+	// (P-4). A ranged default carries the amount it plays in Amount.
 	Default bool `json:"default,omitempty"`
 }
 

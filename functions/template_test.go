@@ -39,6 +39,7 @@ import (
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // maxBinary is the largest a function's binary may be (SPEC §6).
@@ -333,7 +334,7 @@ func TestRoutesServed(t *testing.T) {
 		t.Fatal(err)
 	}
 	h := httpapi.New(httpapi.Deps{
-		Service: service.New(service.Config{Store: st, Keys: keys}),
+		Service: service.New(service.Config{Store: st, Keys: keys, Rand: testenv.Rand(t.Name())}),
 		Log:     slog.New(slog.DiscardHandler),
 	})
 	for _, route := range slices.Sorted(maps.Keys(declared)) {
@@ -424,8 +425,9 @@ func TestTable(t *testing.T) {
 		if tb.PointInTimeRecoverySpecification == nil || !tb.PointInTimeRecoverySpecification.PointInTimeRecoveryEnabled {
 			t.Errorf("%s: point-in-time recovery is off", id)
 		}
-		if tb.TimeToLiveSpecification == nil || !tb.TimeToLiveSpecification.Enabled || tb.TimeToLiveSpecification.AttributeName != "ttl" {
-			t.Errorf("%s: TTL is not on attribute ttl", id)
+		// The counters of games made expire by the table's TTL.
+		if tb.TimeToLiveSpecification == nil || !tb.TimeToLiveSpecification.Enabled || tb.TimeToLiveSpecification.AttributeName != dynamostore.AttrTTL {
+			t.Errorf("%s: TTL is not on attribute %s, which the store's guard items carry", id, dynamostore.AttrTTL)
 		}
 		if tb.SSESpecification == nil || !tb.SSESpecification.SSEEnabled {
 			t.Errorf("%s: SSE is off", id)
@@ -516,12 +518,12 @@ func checkStatement(t *testing.T, fn string, s any) {
 		}
 	}
 	// UpdateItem writes players only (their games, preferences,
-	// suppression, daily digest): never a game, whose writes are
-	// conditional PutItems.
+	// suppression, daily digest) or the counters of games made: never a
+	// game, whose writes are conditional PutItems.
 	if slices.ContainsFunc(actions, func(a string) bool { return strings.EqualFold(a, "dynamodb:UpdateItem") }) {
 		cond, _ := st["Condition"].(map[string]any)
 		like, _ := cond["ForAllValues:StringLike"].(map[string]any)
-		if keys := stringsOf(like["dynamodb:LeadingKeys"]); !slices.Equal(keys, []string{"PLAYER#*"}) {
+		if keys := stringsOf(like["dynamodb:LeadingKeys"]); !slices.Equal(keys, []string{"PLAYER#*"}) && !slices.Equal(keys, []string{"GUARD#*"}) {
 			t.Errorf("%s: statement %v grants dynamodb:UpdateItem beyond the players' items (LeadingKeys %v)", fn, st["Sid"], keys)
 		}
 	}
@@ -1045,6 +1047,43 @@ func TestLeastPrivilege(t *testing.T) {
 		}
 		if spec.sendMail && !sends {
 			t.Errorf("%s sends mail but may not (ses:SendEmail)", id)
+		}
+	}
+}
+
+// TestParkedMailAlarm (issue 9.3): a mail parked because it could not be
+// composed is logged as "mail parked" by whichever function drained it
+// (the notifier or the sweep); each of their log groups counts those
+// lines into one metric, and an alarm tells the operator of the first.
+func TestParkedMailAlarm(t *testing.T) {
+	tpl := loadTemplate(t)
+	metrics := map[string]string{} // log group → metric
+	for _, id := range tpl.resourcesOf("AWS::Logs::MetricFilter") {
+		f := props[struct {
+			LogGroupName          any
+			FilterPattern         string
+			MetricTransformations []struct{ MetricName string }
+		}](t, tpl, id)
+		if f.FilterPattern == `{ $.msg = "mail parked" }` && len(f.MetricTransformations) == 1 {
+			metrics[refOf(f.LogGroupName)] = f.MetricTransformations[0].MetricName
+		}
+	}
+	alarmed := map[string]bool{}
+	for _, id := range tpl.resourcesOf("AWS::CloudWatch::Alarm") {
+		a := props[struct {
+			MetricName string
+			Threshold  float64
+		}](t, tpl, id)
+		if a.Threshold <= 1 {
+			alarmed[a.MetricName] = true
+		}
+	}
+	for _, lg := range []string{"NotifyFunctionLogGroup", "SweepFunctionLogGroup"} {
+		switch m := metrics[lg]; {
+		case m == "":
+			t.Errorf("%s: no metric filter counts \"mail parked\"", lg)
+		case !alarmed[m]:
+			t.Errorf("%s: no alarm on the first %s", lg, m)
 		}
 	}
 }

@@ -9,7 +9,8 @@ import (
 // script is the pages' one inline script, a small improvement on pages
 // that work without it: deadlines in the reader's own time zone, "copy"
 // buttons beside the links an organiser hands out, and a button that
-// shows it was pressed. The Content-Security-Policy allows it by its hash.
+// shows it was pressed (and no longer once "back" brings its page again
+// from the back/forward cache). The Content-Security-Policy allows it by its hash.
 const script = `(function(){` +
 	`var d=document,l=d.documentElement.lang;` +
 	`d.querySelectorAll("time[data-local]").forEach(function(t){` +
@@ -20,6 +21,8 @@ const script = `(function(){` +
 	`b.addEventListener("click",function(){navigator.clipboard.writeText(i.value).then(function(){b.textContent=b.getAttribute("data-done")})})});` +
 	`d.querySelectorAll("form[method=post]").forEach(function(f){f.addEventListener("submit",function(){` +
 	`var b=f.querySelector("button");if(b){b.setAttribute("aria-busy","true");b.classList.add("busy")}})});` +
+	`addEventListener("pageshow",function(e){if(e.persisted)d.querySelectorAll("button.busy").forEach(function(b){` +
+	`b.removeAttribute("aria-busy");b.classList.remove("busy")})});` +
 	`d.querySelectorAll("input[data-tz]").forEach(function(i){if(!i.value)try{i.value=Intl.DateTimeFormat().resolvedOptions().timeZone||""}catch(e){}})` +
 	`})()`
 

@@ -1,12 +1,16 @@
 package businessman
 
 // The board of «Бизнесмен». The rule text (businessman.ru.txt, RULES.md
-// B-0…B-28) fixes some cells and amounts: the exchange cells 10, 25, 50, 52
-// and the highway's 3rd cell, the amounts of Штраф, Выигрыш, Прибыль,
-// Подарок, Маклер, the supermarket, customs, the highway and the roulette's
-// «В банк». Those are marked FromRules. The printed board is not in the
-// texts: every other cell, every lot's price, building costs and rents are
-// our choice and marked FilledIn (DECISIONS.md).
+// B-0…B-28) numbers a few cells: the exchange cells 10, 25, 50, 52 and the
+// highway's 3rd, 5th, 6th and 8th cells; with Start, where the numbering
+// begins, those are marked FromRules. It gives the roles and amounts of
+// more (Штраф, Выигрыш, Прибыль, Подарок, Маклер, the supermarket, customs,
+// the hotel, the highway's entrance and crossroads, the roulette's cells)
+// but not where they lie: those entries are FilledIn with the comment "role
+// from the text, number ours", as on «Вестерн»'s board; their amounts are
+// the text's (the constants below). The printed board is not in the texts:
+// every other cell, every lot's price, building costs and rents are our
+// choice and FilledIn (DECISIONS.md).
 //
 // One numbering covers every track:
 //
@@ -196,62 +200,62 @@ var Board = [NumCells]Cell{
 	// ---- The big perimeter ----
 	1:  cell(1, KStart, "Старт", "Start", StartBonus, FromRules),
 	2:  lot(2, "Хлебозавод", "Bakery", 0, 20_000),
-	3:  cell(3, KSurprise, "Сюрприз", "Surprise", 0, FromRules),
+	3:  cell(3, KSurprise, "Сюрприз", "Surprise", 0, FilledIn), // role from the text, number ours
 	4:  lot(4, "Молокозавод", "Dairy", 0, 20_000),
-	5:  cell(5, KFine, "Штраф", "Fine", -30_000, FromRules),
+	5:  cell(5, KFine, "Штраф", "Fine", -30_000, FilledIn), // role from the text, number ours
 	6:  lot(6, "Кондитерская фабрика", "Confectionery", 0, 24_000),
-	7:  cell(7, KNotice, "Извещение", "Notice", 0, FromRules),
+	7:  cell(7, KNotice, "Извещение", "Notice", 0, FilledIn), // role from the text, number ours
 	8:  lot(8, "Обувная фабрика", "Shoe factory", 1, 30_000),
 	9:  lot(9, "Швейная фабрика", "Clothing factory", 1, 30_000),
 	10: cell(10, KExchange, "Биржа", "Exchange", 0, FromRules),
 	11: lot(11, "Текстильный комбинат", "Textile mill", 1, 34_000),
-	12: cell(12, KWin, "Выигрыш", "Win", 40_000, FromRules),
+	12: cell(12, KWin, "Выигрыш", "Win", 40_000, FilledIn), // role from the text, number ours
 	13: lot(13, "Кинотеатр", "Cinema", 2, 40_000),
-	14: cell(14, KBroker, "Маклер", "Broker", -BrokerFee, FromRules),
-	15: cell(15, KHighway, "Автомагистраль", "Highway", 0, FromRules),
+	14: cell(14, KBroker, "Маклер", "Broker", -BrokerFee, FilledIn),  // role from the text, number ours
+	15: cell(15, KHighway, "Автомагистраль", "Highway", 0, FilledIn), // role from the text, number ours
 	16: lot(16, "Театр", "Theatre", 2, 40_000),
-	17: cell(17, KSurprise, "Сюрприз", "Surprise", 0, FromRules),
+	17: cell(17, KSurprise, "Сюрприз", "Surprise", 0, FilledIn), // role from the text, number ours
 	18: lot(18, "Телестудия", "TV studio", 2, 44_000),
-	19: cell(19, KGift, "Подарок", "Gift", GiftShares, FromRules),
-	20: {N: 20, Kind: KSuper, RU: "Супермаркет", EN: "Supermarket", Group: NoGroup, Price: SuperPrice, Amount: -SuperFee, Source: FromRules},
+	19: cell(19, KGift, "Подарок", "Gift", GiftShares, FilledIn),                                                                            // role from the text, number ours
+	20: {N: 20, Kind: KSuper, RU: "Супермаркет", EN: "Supermarket", Group: NoGroup, Price: SuperPrice, Amount: -SuperFee, Source: FilledIn}, // role from the text, number ours
 	21: lot(21, "Автозавод", "Car plant", 3, 50_000),
-	22: cell(22, KNotice, "Извещение", "Notice", 0, FromRules),
+	22: cell(22, KNotice, "Извещение", "Notice", 0, FilledIn), // role from the text, number ours
 	23: lot(23, "Тракторный завод", "Tractor plant", 3, 50_000),
-	24: cell(24, KCustoms, "Таможня", "Customs", -CustomsFee, FromRules),
+	24: cell(24, KCustoms, "Таможня", "Customs", -CustomsFee, FilledIn), // role from the text, number ours
 	25: cell(25, KExchange, "Биржа (граница)", "Exchange (border)", 0, FromRules),
 	26: lot(26, "Авиазавод", "Aircraft plant", 3, 54_000),
-	27: cell(27, KProfit, "Прибыль", "Profit", 50_000, FromRules),
+	27: cell(27, KProfit, "Прибыль", "Profit", 50_000, FilledIn), // role from the text, number ours
 	28: lot(28, "Нефтепромысел", "Oil field", 4, 60_000),
-	29: cell(29, KSurprise, "Сюрприз", "Surprise", 0, FromRules),
-	30: cell(30, KHotel, "Отель", "Hotel", 0, FromRules),
+	29: cell(29, KSurprise, "Сюрприз", "Surprise", 0, FilledIn), // role from the text, number ours
+	30: cell(30, KHotel, "Отель", "Hotel", 0, FilledIn),         // role from the text, number ours
 	31: lot(31, "Газопровод", "Gas pipeline", 4, 60_000),
 	32: lot(32, "Нефтеперерабатывающий завод", "Refinery", 4, 64_000),
-	33: cell(33, KFine, "Штраф", "Fine", -30_000, FromRules),
+	33: cell(33, KFine, "Штраф", "Fine", -30_000, FilledIn), // role from the text, number ours
 	34: lot(34, "Банк «Север»", "North Bank", 5, 70_000),
 	35: lot(35, "Страховая компания", "Insurance company", 5, 70_000),
-	36: cell(36, KBroker, "Маклер", "Broker", -BrokerFee, FromRules),
+	36: cell(36, KBroker, "Маклер", "Broker", -BrokerFee, FilledIn), // role from the text, number ours
 	37: lot(37, "Инвестиционный фонд", "Investment fund", 5, 80_000),
-	38: cell(38, KWin, "Выигрыш", "Win", 40_000, FromRules),
-	39: cell(39, KSurprise, "Сюрприз", "Surprise", 0, FromRules),
-	40: cell(40, KNotice, "Извещение", "Notice", 0, FromRules),
+	38: cell(38, KWin, "Выигрыш", "Win", 40_000, FilledIn),      // role from the text, number ours
+	39: cell(39, KSurprise, "Сюрприз", "Surprise", 0, FilledIn), // role from the text, number ours
+	40: cell(40, KNotice, "Извещение", "Notice", 0, FilledIn),   // role from the text, number ours
 
 	// ---- The small perimeter, abroad (B-22) ----
 	41: cell(41, KPlain, "Граница", "Border", 0, FilledIn),
 	42: lot(42, "Отель «Ривьера»", "Riviera hotel", 6, 80_000),
 	43: lot(43, "Казино", "Casino", 6, 80_000),
-	44: cell(44, KSurprise, "Сюрприз", "Surprise", 0, FromRules),
+	44: cell(44, KSurprise, "Сюрприз", "Surprise", 0, FilledIn), // role from the text, number ours
 	45: lot(45, "Яхт-клуб", "Yacht club", 6, 84_000),
-	46: cell(46, KFine, "Штраф", "Fine", -30_000, FromRules),
+	46: cell(46, KFine, "Штраф", "Fine", -30_000, FilledIn), // role from the text, number ours
 	47: lot(47, "Алмазный прииск", "Diamond mine", 7, 90_000),
-	48: cell(48, KNotice, "Извещение", "Notice", 0, FromRules),
+	48: cell(48, KNotice, "Извещение", "Notice", 0, FilledIn), // role from the text, number ours
 	49: lot(49, "Золотой рудник", "Gold mine", 7, 90_000),
 	50: cell(50, KExchange, "Биржа", "Exchange", 0, FromRules),
 	51: lot(51, "Ювелирный дом", "Jewellery house", 7, 100_000),
 	52: cell(52, KExchange, "Биржа (банк за границей)", "Exchange (bank abroad)", 0, FromRules),
 	53: lot(53, "Морской порт", "Seaport", 8, 110_000),
-	54: cell(54, KWin, "Выигрыш", "Win", 40_000, FromRules),
+	54: cell(54, KWin, "Выигрыш", "Win", 40_000, FilledIn), // role from the text, number ours
 	55: lot(55, "Авиакомпания", "Airline", 8, 120_000),
-	56: cell(56, KBroker, "Маклер", "Broker", -BrokerFee, FromRules),
+	56: cell(56, KBroker, "Маклер", "Broker", -BrokerFee, FilledIn), // role from the text, number ours
 
 	// ---- The highway (B-24); 61..68 are its cells 1..8 ----
 	60: cell(60, KPlain, "Въезд на автомагистраль", "Highway entrance", 0, FilledIn),
@@ -263,21 +267,21 @@ var Board = [NumCells]Cell{
 	66: cell(66, KHospital, "Авария: больница", "Accident: hospital", -HospitalFee, FromRules),
 	67: cell(67, KPlain, "Кемпинг", "Camping", 0, FilledIn),
 	68: cell(68, KHwHalf, "Автомагистраль, 8: половина денег", "Highway 8: half your money", 0, FromRules),
-	69: cell(69, KCross, "Перекрёсток", "Crossroads", -CrossToll, FromRules),
+	69: cell(69, KCross, "Перекрёсток", "Crossroads", -CrossToll, FilledIn), // role from the text, number ours
 
 	// ---- The roulette ring (B-23); amounts filled-in ----
-	70: cell(70, KRouletteIn, "Вход", "Entrance", 0, FromRules),
+	70: cell(70, KRouletteIn, "Вход", "Entrance", 0, FilledIn), // role from the text, number ours
 	71: cell(71, KRouletteMoney, "Проигрыш", "Loss", -10_000, FilledIn),
-	72: cell(72, KRouletteExit, "Выход", "Exit", 0, FromRules),
+	72: cell(72, KRouletteExit, "Выход", "Exit", 0, FilledIn), // role from the text, number ours
 	73: cell(73, KRouletteMoney, "Выигрыш", "Win", 20_000, FilledIn),
 	74: cell(74, KRouletteMoney, "Проигрыш", "Loss", -20_000, FilledIn),
-	75: cell(75, KRouletteExit, "Выход", "Exit", 0, FromRules),
+	75: cell(75, KRouletteExit, "Выход", "Exit", 0, FilledIn), // role from the text, number ours
 	76: cell(76, KRouletteMoney, "Проигрыш", "Loss", -30_000, FilledIn),
 	77: cell(77, KRouletteMoney, "Выигрыш", "Win", 10_000, FilledIn),
 	78: cell(78, KRouletteMoney, "Проигрыш", "Loss", -10_000, FilledIn),
-	79: cell(79, KRouletteExit, "Выход", "Exit", 0, FromRules),
+	79: cell(79, KRouletteExit, "Выход", "Exit", 0, FilledIn), // role from the text, number ours
 	80: cell(80, KRouletteMoney, "Проигрыш", "Loss", -40_000, FilledIn),
-	81: cell(81, KRouletteBank, "В банк", "To the bank", RouletteBankWin, FromRules),
+	81: cell(81, KRouletteBank, "В банк", "To the bank", RouletteBankWin, FilledIn), // role from the text, number ours
 }
 
 // isProperty tells whether cell can be owned: a lot or the supermarket.

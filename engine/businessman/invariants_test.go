@@ -99,6 +99,8 @@ func checkInvariants(t testing.TB, s *State, before []int64, ev []engine.Event) 
 	}
 	if d, ok := s.Default(owing[0]); !ok || engine.Find(legal, d) < 0 || !legal[engine.Find(legal, d)].Default {
 		t.Fatalf("default %v is not the marked choice of %v", d, legal)
+	} else if marked := legal[engine.Find(legal, d)].Action; marked != d {
+		t.Fatalf("the marked choice %v is not the default %v: a client taking it as it is would be refused", marked, d)
 	}
 	if a, ok := s.Bot(owing[0]); !ok || engine.Find(legal, a) < 0 || a.Type == engine.Resign {
 		t.Fatalf("bot chose %v, not among %v", a, legal)

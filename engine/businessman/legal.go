@@ -51,9 +51,19 @@ func ranged(a engine.Action, lo, hi, step int64) engine.Choice {
 }
 
 // Legal lists seat's legal actions in a stable order (empty if it owes
-// nothing). Exactly one is marked Default (P-4); resign comes last.
+// nothing). Exactly one is marked Default (P-4); resign comes last. When
+// the marked choice is ranged its Action carries the amount the deadline
+// plays, so a client can take the marked choice as it is.
 func (s *State) Legal(seat engine.Seat) []engine.Choice {
-	return s.appendChoices(nil, seat, "")
+	out := s.appendChoices(nil, seat, "")
+	for i := range out {
+		if out[i].Default && out[i].Ranged() {
+			if d, ok := s.Default(seat); ok && out[i].Admits(d) {
+				out[i].Amount = d.Amount
+			}
+		}
+	}
+	return out
 }
 
 // appendChoices lists seat's legal actions of type only ("" for all).
@@ -68,7 +78,7 @@ func (s *State) appendChoices(out []engine.Choice, seat int, only string) []engi
 		}
 		out = s.appendOwnTurn(out, seat, only)
 	case PhAct:
-		if wants(only, AEnd) {
+		if wants(only, AEnd) && !s.mustPlay(seat) {
 			out = append(out, choice(engine.Action{Type: AEnd}, true))
 		}
 		out = s.appendCell(out, seat, only)
@@ -77,9 +87,26 @@ func (s *State) appendChoices(out []engine.Choice, seat int, only string) []engi
 		}
 		out = s.appendOwnTurn(out, seat, only)
 	case PhChoose:
+		// B-10: «3 акции любого цвета» — each of them: any split of the
+		// gift between colours, one take at a time.
 		if wants(only, ATake) {
 			for k := 0; k < NumColours; k++ {
-				out = append(out, choice(engine.Action{Type: ATake, Good: Groups[k].Key}, k == 0))
+				c := ranged(engine.Action{Type: ATake, Good: Groups[k].Key}, 1, s.Gift, 1)
+				c.Default = k == 0
+				out = append(out, c)
+			}
+		}
+	case PhCustoms:
+		// B-22: the player picks which of their shares customs sells.
+		if wants(only, ASellShares) {
+			def := s.customsDefault(seat)
+			p := &s.Players[seat]
+			for k := 0; k < NumColours; k++ {
+				if p.Shares[k] >= 1 {
+					c := ranged(engine.Action{Type: ASellShares, Good: Groups[k].Key}, 1, min(p.Shares[k], s.Sell), 1)
+					c.Default = only == "" && Groups[k].Key == def.Good
+					out = append(out, c)
+				}
 			}
 		}
 	case PhClaim:
@@ -101,6 +128,16 @@ func (s *State) appendChoices(out []engine.Choice, seat int, only string) []engi
 		// be used. The first listed is the default.
 		n := len(out)
 		out = s.appendRaise(out, seat, only)
+		if wants(only, ASellShares) && !s.Debts[0].fine() {
+			// Rent and other debts to players may be raised from shares
+			// too: B-19 bars the shares for fines only.
+			p := &s.Players[seat]
+			for k := 0; k < NumColours; k++ {
+				if p.Shares[k] >= 1 {
+					out = append(out, ranged(engine.Action{Type: ASellShares, Good: Groups[k].Key}, 1, p.Shares[k], 1))
+				}
+			}
+		}
 		if len(out) > n && only == "" {
 			out[n].Default = true
 		}
@@ -182,21 +219,69 @@ func (s *State) appendCell(out []engine.Choice, seat int, only string) []engine.
 	return out
 }
 
+// mustPlay tells whether the turn cannot end yet: «Игрок должен
+// предъявить любую из имеющихся у него карточек» (B-14) — on an open
+// exchange a player with a card they can afford to play must play one.
+func (s *State) mustPlay(seat int) bool {
+	if !s.Exch || s.Used&usedCard != 0 || s.Players[seat].NHand == 0 {
+		return false
+	}
+	for _, id := range s.Players[seat].hand() {
+		for k := 0; k < NumColours; k++ {
+			if s.cardAffordable(seat, int(id), k, 0) || (XCards[id].Kind == XTwo && s.cardAffordable(seat, int(id), k, -2)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// cheapestPlay is the card play that leaves seat the most cash (the first
+// such in hand and colour order): the default when a card must be played.
+func (s *State) cheapestPlay(seat int) (engine.Action, bool) {
+	var best engine.Action
+	bestMoney, found := int64(0), false
+	for _, id := range s.Players[seat].hand() {
+		dirs, nd := [2]int64{0, 0}, 1
+		if XCards[id].Kind == XTwo {
+			dirs, nd = [2]int64{2, -2}, 2
+		}
+		for _, dir := range dirs[:nd] {
+			for k := 0; k < NumColours; k++ {
+				o := s.cardEffect(seat, int(id), k, dir)
+				if s.Players[seat].Cash+o.Money[seat] < 0 {
+					continue
+				}
+				if !found || o.Money[seat] > bestMoney {
+					best, bestMoney, found = engine.Action{Type: APlayCard, Cell: int(id), Good: Groups[k].Key, Amount: dir}, o.Money[seat], true
+				}
+			}
+		}
+	}
+	return best, found
+}
+
 // appendExchange lists the exchange's actions (B-13, B-14, B-20).
 func (s *State) appendExchange(out []engine.Choice, seat int, only string) []engine.Choice {
 	p := &s.Players[seat]
 	if wants(only, APlayCard) && s.Used&usedCard == 0 {
+		var def engine.Action
+		if only == "" {
+			def, _ = s.cheapestPlay(seat)
+		}
 		for _, id := range p.hand() {
 			card := &XCards[id]
 			for k := 0; k < NumColours; k++ {
 				if card.Kind == XTwo {
 					for _, d := range [...]int64{2, -2} {
 						if s.cardAffordable(seat, int(id), k, d) {
-							out = append(out, choice(engine.Action{Type: APlayCard, Cell: int(id), Good: Groups[k].Key, Amount: d}, false))
+							a := engine.Action{Type: APlayCard, Cell: int(id), Good: Groups[k].Key, Amount: d}
+							out = append(out, choice(a, a == def))
 						}
 					}
 				} else if s.cardAffordable(seat, int(id), k, 0) {
-					out = append(out, choice(engine.Action{Type: APlayCard, Cell: int(id), Good: Groups[k].Key}, false))
+					a := engine.Action{Type: APlayCard, Cell: int(id), Good: Groups[k].Key}
+					out = append(out, choice(a, a == def))
 				}
 			}
 		}

@@ -11,15 +11,16 @@ func (s *State) move(seat, steps int, ev []engine.Event) []engine.Event {
 	for i := 0; i < steps && c != CellCross; i++ {
 		from := c
 		c = next(c)
+		p.Walked++
 		switch {
 		case c == CellStart:
 			ev = s.passStart(seat, ev)
 		case from == AbroadLast:
 			p.Circuits++
 			ev = append(ev, engine.Event{Type: EvHome, Seat: seat, Cell: c, Other: p.Circuits})
-			ev = s.forfeit(seat, ev)
 		}
 	}
+	ev = s.forfeit(seat, ev)
 	p.Cell = c
 	ev = append(ev, engine.Event{Type: EvMove, Seat: seat, Cell: c})
 	if c == CellCross {
@@ -41,15 +42,21 @@ func (s *State) passStart(seat int, ev []engine.Event) []engine.Event {
 	if p.Laps >= s.Opts.Laps {
 		s.Ending = true // B-0: the game ends with this turn
 	}
-	return s.forfeit(seat, ev)
+	return ev
 }
+
+// PledgeWalk is how far an owner walks before the bank takes a lot left
+// pledged: «пройдя полных два круга» (B-27), two laps of the big
+// perimeter's length counted from the pledge, wherever it was made, on any
+// track the token walks (the small perimeter and the highway too).
+const PledgeWalk = MortgageLaps * BigLast
 
 // forfeit is B-27: a lot still pledged two full laps after it was pledged
 // goes to the bank.
 func (s *State) forfeit(seat int, ev []engine.Event) []engine.Event {
-	laps := s.Players[seat].Circuits
+	walked := s.Players[seat].Walked
 	for cell := 1; cell < NumCells; cell++ {
-		if int(s.Owner[cell]) == seat && s.Mort[cell] >= 0 && laps-int(s.Mort[cell]) >= MortgageLaps {
+		if int(s.Owner[cell]) == seat && s.Mort[cell] >= 0 && walked-int(s.Mort[cell]) >= PledgeWalk {
 			s.Owner[cell], s.Mort[cell], s.Level[cell] = -1, -1, 0
 			ev = append(ev, engine.Event{Type: EvForfeit, Seat: seat, Cell: cell})
 		}
@@ -211,19 +218,36 @@ func (s *State) spin(seat int, ev []engine.Event) []engine.Event {
 	return ev
 }
 
-// goAbroad is B-22: 10,000 and half of each colour's shares sold to the
-// bank at their price; the token crosses to the small perimeter.
+// goAbroad is B-22: 10,000, and «продать в банк половину своих акций»:
+// half of all the player's shares, rounded down, sold to the bank at their
+// price; the player picks which (PhCustoms). The token crosses to the small
+// perimeter.
 func (s *State) goAbroad(seat int, ev []engine.Event) []engine.Event {
 	s.Used |= usedCell
 	p := &s.Players[seat]
 	ev = s.pay(seat, CustomsFee, -1, EvCellMoney, CellCustoms, ev)
-	for k := range p.Shares {
-		if n := p.Shares[k] / 2; n > 0 {
-			p.Shares[k] -= n
-			ev = s.gain(seat, n*s.sharePrice(k), EvSharesSold, CellCustoms, ev)
-			ev[len(ev)-1].Good, ev[len(ev)-1].Other = Groups[k].Key, int(n)
-		}
+	var total int64
+	for _, n := range p.Shares {
+		total += n
 	}
 	p.Cell, s.Spot = AbroadFirst, AbroadFirst
-	return append(ev, engine.Event{Type: EvAbroad, Seat: seat, Cell: AbroadFirst})
+	ev = append(ev, engine.Event{Type: EvAbroad, Seat: seat, Cell: AbroadFirst})
+	if s.Sell = total / 2; s.Sell > 0 {
+		s.Phase = PhCustoms
+	}
+	return ev
+}
+
+// customsDefault is the colour customs sells when the player does not
+// choose: the one they hold most of (the first on a tie), as many as are
+// due from it.
+func (s *State) customsDefault(seat int) engine.Action {
+	p := &s.Players[seat]
+	best := 0
+	for k := 1; k < NumColours; k++ {
+		if p.Shares[k] > p.Shares[best] {
+			best = k
+		}
+	}
+	return engine.Action{Type: ASellShares, Good: Groups[best].Key, Amount: min(p.Shares[best], s.Sell)}
 }

@@ -94,10 +94,15 @@ func (s *State) allowed(seat engine.Seat, a engine.Action) bool {
 	if a.Type == "" || s.Phase == PhOver || s.owing() != seat {
 		return false
 	}
-	if a.Type == APlayCard {
+	switch a.Type { // the commonest, without listing (TestCheckAgreesWithLegal)
+	case APlayCard:
 		return s.cardAllowed(seat, a)
+	case ARoll:
+		return s.Phase == PhRoll && a == engine.Action{Type: ARoll}
+	case AEnd:
+		return s.Phase == PhAct && a == engine.Action{Type: AEnd} && !s.mustPlay(seat)
 	}
-	var buf [8]engine.Choice // most types list a few choices; long lists spill to the heap
+	var buf [48]engine.Choice // lists of one type are short; a longer one spills to the heap
 	return engine.Find(s.appendChoices(buf[:0], seat, a.Type), a) >= 0
 }
 
@@ -146,10 +151,11 @@ func (s *State) do(seat int, a engine.Action, ev []engine.Event) []engine.Event 
 		s.Owner[a.Cell] = int8(seat)
 	case ATake:
 		k := ColourIndex(a.Good)
-		p.Shares[k] += s.Gift
-		ev = append(ev, engine.Event{Type: EvGift, Seat: seat, Good: a.Good, Other: int(s.Gift)})
-		s.Gift = 0
-		s.Phase = PhAct
+		p.Shares[k] += a.Amount
+		ev = append(ev, engine.Event{Type: EvGift, Seat: seat, Good: a.Good, Other: int(a.Amount)})
+		if s.Gift -= a.Amount; s.Gift <= 0 {
+			s.Gift, s.Phase = 0, PhAct
+		}
 	case AClaim:
 		c := s.Claim
 		s.Phase = PhAct
@@ -213,7 +219,14 @@ func (s *State) do(seat int, a engine.Action, ev []engine.Event) []engine.Event 
 	case ASellShares:
 		k := ColourIndex(a.Good)
 		p.Shares[k] -= a.Amount
-		ev = s.gain(seat, a.Amount*s.sharePrice(k), EvSharesSold, 0, ev)
+		cell := 0
+		if s.Phase == PhCustoms {
+			cell = CellCustoms
+			if s.Sell -= a.Amount; s.Sell <= 0 {
+				s.Sell, s.Phase = 0, PhAct
+			}
+		}
+		ev = s.gain(seat, a.Amount*s.sharePrice(k), EvSharesSold, cell, ev)
 		ev[len(ev)-1].Good, ev[len(ev)-1].Other = a.Good, int(a.Amount)
 	case ABuild:
 		cost := buildCost(a.Cell, s.Level[a.Cell])
@@ -227,7 +240,7 @@ func (s *State) do(seat int, a engine.Action, ev []engine.Event) []engine.Event 
 		s.Level[a.Cell]--
 		ev = s.gain(seat, v, EvSellBuild, a.Cell, ev)
 	case AMortgage:
-		s.Mort[a.Cell] = int16(p.Circuits)
+		s.Mort[a.Cell] = int16(p.Walked)
 		ev = s.gain(seat, mortgageValue(a.Cell), EvMortgage, a.Cell, ev)
 	case ARedeem:
 		s.Mort[a.Cell] = -1
@@ -313,10 +326,23 @@ func (s *State) inDebt(seat int) bool {
 	return false
 }
 
+// fine tells whether a debt is a fine, to be paid in cash raised from
+// property only: «Выплачивать штрафы игрок должен только наличными
+// деньгами. Средства, которые он вложил в акции, использовать запрещено»
+// (B-19). Every payment to the bank is a fine; a debt to a player (rent,
+// the supermarket's share, a card's gift) may be raised from shares too.
+func (d *Debt) fine() bool { return d.To < 0 }
+
 // raisable is all the cash the bank would give seat for its property
-// (B-19): buildings at half price, then the lots pledged.
-func (s *State) raisable(seat int) int64 {
+// (B-19): buildings at half price, then the lots pledged; with shares, its
+// shares at the exchange price too.
+func (s *State) raisable(seat int, shares bool) int64 {
 	var v int64
+	if shares {
+		for k, n := range s.Players[seat].Shares {
+			v += n * s.sharePrice(k)
+		}
+	}
 	for cell := 1; cell < NumCells; cell++ {
 		if int(s.Owner[cell]) != seat {
 			continue
@@ -347,7 +373,7 @@ func (s *State) settle(ev []engine.Event) []engine.Event {
 			ev = s.pay(d.Seat, d.Amount, d.To, d.Why, d.Cell, ev)
 			continue
 		}
-		if p.Cash+s.raisable(d.Seat) < d.Amount {
+		if p.Cash+s.raisable(d.Seat, !d.fine()) < d.Amount {
 			ev = s.bankrupt(d.Seat, EvBankrupt, ev)
 			continue
 		}
@@ -428,6 +454,8 @@ func (s *State) resign(seat int, ev []engine.Event) []engine.Event {
 		s.Phase = s.Offer.Resume
 	case PhClaim:
 		s.Phase = PhAct
+	case PhCustoms:
+		s.Sell, s.Phase = 0, PhAct
 	}
 	return s.bankrupt(seat, EvResign, ev)
 }
@@ -436,7 +464,7 @@ func (s *State) resign(seat int, ev []engine.Event) []engine.Event {
 // agreed laps or one player is left (B-0); otherwise the next player still
 // in the game rolls.
 func (s *State) nextTurn(ev []engine.Event) []engine.Event {
-	s.Used, s.Exch, s.Bought, s.Offers, s.Gift = 0, false, [NumColours]int64{}, 0, 0
+	s.Used, s.Exch, s.Bought, s.Offers, s.Gift, s.Sell = 0, false, [NumColours]int64{}, 0, 0, 0
 	s.Claim, s.Offer = Claim{}, Offer{}
 	if s.Ending || s.activeCount() <= 1 {
 		s.Phase = PhOver

@@ -335,7 +335,7 @@ func TestB10_FineWinProfitGift(t *testing.T) {
 	if s.Phase != PhChoose || len(s.Legal(0)) != NumColours+1 {
 		t.Fatalf("phase %v legal %v", s.Phase, s.Legal(0))
 	}
-	act(t, s, 0, engine.Action{Type: ATake, Good: "blue"})
+	act(t, s, 0, engine.Action{Type: ATake, Good: "blue", Amount: 3})
 	if s.Players[0].Shares[4] != 1+3 || s.Phase != PhAct {
 		t.Fatalf("shares %v", s.Players[0].Shares)
 	}
@@ -711,11 +711,17 @@ func TestB22_CustomsAndPurchasesAbroad(t *testing.T) {
 	s.Players[0].Shares = [NumColours]int64{5, 4, 1, 0, 2, 3}
 	rollTo(t, s, CellCustoms)
 	act(t, s, 0, engine.Action{Type: AAbroad})
-	// 10,000, and half of each colour sold at 10,000 a share: 2+2+0+0+1+1 = 6.
-	if s.Players[0].Cell != AbroadFirst || s.Players[0].Cash != 250_000-10_000+60_000 {
+	// 10,000, and half of the 15 shares, 7, sold at 10,000 a share.
+	for _, a := range []engine.Action{
+		{Type: ASellShares, Good: "red", Amount: 2}, {Type: ASellShares, Good: "orange", Amount: 2},
+		{Type: ASellShares, Good: "blue", Amount: 1}, {Type: ASellShares, Good: "purple", Amount: 2},
+	} {
+		act(t, s, 0, a)
+	}
+	if s.Players[0].Cell != AbroadFirst || s.Players[0].Cash != 250_000-10_000+70_000 {
 		t.Fatalf("cell %d cash %d", s.Players[0].Cell, s.Players[0].Cash)
 	}
-	if s.Players[0].Shares != [NumColours]int64{3, 2, 1, 0, 1, 2} {
+	if s.Players[0].Shares != [NumColours]int64{3, 2, 1, 0, 1, 1} {
 		t.Fatalf("shares %v", s.Players[0].Shares)
 	}
 	act(t, s, 0, engine.Action{Type: AEnd})
@@ -796,7 +802,7 @@ func TestB24_Highway(t *testing.T) {
 			t.Fatalf("%d+%d: cell %d cash %d", tc.d1, tc.d2, s.Players[0].Cell, s.Players[0].Cash)
 		}
 		if tc.cell == 63 {
-			act(t, s, 0, engine.Action{Type: ATake, Good: "purple"})
+			act(t, s, 0, engine.Action{Type: ATake, Good: "purple", Amount: 5})
 			if s.Players[0].Shares[5] != 6 {
 				t.Fatal("no 5 shares")
 			}
@@ -856,7 +862,8 @@ func TestB27_PledgeAndTwoLapRedemption(t *testing.T) {
 		t.Fatal(s.Players[0].Cash)
 	}
 	act(t, s, 0, engine.Action{Type: AMortgage, Cell: 8})
-	// One lap: still pledged; two: the bank takes it.
+	// One lap walked: still pledged; two: the bank takes it.
+	s.Players[0].Walked += BigLast
 	s.Players[0].Cell = 38
 	rig(s, 1, 3)
 	act(t, s, 0, engine.Action{Type: ARoll})
@@ -865,6 +872,7 @@ func TestB27_PledgeAndTwoLapRedemption(t *testing.T) {
 	}
 	act(t, s, 0, engine.Action{Type: AEnd})
 	finishTurn(t, s)
+	s.Players[0].Walked += BigLast - 8
 	s.Players[0].Cell = 38
 	rig(s, 1, 3)
 	ev := act(t, s, 0, engine.Action{Type: ARoll})

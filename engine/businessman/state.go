@@ -62,10 +62,11 @@ const (
 	PhOffer                 // the offered seat accepts or declines a deal (B-4, B-9)
 	PhDebt                  // a seat short of cash raises it (B-19)
 	PhRoulette              // the turn's seat plays the roulette (B-23)
+	PhCustoms               // the turn's seat picks the shares customs sells (B-22)
 	PhOver                  // the game has ended (B-0)
 )
 
-var phaseNames = [...]string{"roll", "act", "choose", "claim", "offer", "debt", "roulette", "over"}
+var phaseNames = [...]string{"roll", "act", "choose", "claim", "offer", "debt", "roulette", "customs", "over"}
 
 func (p Phase) String() string {
 	if int(p) < len(phaseNames) {
@@ -95,7 +96,8 @@ type Player struct {
 	Cash     int64             `json:"cash"`
 	Shares   [NumColours]int64 `json:"shares"`
 	Laps     int               `json:"laps,omitempty"`     // laps of the big perimeter (B-0, B-5)
-	Circuits int               `json:"circuits,omitempty"` // laps of either perimeter (B-27)
+	Circuits int               `json:"circuits,omitempty"` // laps of either perimeter
+	Walked   int               `json:"walked,omitempty"`   // cells walked on any track: the pledge's clock (B-27)
 	Hand     [MaxHand]uint8    `json:"hand"`               // exchange card ids; the first NHand count
 	NHand    int               `json:"n_hand"`
 	Passes   uint8             `json:"passes,omitempty"` // kept «Сыграть на бирже» cards: bit DeckSurprise, bit DeckNotice
@@ -166,12 +168,13 @@ type State struct {
 	Bought   [NumColours]int64 `json:"bought"`         // shares bought on this exchange visit (B-13)
 	Offers   int               `json:"offers,omitempty"`
 	Gift     int64             `json:"gift,omitempty"` // shares to take in PhChoose
+	Sell     int64             `json:"sell,omitempty"` // shares customs still sells in PhCustoms (B-22)
 	RoulPos  int               `json:"roul_pos,omitempty"`
 	RoulLeft int               `json:"roul_left,omitempty"`
 	Players  []Player          `json:"players"`
 	Owner    [NumCells]int8    `json:"owner"`  // −1: the bank's
 	Level    [NumCells]uint8   `json:"level"`  // 0 none, 1 branch, 2 enterprise (B-7)
-	Mort     [NumCells]int16   `json:"mort"`   // −1 free; else the owner's Circuits when pledged (B-27)
+	Mort     [NumCells]int16   `json:"mort"`   // −1 free; else the owner's Walked when pledged (B-27)
 	Points   [NumColours]int   `json:"points"` // the exchange board (B-13)
 	Surprise Deck              `json:"surprise"`
 	Notice   Deck              `json:"notice"`

@@ -48,7 +48,9 @@ type View struct {
 	Offer      *Offer          `json:"offer,omitempty"`
 	Claim      *Claim          `json:"claim,omitempty"`
 	Debt       *Debt           `json:"debt,omitempty"`
-	Roulette   int             `json:"roulette,omitempty"` // the roulette cell while playing
+	Roulette   int             `json:"roulette,omitempty"`     // the roulette cell while playing
+	Gift       int64           `json:"gift,omitempty"`         // shares still to take (B-10, B-24)
+	Sell       int64           `json:"customs_sell,omitempty"` // shares customs still sells (B-22)
 	Piles      map[string]int  `json:"piles"`
 	Pieces     [2]int          `json:"pieces_left"`
 	Ending     bool            `json:"ending,omitempty"`
@@ -91,6 +93,10 @@ func (s *State) View(seat engine.Seat) any {
 		v.Debt = &d
 	case PhRoulette:
 		v.Roulette = RouletteIn + s.RoulPos
+	case PhChoose:
+		v.Gift = s.Gift
+	case PhCustoms:
+		v.Sell = s.Sell
 	case PhOver:
 		v.Score = s.Score()
 	}

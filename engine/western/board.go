@@ -147,7 +147,7 @@ var Board = [NumCells + 1]Cell{
 	114: {N: 114, Kind: KPort, RU: "Порт-Янки", EN: "Port Yankee", Colony: true, Next: []int{115}, Source: FilledIn},                                                                    // role from W-30, number ours
 	115: {N: 115, Kind: KHolding, RU: "Опиумная плантация", EN: "Opium plantation", Group: GPlantation, Price: 20000, Profit: 40000, Colony: true, Next: []int{116}, Source: FilledIn},  // role from W-32, number ours
 	116: {N: 116, Kind: KHolding, RU: "Кофейная плантация", EN: "Coffee plantation", Group: GPlantation, Price: 15000, Profit: 15000, Colony: true, Next: []int{117}, Source: FilledIn}, // role from W-32, number ours
-	117: {N: 117, Kind: KHolding, RU: "Бампер", EN: "Bumper", Group: GLeading, Good: Oil, Price: 30000, Profit: 30000, Colony: true, Next: []int{118}, Source: FromRules},               // amount filled-in
+	117: {N: 117, Kind: KHolding, RU: "Бампер", EN: "Bumper", Group: GLeading, Price: 30000, Profit: 30000, Colony: true, Next: []int{118}, Source: FromRules},                          // amount filled-in
 	118: {N: 118, Kind: KBank, RU: "Банк", EN: "Bank", Colony: true, Next: []int{119}, Source: FromRules},
 	119: {N: 119, Kind: KColonyLoan, RU: "Беспроцентный заём", EN: "Interest-free loan", Colony: true, Next: []int{120}, Source: FilledIn},       // role from W-32, number ours
 	120: {N: 120, Kind: KTrinkets, RU: "Безделушки", EN: "Trinkets", Price: 200, Amount: 2000, Colony: true, Next: []int{121}, Source: FilledIn}, // role and $200 from W-32, number and amount ours

@@ -67,10 +67,19 @@ func (s *State) raiseGood(seat int, g Good, pts int, ev []engine.Event) []engine
 	return append(ev, engine.Event{Type: EvGoodRate, Seat: seat, Good: g.String(), Other: s.GoodPts[g]})
 }
 
-// confiscateColony takes everything earned in the colony (W-33): the money
-// the colony paid this visit, as far as the cash goes, and the gold dug.
+// confiscateColony takes everything earned in the colony (W-33): the
+// holdings bought there (every colony holding the player owns goes back to
+// the bank), the money the colony paid since it last took (the trinkets'
+// profit and the colony holdings' dividends), as far as the cash goes, and
+// the gold dug.
 func (s *State) confiscateColony(seat int, ev []engine.Event) []engine.Event {
 	p := &s.Players[seat]
+	for cell := 114; cell <= NumCells; cell++ {
+		if Board[cell].Colony && int(s.Owner[cell]) == seat {
+			s.Owner[cell] = -1
+			ev = append(ev, engine.Event{Type: EvConfiscated, Seat: seat, Cell: cell})
+		}
+	}
 	take := min(p.ColonyCash, p.Cash)
 	gold := min(p.ColonyGold, p.Goods[Gold])
 	p.ColonyCash, p.ColonyGold = 0, 0
@@ -158,14 +167,14 @@ func (s *State) lap(seat int, ev []engine.Event) []engine.Event {
 	p.Laps++
 	ev = append(ev, engine.Event{Type: EvLap, Seat: seat, Amount: 0, Other: p.Laps})
 	ev = s.gain(seat, LapIncome, EvIncome, 1, ev)
-	media := 0
+	media := 0 // W-10: one point a lap with any newspaper or TV company
 	for cell := 1; cell <= NumCells; cell++ {
 		if int(s.Owner[cell]) != seat {
 			continue
 		}
 		c := &Board[cell]
 		if c.Group == GMedia {
-			media++
+			media = 1
 		}
 		if cell == cellLeadingCola || cell == cellLeadingCars { // W-8: МММ and ЭМА pay in product; «Бампер» pays its profit
 			units := s.shareValue(cell) / ProductionUnit
@@ -181,6 +190,9 @@ func (s *State) lap(seat int, ev []engine.Event) []engine.Event {
 		}
 		if c.Profit > 0 {
 			ev = s.gain(seat, c.Profit, EvDividend, cell, ev)
+			if c.Colony { // W-33: earned in the colony
+				p.ColonyCash += c.Profit
+			}
 		}
 	}
 	if p.Deposit > 0 { // W-13

@@ -8,52 +8,53 @@ import (
 // − out) on every event that moves money; Sum of those equals the change
 // of the seat's cash + deposit.
 const (
-	EvRoll       = "roll"        // Other: the die
-	EvMove       = "move"        // Cell: where the token stopped
-	EvForkAsked  = "fork_asked"  // Cell: the fork reached mid-move
-	EvLap        = "lap"         // Other: laps completed
-	EvIncome     = "income"      // W-3 lap income
-	EvDividend   = "dividend"    // Cell: the holding
-	EvProduce    = "produce"     // Cell, Good, Other: units
-	EvHMM        = "hmm_share"   // W-10
-	EvInterest   = "interest"    // W-12: credit interest (negative)
-	EvDepositInt = "deposit_int" // W-13 (into the deposit)
-	EvRate       = "rate"        // Cell: leading company, Other: new points
-	EvGoodRate   = "good_rate"   // Good, Other: new points
-	EvBuy        = "buy"
-	EvSell       = "sell"
-	EvSpecSell   = "spec_sell"
-	EvCredit     = "credit"
-	EvDeposit    = "deposit" // cash into the deposit: Amount 0 money change, Other: dollars
-	EvWithdraw   = "withdraw"
-	EvRepay      = "repay"
-	EvRepayLoan  = "repay_loan"
-	EvSellGood   = "sell_good"   // Good, Other: units
-	EvGoodGained = "good_gained" // Good, Other: units
-	EvGoodLost   = "good_lost"   // Good, Other: units
-	EvFee        = "fee"         // Cell: a cell's charge
-	EvGain       = "gain"        // Cell: a cell's payout
-	EvOffer      = "offer"       // Cell, Other: the offered seat (the price is in State.Offer)
-	EvOfferDone  = "offer_done"  // Cell, Other: the seller; Amount: money for Seat
-	EvOfferNo    = "offer_declined"
-	EvAuction    = "auction"     // Cell, Other: the minimum bid
-	EvBid        = "bid"         // private to the bidder: Other, the bid
-	EvBidPlaced  = "bid_placed"  // public: Seat answered
-	EvBidShown   = "bid_shown"   // public, once the auction closes: Seat's bid in Other (0: a pass)
-	EvAuctionWon = "auction_won" // Cell, Amount: −price
-	EvAuctionNil = "auction_unsold"
-	EvNarco      = "narco" // Other: tons bought (−) or sold (+)
-	EvBribe      = "bribe"
-	EvPrison     = "prison" // Other: turns
-	EvProtected  = "protected"
-	EvSkip       = "skip"
-	EvSurrender  = "surrender"
-	EvLabour     = "labour" // Other: new marker
-	EvForced     = "forced_sale"
-	EvBankrupt   = "bankrupt"
-	EvResign     = "resign" // Amount: the money left to the bank
-	EvTurn       = "turn"
-	EvEnd        = "game_over" // Other: why (engine.OverLaps, engine.OverLastOne)
+	EvRoll        = "roll"        // Other: the die
+	EvMove        = "move"        // Cell: where the token stopped
+	EvForkAsked   = "fork_asked"  // Cell: the fork reached mid-move
+	EvLap         = "lap"         // Other: laps completed
+	EvIncome      = "income"      // W-3 lap income
+	EvDividend    = "dividend"    // Cell: the holding
+	EvProduce     = "produce"     // Cell, Good, Other: units
+	EvHMM         = "hmm_share"   // W-10
+	EvInterest    = "interest"    // W-12: credit interest (negative)
+	EvDepositInt  = "deposit_int" // W-13 (into the deposit)
+	EvRate        = "rate"        // Cell: leading company, Other: new points
+	EvGoodRate    = "good_rate"   // Good, Other: new points
+	EvBuy         = "buy"
+	EvSell        = "sell"
+	EvSpecSell    = "spec_sell"
+	EvCredit      = "credit"
+	EvDeposit     = "deposit" // cash into the deposit: Amount 0 money change, Other: dollars
+	EvWithdraw    = "withdraw"
+	EvRepay       = "repay"
+	EvRepayLoan   = "repay_loan"
+	EvSellGood    = "sell_good"   // Good, Other: units
+	EvGoodGained  = "good_gained" // Good, Other: units
+	EvGoodLost    = "good_lost"   // Good, Other: units
+	EvConfiscated = "confiscated" // W-33: Cell, a colony holding back to the bank
+	EvFee         = "fee"         // Cell: a cell's charge
+	EvGain        = "gain"        // Cell: a cell's payout
+	EvOffer       = "offer"       // Cell, Other: the offered seat (the price is in State.Offer)
+	EvOfferDone   = "offer_done"  // Cell, Other: the seller; Amount: money for Seat
+	EvOfferNo     = "offer_declined"
+	EvAuction     = "auction"     // Cell, Other: the minimum bid
+	EvBid         = "bid"         // private to the bidder: Other, the bid
+	EvBidPlaced   = "bid_placed"  // public: Seat answered
+	EvBidShown    = "bid_shown"   // public, once the auction closes: Seat's bid in Other (0: a pass)
+	EvAuctionWon  = "auction_won" // Cell, Amount: −price
+	EvAuctionNil  = "auction_unsold"
+	EvNarco       = "narco" // Other: tons bought (−) or sold (+)
+	EvBribe       = "bribe"
+	EvPrison      = "prison" // Other: turns
+	EvProtected   = "protected"
+	EvSkip        = "skip"
+	EvSurrender   = "surrender"
+	EvLabour      = "labour" // Other: new marker
+	EvForced      = "forced_sale"
+	EvBankrupt    = "bankrupt"
+	EvResign      = "resign" // Amount: the money left to the bank
+	EvTurn        = "turn"
+	EvEnd         = "game_over" // Other: why (engine.OverLaps, engine.OverLastOne)
 )
 
 // Apply checks a against seat's legal actions and returns the new state and
@@ -227,7 +228,7 @@ func (s *State) afterAct(ev []engine.Event) []engine.Event {
 	if s.Phase != PhAct {
 		return ev
 	}
-	var buf [8]engine.Choice
+	var buf [16]engine.Choice // longer lists (speculation with many holdings) spill to the heap
 	if len(s.appendCellActions(buf[:0], s.Turn)) == 0 {
 		return s.endTurn(ev)
 	}
@@ -285,6 +286,6 @@ func (s *State) leave(seat, from, to int) {
 		p.Loot = 0 // W-25: out to the red market, the loot is plain money now
 	}
 	if Board[to].Kind == KIsland {
-		p.ColonyCash, p.ColonyGold, p.ColonyLaps = 0, 0, 0 // W-34: the colony is behind
+		p.ColonyLaps = 0 // W-34: the colony is behind; its earnings are still the colony's (W-33)
 	}
 }

@@ -1,6 +1,7 @@
 // Command local runs the service on this machine with no AWS account and
-// no Docker (`make run`): the same HTTP handlers as the Lambda function, on
-// an embedded store that keeps games across restarts.
+// no Docker (`make run`): the same HTTP handlers as the Lambda function,
+// wired the same way (package wiring), on an embedded store that keeps
+// games across restarts.
 package main
 
 import (
@@ -13,16 +14,11 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"syscall"
 	"time"
 
-	"github.com/pbmgames/pbm/functions/internal/compose"
-	"github.com/pbmgames/pbm/functions/internal/httpapi"
-	"github.com/pbmgames/pbm/functions/internal/notify"
-	"github.com/pbmgames/pbm/functions/internal/service"
-	"github.com/pbmgames/pbm/infra/linksign"
-	"github.com/pbmgames/pbm/infra/mailer/mailbox"
+	"github.com/pbmgames/pbm/functions/internal/wiring"
+	"github.com/pbmgames/pbm/functions/internal/wiring/localrun"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
 
@@ -68,49 +64,28 @@ func run() error {
 	port, dataDir := opts.port, &opts.dataDir
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
-	if err := os.MkdirAll(*dataDir, 0o700); err != nil {
-		return fmt.Errorf("data folder: %w", err)
-	}
-	keys, err := linksign.EnsureKeyFile(filepath.Join(*dataDir, "link-keys.json"))
-	if err != nil {
-		return fmt.Errorf("link keys: %w", err)
-	}
-	st, err := boltstore.Open(filepath.Join(*dataDir, "games.db"))
+	// The same wiring as the Lambda functions, on an embedded store; mail
+	// goes to the local mailbox: kept across restarts, its links printed
+	// here, readable at /mailbox.
+	base := "http://localhost:" + port
+	app, err := localrun.New(localrun.Config{Dir: *dataDir, BaseURL: base, Log: log, MailOut: os.Stdout})
 	if errors.Is(err, boltstore.ErrInUse) {
 		return fmt.Errorf("another instance of the local runner holds the data folder %s: stop it (or give another folder with -data): %w", *dataDir, err)
 	}
 	if err != nil {
-		return fmt.Errorf("open store: %w", err)
+		return err
 	}
-	defer st.Close()
-
-	// Mail goes to the local mailbox: kept across restarts, its links
-	// printed here, readable at /mailbox.
-	mbox, err := mailbox.Open(filepath.Join(*dataDir, "mailbox.db"), os.Stdout)
-	if err != nil {
-		return fmt.Errorf("open mailbox: %w", err)
-	}
-	defer mbox.Close()
-
-	base := "http://localhost:" + port
-	n := &notify.Notifier{Sender: mbox, Players: st, Log: log}
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit})
-	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: base})
-	mailboxRoutes := func(mux *http.ServeMux) {
-		h := mbox.Handler()
-		mux.Handle("/mailbox", h)
-		mux.Handle("/mailbox/", h)
-	}
+	defer app.Close()
 	srv := &http.Server{
 		Addr:              net.JoinHostPort(opts.listen, port),
-		Handler:           httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: base, Extra: mailboxRoutes, MailboxURL: "/mailbox"}),
+		Handler:           app.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
-	go tick(ctx, svc, n, log)
+	go tick(ctx, app)
 	log.Info("serving", "url", base, "listen", srv.Addr, "data", *dataDir)
 	fmt.Printf("\n  Open %s/ to create a game.\n  Mail sent by the service: %s/mailbox\n\n", base, base)
 	select {
@@ -125,25 +100,20 @@ func run() error {
 	return srv.Shutdown(shutdown)
 }
 
-// tick is the local run's clock, as the scheduled sweep is in AWS: it
-// plays the defaults of missed deadlines, mails reminders (P-4), sends
-// any mail still pending, and the daily digests that are due.
-func tick(ctx context.Context, svc *service.Service, n *notify.Notifier, log *slog.Logger) {
+// tick is the local run's clock, as the scheduled sweep is in AWS
+// (wiring.App.Sweep): it plays the defaults of missed deadlines, mails
+// reminders (P-4), sends any mail still pending, and the daily digests
+// that are due.
+func tick(ctx context.Context, app *wiring.App) {
 	t := time.NewTicker(30 * time.Second)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
-			if _, err := svc.TickAll(ctx); err != nil {
-				log.Error("tick", "err", err)
-			}
-			if err := n.Sweep(ctx, svc.PendingOutbox); err != nil {
-				log.Error("sweep", "err", err)
-			}
-			if err := n.SendDigests(ctx, time.Now()); err != nil {
-				log.Error("digests", "err", err)
+		case now := <-t.C:
+			if err := app.Sweep(ctx, now); err != nil {
+				app.Log.ErrorContext(ctx, "sweep", "err", err)
 			}
 		}
 	}

@@ -10,15 +10,16 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/pbmgames/pbm/functions/internal/lambdainit"
 	"github.com/pbmgames/pbm/functions/internal/streams"
+	"github.com/pbmgames/pbm/functions/internal/wiring"
+	"github.com/pbmgames/pbm/functions/internal/wiring/sesmail"
 )
 
 func main() {
-	log := lambdainit.Logger()
-	m, err := lambdainit.NewMail(context.Background(), log)
-	lambdainit.Must(log, "notifier", err)
+	log := wiring.Logger()
+	app, err := wiring.Lambda(context.Background(), log, sesmail.SendsMail)
+	wiring.Must(log, "wiring", err)
 	lambda.Start(func(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
-		return streams.Handle(ctx, ev, m.Notifier.Drain, log)
+		return streams.Handle(ctx, ev, app.Notifier.Drain, app.Log)
 	})
 }

@@ -12,6 +12,7 @@ import (
 	"net/url"
 	"os"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -28,6 +29,14 @@ const (
 	EnvBaseURL          = "BASE_URL"              // optional public origin for links
 	EnvMailFrom         = "MAIL_FROM"             // optional From address of mail
 	EnvSESConfiguration = "SES_CONFIGURATION_SET" // optional SES configuration set
+
+	// Optional limits on the games made (0 or unset: the service's
+	// defaults, service.DefaultLimits).
+	EnvGamesPerOrganiserHour = "GAMES_PER_ORGANISER_HOUR"
+	EnvGamesPerOrganiserDay  = "GAMES_PER_ORGANISER_DAY"
+	EnvGamesPerClientHour    = "GAMES_PER_CLIENT_HOUR"
+	EnvGamesPerClientDay     = "GAMES_PER_CLIENT_DAY"
+	EnvConfirmedDays         = "CONFIRMED_DAYS" // days a confirmed organiser address invites without confirming again
 )
 
 // Config is a function's configuration. It holds names only, no secrets.
@@ -49,6 +58,10 @@ type Config struct {
 	MailFrom string
 	// SESConfigurationSet is the SES configuration set mail is sent with, or "".
 	SESConfigurationSet string
+	// Limits on the games made; 0 takes the service's default.
+	GamesPerOrganiserHour, GamesPerOrganiserDay int
+	GamesPerClientHour, GamesPerClientDay       int
+	ConfirmedDays                               int
 }
 
 // Need says what a function needs from its environment besides its table.
@@ -147,6 +160,27 @@ func ParseFor(lookup func(string) (string, bool), need Need) (Config, error) {
 
 	if c.SESConfigurationSet != "" && !sesSetName.MatchString(c.SESConfigurationSet) {
 		bad("%s %q is not an SES configuration set name (1-64 of [A-Za-z0-9_-])", EnvSESConfiguration, c.SESConfigurationSet)
+	}
+
+	for _, l := range []struct {
+		name string
+		dst  *int
+		max  int
+	}{
+		{EnvGamesPerOrganiserHour, &c.GamesPerOrganiserHour, 1_000_000}, {EnvGamesPerOrganiserDay, &c.GamesPerOrganiserDay, 1_000_000},
+		{EnvGamesPerClientHour, &c.GamesPerClientHour, 1_000_000}, {EnvGamesPerClientDay, &c.GamesPerClientDay, 1_000_000},
+		{EnvConfirmedDays, &c.ConfirmedDays, 3650},
+	} {
+		v := get(l.name)
+		if v == "" {
+			continue
+		}
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 0 || n > l.max {
+			bad("%s %q is not a whole number from 0 to %d", l.name, v, l.max)
+			continue
+		}
+		*l.dst = n
 	}
 
 	if len(errs) > 0 {

@@ -64,8 +64,9 @@ func Serve(ctx context.Context, h http.Handler, ev events.APIGatewayV2HTTPReques
 // query as sent, headers (one value each, as API Gateway joins repeated
 // headers with commas), the cookies as one Cookie header, Host from the
 // Host header or the API's domain, the decoded body with its length, and
-// the client's address as RemoteAddr (port 0). TLS is set: clients reach
-// API Gateway over HTTPS only.
+// the client's address as RemoteAddr (port 0), and API Gateway's request
+// id in the context (RequestID). TLS is set: clients reach API Gateway
+// over HTTPS only.
 func Request(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (*http.Request, error) {
 	method := strings.ToUpper(ev.RequestContext.HTTP.Method)
 	if method == "" {
@@ -138,7 +139,20 @@ func Request(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (*http.Requ
 	if len(body) > 0 {
 		r.Body = io.NopCloser(bytes.NewReader(body))
 	}
+	if id := ev.RequestContext.RequestID; id != "" {
+		ctx = context.WithValue(ctx, requestIDKey{}, id)
+	}
 	return r.WithContext(ctx), nil
+}
+
+type requestIDKey struct{}
+
+// RequestID is API Gateway's id of the request whose context ctx is
+// (requestContext.requestId, the requestId of the API's access log), or
+// "" outside one.
+func RequestID(ctx context.Context) string {
+	id, _ := ctx.Value(requestIDKey{}).(string)
+	return id
 }
 
 // ResponseWriter is the http.ResponseWriter that Serve hands the handler.

@@ -241,6 +241,22 @@ func TestRequestContext(t *testing.T) {
 	}
 }
 
+// TestRequestID: the handler's context carries API Gateway's request id,
+// which the logs join to the access log by.
+func TestRequestID(t *testing.T) {
+	var got string
+	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { got = RequestID(r.Context()) })
+	if _, err := Serve(context.Background(), h, event("GET", "/", "")); err != nil {
+		t.Fatal(err)
+	}
+	if got != "Jx9qvhB7oAMEYhQ=" {
+		t.Errorf("RequestID in the handler: %q, want the event's Jx9qvhB7oAMEYhQ=", got)
+	}
+	if id := RequestID(context.Background()); id != "" {
+		t.Errorf("RequestID outside a request: %q", id)
+	}
+}
+
 func TestBadRequests(t *testing.T) {
 	called := false
 	h := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { called = true })

@@ -26,7 +26,7 @@
 //	uvarint  Expires, Unix seconds (1 .. year 9999)
 //	varint   Seat (-1 .. MaxSeat)
 //	uvarint  Version (0 .. MaxInt64)
-//	uvarint  length of Game (1 .. 128), then its bytes
+//	uvarint  length of Game (1 .. 254), then its bytes
 //	         [uvarint length of Nonce (1 .. 32), then its bytes]
 //
 // Purpose codes are part of the format and must never be renumbered.
@@ -59,12 +59,13 @@ type Purpose string
 
 // The purposes a token can carry.
 const (
-	PurposeSeat        Purpose = "seat"   // act for a seat in a game
-	PurposeInvite      Purpose = "invite" // accept an invitation to a game
-	PurposeOrganiser   Purpose = "org"    // organise a game
-	PurposeSpectator   Purpose = "view"   // read-only view of a game
-	PurposeMyGames     Purpose = "me"     // a player's "my games" page; Game holds the player's email hash or id
-	PurposeUnsubscribe Purpose = "unsub"  // unsubscribe from mail
+	PurposeSeat        Purpose = "seat"    // act for a seat in a game
+	PurposeInvite      Purpose = "invite"  // accept an invitation to a game
+	PurposeOrganiser   Purpose = "org"     // organise a game
+	PurposeSpectator   Purpose = "view"    // read-only view of a game
+	PurposeMyGames     Purpose = "me"      // a player's "my games" page; Game holds the player's email hash or id
+	PurposeUnsubscribe Purpose = "unsub"   // unsubscribe from mail
+	PurposeConfirm     Purpose = "confirm" // the organiser confirms their address, releasing a game's invitations
 )
 
 // Valid reports whether p is one of the Purpose constants.
@@ -85,6 +86,8 @@ func purposeCode(p Purpose) byte {
 		return 5
 	case PurposeUnsubscribe:
 		return 6
+	case PurposeConfirm:
+		return 7
 	}
 	return 0
 }
@@ -103,15 +106,18 @@ func purposeFromCode(c byte) Purpose {
 		return PurposeMyGames
 	case 6:
 		return PurposeUnsubscribe
+	case 7:
+		return PurposeConfirm
 	}
 	return ""
 }
 
-// Limits on the claims a token can carry.
+// Limits on the claims a token can carry. MaxGameLen is the longest email
+// address (RFC 5321), which "my games" and unsubscribe tokens carry.
 const (
 	NoSeat      = -1        // Seat value for tokens not tied to a seat
 	MaxSeat     = 1<<16 - 1 // largest Seat a token can carry
-	MaxGameLen  = 128       // longest Game, in bytes
+	MaxGameLen  = 254       // longest Game, in bytes
 	MaxNonceLen = 32        // longest Nonce, in bytes
 )
 
@@ -153,7 +159,7 @@ type Claims struct {
 	KeyID   string
 	Purpose Purpose
 	// Game is the game id; for PurposeMyGames and PurposeUnsubscribe it is
-	// the player's email hash or id. Required: valid UTF-8 without control
+	// the player's email address. Required: valid UTF-8 without control
 	// characters, at most MaxGameLen bytes.
 	Game string
 	// Seat is the seat index, or NoSeat (-1) when not applicable.

@@ -90,6 +90,10 @@ func TestRoundTrip(t *testing.T) {
 		{"spectator", Claims{Purpose: PurposeSpectator, Game: "g1", Seat: NoSeat, Expires: exp}, Expect{Purpose: PurposeSpectator, Game: "g1", Seat: NoSeat}},
 		{"my games, any game", Claims{Purpose: PurposeMyGames, Game: "9f86d081884c7d659a2feaa0c55ad015", Seat: NoSeat, Expires: exp}, Expect{Purpose: PurposeMyGames, AnyGame: true, Seat: NoSeat}},
 		{"unsubscribe", Claims{Purpose: PurposeUnsubscribe, Game: "player-7", Seat: NoSeat, Expires: exp}, Expect{Purpose: PurposeUnsubscribe, Game: "player-7", Seat: NoSeat}},
+		// The longest address a player may give (254 characters) fits the
+		// tokens that carry it (issue 9.3).
+		{"unsubscribe, longest address", Claims{Purpose: PurposeUnsubscribe, Game: longestAddress, Seat: NoSeat, Expires: exp}, Expect{Purpose: PurposeUnsubscribe, Game: longestAddress, Seat: NoSeat}},
+		{"my games, longest address", Claims{Purpose: PurposeMyGames, Game: longestAddress, Seat: NoSeat, Expires: exp}, Expect{Purpose: PurposeMyGames, Game: longestAddress, Seat: NoSeat}},
 		{"nonce", Claims{Purpose: PurposeInvite, Game: "g1", Seat: 1, Expires: exp, Nonce: NewNonce()}, Expect{Purpose: PurposeInvite, Game: "g1", Seat: 1}},
 		{"unicode game, any seat", Claims{Purpose: PurposeSeat, Game: "игра-№1", Seat: 2, Expires: exp}, Expect{Purpose: PurposeSeat, Game: "игра-№1", AnySeat: true}},
 		{"version checked", seatClaims(), Expect{Purpose: PurposeSeat, Game: seatClaims().Game, Seat: 3, Version: 42, CheckVersion: true}},
@@ -122,6 +126,10 @@ func TestRoundTrip(t *testing.T) {
 		})
 	}
 }
+
+// longestAddress is an email address of 254 characters, the most RFC 5321
+// allows.
+var longestAddress = strings.Repeat("l", 64) + "@" + strings.Repeat(strings.Repeat("d", 63)+".", 2) + strings.Repeat("d", 53) + ".example"
 
 func TestTokenLength(t *testing.T) {
 	k := mustKeyring(t, "k1", map[string][]byte{"k1": testKey1})

@@ -136,3 +136,26 @@ type DigestItem struct {
 	Seat int   `json:"s"`
 	At   int64 `json:"at"` // when it was queued, seconds since the epoch
 }
+
+// ErrLimited: a counter already holds its limit.
+var ErrLimited = errors.New("limit reached")
+
+// GuardStore keeps what protects the service from abuse: counters that
+// expire by themselves (requests per client or address per window) and
+// marks that do (an address its owner has confirmed). Every method is
+// safe for concurrent use and costs one request in DynamoDB, where the
+// table's TTL attribute deletes what has expired; both stores also check
+// the expiry on every read, since DynamoDB deletes expired items late.
+type GuardStore interface {
+	// Count adds one to the counter key in one atomic write, unless it
+	// already holds limit: then it fails with ErrLimited and changes
+	// nothing. A counter that does not exist, or expired at or before now
+	// (seconds since the Unix epoch), starts from zero and expires at
+	// expires; a live one keeps its expiry.
+	Count(ctx context.Context, key string, limit, expires, now int64) error
+	// Mark records key until expires (seconds since the epoch), replacing
+	// any earlier mark of key.
+	Mark(ctx context.Context, key string, expires int64) error
+	// Marked tells whether key is marked and its mark expires after now.
+	Marked(ctx context.Context, key string, now int64) (bool, error)
+}

@@ -12,6 +12,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
@@ -29,14 +30,24 @@ func TestMain(m *testing.M) { testenv.Main(m) }
 // site is the whole service as deployed, in one process: the real
 // HTTP handler on a loopback server, the DynamoDB store on dynalite, and
 // the in-process notifier sending through SES v2 to aws-ses-v2-local
-// after each commit.
+// after each commit. Its games are seeded (testenv.Rand): the same game,
+// dealt the same way, every run.
 type site struct {
 	url string // the service's origin, http://127.0.0.1:P
 	ses string // the SES server's endpoint
 	svc *service.Service
+	// created counts the answers to the create form (POST /games).
+	created *atomic.Int32
 }
 
-func newSite(t *testing.T) *site {
+func newSite(t *testing.T, seed string) *site {
+	t.Helper()
+	return newSiteAt(t, seed, nil)
+}
+
+// newSiteAt is newSite whose configured public origin is base(the
+// server's own origin) rather than that origin itself (nil: itself).
+func newSiteAt(t *testing.T, seed string, base func(origin string) string) *site {
 	t.Helper()
 	client := testenv.DynamoClient(t, testenv.Dynalite(t))
 	table := "browser-" + randomHex(6)
@@ -57,15 +68,26 @@ func newSite(t *testing.T) *site {
 	}
 	resp.Body.Close()
 	var h http.Handler
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
+	created := new(atomic.Int32)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h.ServeHTTP(w, r)
+		if r.Method == http.MethodPost && r.URL.Path == "/games" {
+			created.Add(1)
+		}
+	}))
 	t.Cleanup(srv.Close)
 	log := slog.New(slog.DiscardHandler)
 	n := &notify.Notifier{Sender: sesmailer.New(sesmailer.NewLocalClient(ses), "games@pbm.test", "pbm"), Players: st,
 		Permanent: sesmailer.IsPermanent, Log: log}
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit})
-	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: srv.URL})
-	h = httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: srv.URL})
-	return &site{url: srv.URL, ses: ses, svc: svc}
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit,
+		Rand: testenv.Rand(seed)})
+	public := srv.URL
+	if base != nil {
+		public = base(srv.URL)
+	}
+	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: public})
+	h = httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: public})
+	return &site{url: srv.URL, ses: ses, svc: svc, created: created}
 }
 
 func randomHex(n int) string {

@@ -107,7 +107,7 @@ func eachKind(t *testing.T, f func(t *testing.T, g *played)) {
 // («Вестерн»'s as they are named, «Бизнесмен»'s with its name first).
 func play(t *testing.T, kind string, options map[string]string) *played {
 	start := time.Now()
-	s := newSite(t)
+	s := newSite(t, "browser "+kind)
 	b := newBrowser(t, s.url)
 	p := &played{kind: kind, origin: s.url}
 	checked := map[string]bool{}
@@ -159,6 +159,19 @@ func play(t *testing.T, kind string, options map[string]string) *played {
 		t.Fatalf("creating the game led to %s, not to the organiser's page", u.Path)
 	}
 	p.id = parts[1]
+	// The organiser confirms their address from the mail; only then do
+	// the invitations leave.
+	check("organiser, to confirm")
+	if len(s.mails(t)) != 1 {
+		t.Fatalf("before the organiser confirmed, the service sent %d mails, want 1: the confirmation", len(s.mails(t)))
+	}
+	link := s.latest(t, "org@pbm.test").link("/g/"+p.id+"/confirm", false)
+	if link == "" {
+		t.Fatal("the organiser's mail has no confirmation link")
+	}
+	b.open("confirm", link)
+	check("confirm")
+	b.press("organiser", `form[method=post] `+submitSel, nil)
 	check("organiser, invitations out")
 	shot("organiser-invited", desktopWidth)
 
@@ -230,6 +243,10 @@ func play(t *testing.T, kind string, options map[string]string) *played {
 				b.open("my games", me)
 				check("my games")
 				shot("my-games", desktopWidth)
+				b.open("seat", link)
+				b.press("standing orders", `a[href*="/orders?"]`, nil)
+				check("standing orders")
+				shot("orders", desktopWidth)
 				b.open("organiser", orgURL)
 				check("organiser, mid-game")
 				shot("organiser", desktopWidth)

@@ -14,6 +14,7 @@ import (
 	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
 
@@ -31,6 +32,9 @@ func newSeatedGame(t *testing.T, s *site, kind, options string, people []service
 		Organiser: service.Person{Name: "Org", Email: "org@pbm.test", Lang: "en"}, Seats: people})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c.Unconfirmed { // the organiser confirms their address first
+		servicetest.Confirm(t, s.svc, c.ID)
 	}
 	for i := range people {
 		if _, err := s.svc.Accept(t.Context(), c.ID, i); err != nil {
@@ -103,7 +107,7 @@ func (b *browser) text() string {
 // sealed auction reads that it passed, not «Ваша закрытая ставка: 0 $»;
 // once the auction closes, every reader sees every seat's bid.
 func TestSealedAuctionPassAndReveal(t *testing.T) {
-	s := newSite(t)
+	s := newSite(t, t.Name())
 	b := newBrowser(t, s.url)
 	people := []service.Person{{Name: "Вера", Email: "v@pbm.test", Lang: "ru"}, {Name: "Борис", Email: "b@pbm.test", Lang: "ru"},
 		{Name: "Анна", Email: "a@pbm.test", Lang: "ru"}}
@@ -173,7 +177,7 @@ const smallestText = `(() => {
 func TestSquaresLegibleOnPhone(t *testing.T) {
 	for _, kind := range []string{western.Name, businessman.Name} {
 		t.Run(kind, func(t *testing.T) {
-			s := newSite(t)
+			s := newSite(t, t.Name())
 			b := newBrowser(t, s.url)
 			people := []service.Person{{Name: "Вера", Email: "v@pbm.test", Lang: "ru"}, {Name: "Борис", Email: "b@pbm.test", Lang: "ru"},
 				{Name: "Анна", Email: "a@pbm.test", Lang: "ru"}}
@@ -236,7 +240,7 @@ func TestSquaresLegibleOnPhone(t *testing.T) {
 // may have (40 characters, no space to break at) and 64-character
 // addresses, no page of any kind is wider than a 360 px phone.
 func TestNoPageWiderThanPhone(t *testing.T) {
-	s := newSite(t)
+	s := newSite(t, t.Name())
 	b := newBrowser(t, s.url)
 	long := func(r rune, n int) string { return strings.Repeat(string(r), n) }
 	var people []service.Person
@@ -248,6 +252,9 @@ func TestNoPageWiderThanPhone(t *testing.T) {
 		Organiser: service.Person{Name: long('О', service.MaxNameLen), Email: long('o', 55) + "@pbm.test", Lang: "ru"}, Seats: people})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c.Unconfirmed { // the organiser confirms their address first
+		servicetest.Confirm(t, s.svc, c.ID)
 	}
 	g := &seatedGame{s: s, id: c.ID}
 	check := func(kind, link string) {
@@ -307,7 +314,7 @@ func (b *browser) openStatus(link string) int64 {
 // posted on a page the game has left ends on the game's own address, so a
 // reload posts nothing; a folded group of one decision shows no count.
 func TestPagesForWrongTurns(t *testing.T) {
-	s := newSite(t)
+	s := newSite(t, t.Name())
 	b := newBrowser(t, s.url)
 	for _, tc := range []struct{ path, want string }{
 		{"/no/such/page?lang=ru", "Такой страницы здесь нет"},
@@ -373,7 +380,7 @@ func loadVersion(t *testing.T, g *seatedGame) (*service.Record, engine.Game, int
 // TestGameOverSaysWhy (issue 10, 12): the game-over page and mail say
 // what ended the game, for each game.
 func TestGameOverSaysWhy(t *testing.T) {
-	s := newSite(t)
+	s := newSite(t, t.Name())
 	b := newBrowser(t, s.url)
 	for _, kind := range []string{western.Name, businessman.Name} {
 		people := []service.Person{{Name: "Вера", Email: kind + "-v@pbm.test", Lang: "ru"}, {Name: "Bob", Email: kind + "-b@pbm.test", Lang: "en"}}
@@ -403,7 +410,7 @@ func TestGameOverSaysWhy(t *testing.T) {
 // one page of rules for their game, in the reader's language, that a phone
 // shows whole and axe-core passes.
 func TestRulesPage(t *testing.T) {
-	s := newSite(t)
+	s := newSite(t, t.Name())
 	b := newBrowser(t, s.url)
 	want := map[string]map[string]string{
 		western.Name:     {"ru": "Правила игры «Вестерн»", "en": "The rules of «Western»"},
@@ -415,6 +422,9 @@ func TestRulesPage(t *testing.T) {
 			Organiser: service.Person{Name: "Org", Email: "org@pbm.test", Lang: "en"}, Seats: people})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if c.Unconfirmed { // the organiser confirms their address first
+			servicetest.Confirm(t, s.svc, c.ID)
 		}
 		g := &seatedGame{s: s, id: c.ID}
 		for i, p := range people {
@@ -454,7 +464,7 @@ func TestRulesPage(t *testing.T) {
 // form says whose field is wrong — the organiser's, or which player's —
 // and on the English form a player's language starts as English.
 func TestCreateFormErrorsNameTheRow(t *testing.T) {
-	s := newSite(t)
+	s := newSite(t, t.Name())
 	b := newBrowser(t, s.url)
 	b.open("home", s.url+"/?lang=en")
 	langs := eval[[]string](b, `[...document.querySelectorAll('select[name^="lang"]')].map(s => s.value)`)
@@ -494,7 +504,7 @@ func TestCreateFormErrorsNameTheRow(t *testing.T) {
 // player's time zone from the browser; once saved, the deadlines in their
 // mails are written in it, not in UTC.
 func TestMailDeadlinesInPlayersZone(t *testing.T) {
-	s := newSite(t)
+	s := newSite(t, t.Name())
 	b := newBrowser(t, s.url)
 	people := []service.Person{{Name: "Вера", Email: "vera@pbm.test", Lang: "ru"}, {Name: "Bob", Email: "bob@pbm.test", Lang: "en"}}
 	g := newSeatedGame(t, s, western.Name, `{"laps":5}`, people)

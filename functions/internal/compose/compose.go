@@ -103,6 +103,19 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		Tags: map[string]string{"game": rec.ID, "mail": m.Kind}}
 
 	switch m.Kind {
+	case service.MailConfirm:
+		// Made by anyone for any address: nothing the creator wrote, not
+		// even the organiser's name, and the other language too, since
+		// the recipient chose neither.
+		d.Greeting = greeting(l, "")
+		other := pick(l, "en", "ru")
+		d.Subject = pick(l, "Подтвердите адрес для игры «"+d.Game+"»", "Confirm your address for a game of "+d.Game)
+		d.Text = fmt.Sprintf(templates.T(l, "mail_confirm"), d.Game, len(rec.Seats))
+		d.Prompt = templates.T(l, "mail_confirm_not_me")
+		d.Others = fmt.Sprintf(templates.T(other, "mail_confirm"), present.GameName(other, rec.Kind), len(rec.Seats)) + " " +
+			templates.T(other, "mail_confirm_not_me")
+		d.LinkText = templates.T(l, "confirm_btn")
+		d.Link, err = c.link("/g/"+rec.ID+"/confirm", linksign.PurposeConfirm, rec.ID, linksign.NoSeat, 0, service.ConfirmTokenTTL, l)
 	case service.MailInvite:
 		d.Subject = pick(l, "Приглашение в игру «"+d.Game+"»", "Invitation to a game of "+d.Game)
 		if org := rec.Organiser.Name; org != "" && org != "—" { // who invites tells one invitation from another
@@ -253,7 +266,9 @@ func owes(g engine.Game, seat int) bool {
 }
 
 // sinceLastMove tells what the seat may see of what happened after its
-// own last command still in the game item (at most 40 lines, the newest).
+// player's own last command still in the game item (at most 40 lines, the
+// newest): the others' moves, and what its standing orders and missed
+// deadlines played for it, each said as such, so nothing is hidden.
 func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, name func(int) string) []string {
 	log, err := rec.Recent()
 	if err != nil {
@@ -261,13 +276,18 @@ func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, nam
 	}
 	from := 0
 	for i := len(log) - 1; i >= 0; i-- {
-		if log[i].Seat == seat {
+		if log[i].Seat == seat && !log[i].Delegated() {
 			from = i + 1
 			break
 		}
 	}
 	var out []string
 	for _, e := range log[from:] {
+		if e.Seat == seat {
+			if t := present.PlayedFor(l, pr, e.Action, e.By, name); t != "" {
+				out = append(out, t)
+			}
+		}
 		for _, ev := range e.Events {
 			if !ev.VisibleTo(seat) {
 				continue

@@ -19,6 +19,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/grammar"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
@@ -62,6 +63,7 @@ func newGame(t testing.TB, kind, options string, seats int, stop func(g engine.G
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, svc, created.ID)
 	for i := 0; i < seats; i++ {
 		if _, err := svc.Accept(context.Background(), created.ID, i); err != nil {
 			t.Fatal(err)
@@ -226,7 +228,11 @@ func TestTurnMailParts(t *testing.T) {
 		kind string
 		f    fixture
 	}{
-		{"western", newFixture(t, 6, 400)},
+		// Late in play, at a moment when the turn's seat owes the move (not
+		// a rival answering an offer or a bid), so its turn mail is live.
+		{"western", newGame(t, "western", `{"laps":20}`, 6, func(g engine.Game, n int) bool {
+			return n >= 400 && len(g.Owing()) == 1 && g.Owing()[0] == g.Turn()
+		})},
 		{"businessman", newGame(t, "businessman", `{"laps":20}`, 6, func(_ engine.Game, n int) bool { return n >= 300 })},
 	} {
 		t.Run(tc.kind, func(t *testing.T) { turnMailParts(t, tc.f) })

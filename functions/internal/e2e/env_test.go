@@ -23,6 +23,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
@@ -130,14 +131,18 @@ func newEnv(t testing.TB) *env {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st := &sizeRecorder{Store: dynamostore.New(client, table)}
+	ds := dynamostore.New(client, table)
+	st := &sizeRecorder{Store: ds}
 	mail := &mailRecorder{}
 	n := &notify.Notifier{Sender: mail, Log: discardLog()}
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: discardLog(), AfterCommit: func(ctx context.Context, id string) {
-		if mail.enabled.Load() {
-			n.AfterCommit(ctx, id)
-		}
-	}})
+	// Seeded: the same games every run of the test; roomy limits: the
+	// races and benchmarks make many games.
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds, Limits: servicetest.Roomy,
+		AfterCommit: func(ctx context.Context, id string) {
+			if mail.enabled.Load() {
+				n.AfterCommit(ctx, id)
+			}
+		}})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: discardLog()}))
 	t.Cleanup(srv.Close)
@@ -206,6 +211,9 @@ func (e *env) startGame(kind string, seats int, options string) (string, []strin
 	if st := e.call("POST", "/api/games", "", req, &created); st != http.StatusCreated {
 		e.t.Fatalf("create: %d", st)
 	}
+	if created.Unconfirmed {
+		e.confirm(created.ID)
+	}
 	tokens := make([]string, seats)
 	for i, inv := range created.InviteTokens {
 		var out struct {
@@ -217,6 +225,19 @@ func (e *env) startGame(kind string, seats int, options string) (string, []strin
 		tokens[i] = out.SeatToken
 	}
 	return created.ID, tokens
+}
+
+// confirm confirms the organiser's address of game id through the API,
+// with the token the confirmation mail's link carries.
+func (e *env) confirm(id string) {
+	e.t.Helper()
+	tok, err := e.svc.Token(linksign.PurposeConfirm, id, linksign.NoSeat, 0, service.ConfirmTokenTTL)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if st := e.call("POST", "/api/games/"+id+"/confirm", tok, nil, nil); st != http.StatusOK {
+		e.t.Fatalf("confirm %s: %d", id, st)
+	}
 }
 
 func discardLog() *slog.Logger { return slog.New(slog.DiscardHandler) }

@@ -85,7 +85,8 @@ func newMailEnv(t *testing.T) *mailEnv {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	t.Cleanup(srv.Close)
 	n := &notify.Notifier{Sender: sesmailer.New(sesmailer.NewLocalClient(ses), "games@pbm.test", "pbm"), Players: st, Permanent: sesmailer.IsPermanent, Log: discardLog()}
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: discardLog(), AfterCommit: n.AfterCommit})
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: discardLog(), AfterCommit: n.AfterCommit,
+		Rand: testenv.Rand(t.Name())})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: srv.URL})
 	h = httpapi.New(httpapi.Deps{Service: svc, Log: discardLog(), BaseURL: srv.URL})
 	jar, _ := cookiejar.New(nil)
@@ -246,6 +247,25 @@ func mailPlaysWholeGame(t *testing.T, kind string, options map[string]any) {
 				t.Fatalf("mail %q without one-click unsubscribe", x.Subject)
 			}
 		}
+	}
+
+	// First the organiser confirms their address: one mail, to them,
+	// with none of their text; its link's page changes nothing, its button
+	// sends the invitations.
+	conf := newMails()
+	if got := to(conf); !slices.Equal(got, []string{"org@pbm.test"}) {
+		t.Fatalf("before the organiser confirmed, mail went to %v", got)
+	}
+	if strings.Contains(conf[0].Body.Text, "Org") || strings.Contains(conf[0].Body.Text, "P0") {
+		t.Errorf("the confirmation mail carries the creator's text:\n%s", conf[0].Body.Text)
+	}
+	code, page := m.page("GET", linkTo(t, conf[0], "/g/"+created.ID+"/confirm"), nil)
+	forms := pageForms(m.url, page)
+	if code != 200 || len(forms) != 1 || len(newMails()) != 0 {
+		t.Fatalf("confirmation page: %d, %d forms", code, len(forms))
+	}
+	if code, _ := m.page("POST", forms[0].action, forms[0].values); code != 200 {
+		t.Fatalf("confirm: %d", code)
 	}
 
 	// Invitations: one to each seat, nobody else.

@@ -22,7 +22,7 @@ var pastTense = regexp.MustCompile(`(?i)(^|[^\p{L}])(\p{L}+(ал|ял|ел|ил|
 // adjectives, and the plural forms that agree with no gender.
 var notVerbs = map[string]bool{
 	"капитал": true, "стол": true, "угол": true, "пол": true, "зал": true, "материал": true, "сигнал": true,
-	"канал": true, "финал": true, "персонал": true, "журнал": true, "идеал": true, "оригинал": true, "филиал": true,
+	"канал": true, "финал": true, "персонал": true, "журнал": true, "идеал": true, "оригинал": true, "филиал": true, "промысел": true, "нефтепромысел": true,
 }
 
 // participles are the short forms that agree with a subject's gender.

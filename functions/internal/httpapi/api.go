@@ -110,6 +110,10 @@ func (a *api) loadGame(w http.ResponseWriter, r *http.Request, fail func(http.Re
 		fail(w, r, err)
 		return reader{}, nil, 0, false
 	}
+	if err := rec.HasSeat(rd.claims); err != nil {
+		fail(w, r, err)
+		return reader{}, nil, 0, false
+	}
 	return rd, rec, ver, true
 }
 
@@ -119,6 +123,7 @@ func (a *api) createGame(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
+	req.Client = clientAddr(r)
 	out, err := a.svc.Create(r.Context(), req)
 	if err != nil {
 		a.fail(w, r, err)
@@ -245,6 +250,9 @@ type LogEntry struct {
 	Action engine.Action  `json:"action"`
 	At     int64          `json:"at"`
 	Events []engine.Event `json:"events"`
+	// By says, to the seat that made the command only, that its standing
+	// orders ("order") or a missed deadline ("deadline") played it.
+	By string `json:"by,omitempty"`
 }
 
 func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
@@ -269,6 +277,9 @@ func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
 			if ev.VisibleTo(seat) {
 				le.Events = append(le.Events, ev)
 			}
+		}
+		if e.Seat == seat && e.Delegated() {
+			le.By = e.By
 		}
 		if hidden(pr, e, seat) {
 			le.Action = engine.Action{Type: e.Action.Type} // a sealed bid's amount stays secret (P-3)

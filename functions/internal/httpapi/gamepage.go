@@ -162,11 +162,13 @@ func storySince(rec *service.Record, seat int, l string, name func(int) string, 
 	from := 0
 	if seat >= 0 {
 		i := len(log) - 1
-		for i >= 0 && log[i].Seat == seat { // the turn being made
+		for i >= 0 && log[i].Seat == seat && !log[i].Delegated() { // the turn being made
 			i--
 		}
+		// What its orders or a missed deadline played is not the
+		// player's own move: it stays in the story.
 		for ; i >= 0; i-- {
-			if log[i].Seat == seat {
+			if log[i].Seat == seat && !log[i].Delegated() {
 				from = i + 1
 				break
 			}
@@ -175,6 +177,11 @@ func storySince(rec *service.Record, seat int, l string, name func(int) string, 
 	more = from == 0 && rec.Moves > len(log)
 	p := present.For(rec.Kind)
 	for _, e := range log[from:] {
+		if e.Seat == seat {
+			if t := present.PlayedFor(l, p, e.Action, e.By, name); t != "" {
+				lines = append(lines, eventLine{Text: t, Seat: seat})
+			}
+		}
 		lines = append(lines, eventLines(l, p, e.Events, seat, name)...)
 	}
 	if len(lines) > max {

@@ -1,6 +1,8 @@
 package httpapi
 
 import (
+	"crypto/rand"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"html/template"
@@ -61,6 +63,9 @@ type homeData struct {
 	OrgEmail  string
 	OrgLang   string
 	Error     string
+	// Key makes the form's creation idempotent: sent again (back, then
+	// «create» again) it lands on the game it made (issue 10).
+	Key string
 }
 
 type seatRow struct {
@@ -75,6 +80,11 @@ type deadlineChoice struct {
 }
 
 func (a *api) homePage(w http.ResponseWriter, r *http.Request) {
+	// Unlike every other page, the blank form is kept by the browser
+	// (never by a shared cache): going back to it shows the same form
+	// with the same key, so that sending it again lands on the game it
+	// made. It holds no secret.
+	w.Header().Set("Cache-Control", "private, no-cache")
 	a.renderHome(w, r, http.StatusOK, "", nil)
 }
 
@@ -83,7 +93,10 @@ func (a *api) homePage(w http.ResponseWriter, r *http.Request) {
 func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg string, f url.Values) {
 	l := lang(r)
 	d := homeData{page: newPage(r, "create"), Error: msg, OrgName: f.Get("org_name"), OrgEmail: f.Get("org_email"),
-		OrgLang: f.Get("org_lang"), Misses: f.Get("misses"), Drop: f.Get("on_misses") == service.OnMissesDrop}
+		OrgLang: f.Get("org_lang"), Misses: f.Get("misses"), Drop: f.Get("on_misses") == service.OnMissesDrop, Key: f.Get("key")}
+	if d.Key == "" {
+		d.Key = newFormKey()
+	}
 	if d.OrgLang == "" {
 		d.OrgLang = l
 	}
@@ -135,6 +148,13 @@ func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg
 		d.Deadlines = append(d.Deadlines, deadlineChoice{Hours: h, Label: duration(l, timeHours(h)), Selected: h == hours})
 	}
 	a.render(w, r, status, "home.html", d)
+}
+
+// newFormKey is a fresh idempotency key for the form: 20 random bytes.
+func newFormKey() string {
+	b := make([]byte, 20)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return base64.RawURLEncoding.EncodeToString(b)
 }
 
 // maxSeats is the most seats any game takes: the rows of the form.
@@ -217,12 +237,15 @@ func formOption(f url.Values, kind, name string) string {
 func (a *api) createPage(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	if err := r.ParseForm(); err != nil {
-		a.renderHome(w, r, http.StatusBadRequest, service.Fail(service.CodeInvalid, err).Message(l), nil)
+		e, status := a.classify(r, formError(err))
+		a.renderHome(w, r, status, e.Message(l), nil)
 		return
 	}
 	f := r.PostForm
 	fail := func(status int, msg string) { a.renderHome(w, r, status, msg, f) }
 	req := service.CreateRequest{
+		Key:       f.Get("key"),
+		Client:    clientAddr(r),
 		Kind:      f.Get("kind"),
 		Organiser: service.Person{Name: f.Get("org_name"), Email: f.Get("org_email"), Lang: f.Get("org_lang")},
 		OnMisses:  f.Get("on_misses"),
@@ -283,8 +306,11 @@ func (a *api) createPage(w http.ResponseWriter, r *http.Request) {
 	out, err := a.svc.Create(r.Context(), req)
 	if err != nil {
 		e, status := a.classify(r, err)
+		retryAfter(w, e)
 		fail(status, e.Message(l))
 		return
 	}
-	http.Redirect(w, r, a.link("/g/"+out.ID+"/org", out.OrganiserToken, l), http.StatusSeeOther)
+	// Relative: the organiser stays on the origin they posted from,
+	// whatever the configured public one (form-action 'self').
+	http.Redirect(w, r, pageLink("/g/"+out.ID+"/org", out.OrganiserToken, l), http.StatusSeeOther)
 }

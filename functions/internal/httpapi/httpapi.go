@@ -12,7 +12,10 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"mime"
+	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"time"
 
@@ -67,6 +70,7 @@ func (a *api) routes() []struct {
 		{Route{"GET", "/healthz"}, a.health},
 		{Route{"GET", "/api/openapi.json"}, a.openapi},
 		{Route{"POST", "/api/games"}, a.createGame},
+		{Route{"POST", "/api/games/{id}/confirm"}, a.confirm},
 		{Route{"POST", "/api/games/{id}/accept"}, a.accept},
 		{Route{"POST", "/api/games/{id}/start"}, a.start},
 		{Route{"GET", "/api/games/{id}"}, a.view},
@@ -74,13 +78,19 @@ func (a *api) routes() []struct {
 		{Route{"POST", "/api/games/{id}/actions"}, a.act},
 		{Route{"GET", "/api/games/{id}/log"}, a.gameLog},
 		{Route{"GET", "/api/games/{id}/result"}, a.result},
+		{Route{"GET", "/api/games/{id}/orders"}, a.getOrders},
+		{Route{"PUT", "/api/games/{id}/orders"}, a.putOrders},
 		{Route{"GET", "/"}, a.homePage},
 		{Route{"POST", "/games"}, a.createPage},
 		{Route{"GET", "/g/{id}"}, a.seatPage},
 		{Route{"POST", "/g/{id}/act"}, a.actPage},
 		{Route{"GET", "/g/{id}/log"}, a.logPage},
+		{Route{"GET", "/g/{id}/orders"}, a.ordersPage},
+		{Route{"POST", "/g/{id}/orders"}, a.saveOrders},
 		{Route{"GET", "/g/{id}/invite"}, a.invitePage},
 		{Route{"POST", "/g/{id}/accept"}, a.acceptPage},
+		{Route{"GET", "/g/{id}/confirm"}, a.confirmPage},
+		{Route{"POST", "/g/{id}/confirm"}, a.confirmPost},
 		{Route{"GET", "/g/{id}/org"}, a.orgPage},
 		{Route{"POST", "/g/{id}/start"}, a.startPage},
 		{Route{"GET", "/me"}, a.mePage},
@@ -217,6 +227,9 @@ var statusOf = map[service.Code]int{
 	service.CodeGameOver:     http.StatusGone,
 	service.CodeWrongStatus:  http.StatusConflict,
 	service.CodeTooLarge:     http.StatusRequestEntityTooLarge,
+	service.CodeMediaType:    http.StatusUnsupportedMediaType,
+	service.CodeKeyReused:    http.StatusUnprocessableEntity,
+	service.CodeTooMany:      http.StatusTooManyRequests,
 	service.CodeInternal:     http.StatusInternalServerError,
 }
 
@@ -273,6 +286,24 @@ func (a *api) classify(r *http.Request, err error) (*service.Error, int) {
 	return e, status
 }
 
+// retryAfter says when a refusal over a limit can be retried.
+func retryAfter(w http.ResponseWriter, e *service.Error) {
+	if e.RetryAfter > 0 {
+		w.Header().Set("Retry-After", strconv.Itoa(int((e.RetryAfter+time.Second-1)/time.Second)))
+	}
+}
+
+// clientAddr is the address of the client a request came from, which the
+// limits count: RemoteAddr, which on Lambda is API Gateway's
+// requestContext.http.sourceIp (infra/lambdahttp). X-Forwarded-For is not
+// read: a client writes what it likes there.
+func clientAddr(r *http.Request) string {
+	if host, _, err := net.SplitHostPort(r.RemoteAddr); err == nil {
+		return host
+	}
+	return r.RemoteAddr
+}
+
 // fail answers a JSON error.
 func (a *api) fail(w http.ResponseWriter, r *http.Request, err error) {
 	a.failWith(w, r, err, 0, nil)
@@ -280,6 +311,7 @@ func (a *api) fail(w http.ResponseWriter, r *http.Request, err error) {
 
 func (a *api) failWith(w http.ResponseWriter, r *http.Request, err error, version int64, view any) {
 	e, status := a.classify(r, err)
+	retryAfter(w, e)
 	var body errorBody
 	body.Error.Code = e.Code
 	body.Error.Message = e.Message(lang(r))
@@ -296,11 +328,16 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	_ = enc.Encode(v) // the client went away: nothing to do
 }
 
-// decodeJSON reads exactly one JSON object with no unknown fields.
+// decodeJSON reads exactly one JSON object with no unknown fields, from a
+// body that says it is JSON in UTF-8 (RFC 8259 §8.1).
 func decodeJSON(r *http.Request, v any) error {
-	if ct := r.Header.Get("Content-Type"); ct != "" && !strings.HasPrefix(ct, "application/json") {
-		return &service.Error{Code: service.CodeInvalid, RU: "Тело запроса должно быть JSON (Content-Type: application/json).",
-			EN: "The body must be JSON (Content-Type: application/json).", Cause: fmt.Errorf("content type %q", ct)}
+	ct := r.Header.Get("Content-Type")
+	mt, params, err := mime.ParseMediaType(ct)
+	if err != nil || mt != "application/json" {
+		return service.Fail(service.CodeMediaType, fmt.Errorf("content type %q", ct))
+	}
+	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
+		return service.Fail(service.CodeMediaType, fmt.Errorf("charset %q", cs))
 	}
 	dec := json.NewDecoder(r.Body)
 	dec.DisallowUnknownFields()

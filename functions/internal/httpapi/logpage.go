@@ -85,6 +85,12 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 		if hidden(pr, e, seat) {
 			le.Action = pr.SecretText(l) // its details stay secret (P-3)
 		}
+		if e.Seat == seat {
+			// Only the seat itself is told its orders played it.
+			if t := present.PlayedFor(l, pr, e.Action, e.By, name); t != "" {
+				le.Action = t
+			}
+		}
 		le.Events = eventLines(l, pr, e.Events, seat, name)
 		return le
 	}

@@ -25,6 +25,7 @@ func (a *api) playerClaims(r *http.Request, token string, p linksign.Purpose) (s
 
 type myGame struct {
 	Name, Status, URL, Players string
+	OrdersURL                  string // the seat's standing orders
 	Organiser, YourTurn        bool
 	Phase                      string // invited, playing or over
 	Due                        *deadline
@@ -96,6 +97,9 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 				return
 			}
 			g.URL = pageLink(path, t, l)
+			if purpose == linksign.PurposeSeat && rec.Status != service.StatusOver {
+				g.OrdersURL = pageLink("/g/"+rec.ID+"/orders", t, l)
+			}
 			g.YourTurn = rec.Status == service.StatusPlaying && s.Engine >= 0 && s.Engine < len(rec.Due) && rec.Due[s.Engine] > 0
 			if g.YourTurn {
 				g.Due = newDeadline(l, rec.Due[s.Engine], a.now())
@@ -132,6 +136,9 @@ func gameRank(g myGame) int {
 
 // savePrefs stores the preferences form of the "my games" page.
 func (a *api) savePrefs(w http.ResponseWriter, r *http.Request) {
+	if !a.parseForm(w, r) {
+		return
+	}
 	token := r.PostFormValue("t")
 	email, err := a.playerClaims(r, token, linksign.PurposeMyGames)
 	if err != nil {
@@ -164,6 +171,9 @@ func (a *api) unsubscribePage(w http.ResponseWriter, r *http.Request) {
 // List-Unsubscribe=One-Click to the URL of the List-Unsubscribe header,
 // token in the query) and the confirmation button of the page.
 func (a *api) unsubscribe(w http.ResponseWriter, r *http.Request) {
+	if !a.parseForm(w, r) {
+		return
+	}
 	token := r.URL.Query().Get("t")
 	if token == "" {
 		token = r.PostFormValue("t")

@@ -63,7 +63,7 @@ func TestOpenAPIDocumentValid(t *testing.T) {
 		t.Errorf("openapi = %q, want 3.0.3", doc.OpenAPI)
 	}
 	// Every operation behind a token names the purposes it takes.
-	known := map[string]bool{"seat": true, "invite": true, "org": true, "view": true}
+	known := map[string]bool{"seat": true, "invite": true, "org": true, "view": true, "confirm": true}
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			secured := op.Security == nil || len(*op.Security) > 0
@@ -145,6 +145,7 @@ func (s *gateStore) GetGame(ctx context.Context, id string) (store.Game, error) 
 // response against the document.
 type contract struct {
 	t      *testing.T
+	svc    *service.Service
 	srv    *httptest.Server
 	router routers.Router
 	opts   *openapi3filter.Options
@@ -184,7 +185,7 @@ func newContract(t *testing.T, st store.Store) (*contract, *service.Service) {
 	svc := service.New(service.Config{Store: st, Keys: keys, Log: quiet, Rand: seed})
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: quiet}))
 	t.Cleanup(srv.Close)
-	c := &contract{t: t, srv: srv, router: router, mu: new(sync.Mutex), seen: map[string]map[int]bool{}}
+	c := &contract{t: t, svc: svc, srv: srv, router: router, mu: new(sync.Mutex), seen: map[string]map[int]bool{}}
 	c.opts = &openapi3filter.Options{
 		IncludeResponseStatus: true,
 		SkipSettingDefaults:   true,
@@ -364,7 +365,25 @@ func (c *contract) createKind(kind string, seats int, options any) service.Creat
 	if len(out.InviteTokens) != seats {
 		c.t.Fatalf("created %+v: want %d invitations", out, seats)
 	}
+	if out.Unconfirmed {
+		c.confirm(out.ID)
+	}
 	return out
+}
+
+// confirm confirms the organiser's address of game id as the API client
+// holding the confirmation mail's link does.
+func (c *contract) confirm(id string) {
+	c.t.Helper()
+	tok, err := c.svc.Token(linksign.PurposeConfirm, id, linksign.NoSeat, 0, service.ConfirmTokenTTL)
+	if err != nil {
+		c.t.Fatal(err)
+	}
+	var out struct{ Status string }
+	c.want(call{method: "POST", path: "/api/games/" + id + "/confirm", token: tok}, http.StatusOK, "", &out)
+	if out.Status == service.StatusUnconfirmed {
+		c.t.Errorf("confirm %s: still %s", id, out.Status)
+	}
 }
 
 func (c *contract) accept(id, invite string) string {
@@ -456,7 +475,7 @@ func TestOpenAPIContract(t *testing.T) {
 	c.want(call{method: "POST", path: "/api/games", body: with("seats", []any{person(strings.Repeat("я", 41), "anna@example.com"), person("Boris", "boris@example.com")}), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
 	c.want(call{method: "POST", path: "/api/games", body: with("organiser", map[string]any{"email": "olga@example.com", "lang": "de"}), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
 	c.want(call{method: "POST", path: "/api/games", body: with("seats", []any{map[string]any{"email": "anna@example.com"}, person("Boris", "boris@example.com")}), invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
-	c.want(call{method: "POST", path: "/api/games", body: good, ctype: "text/plain", invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games", body: good, ctype: "text/plain", invalid: true}, http.StatusUnsupportedMediaType, service.CodeMediaType, nil)
 	// Valid by the document, refused by the rules: the same address twice.
 	c.want(call{method: "POST", path: "/api/games", body: with("seats", []any{person("Anna", "anna@example.com"), person("Boris", "anna@example.com")})}, http.StatusBadRequest, service.CodeInvalid, nil)
 	// Each game takes its own options: the document says which (oneOf by
@@ -476,8 +495,18 @@ func TestOpenAPIContract(t *testing.T) {
 	id := ga.ID
 	base := "/api/games/" + id
 	v := c.view(id, ga.OrganiserToken)
-	if v.Status != service.StatusInvited || v.As != "organiser" || v.Game != nil || len(v.Players) != 2 {
-		t.Errorf("view before the start: %+v", v)
+	if !ga.Unconfirmed || v.Status != service.StatusUnconfirmed || v.As != "organiser" || v.Game != nil || len(v.Players) != 2 {
+		t.Errorf("view before the organiser confirmed: %+v (%+v)", v, ga)
+	}
+	// Nobody is invited before the organiser confirms their address.
+	c.want(call{method: "POST", path: base + "/accept", token: ga.InviteTokens[0]}, http.StatusConflict, service.CodeWrongStatus, nil)
+	c.want(call{method: "POST", path: base + "/start", token: ga.OrganiserToken}, http.StatusConflict, service.CodeWrongStatus, nil)
+	c.want(call{method: "POST", path: base + "/confirm", token: ga.OrganiserToken}, http.StatusForbidden, service.CodeForbidden, nil)
+	c.confirm(id)
+	c.confirm(id) // again: nothing changes
+	v = c.view(id, ga.OrganiserToken)
+	if v.Status != service.StatusInvited || v.Version != 2 {
+		t.Errorf("view after confirming twice: status %s, version %d; want invited, 2", v.Status, v.Version)
 	}
 	var lg struct {
 		Log []httpapi.LogEntry `json:"log"`
@@ -516,6 +545,35 @@ func TestOpenAPIContract(t *testing.T) {
 			}
 		}
 	}
+	// Standing orders: each seat reads and sets its own; nobody else sees
+	// them. keep_cash alone covers no decision, so the game goes on as it was.
+	var ov httpapi.OrdersView
+	c.want(call{method: "GET", path: base + "/orders", token: seat0}, http.StatusOK, "", &ov)
+	if len(ov.Specs) == 0 || len(ov.Orders) != 0 {
+		t.Errorf("orders before any are set: %+v", ov)
+	}
+	c.want(call{method: "PUT", path: base + "/orders", token: seat0, body: httpapi.OrdersRequest{Orders: engine.Orders{"keep_cash": 4321}}}, http.StatusOK, "", &ov)
+	if ov.Orders["keep_cash"] != 4321 {
+		t.Errorf("orders after setting: %+v", ov.Orders)
+	}
+	c.want(call{method: "PUT", path: base + "/orders", token: seat0, body: httpapi.OrdersRequest{Orders: engine.Orders{"teleport": 1}}}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "PUT", path: base + "/orders", token: seat0, body: `{"orders": {"roll": "yes"}}`, invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	ov = httpapi.OrdersView{}
+	c.want(call{method: "GET", path: base + "/orders", token: seat1}, http.StatusOK, "", &ov)
+	if len(ov.Orders) != 0 {
+		t.Errorf("seat 1 reads orders it did not set: %+v", ov.Orders)
+	}
+	for _, tok := range []string{seat1, ga.OrganiserToken, ga.SpectatorToken} {
+		for _, p := range []string{base, base + "/log", base + "/legal", base + "/result"} {
+			if p == base+"/legal" && tok != seat1 {
+				continue
+			}
+			if body := c.want(call{method: "GET", path: p, token: tok}, http.StatusOK, "", nil); bytes.Contains(body, []byte("4321")) || bytes.Contains(body, []byte("keep_cash")) {
+				t.Errorf("%s shows seat 0's orders to another reader: %.300s", p, body)
+			}
+		}
+	}
+	v = c.view(id, ga.OrganiserToken) // setting orders is a write
 	if sv := c.view(id, ga.SpectatorToken); sv.As != "spectator" || sv.Players[0].Email != "" {
 		t.Errorf("spectator's view: %+v", sv)
 	}
@@ -598,6 +656,9 @@ func TestOpenAPIContract(t *testing.T) {
 				if method == "POST" && strings.HasSuffix(path, "/actions") {
 					body = actBody(engine.Action{Type: "roll"}, "purpose-key-"+purpose)
 				}
+				if method == "PUT" {
+					body = httpapi.OrdersRequest{Orders: engine.Orders{}}
+				}
 				c.want(call{method: method, path: p, token: tok, body: body}, http.StatusForbidden, service.CodeForbidden, nil)
 			}
 			if method == "GET" {
@@ -639,7 +700,7 @@ func TestOpenAPIContract(t *testing.T) {
 	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: actBody(roll, "has a space"), invalid: true},
 		http.StatusBadRequest, service.CodeInvalid, nil)
 	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: actBody(roll, "content-type"), ctype: "text/plain", invalid: true},
-		http.StatusBadRequest, service.CodeInvalid, nil)
+		http.StatusUnsupportedMediaType, service.CodeMediaType, nil)
 	c.want(call{method: "POST", path: base + "/actions", token: seats[owing], body: map[string]any{"action": map[string]any{"type": "roll"}, "key": strings.Repeat("k", 70<<10)}, invalid: true},
 		http.StatusRequestEntityTooLarge, service.CodeTooLarge, nil)
 	padded := []byte(strings.Repeat(" ", 70<<10) + `{"action": {"type": "roll"}, "key": "padded-key-1"}`)
@@ -729,6 +790,10 @@ func TestOpenAPIContract(t *testing.T) {
 			if !again.Replayed || again.N != res.N || again.Version != res.Version {
 				t.Errorf("retried key: %+v, first %+v", again, res)
 			}
+			// The same key with another action is no retry (issue 9.6).
+			other := a
+			other.Amount++
+			c.want(call{method: "POST", path: path, token: seats[inv], body: actBody(other, key)}, http.StatusUnprocessableEntity, service.CodeKeyReused, nil)
 		}
 		acted++
 	}
@@ -758,6 +823,21 @@ func TestOpenAPIContract(t *testing.T) {
 		}
 	}
 
+	// Too many games for one organiser's address: 429 with Retry-After.
+	for i := 0; ; i++ {
+		code, body := c.do(call{method: "POST", path: "/api/games", body: with("key", fmt.Sprintf("limit-key-%04d", i))})
+		if code == http.StatusTooManyRequests {
+			var e struct{ Error struct{ Code service.Code } }
+			if err := json.Unmarshal(body, &e); err != nil || e.Error.Code != service.CodeTooMany {
+				t.Errorf("429 body: %s", body)
+			}
+			break
+		}
+		if code != http.StatusCreated || i > service.DefaultLimits.OrganiserPerHour {
+			t.Fatalf("game %d of one organiser: %d, want 201 until the limit of %d an hour, then 429: %s", i+1, code, service.DefaultLimits.OrganiserPerHour, body)
+		}
+	}
+
 	// Every operation answered a success at least once, and every error
 	// status the test provokes was seen.
 	all := map[int]bool{}
@@ -773,7 +853,7 @@ func TestOpenAPIContract(t *testing.T) {
 			}
 		}
 	}
-	for _, s := range []int{400, 401, 403, 409, 413, 422} {
+	for _, s := range []int{400, 401, 403, 409, 413, 422, 429} {
 		if !all[s] {
 			t.Errorf("no %d answered", s)
 		}

@@ -17,6 +17,7 @@ type orgPlayer struct {
 	Name, Email         string
 	Accepted            bool
 	Unreachable         bool   // their mail bounced or complained
+	Unsent              bool   // a mail to them was parked (service.ParkedMail)
 	Bot                 bool   // a bot plays the seat (missed deadlines)
 	Owes, Out           bool   // owes a decision now; bankrupt or left
 	NetWorth            int64  // in a started game
@@ -28,13 +29,15 @@ type orgPlayer struct {
 // orgData is the organiser's page.
 type orgData struct {
 	page
-	ID, Token, GameName, Status, Error string
-	Options, Deadline                  string
-	Invited, Playing, Over             bool
-	Players                            []orgPlayer
-	Accepted, MinSeats                 int
-	CanStart                           bool
-	GameURL, LogURL, SpectatorURL      string
+	ID, Token, GameName, Status, Error  string
+	Options, Deadline                   string
+	Unconfirmed, Invited, Playing, Over bool
+	OrgEmail                            string
+	Players                             []orgPlayer
+	Accepted, MinSeats                  int
+	CanStart                            bool
+	UnsentToYou                         bool // a mail to the organiser was parked
+	GameURL, LogURL, SpectatorURL       string
 }
 
 func (a *api) orgPage(w http.ResponseWriter, r *http.Request) {
@@ -52,6 +55,7 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 	info, _ := games.Lookup(rec.Kind)
 	d := orgData{page: newPage(r, "organiser_page"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
 		Error: errMsg, Options: optionsText(l, rec), Deadline: deadlineText(l, rec), MinSeats: info.MinSeats,
+		Unconfirmed: rec.Status == service.StatusUnconfirmed, OrgEmail: rec.Organiser.Email,
 		Invited: rec.Status == service.StatusInvited, Playing: rec.Status == service.StatusPlaying, Over: rec.Status == service.StatusOver}
 	d.Title = d.GameName + " — " + d.Title
 	if r.Method != http.MethodGet {
@@ -66,7 +70,8 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 	d.GameURL, d.LogURL = pageLink("/g/"+rec.ID, token, l), pageLink("/g/"+rec.ID+"/log", token, l)
 	for i, s := range rec.Seats {
 		p := orgPlayer{Index: i, Seat: s.Engine, Name: s.Name, Email: s.Email, Accepted: s.Accepted,
-			Unreachable: slices.Contains(rec.Unreachable, i)}
+			Unreachable: slices.Contains(rec.Unreachable, i),
+			Unsent:      slices.ContainsFunc(rec.Parked, func(m service.ParkedMail) bool { return m.Seat == i })}
 		if s.Accepted {
 			d.Accepted++
 		}
@@ -81,6 +86,7 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 		d.Players = append(d.Players, p)
 	}
 	d.CanStart = d.Invited && d.Accepted >= d.MinSeats
+	d.UnsentToYou = slices.ContainsFunc(rec.Parked, func(m service.ParkedMail) bool { return m.Seat < 0 })
 	if rec.State != nil {
 		g, err := a.svc.Engine(rec)
 		if err != nil {
@@ -113,6 +119,9 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 // startPage starts the game with those who have accepted; a refusal (too
 // few of them) is shown on the organiser's page.
 func (a *api) startPage(w http.ResponseWriter, r *http.Request) {
+	if !a.parseForm(w, r) {
+		return
+	}
 	token := r.PostFormValue("t")
 	if _, err := a.authorize(r, token, linksign.PurposeOrganiser); err != nil {
 		a.pageError(w, r, err)
@@ -123,7 +132,7 @@ func (a *api) startPage(w http.ResponseWriter, r *http.Request) {
 		a.renderOrg(w, r, token, status, e.Message(lang(r)))
 		return
 	}
-	http.Redirect(w, r, a.link("/g/"+r.PathValue("id")+"/org", token, lang(r)), http.StatusSeeOther)
+	http.Redirect(w, r, pageLink("/g/"+r.PathValue("id")+"/org", token, lang(r)), http.StatusSeeOther)
 }
 
 // inviteData is the invitation page.
@@ -167,6 +176,9 @@ func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) acceptPage(w http.ResponseWriter, r *http.Request) {
+	if !a.parseForm(w, r) {
+		return
+	}
 	rd, err := a.authorize(r, r.PostFormValue("t"), linksign.PurposeInvite)
 	if err != nil {
 		a.pageError(w, r, err)
@@ -177,5 +189,5 @@ func (a *api) acceptPage(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, err)
 		return
 	}
-	http.Redirect(w, r, a.link("/g/"+r.PathValue("id"), seatToken, lang(r)), http.StatusSeeOther)
+	http.Redirect(w, r, pageLink("/g/"+r.PathValue("id"), seatToken, lang(r)), http.StatusSeeOther)
 }

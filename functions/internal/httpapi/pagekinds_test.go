@@ -22,6 +22,7 @@ import (
 	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
@@ -52,7 +53,7 @@ func newPageFixture(t *testing.T) *pageFixture {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	quiet := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: quiet, Now: clock,
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: quiet, Now: clock, Limits: servicetest.Roomy,
 		Rand: mathrand.NewChaCha8([32]byte{'p', 'a', 'g', 'e', 's'})})
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: quiet, Now: clock}))
 	t.Cleanup(srv.Close)
@@ -92,6 +93,7 @@ func (f *pageFixture) createKind(kind string, options map[string]any, seats, acc
 	if err != nil {
 		f.t.Fatal(err)
 	}
+	servicetest.Confirm(f.t, f.svc, c.ID)
 	for i := range accepted {
 		if _, err := f.svc.Accept(f.t.Context(), c.ID, i); err != nil {
 			f.t.Fatal(err)
@@ -227,6 +229,7 @@ func pageKinds(t *testing.T, game string) {
 			{"log start", "/g/" + c.ID + "/log", tq(seat(mover), "from", "1"), nil},
 			{"replay", "/g/" + c.ID + "/log", tq(seat(waiter), "step", fmt.Sprint(rec.Moves-1)), []string{`role="img"`}},
 			{"my games", "/me", tq(f.token(linksign.PurposeMyGames, "p0@pbm.test", linksign.NoSeat)), nil},
+			{"standing orders", "/g/" + c.ID + "/orders", tq(seat(mover)), []string{`name="o_roll"`}},
 			{"home", "/", url.Values{"lang": {l}}, []string{`name="kind"`}},
 		}
 	}

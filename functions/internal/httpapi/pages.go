@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -101,11 +102,16 @@ func (a *api) link(path, token, l string) string {
 }
 
 // actPage applies one decision from the seat page's forms. A token from a
-// mail acts only on the game version it was issued for; each answer
-// redirects with a token for the version the move made, so a turn of
-// several decisions goes on in one visit, and an old link or a stale page
-// gets "already done" with the current state.
+// mail acts while the seat owes decisions of the round it was mailed for;
+// each form carries the seat's step and the decisions it owed when the
+// page was drawn, so a form is refused ("already done") only when that
+// seat's decision has been made or has changed — never because another
+// seat moved meanwhile. Each answer redirects to the page, so a turn of
+// several decisions goes on in one visit.
 func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
+	if !a.parseForm(w, r) {
+		return
+	}
 	token := r.PostFormValue("t")
 	rd, err := a.authorize(r, token, linksign.PurposeSeat)
 	if err != nil {
@@ -117,22 +123,25 @@ func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
 		a.renderSeat(w, r, token, http.StatusBadRequest, service.AsError(err).Message(lang(r)))
 		return
 	}
-	pre := service.Precondition{Position: rd.claims.Version}
-	if v := r.PostFormValue("version"); v != "" {
-		if pre.Version, err = strconv.ParseInt(v, 10, 64); err != nil {
-			a.renderSeat(w, r, token, http.StatusBadRequest, service.Fail(service.CodeInvalid, err).Message(lang(r)))
+	pre := service.Precondition{Position: rd.claims.Version, Decision: r.PostFormValue("decision")}
+	if v := r.PostFormValue("step"); v != "" {
+		if pre.Step, err = strconv.ParseInt(v, 10, 64); err != nil || pre.Step < 1 {
+			a.renderSeat(w, r, token, http.StatusBadRequest, service.Fail(service.CodeInvalid, fmt.Errorf("step %q", v)).Message(lang(r)))
 			return
 		}
 	}
 	key := r.PostFormValue("key")
-	if key == "" && pre.Version != 0 {
-		key = pageKey(pre.Version, act)
+	if key == "" && pre.Step != 0 {
+		key = pageKey(pre.Step, act)
 	}
 	res, err := a.svc.Act(r.Context(), r.PathValue("id"), rd.claims.Seat, act, key, pre)
 	if err != nil {
 		e, status := a.classify(r, err)
 		msg := e.Message(lang(r))
-		if e.Code == service.CodeConflict {
+		switch {
+		case errors.Is(err, service.ErrDecisionChanged):
+			msg = templates.T(lang(r), "choice_changed")
+		case e.Code == service.CodeConflict:
 			// The game moved on: show where it stands at a URL of its
 			// own, so that reloading the page does not post again.
 			http.Redirect(w, r, a.link("/g/"+r.PathValue("id"), token, lang(r))+"&done=1", http.StatusSeeOther)
@@ -148,17 +157,38 @@ func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	http.Redirect(w, r, a.link("/g/"+r.PathValue("id"), next, lang(r)), http.StatusSeeOther)
+	http.Redirect(w, r, pageLink("/g/"+r.PathValue("id"), next, lang(r)), http.StatusSeeOther)
 }
 
 // pageKey is the idempotency key of a seat page's form, which carries
-// none: the version the page showed and the action chosen on it. The same
-// form posted twice (a double click, a retry) is applied once; a move
-// chosen on the same version from another copy of the page is the same
-// move; any other move on that version finds the game moved on.
-func pageKey(version int64, a engine.Action) string {
-	h := sha256.Sum256(fmt.Appendf(nil, "%d|%s|%d|%d|%s|%d", version, a.Type, a.Cell, a.Target, a.Good, a.Amount))
+// none: the seat's step the page showed and the action chosen on it. The
+// same form posted twice (a double click, a retry) is applied once; a move
+// chosen at the same step from another copy of the page is the same move;
+// any other move at that step finds the seat's decision made.
+func pageKey(step int64, a engine.Action) string {
+	h := sha256.Sum256(fmt.Appendf(nil, "%d|%s|%d|%d|%s|%d", step, a.Type, a.Cell, a.Target, a.Good, a.Amount))
 	return "pg" + hex.EncodeToString(h[:10])
+}
+
+// formError classifies a failure to read a posted form: a body over
+// MaxBody is too large, anything else is a bad request.
+func formError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return service.Fail(service.CodeTooLarge, err)
+	}
+	return service.Fail(service.CodeInvalid, err)
+}
+
+// parseForm reads a page's posted form before anything looks at its
+// fields, so a body that cannot be read is answered as such (413, 400)
+// rather than as a missing token. It answers the failure itself.
+func (a *api) parseForm(w http.ResponseWriter, r *http.Request) bool {
+	if err := r.ParseForm(); err != nil {
+		a.pageError(w, r, formError(err))
+		return false
+	}
+	return true
 }
 
 // formAction reads an action from a posted form.

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -63,6 +65,7 @@ var (
 	selectRE = regexp.MustCompile(`(?s)<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>`)
 	optionRE = regexp.MustCompile(`<option value="([^"]*)"`)
 	linkRE   = regexp.MustCompile(`href="([^"]*/invite\?[^"]*)"`)
+	fixedRE  = regexp.MustCompile(`<input type="hidden" name="amount" value="([^"]*)"`)
 )
 
 // form is a form of a page: its fields as a browser would post them (a
@@ -71,6 +74,7 @@ type form struct {
 	action string
 	values url.Values
 	alts   []string // the options of the decision list ("alt"), if any
+	fixed  string   // an amount the decision carries, not typed in (a «двойка»'s ±2)
 }
 
 func forms(page string) []form {
@@ -79,6 +83,9 @@ func forms(page string) []form {
 		f := form{action: html.UnescapeString(m[1]), values: url.Values{}}
 		for _, in := range inputRE.FindAllStringSubmatch(m[2], -1) {
 			f.values.Set(in[1], html.UnescapeString(in[2]))
+		}
+		if h := fixedRE.FindStringSubmatch(m[2]); h != nil {
+			f.fixed = h[1]
 		}
 		for _, sel := range selectRE.FindAllStringSubmatch(m[2], -1) {
 			opts := optionRE.FindAllStringSubmatch(sel[2], -1)
@@ -107,7 +114,7 @@ func (f form) decisions() []string {
 			}
 			return "0"
 		}
-		return []string{typ + "/" + num("cell") + "/" + num("target") + "/" + f.values.Get("good") + "/"}
+		return []string{typ + "/" + num("cell") + "/" + num("target") + "/" + f.values.Get("good") + "/" + f.fixed}
 	}
 	var out []string
 	for _, a := range f.alts { // cell/target/good/amount, the amount empty when typed in
@@ -160,6 +167,20 @@ func pagesPlayAGame(t *testing.T, kind string, opts url.Values) {
 		t.Fatalf("create: %d %s", code, orgPage)
 	}
 	id := strings.Split(strings.TrimPrefix(orgURL, "/g/"), "/")[0]
+
+	// The organiser confirms their address from the mail's link: its
+	// page changes nothing, its button confirms.
+	confirmTok, err := svc.Token(linksign.PurposeConfirm, id, linksign.NoSeat, 0, service.ConfirmTokenTTL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var confirmPage string
+	unchanged(t, st, id, func() { _, confirmPage = b.get("/g/" + id + "/confirm?lang=en&t=" + confirmTok) })
+	if f := forms(confirmPage); len(f) != 1 {
+		t.Fatalf("the confirmation page has %d forms", len(f))
+	} else if code, orgPage, _ = b.post(f[0].action, f[0].values); code != 200 || !strings.Contains(orgPage, "Organiser") {
+		t.Fatalf("confirm: %d %.300s", code, orgPage)
+	}
 
 	// Bad input on the home form: shown on the page, nothing created.
 	if code, page, _ := b.post("/games?lang=en", url.Values{"kind": {kind}, "org_email": {"x"},

@@ -16,8 +16,10 @@ import (
 	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // TestPreview serves games at every stage for looking at the pages in a
@@ -40,7 +42,7 @@ func TestPreview(t *testing.T) {
 		t.Fatal(err)
 	}
 	quiet := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: quiet})
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: quiet, Rand: testenv.Rand(t.Name())})
 	ctx := context.Background()
 	base := "http://" + addr
 	link := func(p linksign.Purpose, path, id string, seat int, l string) string {
@@ -65,6 +67,7 @@ func TestPreview(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		servicetest.Confirm(t, svc, c.ID)
 		return c
 	}
 	play := func(c service.Created, seats int, until func(n int, legal int) bool) {

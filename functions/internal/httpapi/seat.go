@@ -8,6 +8,7 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/present"
+	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/templates"
 )
@@ -33,24 +34,29 @@ type seatData struct {
 	Owes, MyTurn                bool
 	Version                     int64
 	Moves                       int
-	Options, Deadline           string
-	Prompt                      string
-	Due                         *deadline
-	Default                     *choiceView
-	Focus, AllURL               string // a page that lists one long group of decisions
-	Groups                      []choiceGroup
-	Waiting                     []waiting
-	Events                      []eventLine
-	EventsMore                  bool
-	Board                       template.HTML
-	Squares                     []present.Square // the board in words, legible on a phone
-	OverWhy                     string           // what ended the game
-	RulesURL                    string
-	Me                          *seatPanel
-	Others                      []seatPanel
-	Standings                   []seatPanel
-	Chart                       template.HTML
-	LogURL                      string
+	// Step and Decision go with each form: what the seat's decision was
+	// when the page was drawn (service.Precondition).
+	Step              int64
+	Decision          string
+	Options, Deadline string
+	Prompt            string
+	Due               *deadline
+	Default           *choiceView
+	Focus, AllURL     string // a page that lists one long group of decisions
+	Groups            []choiceGroup
+	Waiting           []waiting
+	Events            []eventLine
+	EventsMore        bool
+	Board             template.HTML
+	Squares           []present.Square // the board in words, legible on a phone
+	OverWhy           string           // what ended the game
+	RulesURL          string
+	Me                *seatPanel
+	Others            []seatPanel
+	Standings         []seatPanel
+	Chart             template.HTML
+	LogURL            string
+	OrdersURL         string // the seat's standing orders, while the game goes on
 }
 
 func (a *api) seatPage(w http.ResponseWriter, r *http.Request) {
@@ -104,6 +110,9 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	}
 	d.Started, d.Over = true, g.Over()
 	d.LogURL = pageLink("/g/"+rec.ID+"/log", token, l)
+	if inv >= 0 && !d.Over {
+		d.OrdersURL = pageLink("/g/"+rec.ID+"/orders", token, l)
+	}
 	seat := engine.Spectator
 	if inv >= 0 {
 		seat = rec.Seats[inv].Engine
@@ -112,10 +121,13 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	now := a.now()
 
 	legal := g.Legal(seat)
-	// A mail's link acts only on the version it was made for: once that
-	// move is made it shows "already done" and where things stand (SPEC
-	// §4); a newer mail (or "my games") has the link for the next move.
-	if rd.claims.Version != 0 && rd.claims.Version != rec.SeatPosition(seat) {
+	// A mail's link acts for the round of decisions it was mailed for,
+	// as long as the seat owes any of it: a turn of several decisions is
+	// resumed from it. Once the seat owes nothing more of that round it
+	// shows "already done" and where things stand (SPEC §4); a newer mail
+	// (or "my games") has the link for the next round, and so has the page
+	// a seat is left on after its last decision (Record.LinkPosition).
+	if rec.LinkDone(seat, rd.claims.Version, len(legal) > 0) {
 		legal = nil
 		if errMsg == "" {
 			d.Notice = templates.T(l, "already_done")
@@ -128,6 +140,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	view := g.View(seat)
 	if len(legal) > 0 {
 		d.Owes, d.MyTurn = true, g.Turn() == seat
+		d.Step, d.Decision = rec.SeatStep(seat), service.DecisionOf(legal)
 		d.Focus = r.URL.Query().Get("show")
 		more := func(g string) string { return pageLink("/g/"+rec.ID, token, l, "show", g) }
 		d.Default, d.Groups = arrangeChoices(l, pr, legal, view, names, turnEnders(g, seat, legal), d.Focus, more)

@@ -15,6 +15,7 @@ import (
 	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
@@ -50,6 +51,7 @@ func BenchmarkSeatPage(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
+	servicetest.Confirm(b, svc, c.ID)
 	for i := range 6 {
 		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 			b.Fatal(err)

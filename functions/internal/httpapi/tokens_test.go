@@ -16,7 +16,9 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // TestTokenSuite: every kind of bad link token — forged signature, wrong
@@ -32,7 +34,7 @@ func TestTokenSuite(t *testing.T) {
 	other, _ := linksign.NewKeyring("k2", map[string][]byte{"k2": k2}) // a key the service does not know
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: clock, Log: slog.New(slog.DiscardHandler)})
+	svc := service.New(service.Config{Store: st, Keys: keys, Now: clock, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: slog.New(slog.DiscardHandler)}))
 	defer srv.Close()
 	ctx := t.Context()
@@ -43,6 +45,7 @@ func TestTokenSuite(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		servicetest.Confirm(t, svc, c.ID)
 		for i := 0; i < 2; i++ {
 			if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 				t.Fatal(err)

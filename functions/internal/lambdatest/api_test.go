@@ -6,18 +6,20 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"testing"
 	"text/template"
+	"time"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
 )
 
 // apiEvent reads testdata/api/<name>, an API Gateway HTTP API (payload
@@ -80,6 +82,18 @@ func decodeJSON(t *testing.T, what string, r httpResponse, v any) {
 	}
 }
 
+// instance is an action a choice admits: the choice itself, or, for one
+// whose amount the player picks, with the least amount. The games the
+// functions make are dealt by seeds the tests cannot fix, so they play
+// whatever is legal.
+func instance(c engine.Choice) engine.Action {
+	a := c.Action
+	if c.Ranged() {
+		a.Amount = c.Min
+	}
+	return a
+}
+
 // TestAPIFunction runs the api function's binary under the emulator and
 // plays the start of a «Вестерн» game through it with API Gateway HTTP API
 // events: the home page, the game created, both invitations accepted, a
@@ -97,7 +111,9 @@ func TestAPIFunction(t *testing.T) {
 	if !bytes.Contains(bytes.ToLower(home.body), []byte("<!doctype html")) || !bytes.Contains(home.body, []byte("</html>")) {
 		t.Errorf("GET /: not an HTML page: %.300s", home.body)
 	}
-	for h, want := range map[string]string{"x-content-type-options": "nosniff", "x-frame-options": "DENY", "cache-control": "no-store"} {
+	// The blank form alone may be kept by the browser (its key must come
+	// back with "back"); every other page is no-store.
+	for h, want := range map[string]string{"x-content-type-options": "nosniff", "x-frame-options": "DENY", "cache-control": "private, no-cache"} {
 		if home.headers[h] != want {
 			t.Errorf("GET /: %s = %q, want %q", h, home.headers[h], want)
 		}
@@ -117,8 +133,23 @@ func TestAPIFunction(t *testing.T) {
 	}
 	var created service.Created
 	decodeJSON(t, "POST /api/games", resp, &created)
-	if created.ID == "" || len(created.InviteTokens) != 2 || created.OrganiserToken == "" {
+	if created.ID == "" || len(created.InviteTokens) != 2 || created.OrganiserToken == "" || !created.Unconfirmed {
 		t.Fatalf("POST /api/games answered %+v", created)
+	}
+	// The game counted against API Gateway's sourceIp, not against what
+	// the client wrote in X-Forwarded-For (create.json puts another
+	// address first there).
+	hour := time.Now().Unix() / 3600
+	if w.guardItem(fmt.Sprintf("games/client/203.0.113.7/3600/%d", hour)) == nil && w.guardItem(fmt.Sprintf("games/client/203.0.113.7/3600/%d", hour-1)) == nil {
+		t.Error("no counter of the games made from the request's sourceIp 203.0.113.7")
+	}
+	// The organiser confirms with the mail's token: the invitations leave.
+	confirmTok, err := w.service(nil).Token(linksign.PurposeConfirm, created.ID, linksign.NoSeat, 0, service.ConfirmTokenTTL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp := fn.serveHTTP(apiEvent(t, "confirm.json", map[string]string{"ID": created.ID, "Token": confirmTok, "RequestID": "confirm"})); resp.status != http.StatusOK {
+		t.Fatalf("confirm: %d %s", resp.status, resp.body)
 	}
 
 	// Both invitations accepted: the game starts.
@@ -164,11 +195,10 @@ func TestAPIFunction(t *testing.T) {
 		Legal   []engine.Choice `json:"legal"`
 	}
 	decodeJSON(t, "legal", resp, &legal)
-	i := slices.IndexFunc(legal.Legal, func(c engine.Choice) bool { return !c.Ranged() })
-	if i < 0 {
-		t.Fatalf("seat %d owes a move and has no legal action without an amount: %s", seat, resp.body)
+	if len(legal.Legal) == 0 {
+		t.Fatalf("seat %d owes a move and has no legal action: %s", seat, resp.body)
 	}
-	action, _ := json.Marshal(legal.Legal[i].Action)
+	action, _ := json.Marshal(instance(legal.Legal[0]))
 	resp = fn.serveHTTP(apiEvent(t, "act.json", map[string]string{"ID": created.ID, "Token": seatTokens[seat],
 		"Action": string(action), "Version": strconv.FormatInt(legal.Version, 10)}))
 	if resp.status != http.StatusOK {

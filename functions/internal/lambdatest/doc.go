@@ -16,6 +16,11 @@
 // AWS_ENDPOINT_URL_SSM from a small SSM GetParameter server written in the
 // tests: no local SSM server exists, and it is the one stand-in.
 //
+// TestParity plays every route of the route table, with valid and invalid
+// tokens, on the api function under the emulator and on the local run's
+// handler (the same wiring on bbolt and the mailbox), and compares the
+// answers' statuses and shapes.
+//
 // Cold starts are measured under a Lambda Runtime API harness written in
 // the tests, since the emulator starts the process lazily, inside its
 // first invoke, and reports no usable init time: the init duration is the

@@ -82,7 +82,8 @@ type world struct {
 	keys  *linksign.Keyring
 	ssm   *ssmServer
 	ses   string
-	tag   string // unique to the test, in the mail addresses it uses
+	tag   string    // unique to the test, in the mail addresses it uses
+	rand  io.Reader // the seeds and ids of the games the test makes itself
 }
 
 func newWorld(t *testing.T) *world {
@@ -102,9 +103,10 @@ func newWorld(t *testing.T) *world {
 	}
 	return &world{
 		t: t, table: table, db: db, store: dynamostore.New(db, table), keys: keys,
-		ssm: newSSMServer(t, map[string]string{keysParam: keyring}),
-		ses: testenv.SESLocal(t),
-		tag: tag,
+		ssm:  newSSMServer(t, map[string]string{keysParam: keyring}),
+		ses:  testenv.SESLocal(t),
+		tag:  tag,
+		rand: testenv.Rand(t.Name()),
 	}
 }
 
@@ -153,10 +155,31 @@ func (w *world) env(f function, taskRoot string) []string {
 
 // service is the game service on the test's table, with the functions'
 // keyring, for setting games up and checking what the functions did. now
-// is its clock (time.Now if nil).
+// is its clock (time.Now if nil). The games it makes are seeded, the same
+// every run; those the functions make are not (their binaries read
+// crypto/rand), and the tests assert of them only what holds for every
+// seed.
 func (w *world) service(now func() time.Time) *service.Service {
 	return service.New(service.Config{Store: w.store, Players: w.store, Keys: w.keys, Now: now,
-		Log: slog.New(slog.DiscardHandler)})
+		Log: slog.New(slog.DiscardHandler), Rand: w.rand})
+}
+
+// guardItem reads the guard item (a counter of games made) of key, or
+// nil.
+func (w *world) guardItem(key string) map[string]types.AttributeValue {
+	w.t.Helper()
+	out, err := w.db.GetItem(context.Background(), &dynamodb.GetItemInput{
+		TableName: aws.String(w.table),
+		Key: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "GUARD#" + key},
+			"sk": &types.AttributeValueMemberS{Value: "GUARD"},
+		},
+		ConsistentRead: aws.Bool(true),
+	})
+	if err != nil {
+		w.t.Fatal(err)
+	}
+	return out.Item
 }
 
 // gameItem reads a game's item as it is in the table.

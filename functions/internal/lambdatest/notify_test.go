@@ -19,6 +19,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -176,6 +177,7 @@ func TestNotifyFunction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, svc, created.ID)
 	rec, _, err := svc.Load(ctx, created.ID)
 	if err != nil {
 		t.Fatal(err)

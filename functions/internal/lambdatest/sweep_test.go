@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/notify"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 )
 
 // TestSweepFunction runs the sweep's binary under the emulator with a
@@ -26,10 +27,12 @@ func TestSweepFunction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, w.service(func() time.Time { return then }), old.ID)
 	fresh, err := w.service(nil).Create(ctx, w.createRequest("sweep-fresh"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, w.service(nil), fresh.ID)
 	svc := w.service(nil)
 	oldRec, _, err := svc.Load(ctx, old.ID)
 	if err != nil {

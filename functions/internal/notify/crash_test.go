@@ -14,8 +14,10 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // crashySender delivers every message (as SES would accept it) but, when
@@ -79,7 +81,8 @@ func TestCrashInjection(t *testing.T) {
 			n.AfterCommit(ctx, id)
 		}
 	}
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: slog.New(slog.DiscardHandler), AfterCommit: hook})
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: slog.New(slog.DiscardHandler), AfterCommit: hook,
+		Rand: testenv.Rand(t.Name())})
 	obsolete := map[string]bool{}
 	n.Service, n.Composer = svc, obsoleteCounter{compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true}), obsolete}
 	ctx := context.Background()
@@ -91,6 +94,7 @@ func TestCrashInjection(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		servicetest.Confirm(t, svc, c.ID)
 		for i := 0; i < 3; i++ {
 			if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 				t.Fatal(err)

@@ -14,9 +14,11 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // recorder keeps what was sent; fail makes Send fail (SES down).
@@ -66,7 +68,8 @@ func TestDigest(t *testing.T) {
 	sender := &recorder{}
 	log := slog.New(slog.DiscardHandler)
 	n := &notify.Notifier{Sender: sender, Players: st, Log: log, Now: clock}
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Now: clock, Log: log, AfterCommit: n.AfterCommit})
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Now: clock, Log: log, AfterCommit: n.AfterCommit,
+		Rand: testenv.Rand(t.Name())})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
 
 	const digester, other = "anna@pbm.test", "bob@pbm.test"
@@ -79,6 +82,7 @@ func TestDigest(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, svc, c.ID)
 	for i := range 2 {
 		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 			t.Fatal(err)

@@ -62,7 +62,9 @@ func (n *Notifier) now() time.Time {
 }
 
 // Drain sends every pending mail of a game and marks what was sent. A mail
-// that fails to send stays in the outbox for the next drain or sweep.
+// that fails to send stays in the outbox for the next drain or sweep; one
+// that cannot be composed is retried a few times, then parked
+// (service.MaxMailFailures) rather than retried for ever.
 func (n *Notifier) Drain(ctx context.Context, gameID string) error {
 	rec, ver, err := n.Service.Load(ctx, gameID)
 	if err != nil {
@@ -70,6 +72,7 @@ func (n *Notifier) Drain(ctx context.Context, gameID string) error {
 	}
 	var sent []string
 	var unreachable []int
+	failed := map[string]string{}
 	var errs []error
 	for _, m := range rec.Outbox {
 		send, err := n.wanted(ctx, rec, m)
@@ -101,9 +104,12 @@ func (n *Notifier) Drain(ctx context.Context, gameID string) error {
 			sent = append(sent, m.ID)
 			continue
 		}
-		if err == nil {
-			err = n.Sender.Send(ctx, msg)
+		if err != nil {
+			failed[m.ID] = err.Error()
+			errs = append(errs, fmt.Errorf("mail %s of game %s: %w", m.ID, gameID, err))
+			continue
 		}
+		err = n.Sender.Send(ctx, msg)
 		if err != nil && n.Permanent != nil && n.Permanent(err) {
 			n.Log.ErrorContext(ctx, "mail refused for good: dropped", "game", gameID, "mail", m.ID, "err", err)
 			sent = append(sent, m.ID)
@@ -118,7 +124,7 @@ func (n *Notifier) Drain(ctx context.Context, gameID string) error {
 		}
 		sent = append(sent, m.ID)
 	}
-	if err := n.Service.MarkSent(ctx, gameID, sent, unreachable); err != nil {
+	if err := n.Service.Settle(ctx, gameID, service.Drained{Sent: sent, Unreachable: unreachable, Failed: failed}); err != nil {
 		errs = append(errs, fmt.Errorf("mark sent %s: %w", gameID, err))
 	}
 	return errors.Join(errs...)
@@ -147,7 +153,8 @@ func Recipient(rec *service.Record, m service.Mail) (service.Person, error) {
 // asksToAct tells the mails that cannot be silenced without leaving the
 // game: those that ask the player to act.
 func asksToAct(kind string) bool {
-	return kind == service.MailTurn || kind == service.MailDecision || kind == service.MailReminder || kind == service.MailInvite
+	return kind == service.MailTurn || kind == service.MailDecision || kind == service.MailReminder || kind == service.MailInvite ||
+		kind == service.MailConfirm
 }
 
 // wanted decides whether a mail goes out, by the recipient's standing.

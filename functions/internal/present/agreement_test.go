@@ -168,8 +168,8 @@ func TestRussianAgrees(t *testing.T) {
 }
 
 // ownSubject are texts whose past tense agrees with their own subject,
-// never with a player: «срок вышел».
-var ownSubject = map[string]bool{"due_now": true}
+// never with a player: «срок вышел», «ваш выбор изменился».
+var ownSubject = map[string]bool{"due_now": true, "choice_changed": true}
 
 // nameFirst are the texts whose first argument is a player's name.
 var nameFirst = map[string]bool{"hello": true, "invite_link_for": true, "chart_desc_seat": true, "ask_offer": true, "note_owner": true}

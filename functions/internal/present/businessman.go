@@ -206,7 +206,7 @@ func bmXCardCode(id int) string {
 func (b businessGame) Command(l string, a engine.Action, name func(int) string) string {
 	s := b.ActionLabel(l, a, name)
 	switch a.Type {
-	case bm.ABuyShares, bm.ASellShares:
+	case bm.ABuyShares, bm.ASellShares, bm.ATake:
 		s += ": " + templates.Count(l, "n_shares", a.Amount)
 	case bm.AOfferSell, bm.AOfferBuy, bm.AOfferShare:
 		s += ": " + amount(l, a.Amount)
@@ -495,7 +495,11 @@ func (b businessGame) Prompt(l string, view any, seat int, owes bool, name func(
 		}
 		return s + " " + pick(l, "Выберите, что сделать.", "Choose what to do.")
 	case bm.PhChoose:
-		return pick(l, "Выберите цвет акций, которые получаете.", "Choose the colour of the shares you receive.")
+		return say(l, "Вы получаете акции: ещё %d, любого цвета — выберите цвет и сколько.",
+			"You receive shares: %d more, of any colour; choose a colour and how many.", v.Gift)
+	case bm.PhCustoms:
+		return say(l, "Таможня: продайте банку ещё %d акций по курсу биржи — каких, решаете вы.",
+			"Customs: sell %d more shares to the bank at the exchange price; you choose which.", v.Sell)
 	case bm.PhClaim:
 		if c := v.Claim; c != nil {
 			// Not "or it is lost": the game waits for the answer, and a
@@ -521,6 +525,10 @@ func (b businessGame) Prompt(l string, view any, seat int, owes bool, name func(
 			}
 		}
 	case bm.PhDebt:
+		if d := v.Debt; d != nil && d.To >= 0 {
+			return say(l, "Не хватает денег: нужно заплатить %s, а у вас %s. Заложите участок, продайте банку постройку, участок или акции.",
+				"You are short of cash: %s to pay, %s in hand. Pledge a lot, or sell a building, a lot or shares to the bank.", amount(l, d.Amount), amount(l, p.Cash))
+		}
 		if d := v.Debt; d != nil {
 			return say(l, "Не хватает денег: нужно заплатить %s, а у вас %s. Заложите участок или продайте банку постройку или участок.",
 				"You are short of cash: %s to pay, %s in hand. Pledge a lot, or sell a building or a lot to the bank.", amount(l, d.Amount), amount(l, p.Cash))
@@ -585,6 +593,7 @@ func (b businessGame) Choice(l string, c engine.Choice, view any, name func(int)
 		}
 	case bm.ATake:
 		ch.Label = say(l, "Взять %s", "Take %s", bmShares(l, c.Good))
+		ch.Unit = pick(l, "шт.", "shares")
 	case bm.AClaim:
 		if v.Claim != nil {
 			ch.Note = amount(l, v.Claim.Amount)

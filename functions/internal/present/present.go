@@ -277,3 +277,17 @@ func (plain) Choice(l string, c engine.Choice, _ any, _ func(int) string) Choice
 }
 func (plain) Parts(l string, parts map[string]int64) []Part  { return partsIn(l, parts, nil) }
 func (plain) Squares(string, any, func(int) string) []Square { return nil }
+
+// PlayedFor says, to the seat itself only, what was played for it without
+// its player: by is a log entry's origin, "order" (its standing orders)
+// or "deadline" (a missed deadline's default); "" for any other. Callers
+// never show it to another seat: orders are private.
+func PlayedFor(l string, g Game, a engine.Action, by string, name func(int) string) string {
+	switch by {
+	case "order":
+		return templates.Tf(l, "by_order", g.ActionLabel(l, a, name))
+	case "deadline":
+		return templates.Tf(l, "by_deadline", g.ActionLabel(l, a, name))
+	}
+	return ""
+}

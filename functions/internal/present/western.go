@@ -215,6 +215,8 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 		return say(l, "%s получает товар «%s»: %s", "%s gains %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
 	case western.EvGoodLost:
 		return say(l, "%s теряет товар «%s»: %s", "%s loses %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
+	case western.EvConfiscated:
+		return say(l, "%s теряет колониальное владение %s", "%s loses the colony holding %s", who, cell)
 	case western.EvFee:
 		return say(l, "%s платит на клетке %s: %s", "%s pays %[3]s on %[2]s", who, cell, usd)
 	case western.EvGain:
@@ -461,8 +463,10 @@ func (w westernGame) Choice(l string, c engine.Choice, view any, name func(int) 
 		if here.Mult > 0 {
 			ch.Note = templates.Tf(l, "note_mult", templates.Dec(l, float64(here.Mult)/2))
 		}
-	case western.AOffer:
-		ch.Note = templates.Tf(l, "note_owner", name(c.Target))
+	case western.AOffer: // one list of every rival share: a late game has dozens
+		ch.Label = pick(l, "Предложить купить акцию за 1,5 цены", "Offer to buy a share at 1.5× its value")
+		ch.Form, ch.AltLabel = "offer", pick(l, "Акция (владелец)", "Share (owner)")
+		ch.Alt = w.CellName(l, c.Cell) + " (" + name(c.Target) + ")"
 	case western.ABid:
 		ch.Label = templates.Tf(l, "bid_for", w.CellName(l, c.Cell))
 		ch.Note = templates.Tf(l, "note_range", usd(c.Min), usd(c.Max))

@@ -9,6 +9,7 @@ import (
 
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // memStore is a minimal in-memory store, so the benchmark sees only the
@@ -53,7 +54,7 @@ func BenchmarkActOwnTime(b *testing.B) {
 	key := make([]byte, 32)
 	_, _ = rand.Read(key)
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": key})
-	svc := New(Config{Store: &memStore{games: map[string]store.Game{}}, Keys: keys})
+	svc := New(Config{Store: &memStore{games: map[string]store.Game{}}, Keys: keys, Rand: testenv.Rand(b.Name())})
 	ctx := context.Background()
 	seats := make([]Person, 6)
 	for i := range seats {
@@ -61,6 +62,9 @@ func BenchmarkActOwnTime(b *testing.B) {
 	}
 	c, err := svc.Create(ctx, CreateRequest{Kind: "western", Options: []byte(`{"laps":200}`), Organiser: Person{Email: "o@example.org"}, Seats: seats})
 	if err != nil {
+		b.Fatal(err)
+	}
+	if err := svc.Confirm(ctx, c.ID); err != nil {
 		b.Fatal(err)
 	}
 	for i := range seats {

@@ -50,6 +50,9 @@ func (r *Record) wakeAt() int64 {
 	if r.Status != StatusPlaying {
 		return 0
 	}
+	if r.PlayOn {
+		return r.Updated
+	}
 	var wake int64
 	for seat, due := range r.Due {
 		if due == 0 {
@@ -66,29 +69,43 @@ func (r *Record) wakeAt() int64 {
 	return wake
 }
 
-// autoplay plays the bots of the seats handed to them for as long as they
-// owe decisions (bounded by maxAutoplay), in the same commit.
+// autoplay plays, in the same commit and for as long as there are any
+// (bounded by maxAutoplay), the decisions nobody need be asked: those of
+// seats handed to a bot, and those the seats' standing orders cover.
+//
+// When it stops at the bound with more to play, it marks the record so
+// that the sweep wakes the game at once and plays on (Tick), rather than
+// leaving a decision nobody is asked about to its deadline.
 func (s *Service) autoplay(rec *Record, g engine.Game, next int64) error {
-	for n := 0; n < maxAutoplay && !g.Over(); n++ {
-		seat := -1
+	rec.PlayOn = false
+	for n := 0; !g.Over(); n++ {
+		if n == maxAutoplay {
+			rec.PlayOn = true
+			return nil
+		}
+		seat, a, by := -1, engine.Action{}, byBot
 		for _, o := range g.Owing() {
 			if o < len(rec.Bots) && rec.Bots[o] {
+				var ok bool
+				if a, ok = g.Bot(o); !ok {
+					return fmt.Errorf("game %s: bot of seat %d has no move", rec.ID, o)
+				}
 				seat = o
+				break
+			}
+			if oa, ok := rec.byOrders(g, o); ok {
+				seat, a, by = o, oa, byOrder
 				break
 			}
 		}
 		if seat < 0 {
 			return nil
 		}
-		a, ok := g.Bot(seat)
-		if !ok {
-			return fmt.Errorf("game %s: bot of seat %d has no move", rec.ID, seat)
-		}
 		after, ev, err := g.Apply(seat, a)
 		if err != nil {
-			return fmt.Errorf("game %s: bot of seat %d chose %v: %w", rec.ID, seat, a, err)
+			return fmt.Errorf("game %s: %s of seat %d chose %v: %w", rec.ID, by, seat, a, err)
 		}
-		if err := s.record(rec, g, after, seat, a, "", ev, next, byBot); err != nil {
+		if err := s.record(rec, g, after, seat, a, "", ev, next, by); err != nil {
 			return err
 		}
 		g = after
@@ -115,6 +132,15 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 	now := s.now().Unix()
 	rec.grow(g.Seats())
 	changed := false
+	if rec.PlayOn { // the last commit left covered decisions to play
+		if err := s.autoplay(rec, g, ver+1); err != nil {
+			return err
+		}
+		if g, err = s.Engine(rec); err != nil {
+			return err
+		}
+		changed = true
+	}
 	missed := map[int]bool{} // a turn played out by defaults is one miss
 	for n := 0; n < maxAutoplay && !g.Over(); n++ {
 		seat := -1
@@ -148,7 +174,7 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 		if err != nil {
 			return fmt.Errorf("game %s: %v for seat %d at its deadline: %w", id, a, seat, err)
 		}
-		if err := s.record(rec, g, after, seat, a, fmt.Sprintf("deadline-%d-%d", seat, rec.SeatPosition(seat)), ev, ver+1, byDeadline); err != nil {
+		if err := s.record(rec, g, after, seat, a, fmt.Sprintf("deadline-%d-%d", seat, rec.SeatStep(seat)), ev, ver+1, byDeadline); err != nil {
 			return err
 		}
 		g, changed = after, true
@@ -159,7 +185,7 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 		}
 	}
 	for seat, due := range rec.Due {
-		if due == 0 || rec.Reminded[seat] || rec.Bots[seat] || rec.remindAt(seat) > now {
+		if due == 0 || rec.Reminded[seat] || rec.Bots[seat] || rec.unasked(seat) || rec.remindAt(seat) > now {
 			continue
 		}
 		rec.Reminded[seat] = true

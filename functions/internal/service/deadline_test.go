@@ -9,8 +9,10 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // TestDeadlines is P-4 through the service's clock: a reminder a quarter of
@@ -25,13 +27,15 @@ func TestDeadlines(t *testing.T) {
 	defer st.Close()
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler)})
+	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
+		Rand: testenv.Rand(t.Name())})
 	ctx := context.Background()
 	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", DeadlineHours: 4, Options: []byte(`{"laps":20}`),
 		Organiser: service.Person{Email: "o@pbm.test"}, Seats: []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, svc, c.ID)
 	for i := 0; i < 2; i++ {
 		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 			t.Fatal(err)
@@ -164,7 +168,8 @@ func TestDeadlinesDrop(t *testing.T) {
 	defer st.Close()
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler)})
+	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
+		Rand: testenv.Rand(t.Name())})
 	ctx := context.Background()
 	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", DeadlineHours: 1, OnMisses: service.OnMissesDrop,
 		Organiser: service.Person{Email: "o@pbm.test"},
@@ -172,6 +177,7 @@ func TestDeadlinesDrop(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.Confirm(t, svc, c.ID)
 	for i := 0; i < 3; i++ {
 		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 			t.Fatal(err)

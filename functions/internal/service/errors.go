@@ -3,6 +3,7 @@ package service
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -24,7 +25,13 @@ const (
 	CodeGameOver     Code = "game_over"      // engine.ErrGameOver
 	CodeWrongStatus  Code = "wrong_status"   // e.g. acting before the game started
 	CodeTooLarge     Code = "too_large"      // request body over the limit
+	CodeTooMany      Code = "too_many"       // over a limit of games made; Error.RetryAfter says when to try again
 	CodeInternal     Code = "internal"       // our fault; the cause is logged, never shown
+)
+
+const (
+	CodeMediaType Code = "unsupported_media_type" // a body not in the form the route reads
+	CodeKeyReused Code = "key_reused"             // an idempotency key sent again with another action
 )
 
 // Error is a failure with a code, a message a player can read in Russian
@@ -34,6 +41,8 @@ type Error struct {
 	RU    string
 	EN    string
 	Cause error
+	// RetryAfter, with CodeTooMany, is how long until a retry can succeed.
+	RetryAfter time.Duration
 }
 
 func (e *Error) Error() string {
@@ -72,7 +81,12 @@ var messages = map[Code][2]string{
 	CodeGameOver:     {"Игра окончена.", "The game is over."},
 	CodeWrongStatus:  {"Сейчас это действие недоступно.", "That is not possible at this stage of the game."},
 	CodeTooLarge:     {"Запрос слишком велик.", "The request is too large."},
+	CodeTooMany:      {"Слишком много запросов. Попробуйте позже.", "Too many requests. Try again later."},
 	CodeInternal:     {"Внутренняя ошибка. Мы уже разбираемся.", "Internal error. We are looking into it."},
+	CodeMediaType: {"Тело запроса должно быть JSON в UTF-8 (Content-Type: application/json).",
+		"The body must be JSON in UTF-8 (Content-Type: application/json)."},
+	CodeKeyReused: {"Этот ключ запроса (key) уже использован для другого хода. Для нового хода нужен новый ключ.",
+		"This idempotency key was already used for a different move. A new move needs a new key."},
 }
 
 // Fail makes an Error of code with its standard message.

@@ -10,6 +10,7 @@ import (
 
 // Kinds of mail a commit can decide.
 const (
+	MailConfirm  = "confirm" // to the organiser: confirm your address
 	MailInvite   = "invite"
 	MailAccepted = "accepted" // to the organiser
 	MailTurn     = "turn"     // the seat whose turn it is owes a decision
@@ -47,16 +48,20 @@ func (s *Service) planMail(rec *Record, before, after engine.Game) {
 	for _, seat := range after.Owing() {
 		// A seat that already owed a decision was mailed then, and may
 		// be on its page walking through its turn: no new mail, and the
-		// same deadline.
-		if owedBefore[seat] && seat < len(rec.Due) && rec.Due[seat] > 0 {
+		// same deadline. One whose orders were to play it was not
+		// mailed: its next decision is asked anew.
+		if owedBefore[seat] && seat < len(rec.Due) && rec.Due[seat] > 0 && !rec.unasked(seat) {
 			due[seat] = rec.Due[seat]
 			continue
 		}
 		due[seat] = now + int64(rec.deadlineHours())*3600
 		rec.grow(len(due))
 		rec.Reminded[seat] = false
-		if rec.Bots[seat] {
-			continue // the bot plays it at once: nobody to mail
+		rec.Rounds[seat]++ // a new round: its mail's link acts until the seat owes nothing
+		covered := rec.covered(after, seat)
+		rec.setUnasked(seat, covered)
+		if rec.Bots[seat] || covered {
+			continue // the bot or the orders play it at once: nobody to mail
 		}
 		kind := MailTurn
 		if seat != after.Turn() {
@@ -76,30 +81,72 @@ func (r *Record) deadlineHours() int {
 	return DefaultDeadlineHours
 }
 
+// MaxMailFailures is how many drains may fail to compose a mail before it
+// is parked: a mail that cannot be composed now will not be composed by
+// retrying it on every commit and sweep for ever.
+const MaxMailFailures = 3
+
+// Drained is what a drain of a game's outbox did.
+type Drained struct {
+	Sent        []string // mail ids sent, or not to be sent (obsolete, unwanted)
+	Unreachable []int    // invitation indexes whose address refused mail for good
+	// Failed maps the ids of mail that could not be composed to why.
+	Failed map[string]string
+}
+
 // MarkSent removes mail from a game's outbox: the sent ones, and those to
-// seats that cannot be reached, which it records for the organiser. It
-// retries on a conflict: a move racing with it only ever adds mail.
+// seats that cannot be reached, which it records for the organiser.
 func (s *Service) MarkSent(ctx context.Context, id string, sent []string, unreachable []int) error {
-	if len(sent) == 0 && len(unreachable) == 0 {
+	return s.Settle(ctx, id, Drained{Sent: sent, Unreachable: unreachable})
+}
+
+// Settle records a drain: sent mail leaves the outbox, seats that cannot
+// be reached are recorded for the organiser, and a mail that has failed
+// MaxMailFailures times is parked — out of the outbox, shown on the
+// organiser's page, logged as an error for the operator. It retries on a
+// conflict: a move racing with it only ever adds mail.
+func (s *Service) Settle(ctx context.Context, id string, d Drained) error {
+	if len(d.Sent) == 0 && len(d.Unreachable) == 0 && len(d.Failed) == 0 {
 		return nil
 	}
-	done := make(map[string]bool, len(sent))
-	for _, m := range sent {
+	done := make(map[string]bool, len(d.Sent))
+	for _, m := range d.Sent {
 		done[m] = true
 	}
-	return s.update(ctx, id, func(rec *Record) error {
+	var parked []ParkedMail
+	err := s.update(ctx, id, func(rec *Record) error {
+		parked = parked[:0]
 		kept := rec.Outbox[:0]
 		for _, m := range rec.Outbox {
-			if !done[m.ID] {
-				kept = append(kept, m)
+			reason, failed := d.Failed[m.ID]
+			switch {
+			case done[m.ID]:
+				continue
+			case failed && m.Failures+1 >= MaxMailFailures:
+				m.Failures++
+				p := ParkedMail{Mail: m, Reason: reason, At: s.now().Unix()}
+				rec.Parked = append(rec.Parked, p)
+				parked = append(parked, p)
+				continue
+			case failed:
+				m.Failures++
 			}
+			kept = append(kept, m)
 		}
 		rec.Outbox = kept
-		for _, seat := range unreachable {
+		for _, seat := range d.Unreachable {
 			if !slices.Contains(rec.Unreachable, seat) {
 				rec.Unreachable = append(rec.Unreachable, seat)
 			}
 		}
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	for _, p := range parked {
+		// An operator's alarm: this mail will never go by itself.
+		s.log.ErrorContext(ctx, "mail parked", "game", id, "mail", p.ID, "kind", p.Kind, "seat", p.Seat, "failures", p.Failures, "err", p.Reason)
+	}
+	return nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	_ "time/tzdata" // the zones players choose, wherever the service runs
 
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"

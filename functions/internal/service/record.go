@@ -16,9 +16,12 @@ const RecordFormat = 1
 
 // Game statuses.
 const (
-	StatusInvited = "invited" // waiting for the seats to accept
-	StatusPlaying = "playing"
-	StatusOver    = "over"
+	// StatusUnconfirmed: waiting for the organiser to confirm their
+	// address; nobody else is mailed, nobody can accept or start.
+	StatusUnconfirmed = "unconfirmed"
+	StatusInvited     = "invited" // waiting for the seats to accept
+	StatusPlaying     = "playing"
+	StatusOver        = "over"
 )
 
 // Person is someone mailed about a game.
@@ -45,7 +48,15 @@ type Entry struct {
 	At     int64          `json:"at"`
 	Key    string         `json:"key,omitempty"`
 	Events []engine.Event `json:"events,omitempty"`
+	// By says who played a command the seat's player did not make:
+	// ByOrder, ByDeadline or ByBot ("" for the player). Only the seat
+	// itself is shown ByOrder: its orders are private.
+	By string `json:"by,omitempty"`
 }
+
+// Delegated tells whether the command was played without the seat's
+// player: by its standing orders or at a missed deadline.
+func (e Entry) Delegated() bool { return e.By == ByOrder || e.By == ByDeadline }
 
 // Record is the whole stored game: one item, one conditional write a move
 // (SPEC §3). The engine state is a cache of replaying Seed and the log.
@@ -59,15 +70,21 @@ type Record struct {
 	Organiser Person          `json:"organiser"`
 	Seats     []SeatInfo      `json:"seats"`
 	Created   int64           `json:"created"`
-	Updated   int64           `json:"updated"`
-	State     json.RawMessage `json:"state,omitempty"`
+	// Request fingerprints the creation of a game made with an
+	// idempotency key (the id comes from the key).
+	Request string          `json:"req,omitempty"`
+	Updated int64           `json:"updated"`
+	State   json.RawMessage `json:"state,omitempty"`
 	// Moves counts every command ever applied; Log holds the newest ones,
 	// from Moves−len(Log); Chunks older chunk items hold the rest. Entries
 	// stay encoded, one JSON line each: a move only appends one, so loading
 	// and saving a game never decodes the log.
 	Moves int `json:"moves"`
 	// Acted[seat] counts the commands each engine seat has made.
-	Acted  []int    `json:"acted,omitempty"`
+	Acted []int `json:"acted,omitempty"`
+	// Rounds[seat] counts the times each engine seat began to owe
+	// decisions (SeatPosition).
+	Rounds []int    `json:"rounds,omitempty"`
 	Chunks int      `json:"chunks"`
 	Log    logLines `json:"log,omitempty"`
 	// Keys remembers recent idempotency keys and where they led, one
@@ -75,6 +92,9 @@ type Record struct {
 	Keys keyLines `json:"keys,omitempty"`
 	// Outbox holds mail decided by a commit and not yet sent.
 	Outbox []Mail `json:"outbox,omitempty"`
+	// Parked holds mail that failed MaxMailFailures times and is no
+	// longer retried: the organiser's page shows it.
+	Parked []ParkedMail `json:"parked,omitempty"`
 	// DeadlineHours is how long a seat has for each decision (P-4).
 	DeadlineHours int `json:"deadline_hours,omitempty"`
 	// Due[seat] is when the decision the engine seat owes falls due
@@ -93,6 +113,16 @@ type Record struct {
 	MissesToBot int `json:"misses_to_bot,omitempty"`
 	// OnMisses says what MissesToBot misses do: OnMissesBot or OnMissesDrop.
 	OnMisses string `json:"on_misses,omitempty"`
+	// Orders are the seats' standing orders, by invitation index. They
+	// are private to their seat: no view, page, mail or log shows them to
+	// anyone else.
+	Orders map[int]engine.Orders `json:"orders,omitempty"`
+	// PlayOn says a commit stopped playing bots and orders at its bound
+	// with more they cover: the game wakes at once to play on.
+	PlayOn bool `json:"play_on,omitempty"`
+	// Unasked[seat]: the decision the engine seat owes was not mailed,
+	// its orders being to play it; its next one is mailed.
+	Unasked []bool `json:"unasked,omitempty"`
 }
 
 // grow sizes the per-seat slices for n engine seats.
@@ -108,6 +138,9 @@ func (r *Record) grow(n int) {
 	}
 	for len(r.Bots) < n {
 		r.Bots = append(r.Bots, false)
+	}
+	for len(r.Rounds) < n {
+		r.Rounds = append(r.Rounds, 0)
 	}
 }
 
@@ -128,6 +161,15 @@ type Mail struct {
 	Moves int    `json:"moves"`
 	Due   int64  `json:"due,omitempty"`   // the decision's deadline
 	About int    `json:"about,omitempty"` // the seat a mail to the organiser is about
+	// Failures counts the drains that could not compose this mail.
+	Failures int `json:"failures,omitempty"`
+}
+
+// ParkedMail is a mail taken out of the outbox for good: why, and when.
+type ParkedMail struct {
+	Mail
+	Reason string `json:"reason"`
+	At     int64  `json:"at"`
 }
 
 // gzipWriters are reused: a new flate writer allocates over half a

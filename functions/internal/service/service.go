@@ -7,13 +7,16 @@ package service
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/base32"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/mail"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -51,10 +54,14 @@ type Config struct {
 	// Players indexes players' games and keeps their mail preferences;
 	// optional (tests of the game alone leave it out).
 	Players store.PlayerStore
-	Keys    *linksign.Keyring
-	Now     func() time.Time // the clock; time.Now when nil
-	Rand    io.Reader        // seeds and ids; crypto/rand when nil
-	Log     *slog.Logger
+	// Guard counts games against Limits and remembers confirmed
+	// organisers; the Store when nil (both stores implement it).
+	Guard  store.GuardStore
+	Limits Limits
+	Keys   *linksign.Keyring
+	Now    func() time.Time // the clock; time.Now when nil
+	Rand   io.Reader        // seeds and ids; crypto/rand when nil
+	Log    *slog.Logger
 	// AfterCommit runs after every committed write that leaves mail in
 	// the outbox (the in-process notifier of the local run and tests; nil
 	// in Lambda, where the table's stream feeds the notifier).
@@ -65,6 +72,8 @@ type Config struct {
 type Service struct {
 	store       store.Store
 	players     store.PlayerStore
+	guard       store.GuardStore
+	limits      Limits
 	keys        *linksign.Keyring
 	now         func() time.Time
 	rand        io.Reader
@@ -74,7 +83,15 @@ type Service struct {
 
 // New makes a Service.
 func New(c Config) *Service {
-	s := &Service{store: c.Store, players: c.Players, keys: c.Keys, now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit}
+	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, limits: c.Limits.withDefaults(), keys: c.Keys,
+		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit}
+	if s.guard == nil {
+		g, ok := c.Store.(store.GuardStore)
+		if !ok {
+			panic("service: Config.Guard is nil and the Store is no GuardStore")
+		}
+		s.guard = g
+	}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -99,6 +116,14 @@ type CreateRequest struct {
 	// the player (OnMisses: "bot", the default, or "drop"); 2 when 0.
 	MissesToBot int    `json:"misses_to_bot,omitempty"`
 	OnMisses    string `json:"on_misses,omitempty"`
+	// Key makes the creation idempotent: the same key from the same
+	// organiser with the same request answers the game the first made
+	// (a form sent again, a retried call); with another request it is
+	// refused.
+	Key string `json:"key,omitempty"`
+	// Client is the caller's address, which the limits count; set by the
+	// HTTP layer, never read from the body.
+	Client string `json:"-"`
 }
 
 // Created answers a CreateRequest: the game and the organiser's links.
@@ -107,9 +132,19 @@ type Created struct {
 	OrganiserToken string   `json:"organiser_token"`
 	SpectatorToken string   `json:"spectator_token"`
 	InviteTokens   []string `json:"invite_tokens"`
+	// Unconfirmed: the invitations wait until the organiser confirms
+	// their address from the mail just sent to it.
+	Unconfirmed bool `json:"unconfirmed,omitempty"`
+	// Replayed: the key was seen before; this is the game it made.
+	Replayed bool `json:"replayed,omitempty"`
 }
 
 // Create validates a request and stores a new game waiting for its seats.
+// Its invitations go out at once if the organiser's address is confirmed,
+// and once the organiser confirms it otherwise (a mail asks them to).
+// Every creation counts against the limits of the client and of the
+// organiser's address (CodeTooMany beyond them); one with a key seen
+// before answers the game that key made and counts nothing.
 func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error) {
 	info, ok := games.Lookup(req.Kind)
 	if !ok {
@@ -134,6 +169,16 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	case "", OnMissesBot, OnMissesDrop:
 	default:
 		return Created{}, invalid("on_misses: bot или drop.", "on_misses must be bot or drop.")
+	}
+	var keyed string
+	if req.Key != "" {
+		if err := checkKey(req.Key); err != nil {
+			return Created{}, err
+		}
+		keyed = keyedID(org.Email, req.Key)
+		if out, err := s.replayCreate(ctx, keyed, req); !errors.Is(err, store.ErrNotFound) {
+			return out, err
+		}
 	}
 	rec := &Record{Format: RecordFormat, Kind: req.Kind, Status: StatusInvited, Organiser: org,
 		DeadlineHours: req.DeadlineHours, MissesToBot: req.MissesToBot, OnMisses: req.OnMisses}
@@ -161,32 +206,70 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	if len(req.Options) > 0 {
 		rec.Options = req.Options
 	}
-	if rec.ID, err = s.newID(); err != nil {
+	if keyed != "" {
+		rec.ID, rec.Request = keyed, fingerprint(req)
+	} else if rec.ID, err = s.newID(); err != nil {
+		return Created{}, err
+	}
+	if err := s.admit(ctx, org.Email, req.Client); err != nil {
+		return Created{}, err
+	}
+	confirmed, err := s.Confirmed(ctx, org.Email)
+	if err != nil {
 		return Created{}, err
 	}
 	now := s.now()
 	rec.Created = now.Unix()
-	for i := range rec.Seats {
-		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("invite-%d", i), Kind: MailInvite, Seat: i})
+	if confirmed {
+		rec.Outbox = inviteMails(rec)
+	} else {
+		rec.Status = StatusUnconfirmed
+		rec.Outbox = []Mail{{ID: "confirm", Kind: MailConfirm, Seat: -1}}
 	}
 	// The players' index first: a game that then fails to commit is only
 	// a dangling id in it, which "my games" skips; the reverse would hide
 	// a real game from its players.
-	if s.players != nil {
-		emails := []string{rec.Organiser.Email}
-		for _, st := range rec.Seats {
-			emails = append(emails, st.Email)
-		}
-		for _, e := range emails {
-			if err := s.players.AddPlayerGame(ctx, e, rec.ID, now.Unix()); err != nil {
-				return Created{}, fmt.Errorf("create game %s: index player: %w", rec.ID, err)
-			}
-		}
-	}
-	if _, err := s.commit(ctx, rec, 0); err != nil {
+	// The players join the index once their invitations can leave.
+	if err := s.indexPlayers(ctx, rec, confirmed); err != nil {
 		return Created{}, fmt.Errorf("create game %s: %w", rec.ID, err)
 	}
-	out := Created{ID: rec.ID}
+	if _, err := s.commit(ctx, rec, 0); err != nil {
+		if keyed != "" && errors.Is(err, store.ErrConflict) {
+			// The same key raced in: the game it made is the answer.
+			return s.replayCreate(ctx, keyed, req)
+		}
+		return Created{}, fmt.Errorf("create game %s: %w", rec.ID, err)
+	}
+	out, err := s.created(rec)
+	if err != nil {
+		return Created{}, err
+	}
+	s.log.InfoContext(ctx, "game created", "game", rec.ID, "kind", rec.Kind, "seats", len(rec.Seats), "confirmed", confirmed)
+	return out, nil
+}
+
+// replayCreate answers a creation whose key made game id before: that
+// game, if the request is the same; ErrNotFound if there is none.
+func (s *Service) replayCreate(ctx context.Context, id string, req CreateRequest) (Created, error) {
+	rec, _, err := s.Load(ctx, id)
+	if err != nil {
+		return Created{}, err
+	}
+	if rec.Request != fingerprint(req) {
+		return Created{}, newError(CodeKeyReused,
+			"Этот ключ запроса уже создал другую игру. Обновите форму и отправьте её снова.",
+			"This request key already made another game. Reload the form and send it again.",
+			fmt.Errorf("create key of game %s reused with another request", id))
+	}
+	out, err := s.created(rec)
+	out.Replayed = true
+	return out, err
+}
+
+// created is the answer of a creation: the game and its links.
+func (s *Service) created(rec *Record) (Created, error) {
+	var err error
+	out := Created{ID: rec.ID, Unconfirmed: rec.Status == StatusUnconfirmed}
 	if out.OrganiserToken, err = s.Token(linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, OrganiserTokenTTL); err != nil {
 		return Created{}, err
 	}
@@ -200,7 +283,6 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 		}
 		out.InviteTokens = append(out.InviteTokens, t)
 	}
-	s.log.InfoContext(ctx, "game created", "game", rec.ID, "kind", rec.Kind, "seats", len(rec.Seats))
 	return out, nil
 }
 
@@ -231,6 +313,18 @@ func (s *Service) Authorize(token, game string, purposes ...linksign.Purpose) (l
 		}
 	}
 	return linksign.Claims{}, AsError(last)
+}
+
+// HasSeat refuses a token tied to a seat the game does not have: a
+// validly signed token can name any seat up to linksign.MaxSeat.
+func (r *Record) HasSeat(c linksign.Claims) error {
+	if c.Purpose != linksign.PurposeSeat && c.Purpose != linksign.PurposeInvite {
+		return nil
+	}
+	if c.Seat < 0 || c.Seat >= len(r.Seats) {
+		return Fail(CodeForbidden, fmt.Errorf("%s token for seat %d of %d", c.Purpose, c.Seat, len(r.Seats)))
+	}
+	return nil
 }
 
 // Load reads a game and its version.
@@ -269,7 +363,7 @@ func (s *Service) Accept(ctx context.Context, id string, invite int) (string, er
 			return Fail(CodeForbidden, fmt.Errorf("invite %d of %d", invite, len(rec.Seats)))
 		}
 		if rec.Seats[invite].Accepted {
-			return nil // a second click changes nothing
+			return errUnchanged // a second click changes nothing
 		}
 		if rec.Status != StatusInvited {
 			return Fail(CodeWrongStatus, fmt.Errorf("accept in status %s", rec.Status))
@@ -323,35 +417,87 @@ func (s *Service) start(rec *Record) error {
 	}
 	rec.Status = StatusPlaying
 	s.planMail(rec, nil, g)
-	return nil
+	// Orders set before the start play the first decisions they cover.
+	return s.autoplay(rec, g, 0)
 }
 
 // Precondition is what a move was chosen on; zero fields check nothing.
 type Precondition struct {
-	// Version is the stored version of the game (API clients, pages).
+	// Version is the stored version of the game (API clients).
 	Version int64
 	// Position is the seat's position a mail's link was issued for
-	// (Record.SeatPosition).
+	// (Record.SeatPosition): the link acts while the seat owes decisions
+	// of that round.
 	Position int64
+	// Step and Decision are what a seat page's form was shown on: the
+	// seat's own step (Record.SeatStep) and the decisions it owed
+	// (DecisionOf). Only the seat itself moves its step, and only a change
+	// of what it owes changes the decision: another seat's move never
+	// stales a form whose decision is still owed.
+	Step     int64
+	Decision string
 }
 
-// SeatPosition numbers a seat's own progress: 1 before its first command,
-// one more after each. A link carries it, so it acts until the seat has
-// made the move it was mailed for — whatever other seats do meanwhile
-// (sealed bids are answered in any order) and whatever the service writes
-// (outbox marks) — and then shows "already done".
+// SeatPosition numbers a seat's rounds of decisions: one more each time
+// the seat begins to owe decisions after owing none (a turn, a sealed
+// bid, an offer), when it is mailed. A link carries it, so it opens the
+// seat's decisions for as long as the seat owes any of that round — a
+// turn of several decisions, whatever other seats do meanwhile — and
+// then shows "already done".
 func (r *Record) SeatPosition(seat int) int64 {
+	if seat < 0 || seat >= len(r.Rounds) {
+		return 1
+	}
+	return int64(r.Rounds[seat]) + 1
+}
+
+// LinkPosition is the position a seat's link issued now carries: its
+// round's while the seat owes decisions, else the next round's, so the
+// page a player is left on after their last decision opens their next
+// decisions once they come rather than saying "already done".
+func (r *Record) LinkPosition(seat int) int64 {
+	if seat >= 0 && seat < len(r.Due) && r.Due[seat] > 0 {
+		return r.SeatPosition(seat)
+	}
+	return r.SeatPosition(seat) + 1
+}
+
+// LinkDone tells whether a link of position pos (0: none) is for a round
+// of decisions the seat has finished, owes tells whether the seat owes any
+// now.
+func (r *Record) LinkDone(seat int, pos int64, owes bool) bool {
+	cur := r.SeatPosition(seat)
+	return pos != 0 && (pos < cur || pos == cur && !owes || pos > cur+1 || pos == cur+1 && owes)
+}
+
+// SeatStep numbers a seat's own commands: 1 before its first, one more
+// after each.
+func (r *Record) SeatStep(seat int) int64 {
 	if seat < 0 || seat >= len(r.Acted) {
 		return 1
 	}
 	return int64(r.Acted[seat]) + 1
 }
 
+// ErrDecisionChanged is the cause of a conflict when what a seat owes has
+// changed since the form it answers was drawn.
+var ErrDecisionChanged = errors.New("the seat's decisions changed")
+
+// DecisionOf fingerprints the decisions a seat owes, as Legal lists them.
+func DecisionOf(legal []engine.Choice) string {
+	b, err := json.Marshal(legal)
+	if err != nil { // plain data: cannot fail
+		panic(fmt.Sprintf("decision fingerprint: %v", err))
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:12])
+}
+
 // Result of an action.
 type Result struct {
 	Version  int64          `json:"version"`
 	N        int            `json:"n"`
-	Position int64          `json:"position"` // the seat's position after the move
+	Position int64          `json:"position"` // what a link issued now carries (Record.LinkPosition)
 	Events   []engine.Event `json:"events"`
 	Replayed bool           `json:"replayed,omitempty"` // a retry: nothing was applied again
 }
@@ -361,23 +507,49 @@ type Result struct {
 // nothing. pre says what the player saw: if the game has moved on since,
 // the move is refused as a conflict rather than applied to a state the
 // player has not seen. A move costs one read and one conditional write.
+//
+// A move whose precondition names the seat's own step (a page's form) is
+// tried again when another write commits between its read and its write:
+// the retry checks the step and the decisions again, so only a change of
+// that seat's own decision refuses it, never someone else's write.
 func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Action, key string, pre Precondition) (Result, error) {
 	if err := checkKey(key); err != nil {
 		return Result{}, err
 	}
+	for attempt := 1; ; attempt++ {
+		res, err := s.act(ctx, id, invite, a, key, pre)
+		if pre.Step == 0 || attempt == maxActAttempts || !errors.Is(err, errLostRace) {
+			return res, err
+		}
+	}
+}
+
+// maxActAttempts bounds the retries of a move that lost races to other
+// writes.
+const maxActAttempts = 5
+
+// errLostRace marks a move whose conditional write found the game moved on.
+var errLostRace = errors.New("lost the race")
+
+func (s *Service) act(ctx context.Context, id string, invite int, a engine.Action, key string, pre Precondition) (Result, error) {
 	rec, ver, err := s.Load(ctx, id)
 	if err != nil {
 		return Result{}, err
 	}
+	if invite < 0 || invite >= len(rec.Seats) {
+		return Result{}, Fail(CodeForbidden, fmt.Errorf("invite %d of %d", invite, len(rec.Seats)))
+	}
 	seat := rec.engineSeat(invite)
 	if k, ok := rec.findKey(seat, key); ok && seat >= 0 {
-		return s.replayedResult(ctx, rec, k)
+		return s.replayedResult(ctx, rec, k, a)
 	}
 	switch {
 	case pre.Version != 0 && pre.Version != ver:
 		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: move made on version %d, game is at %d", store.ErrConflict, pre.Version, ver))
 	case pre.Position != 0 && pre.Position != rec.SeatPosition(seat):
 		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: link for position %d, seat is at %d", store.ErrConflict, pre.Position, rec.SeatPosition(seat)))
+	case pre.Step != 0 && pre.Step != rec.SeatStep(seat):
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: form for step %d, seat is at %d", store.ErrConflict, pre.Step, rec.SeatStep(seat)))
 	case rec.Status == StatusOver:
 		return Result{}, Fail(CodeGameOver, nil)
 	case rec.Status != StatusPlaying:
@@ -388,6 +560,12 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 	g, err := s.Engine(rec)
 	if err != nil {
 		return Result{}, err
+	}
+	if pre.Position != 0 && !slices.Contains(g.Owing(), seat) {
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: link for position %d, the seat owes nothing", store.ErrConflict, pre.Position))
+	}
+	if pre.Decision != "" && pre.Decision != DecisionOf(g.Legal(seat)) {
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: %w since its form", store.ErrConflict, ErrDecisionChanged))
 	}
 	next, ev, err := g.Apply(seat, a)
 	if err != nil {
@@ -401,10 +579,13 @@ func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Actio
 	}
 	v, err := s.commit(ctx, rec, ver)
 	if err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			err = fmt.Errorf("%w: %w", errLostRace, err)
+		}
 		return Result{}, fmt.Errorf("act on game %s v%d: %w", id, ver, err)
 	}
 	s.log.InfoContext(ctx, "action applied", "game", id, "version", v, "seat", seat, "action", a.Type)
-	return Result{Version: v, N: rec.Moves - 1, Position: rec.SeatPosition(seat), Events: visible(ev, seat)}, nil
+	return Result{Version: v, N: rec.Moves - 1, Position: rec.LinkPosition(seat), Events: visible(ev, seat)}, nil
 }
 
 // ActBot plays the engine's bot for the seat of invitation invite: for
@@ -441,7 +622,7 @@ func (s *Service) ActBot(ctx context.Context, id string, invite int, key string)
 	if err != nil {
 		return Result{}, fmt.Errorf("bot on game %s v%d: %w", id, ver, err)
 	}
-	return Result{Version: v, N: rec.Moves - 1, Position: rec.SeatPosition(seat), Events: visible(ev, seat)}, nil
+	return Result{Version: v, N: rec.Moves - 1, Position: rec.LinkPosition(seat), Events: visible(ev, seat)}, nil
 }
 
 // Who made a command: the seat's player, the clock (a missed deadline
@@ -452,7 +633,27 @@ const (
 	byPlayer origin = iota
 	byDeadline
 	byBot
+	byOrder // the seat's standing orders
 )
+
+// What Entry.By says of each origin.
+const (
+	ByDeadline = "deadline"
+	ByBot      = "bot"
+	ByOrder    = "order"
+)
+
+func (o origin) String() string {
+	switch o {
+	case byDeadline:
+		return ByDeadline
+	case byBot:
+		return ByBot
+	case byOrder:
+		return ByOrder
+	}
+	return ""
+}
 
 // record appends an applied command to the record, to be committed as
 // version next.
@@ -462,7 +663,7 @@ func (s *Service) record(rec *Record, before, after engine.Game, seat int, a eng
 		return err
 	}
 	rec.State = state
-	if err := rec.appendEntry(Entry{N: rec.Moves, Seat: seat, Action: a, At: s.now().Unix(), Key: key, Events: ev}); err != nil {
+	if err := rec.appendEntry(Entry{N: rec.Moves, Seat: seat, Action: a, At: s.now().Unix(), Key: key, Events: ev, By: by.String()}); err != nil {
 		return err
 	}
 	rec.Moves++
@@ -486,7 +687,10 @@ func (s *Service) record(rec *Record, before, after engine.Game, seat int, a eng
 
 // replayedResult answers a retried key as the first time, reading the
 // entry from its chunk if it has left the game item (a rare, late retry).
-func (s *Service) replayedResult(ctx context.Context, rec *Record, k Idem) (Result, error) {
+// A key sent again with another action than the one it made (want) is no
+// retry: it is refused, as payment APIs do, rather than
+// answered with the first action's result.
+func (s *Service) replayedResult(ctx context.Context, rec *Record, k Idem, want engine.Action) (Result, error) {
 	var e Entry
 	if first := rec.Moves - rec.Log.Len(); k.N >= first {
 		_, rest := rec.Log.split(k.N - first)
@@ -503,7 +707,10 @@ func (s *Service) replayedResult(ctx context.Context, rec *Record, k Idem) (Resu
 		}
 		e = all[k.N]
 	}
-	return Result{Version: k.Version, N: k.N, Position: rec.SeatPosition(e.Seat), Events: visible(e.Events, e.Seat), Replayed: true}, nil
+	if want != e.Action {
+		return Result{}, Fail(CodeKeyReused, fmt.Errorf("key %q made %v, sent again with %v", k.Key, e.Action, want))
+	}
+	return Result{Version: k.Version, N: k.N, Position: rec.LinkPosition(e.Seat), Events: visible(e.Events, e.Seat), Replayed: true}, nil
 }
 
 // visible keeps the events seat may see (P-3).
@@ -517,6 +724,10 @@ func visible(ev []engine.Event, seat int) []engine.Event {
 	return out
 }
 
+// errUnchanged tells update that the change found nothing to do: nothing
+// is written, and the call succeeds.
+var errUnchanged = errors.New("unchanged")
+
 // update reads, changes and writes a game, retrying on conflict: for
 // commands whose effect does not depend on the order (accept, start).
 func (s *Service) update(ctx context.Context, id string, change func(*Record) error) error {
@@ -525,7 +736,9 @@ func (s *Service) update(ctx context.Context, id string, change func(*Record) er
 		if err != nil {
 			return err
 		}
-		if err := change(rec); err != nil {
+		if err := change(rec); errors.Is(err, errUnchanged) {
+			return nil
+		} else if err != nil {
 			return err
 		}
 		_, err = s.commit(ctx, rec, ver)

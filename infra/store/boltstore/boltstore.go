@@ -10,7 +10,8 @@
 // is set and bucket "wake" maps the id of a game whose WakeAt is set to it
 // (8 bytes big-endian), both kept in the same transaction as the game;
 // bucket "players" maps a lower-case address to its player as JSON, each
-// change in one transaction.
+// change in one transaction; bucket "guard" holds the abuse counters and
+// marks (guard.go).
 package boltstore
 
 import (
@@ -66,7 +67,7 @@ func Open(path string) (*Store, error) {
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketGames, bucketChunks, bucketOutbox, bucketWake, bucketPlayers} {
+		for _, b := range [][]byte{bucketGames, bucketChunks, bucketOutbox, bucketWake, bucketPlayers, bucketGuard} {
 			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 				return err
 			}

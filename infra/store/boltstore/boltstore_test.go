@@ -114,3 +114,13 @@ func TestSizeLimitEdge(t *testing.T) {
 	defer s.Close()
 	storetest.SizeLimitEdge(t, s, "edge")
 }
+
+func TestGuardConformance(t *testing.T) {
+	s := open(t, filepath.Join(t.TempDir(), "games.db"))
+	t.Cleanup(func() {
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	storetest.RunGuard(t, func(*testing.T) store.GuardStore { return s })
+}

@@ -14,6 +14,7 @@
 //	        and lang, mail and supp_reason removed rather than set to "";
 //	        dq (L of M: g S, k S, s N, at N), dpk (S, "D") and dig (N)
 //	        only while a daily digest is queued
+//	guard:  pk "GUARD#<key>", sk "GUARD"  ttl (N), n (N) for a counter
 //
 // The email of a player's key is lower-case. Every player write is one
 // UpdateItem that creates the item if need be; games is a string set that
@@ -27,8 +28,10 @@
 // third, named "digest", keyed on dpk ("D") and dig, lists the players
 // whose daily digest is due in the same way. A
 // move costs one GetItem (GetGame) and one conditional PutItem
-// (PutGame); no transactions, streams or TTL are needed, so the same code
-// runs against AWS and against dynalite in tests.
+// (PutGame); no transactions are needed, so the same code runs against AWS
+// and against dynalite in tests. Only guard items carry the TTL attribute:
+// DynamoDB deletes them once expired, and every read checks the expiry
+// too, so that dynalite, which deletes nothing, behaves the same.
 package dynamostore
 
 import (

@@ -46,6 +46,12 @@ func TestPlayersConformance(t *testing.T) {
 	storetest.RunPlayers(t, func(*testing.T) store.PlayerStore { return s })
 }
 
+func TestGuardConformance(t *testing.T) {
+	client := testenv.DynamoClient(t, testenv.Dynalite(t))
+	s := dynamostore.New(client, newTable(t, client))
+	storetest.RunGuard(t, func(*testing.T) store.GuardStore { return s })
+}
+
 // Every player method is one request: writes are one UpdateItem each,
 // with no read first.
 func TestPlayerRequestsPerCall(t *testing.T) {

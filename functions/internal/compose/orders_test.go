@@ -1,0 +1,67 @@
+package compose_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/service"
+)
+
+// TestMailSaysWhatOrdersPlayed: a seat's turn mail says what its standing
+// orders played for it since its player's last move; no other seat's mail
+// says anything of them (they are private).
+func TestMailSaysWhatOrdersPlayed(t *testing.T) {
+	ctx := context.Background()
+	f := newGame(t, "western", `{"laps":20}`, 3, func(engine.Game, int) bool { return true })
+	// Анна (ru) rolls by order; Bob (en) and Вера have none.
+	if err := f.svc.SetOrders(ctx, f.id, 0, engine.Orders{engine.OrderRoll: 1, engine.OrderKeepCash: 7777}); err != nil {
+		t.Fatal(err)
+	}
+	var annas, others []string
+	for i := 0; i < 60; i++ {
+		rec, ver, err := f.svc.Load(ctx, f.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sent []string
+		for _, m := range rec.Outbox {
+			sent = append(sent, m.ID)
+			if m.Kind != service.MailTurn && m.Kind != service.MailDecision {
+				continue
+			}
+			msg, err := f.c.Compose(ctx, rec, ver, m)
+			if err != nil {
+				continue // an obsolete mail
+			}
+			if m.Seat == 0 {
+				annas = append(annas, msg.Text)
+			} else {
+				others = append(others, msg.Subject+msg.Text+msg.HTML)
+			}
+		}
+		if err := f.svc.MarkSent(ctx, f.id, sent, nil); err != nil {
+			t.Fatal(err)
+		}
+		g, _ := f.svc.Engine(rec)
+		if _, err := f.svc.ActBot(ctx, f.id, g.Owing()[0], fmt.Sprintf("orders-%05d", i)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	told := false
+	for _, m := range annas {
+		told = told || strings.Contains(m, "Сыграно по вашему приказу")
+	}
+	if len(annas) == 0 || !told {
+		t.Fatalf("Анна's %d mails never say what her orders played", len(annas))
+	}
+	for _, m := range others {
+		for _, secret := range []string{"приказ", "standing order", "7777", "7 777"} {
+			if strings.Contains(m, secret) {
+				t.Fatalf("another seat's mail speaks of Анна's orders (%q): %.400s", secret, m)
+			}
+		}
+	}
+}

@@ -1,0 +1,138 @@
+package httpapi
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+
+	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/templates"
+)
+
+// orderRow is one standing order on the orders page.
+type orderRow struct {
+	Name, Label, Value string
+	Flag, On           bool
+	Min, Max           int64
+}
+
+// ordersData is the page where a seat sets its standing orders: only the
+// seat's own token opens it.
+type ordersData struct {
+	page
+	ID, Token, GameName, Name, GameURL string
+	Notice, Error                      string
+	Over                               bool
+	Count                              int
+	Rows                               []orderRow
+}
+
+func (a *api) ordersPage(w http.ResponseWriter, r *http.Request) {
+	notice := ""
+	if r.URL.Query().Get("saved") == "1" {
+		notice = templates.T(lang(r), "orders_saved")
+	}
+	a.renderOrders(w, r, r.URL.Query().Get("t"), http.StatusOK, notice, "", nil)
+}
+
+// renderOrders draws the orders page; shown, when not nil, replaces the
+// stored orders in the form (a refused form keeps what was typed).
+func (a *api) renderOrders(w http.ResponseWriter, r *http.Request, token string, status int, notice, errMsg string, shown engine.Orders) {
+	rd, rec, _, ok := a.loadGame(w, r, a.pageError, token, linksign.PurposeSeat)
+	if !ok {
+		return
+	}
+	l := lang(r)
+	inv := rd.claims.Seat
+	if inv < 0 || inv >= len(rec.Seats) {
+		a.pageError(w, r, service.Fail(service.CodeForbidden, nil))
+		return
+	}
+	specs, err := a.svc.OrderSpecs(rec)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	o := rec.SeatOrders(inv)
+	if shown != nil {
+		o = shown
+	}
+	d := ordersData{page: newPage(r, "orders"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Name: rec.Seats[inv].Name,
+		Notice: notice, Error: errMsg, Over: rec.Status == service.StatusOver, Count: len(rec.SeatOrders(inv))}
+	d.Title = templates.T(l, "orders") + " · " + d.GameName
+	if r.Method != http.MethodGet {
+		d.langLinks("/g/"+rec.ID+"/orders", token)
+	}
+	d.GameURL = pageLink("/g/"+rec.ID, token, l)
+	if rd.claims.Version != 0 {
+		// A mail's link acts for one position; the way back takes the
+		// seat to where it is now, orders played included.
+		fresh, err := a.svc.Token(linksign.PurposeSeat, rec.ID, inv, rec.LinkPosition(rec.Seats[inv].Engine), service.SeatTokenTTL)
+		if err != nil {
+			a.pageError(w, r, err)
+			return
+		}
+		d.GameURL = pageLink("/g/"+rec.ID, fresh, l)
+	}
+	for _, s := range specs {
+		row := orderRow{Name: s.Name, Label: templates.T(l, "order_"+s.Name), Flag: s.Kind == engine.OrderFlag, Min: s.Min, Max: s.Max}
+		if v, set := o[s.Name]; set {
+			row.On = v != 0
+			row.Value = strconv.FormatInt(v, 10)
+		}
+		d.Rows = append(d.Rows, row)
+	}
+	a.render(w, r, status, "orders.html", d)
+}
+
+// saveOrders takes the orders form: save what it says, fill in the
+// game's sensible orders, or clear them all.
+func (a *api) saveOrders(w http.ResponseWriter, r *http.Request) {
+	token := r.PostFormValue("t")
+	rd, err := a.authorize(r, token, linksign.PurposeSeat)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	rec, _, err := a.svc.Load(r.Context(), r.PathValue("id"))
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	specs, err := a.svc.OrderSpecs(rec)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	o := engine.Orders{}
+	switch r.PostFormValue("do") {
+	case "sensible":
+		o = engine.SensibleOrders(specs)
+	case "clear":
+	default:
+		for _, s := range specs {
+			v := strings.TrimSpace(r.PostFormValue("o_" + s.Name))
+			if v == "" {
+				continue
+			}
+			n, err := strconv.ParseInt(v, 10, 64)
+			if err != nil {
+				e := service.Fail(service.CodeInvalid, err)
+				a.renderOrders(w, r, token, http.StatusBadRequest, "", e.Message(lang(r))+" "+templates.T(lang(r), "order_"+s.Name), nil)
+				return
+			}
+			if s.Kind == engine.OrderFlag && n == 0 {
+				continue // an unticked box is no order
+			}
+			o[s.Name] = n
+		}
+	}
+	if err := a.svc.SetOrders(r.Context(), r.PathValue("id"), rd.claims.Seat, o); err != nil {
+		e, status := a.classify(r, err)
+		a.renderOrders(w, r, token, status, "", e.Message(lang(r)), o)
+		return
+	}
+	http.Redirect(w, r, pageLink("/g/"+r.PathValue("id")+"/orders", token, lang(r), "saved", "1"), http.StatusSeeOther)
+}

@@ -1,0 +1,151 @@
+// Package wiring builds the application the same way for every Lambda
+// function (api, notify, sweep, bounces) and for the local run:
+// configuration → clients → stores → service → notifier. A deployment
+// brings its parts (DynamoDB, and SES through package sesmail, in Lambda;
+// bbolt and the mailbox through package localrun locally); New puts them
+// together in one place, so that a function's main can only differ from
+// another, or from the local run, in which events it accepts.
+package wiring
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/pbmgames/pbm/functions/internal/compose"
+	"github.com/pbmgames/pbm/functions/internal/httpapi"
+	"github.com/pbmgames/pbm/functions/internal/notify"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// Store keeps games, players and the guard's counters in one: the
+// service and the notifier always get all, so no deployment can leave the
+// player index or the limits out.
+type Store interface {
+	store.Store
+	store.PlayerStore
+	store.GuardStore
+}
+
+// Parts are what a deployment brings.
+type Parts struct {
+	Log   *slog.Logger
+	Store Store
+	// Keys sign and check links; nil for a function that handles none
+	// (bounces).
+	Keys *linksign.Keyring
+	// BaseURL is the public origin links point to; "" for links relative
+	// to the request's origin (the API's pages).
+	BaseURL string
+	// Mail, when set, is how mail leaves: a notifier is built on it; nil
+	// for a function that sends none (api, bounces).
+	Mail *Mail
+	// Extra registers routes only this deployment serves (the local
+	// mailbox), shown on every page at MailboxURL.
+	Extra      func(*http.ServeMux)
+	MailboxURL string
+	// Limits bound the games made (zero fields: service.DefaultLimits).
+	Limits service.Limits
+	// Now and Rand are the service's clock, and source of seeds and ids;
+	// time.Now and crypto/rand when nil.
+	Now  func() time.Time
+	Rand io.Reader
+	// Closers are what the deployment opened (the local run's files),
+	// closed by App.Close in reverse order.
+	Closers []io.Closer
+}
+
+// Mail is how a deployment's mail leaves (NewMail).
+type Mail struct {
+	sender          notify.Sender
+	permanent       func(error) bool
+	afterEachCommit bool
+	// notifier builds the notifier. It is a function value set by NewMail
+	// rather than a call in New so that a program that never makes a Mail
+	// (the api and bounces functions) never reaches the notifier's and
+	// the composer's code, and the linker leaves it out of its binary.
+	notifier func(a *App, baseURL string, m *Mail) *notify.Notifier
+}
+
+// NewMail sends mail with sender. permanent tells a refusal retrying
+// cannot cure (nil: none is). afterEachCommit drains a game's outbox right
+// after each commit that leaves mail in it (the local run); in AWS the
+// table's stream feeds the notify function instead.
+func NewMail(sender notify.Sender, permanent func(error) bool, afterEachCommit bool) *Mail {
+	return &Mail{sender: sender, permanent: permanent, afterEachCommit: afterEachCommit, notifier: newNotifier}
+}
+
+func newNotifier(a *App, baseURL string, m *Mail) *notify.Notifier {
+	return &notify.Notifier{
+		Service:   a.Service,
+		Composer:  compose.New(compose.Config{Service: a.Service, BaseURL: baseURL}),
+		Sender:    m.sender,
+		Players:   a.Store,
+		Permanent: m.permanent,
+		Log:       a.Log,
+		Now:       a.now,
+	}
+}
+
+// App is a wired deployment.
+type App struct {
+	Log     *slog.Logger
+	Store   Store
+	Service *service.Service
+	// Notifier sends the outbox; nil where no Mail was given.
+	Notifier *notify.Notifier
+
+	baseURL, mailboxURL string
+	extra               func(*http.ServeMux)
+	now                 func() time.Time
+	closers             []io.Closer
+}
+
+// New wires p.
+func New(p Parts) *App {
+	if p.Log == nil {
+		p.Log = slog.Default()
+	}
+	a := &App{Log: p.Log, Store: p.Store, baseURL: p.BaseURL, mailboxURL: p.MailboxURL, extra: p.Extra, now: p.Now, closers: p.Closers}
+	var afterCommit func(context.Context, string)
+	if p.Mail != nil && p.Mail.afterEachCommit {
+		afterCommit = func(ctx context.Context, id string) { a.Notifier.AfterCommit(ctx, id) }
+	}
+	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
+		Now: p.Now, Rand: p.Rand, AfterCommit: afterCommit})
+	if p.Mail != nil {
+		a.Notifier = p.Mail.notifier(a, p.BaseURL, p.Mail)
+	}
+	return a
+}
+
+// Handler is the HTTP API and the pages.
+func (a *App) Handler() http.Handler {
+	return httpapi.New(httpapi.Deps{Service: a.Service, Log: a.Log, BaseURL: a.baseURL, Extra: a.extra, MailboxURL: a.mailboxURL})
+}
+
+// Sweep does what the clock asks, as the scheduled sweep function does
+// in AWS and the local run's ticker locally: plays the defaults of missed
+// deadlines and mails the reminders that are due (P-4), sends whatever
+// mail is still pending, and the daily digests due at now.
+func (a *App) Sweep(ctx context.Context, now time.Time) error {
+	if a.Notifier == nil {
+		return errors.New("sweep: this deployment sends no mail")
+	}
+	_, tickErr := a.Service.TickAll(ctx)
+	return errors.Join(tickErr, a.Notifier.Sweep(ctx, a.Store.PendingOutbox), a.Notifier.SendDigests(ctx, now))
+}
+
+// Close closes what the deployment opened (Parts.Closers).
+func (a *App) Close() error {
+	var errs []error
+	for i := len(a.closers) - 1; i >= 0; i-- {
+		errs = append(errs, a.closers[i].Close())
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,118 @@
+package dynamostore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// Guard items (store.GuardStore): pk "GUARD#<key>", sk "GUARD", with
+// AttrTTL, the table's TTL attribute (template.yaml's
+// TimeToLiveSpecification), so that DynamoDB deletes them once expired;
+// a counter also holds AttrCount. Deletion comes up to days late, so
+// every read checks the expiry too.
+const (
+	AttrTTL   = "ttl"
+	AttrCount = "n"
+
+	guardPrefix = "GUARD#"
+	guardSK     = "GUARD"
+)
+
+var _ store.GuardStore = (*Store)(nil)
+
+func guardKey(k string) map[string]types.AttributeValue { return key(guardPrefix+k, guardSK) }
+
+// Count is one UpdateItem that adds one under the condition that the
+// counter is absent, or live and under limit. When the condition fails
+// on an expired counter (not yet deleted), one conditional PutItem
+// starts it again; of racing restarts one wins and the others count
+// again.
+func (s *Store) Count(ctx context.Context, k string, limit, expires, now int64) error {
+	if k == "" {
+		return errors.New("dynamostore: count with empty key")
+	}
+	for attempt := 0; ; attempt++ {
+		_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName:                           aws.String(s.table),
+			Key:                                 guardKey(k),
+			UpdateExpression:                    aws.String("SET #ttl = if_not_exists(#ttl, :exp) ADD #n :one"),
+			ConditionExpression:                 aws.String("attribute_not_exists(#n) OR (#n < :lim AND #ttl > :now)"),
+			ExpressionAttributeNames:            map[string]string{"#n": AttrCount, "#ttl": AttrTTL},
+			ExpressionAttributeValues:           map[string]types.AttributeValue{":exp": num(expires), ":one": num(1), ":lim": num(limit), ":now": num(now)},
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		})
+		var ccf *types.ConditionalCheckFailedException
+		if err == nil || !errors.As(err, &ccf) {
+			if err != nil {
+				return fmt.Errorf("dynamostore: count %s: %w", k, err)
+			}
+			return nil
+		}
+		old := ccf.Item
+		if old == nil {
+			out, gerr := s.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: guardKey(k), ConsistentRead: aws.Bool(true)})
+			if gerr != nil {
+				return fmt.Errorf("dynamostore: count %s: read back: %w", k, gerr)
+			}
+			old = out.Item
+		}
+		ttl, terr := numAttr(old, AttrTTL)
+		if terr != nil {
+			return fmt.Errorf("dynamostore: count %s: stored counter: %w", k, terr)
+		}
+		if ttl > now {
+			return fmt.Errorf("dynamostore: count %s: %w", k, store.ErrLimited)
+		}
+		item := guardKey(k)
+		item[AttrCount], item[AttrTTL] = num(1), num(expires)
+		_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
+			TableName:                 aws.String(s.table),
+			Item:                      item,
+			ConditionExpression:       aws.String("#ttl = :old"),
+			ExpressionAttributeNames:  map[string]string{"#ttl": AttrTTL},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":old": num(ttl)},
+		})
+		if err == nil {
+			return nil
+		}
+		if !errors.As(err, &ccf) || attempt >= 3 {
+			return fmt.Errorf("dynamostore: count %s: restart expired counter: %w", k, err)
+		}
+	}
+}
+
+// Mark is one PutItem.
+func (s *Store) Mark(ctx context.Context, k string, expires int64) error {
+	if k == "" {
+		return errors.New("dynamostore: mark with empty key")
+	}
+	item := guardKey(k)
+	item[AttrTTL] = num(expires)
+	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item}); err != nil {
+		return fmt.Errorf("dynamostore: mark %s: %w", k, err)
+	}
+	return nil
+}
+
+// Marked is one strongly consistent GetItem.
+func (s *Store) Marked(ctx context.Context, k string, now int64) (bool, error) {
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: guardKey(k), ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		return false, fmt.Errorf("dynamostore: marked %s: %w", k, err)
+	}
+	if out.Item == nil {
+		return false, nil
+	}
+	ttl, err := numAttr(out.Item, AttrTTL)
+	if err != nil {
+		return false, fmt.Errorf("dynamostore: marked %s: %w", k, err)
+	}
+	return ttl > now, nil
+}
