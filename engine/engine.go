@@ -88,6 +88,13 @@ type Event struct {
 	Private bool   `json:"private,omitempty"`
 }
 
+// Why a game ended, in the Other of its game-over event: a player
+// completed the agreed laps, or one player is left in the game.
+const (
+	OverLaps    = 1
+	OverLastOne = 2
+)
+
 // VisibleTo reports whether seat may see the event.
 func (e Event) VisibleTo(seat Seat) bool { return !e.Private || e.Seat == seat }
 

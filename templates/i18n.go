@@ -21,7 +21,7 @@ var texts = map[string][2]string{
 	"name":           {"Имя", "Name"},
 	"email":          {"Почта", "Email"},
 	"seats_hint":     {"Заполните от 2 до 6 игроков; пустые строки пропускаются.", "Fill in 2 to 6 players; empty rows are skipped."},
-	"accepted":       {"принял", "accepted"},
+	"accepted":       {"приглашение принято", "accepted"},
 	"waiting":        {"ждём ответа", "waiting"},
 	"start":          {"Начать с принявшими", "Start with those who accepted"},
 	"status_invited": {"ждём игроков", "waiting for players"},
@@ -115,10 +115,14 @@ var texts = map[string][2]string{
 	"unsub_confirm":           {"Больше не присылать писем, кроме писем о ваших ходах и решениях? Их нельзя отключить, не выйдя из игры.", "Stop every mail except those about your own moves and decisions? Those cannot be silenced without leaving the game."},
 	"unsub_done":              {"Готово: теперь приходят только письма о ваших ходах и решениях.", "Done: you now get only the mails about your own moves and decisions."},
 	"your_move_now":           {"ваш ход", "your move"},
+	"not_found_title":         {"Страница не найдена", "Page not found"},
+	"not_found":               {"Такой страницы здесь нет. Игры открываются по ссылкам из писем.", "There is no such page here. Games open from the links in their mails."},
+	"bad_link_help":           {"Откройте игру по ссылке из последнего письма о ней или со страницы «Мои игры»: ссылка на неё есть внизу каждого письма.", "Open the game from the link in its latest mail, or from your \"My games\" page: every mail has a link to it at the bottom."},
+	"breakdown_nw":            {"Из чего складывается капитал", "What the net worth is made of"},
+	"time_zone":               {"Часовой пояс для сроков в письмах", "Time zone for the deadlines in mails"},
+	"time_zone_help":          {"Название пояса, например Europe/Moscow; если поле пустое, браузер подставит ваш. Без пояса письма пишут время по UTC.", "A zone's name such as Europe/London; when empty, your browser fills in yours. Without one, mails give times in UTC."},
 	// Pages of a game.
 	"skip":              {"К содержанию", "Skip to content"},
-	"n_moves":           {"действий: %d", "%d actions"},
-	"n_laps":            {"кругов: %d", "%d laps"},
 	"lap_of":            {"пройдено кругов: %d из %d", "laps done: %d of %d"},
 	"beginners_short":   {"для начинающих", "beginners' variant"},
 	"deadline_hours":    {"на решение: %s", "%s for each decision"},
@@ -127,6 +131,10 @@ var texts = map[string][2]string{
 	"your_decision":     {"Нужно ваше решение", "A decision is asked of you"},
 	"waiting_for":       {"Ждём хода", "Waiting for"},
 	"board":             {"Доска", "Board"},
+	"rules":             {"Правила", "Rules"},
+	"rules_of":          {"Правила игры «%s»", "The rules of «%s»"},
+	"rules_link":        {"Правила игры", "The rules"},
+	"squares":           {"Клетки по номерам", "The squares by number"},
 	"earlier_in_log":    {"Раньше — в записи партии", "Earlier events are in the game's log"},
 	"other_players":     {"Другие игроки", "Other players"},
 	"log_link":          {"Запись партии и повтор ходов", "The game's log and replay"},
@@ -138,7 +146,6 @@ var texts = map[string][2]string{
 	"shares":            {"Акции", "Shares"},
 	"labour":            {"Биржа труда", "Labour exchange"},
 	"narco":             {"Наркотик", "Narcotics"},
-	"skipping":          {"пропускает ходов: %d", "misses %d turns"},
 	"protected":         {"под защитой полиции", "protected from the police"},
 	"due_in":            {"осталось %s", "%s left"},
 	"due_now":           {"срок вышел", "the time is up"},
@@ -151,17 +158,18 @@ var texts = map[string][2]string{
 	"n_days":            {"%d д", "%d d"},
 	"n_hours":           {"%d ч", "%d h"},
 	"n_mins":            {"%d мин", "%d min"},
-	"your_bid":          {"Ваша закрытая ставка: %s. Ждём ставок остальных.", "Your sealed bid: %s. Waiting for the others' bids."},
+	"your_bid":          {"Ваша закрытая ставка: %s. Ждём ставок остальных; ставки откроются, когда торги закончатся.", "Your sealed bid: %s. Waiting for the others' bids; they are shown when the auction closes."},
+	"your_pass":         {"Вы не участвуете в этих торгах. Ждём ответов остальных; ставки откроются, когда торги закончатся.", "You pass this auction. Waiting for the others; the bids are shown when the auction closes."},
 	"ask_roll":          {"Вы на клетке %s. Бросайте кубик.", "You are on %s. Roll the die."},
-	"ask_fork":          {"Выпало %d. Развилка на клетке %s: выберите путь (осталось шагов: %d).", "You rolled %d. A fork at %s: choose the way (%d steps left)."},
-	"ask_act_die":       {"Выпало %d — вы на клетке %s. Сделайте, что нужно, и закончите ход.", "You rolled %d and stopped on %s. Do what you want here, then end the turn."},
-	"ask_act":           {"Вы на клетке %s. Сделайте, что нужно, и закончите ход.", "You are on %s. Do what you want here, then end the turn."},
+	"ask_fork":          {"Выпало %d. Развилка на клетке %s: выберите путь (%s).", "You rolled %d. A fork at %s: choose the way (%s)."},
+	"ask_act_die":       {"Выпало %d — вы на клетке %s. Выберите, что сделать здесь.", "You rolled %d and stopped on %s. Choose what to do here."},
+	"ask_act":           {"Вы на клетке %s. Выберите, что сделать здесь.", "You are on %s. Choose what to do here."},
 	"ask_raid":          {"Облава на клетке %s: отдайте награбленное (%s) или отправляйтесь в тюрьму.", "A police raid on %s: give up the loot (%s) or go to prison."},
 	"ask_offer":         {"%s предлагает купить вашу акцию %s за %s. Согласны?", "%s offers to buy your share of %s for %s. Do you accept?"},
 	"ask_auction":       {"Торги: банк продаёт %s. Закрытая ставка — от %s; до конца торгов её видите только вы.", "Auction: the bank sells %s. A sealed bid starts at %s; nobody sees it until the auction closes."},
 	"grp_bank":          {"Банк", "Bank"},
 	"grp_market":        {"Рынок: продать товар", "Market: sell goods"},
-	"grp_offer":         {"Предложить выкуп акции (за полторы цены)", "Offer to buy a share (at 1.5× its price)"},
+	"grp_offer":         {"Предложить выкуп акции (за полторы цены)", "Offer to buy a share (at ×1.5 its price)"},
 	"grp_spec":          {"Продать акцию на бирже", "Sell a share at the speculation"},
 	"grp_sell":          {"Продать акцию банку по номиналу", "Sell a share to the bank at par"},
 	"grp_other":         {"Другое", "Other"},
@@ -171,13 +179,12 @@ var texts = map[string][2]string{
 	"note_price":        {"цена %s", "price %s"},
 	"note_profit":       {"доход %s за круг", "profit %s a lap"},
 	"note_par":          {"получите %s", "you get %s"},
-	"note_mult":         {"по цене ×%g", "at ×%g its value"},
+	"note_mult":         {"по цене ×%s", "at ×%s its value"},
 	"note_owner":        {"владелец: %s", "owner: %s"},
 	"note_for":          {"вы получите %s", "you get %s"},
 	"note_unit":         {"по %s за единицу", "%s a unit"},
 	"note_ton":          {"по %s за тонну", "%s a ton"},
 	"note_trinkets":     {"заплатите %s, получите %s", "pay %s, get %s"},
-	"note_turns":        {"ходов: %d", "%d turns"},
 	"note_upto":         {"до %s", "up to %s"},
 	"bid_for":           {"Ставка за %s", "Bid for %s"},
 	"unit_units":        {"ед.", "units"},
@@ -185,7 +192,6 @@ var texts = map[string][2]string{
 	"chart_title":       {"Капитал по ходу игры", "Net worth over the game"},
 	"chart_x":           {"Номер действия", "Action number"},
 	"chart_y":           {"Капитал, $", "Net worth, $"},
-	"chart_desc":        {"Капитал каждого игрока за %d действий.", "Each player's net worth over %d actions."},
 	"chart_desc_seat":   {"%s: наибольший %s, в конце %s", "%s: highest %s, at the end %s"},
 	"log_title":         {"запись партии", "the game's log"},
 	"back_to_game":      {"← К игре", "← Back to the game"},
@@ -210,23 +216,22 @@ var texts = map[string][2]string{
 	"later":             {"Позже", "Later"},
 	"last_page":         {"Последние", "Latest"},
 	"sealed_bid":        {"Закрытая ставка на торгах", "A sealed bid at the auction"},
-	"accepted_of":       {"приняли %d из %d", "%d of %d accepted"},
-	"not_joined":        {"не вступил", "did not join"},
+	"accepted_of":       {"приглашение приняли: %d из %d", "%d of %d accepted"},
+	"not_joined":        {"не в игре", "did not join"},
 	"bot_plays":         {"играет бот", "a bot plays"},
-	"out":               {"выбыл", "out"},
+	"out":               {"вне игры", "out"},
 	"unreachable":       {"почта не доходит", "cannot be reached by mail"},
 	"unreachable_help":  {"Письма на этот адрес возвращаются. Передайте игроку ссылку сами или исправьте адрес в новой игре.", "Mail to this address bounces. Hand the player their link yourself, or fix the address in a new game."},
 	"mail_unsent":       {"письмо не отправлено", "a mail was not sent"},
 	"mail_unsent_help":  {"Письмо этому игроку не удалось составить, и оно отложено. Передайте игроку ссылку сами; мы уже разбираемся.", "A mail to this player could not be composed and was set aside. Hand the player their link yourself; we are looking into it."},
 	"mail_unsent_org":   {"Письмо вам не удалось составить, и оно отложено; мы уже разбираемся.", "A mail to you could not be composed and was set aside; we are looking into it."},
-	"invite_link_for":   {"Ссылка-приглашение для %s (личная):", "Invitation link for %s (personal):"},
+	"invite_link_for":   {"Личная ссылка-приглашение — %s:", "Invitation link for %s (personal):"},
 	"copy":              {"Копировать", "Copy"},
 	"copied":            {"Скопировано", "Copied"},
 	"open_invite":       {"открыть", "open"},
 	"start_title":       {"Начать игру", "Start the game"},
-	"start_help":        {"Игра начнётся сама, когда все примут приглашения. Можно начать и раньше — с теми, кто уже принял.", "The game starts by itself when everyone has accepted. You can start earlier with those who have."},
+	"start_help":        {"Игра начнётся сама, когда все примут приглашения. Можно начать и раньше — с принявшими приглашение.", "The game starts by itself when everyone has accepted. You can start earlier with those who have."},
 	"start_n":           {"Начать с принявшими (%d)", "Start with those who accepted (%d)"},
-	"start_need":        {"Чтобы начать, нужно хотя бы %d принявших приглашение.", "At least %d players must accept before you can start."},
 	"spectator_help":    {"По этой ссылке игру можно смотреть, но не играть. Её можно переслать кому угодно.", "This link shows the game without letting anyone play. Share it with anyone."},
 	"open_spectator":    {"открыть как зритель", "open as a spectator"},
 	"options":           {"Условия", "Options"},
@@ -236,7 +241,6 @@ var texts = map[string][2]string{
 	"started_without":   {"Игра уже началась без вас или закончилась.", "The game has started without you, or is over."},
 	"create_intro":      {"Игроки получат приглашения по почте. Ходы делаются по ссылкам из писем — без паролей и регистрации.", "The players get invitations by mail. Moves are made from the links in the mails: no passwords, no sign-up."},
 	"which_game":        {"Во что играем", "Which game"},
-	"n_players":         {"%d–%d игроков", "%d–%d players"},
 	"options_of":        {"Условия игры «%s»", "Options of «%s»"},
 	"opt_laps":          {"Число кругов", "Laps to play"},
 	"opt_beginners":     {"Вариант для начинающих (курсы не меняются)", "Beginners' variant (rates stay put)"},
@@ -255,8 +259,8 @@ var texts = map[string][2]string{
 	"note_range":        {"от %s до %s", "%s to %s"},
 	// «Бизнесмен».
 	"opt_rent_claim":       {"Аренда", "Rent"},
-	"opt_rent_claim_auto":  {"списывается сразу, как только игрок встал на чужой участок", "is charged as soon as a player stops on a rival's lot"},
-	"opt_rent_claim_claim": {"владелец должен потребовать её до следующего броска", "the owner must claim it before the next roll"},
+	"opt_rent_claim_auto":  {"списывается сразу, как только игрок встаёт на чужой участок", "is charged as soon as a player stops on a rival's lot"},
+	"opt_rent_claim_claim": {"владелец решает, требовать ли её; игра ждёт его ответа, а без ответа аренда требуется", "the owner decides whether to claim it; the game waits for the answer and claims it when none comes"},
 	"rent_claim_short":     {"аренду требует владелец", "rent on claim"},
 	"xcards":               {"Карт биржи", "Exchange cards"},
 	"my_xcards":            {"Ваши карты биржи — их видите только вы", "Your exchange cards — only you see them"},
@@ -272,24 +276,26 @@ var texts = map[string][2]string{
 	"grp_deals":            {"Сделки с игроками", "Deals with players"},
 	"exchange_board":       {"Биржа", "Exchange"},
 	"do_choose":            {"Выбрать", "Choose"},
+	"ends_turn":            {"ход на этом закончится", "this ends your turn"},
 
 	// The organiser's confirmation of their address (issue 9).
 	"status_unconfirmed":  {"ждём подтверждения адреса организатора", "waiting for the organiser to confirm their address"},
 	"check_mail_title":    {"Проверьте почту", "Check your mail"},
 	"check_mail_text":     {"Мы отправили письмо на %s. Откройте ссылку из него и подтвердите, что адрес ваш: только после этого игрокам уйдут приглашения. Эта страница — ваша ссылка организатора: сохраните её (письмо тоже приведёт сюда).", "We have sent a mail to %s. Open its link and confirm that the address is yours: only then do the invitations go to the players. This page is your organiser's link: keep it (the mail leads back here too)."},
 	"confirm_title":       {"Подтверждение адреса", "Confirm your address"},
-	"confirm_text":        {"Подтвердите, что адрес %s ваш и что вы устраиваете игру «%s» на %d игроков. После этого игрокам уйдут приглашения, а следующие ваши игры не потребуют подтверждения.", "Confirm that %s is your address and that you are organising a game of %s for %d players. The invitations then go to the players, and your next games need no confirmation."},
+	"confirm_text":        {"Подтвердите, что адрес %s ваш и что вы устраиваете игру «%s» (игроков: %d). После этого игрокам уйдут приглашения, а следующие ваши игры не потребуют подтверждения.", "Confirm that %s is your address and that you are organising a game of %s (players: %d). The invitations then go to the players, and your next games need no confirmation."},
 	"confirm_not_me":      {"Если это были не вы, просто закройте страницу: никому ничего не будет отправлено.", "If it was not you, just close this page: nothing will be sent to anyone."},
 	"confirm_done":        {"Адрес подтверждён, приглашения отправлены.", "Address confirmed; the invitations have been sent."},
 	"confirm_btn":         {"Подтвердить адрес и разослать приглашения", "Confirm the address and send the invitations"},
-	"mail_confirm":        {"Кто-то — возможно, вы — хочет устроить игру по почте «%s» на %d игроков и указал этот адрес как адрес организатора. Прежде чем кому-то уйдут приглашения, подтвердите, что адрес ваш.", "Someone — perhaps you — wants to organise a play-by-mail game of %s for %d players and gave this address as the organiser's. Before any invitation leaves, please confirm that the address is yours."},
+	"mail_confirm":        {"Кто-то — возможно, вы — хочет устроить игру по почте «%s» (игроков: %d), указав этот адрес как адрес организатора. Прежде чем кому-то уйдут приглашения, подтвердите, что адрес ваш.", "Someone — perhaps you — wants to organise a play-by-mail game of %s (players: %d) and gave this address as the organiser's. Before any invitation leaves, please confirm that the address is yours."},
 	"mail_confirm_not_me": {"Если это были не вы, ничего не делайте: никому ничего не будет отправлено, а ссылка перестанет действовать через 7 дней.", "If it was not you, do nothing: nothing will be sent to anyone, and the link stops working in 7 days."},
 }
 
 // Has tells whether key has its texts.
 func Has(key string) bool {
 	_, ok := texts[key]
-	return ok
+	_, count := counted[key]
+	return ok || count
 }
 
 // T translates a key; an unknown key is shown as it is, so a missing text
@@ -303,4 +309,16 @@ func T(lang, key string) string {
 		return p[1]
 	}
 	return p[0]
+}
+
+// Keys lists every key that has its texts, counted ones included.
+func Keys() []string {
+	keys := make([]string, 0, len(texts)+len(counted))
+	for k := range texts {
+		keys = append(keys, k)
+	}
+	for k := range counted {
+		keys = append(keys, k)
+	}
+	return keys
 }

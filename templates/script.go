@@ -22,7 +22,8 @@ const script = `(function(){` +
 	`d.querySelectorAll("form[method=post]").forEach(function(f){f.addEventListener("submit",function(){` +
 	`var b=f.querySelector("button");if(b){b.setAttribute("aria-busy","true");b.classList.add("busy")}})});` +
 	`addEventListener("pageshow",function(e){if(e.persisted)d.querySelectorAll("button.busy").forEach(function(b){` +
-	`b.removeAttribute("aria-busy");b.classList.remove("busy")})})` +
+	`b.removeAttribute("aria-busy");b.classList.remove("busy")})});` +
+	`d.querySelectorAll("input[data-tz]").forEach(function(i){if(!i.value)try{i.value=Intl.DateTimeFormat().resolvedOptions().timeZone||""}catch(e){}})` +
 	`})()`
 
 // ScriptHash is the CSP source that allows script ('sha256-…').

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"html/template"
 	"io"
-	"strconv"
 	"strings"
 	texttemplate "text/template"
 )
@@ -39,17 +38,6 @@ var Funcs = template.FuncMap{
 	"signed": Signed,
 }
 
-// Signed writes a number with its sign: +2, −2, 0.
-func Signed(v int) string {
-	switch {
-	case v > 0:
-		return "+" + strconv.Itoa(v)
-	case v < 0:
-		return "−" + strconv.Itoa(-v)
-	}
-	return "0"
-}
-
 // dict makes a map of its key, value arguments, to hand a sub-template
 // more than one value.
 func dict(kv ...any) (map[string]any, error) {
@@ -67,13 +55,20 @@ func dict(kv ...any) (map[string]any, error) {
 	return m, nil
 }
 
-// Tf translates a key whose text is a fmt format and fills it in.
-func Tf(lang, key string, args ...any) string { return fmt.Sprintf(T(lang, key), args...) }
+// Tf translates a key whose text is a format and fills it in, its
+// numbers written the reader's way and a counted text in the form its
+// count asks for.
+func Tf(lang, key string, args ...any) string {
+	if _, ok := counted[key]; ok {
+		return Sprintf(lang, key, args...)
+	}
+	return Sprintf(lang, T(lang, key), args...)
+}
 
 // USD writes an amount of dollars the way the reader's language does,
 // never broken across lines: "1 234 $" in Russian, "$1 234" in English.
 func USD(lang string, v int64) string {
-	m := strings.ReplaceAll(Money(v), " ", "\u00a0")
+	m := Money(lang, v)
 	if lang == "en" {
 		if rest, neg := strings.CutPrefix(m, "−"); neg {
 			return "−$" + rest
@@ -91,22 +86,5 @@ func Render(w io.Writer, name string, data any) error {
 	return nil
 }
 
-// Money writes whole units with thin grouping: 1 234 567.
-func Money(v int64) string {
-	neg := v < 0
-	if neg {
-		v = -v
-	}
-	s := fmt.Sprint(v)
-	out := make([]byte, 0, len(s)+len(s)/3+1)
-	for i := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			out = append(out, ' ')
-		}
-		out = append(out, s[i])
-	}
-	if neg {
-		return "−" + string(out)
-	}
-	return string(out)
-}
+// Money writes an amount of whole units: "1 234 567", "1,234,567".
+func Money(lang string, v int64) string { return Num(lang, v) }

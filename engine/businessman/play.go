@@ -51,7 +51,7 @@ const (
 	EvBankrupt   = "bankrupt"      // Amount: the cash left to the bank
 	EvResign     = "resign"        // Amount: the cash left to the bank
 	EvTurn       = "turn"
-	EvEnd        = "game_over"
+	EvEnd        = "game_over" // Other: why (engine.OverLaps, engine.OverLastOne)
 )
 
 // Apply checks a against seat's legal actions and returns the new state and
@@ -468,7 +468,11 @@ func (s *State) nextTurn(ev []engine.Event) []engine.Event {
 	s.Claim, s.Offer = Claim{}, Offer{}
 	if s.Ending || s.activeCount() <= 1 {
 		s.Phase = PhOver
-		return append(ev, engine.Event{Type: EvEnd, Seat: -1})
+		why := engine.OverLastOne
+		if s.Ending {
+			why = engine.OverLaps
+		}
+		return append(ev, engine.Event{Type: EvEnd, Seat: -1, Other: why})
 	}
 	n := len(s.Players)
 	for i := 1; i <= n; i++ {

@@ -22,8 +22,8 @@ func TestB0_GameEndsAfterLapsOrWithLastPlayer(t *testing.T) {
 		}
 		// The turn is finished first, then the game ends.
 		ev := act(t, s, 0, engine.Action{Type: AEnd})
-		if !s.Over() || ev[len(ev)-1].Type != EvEnd {
-			t.Fatalf("not over after the lap: %v", ev)
+		if !s.Over() || ev[len(ev)-1].Type != EvEnd || ev[len(ev)-1].Other != engine.OverLaps {
+			t.Fatalf("not over after the lap, or not for the laps: %v", ev)
 		}
 		setCash(s, 2, 900_000)
 		sc := s.Score()
@@ -38,9 +38,9 @@ func TestB0_GameEndsAfterLapsOrWithLastPlayer(t *testing.T) {
 		if s.Over() || s.Turn != 1 {
 			t.Fatalf("over %v turn %d", s.Over(), s.Turn)
 		}
-		act(t, s, 1, engine.Action{Type: engine.Resign})
-		if !s.Over() {
-			t.Fatal("one player left but the game goes on")
+		ev := act(t, s, 1, engine.Action{Type: engine.Resign})
+		if !s.Over() || ev[len(ev)-1].Type != EvEnd || ev[len(ev)-1].Other != engine.OverLastOne {
+			t.Fatalf("one player left but the game goes on, or not for that reason: %v", ev)
 		}
 		if sc := s.Score(); sc[2].Place != 1 || !sc[0].Bankrupt || !sc[1].Bankrupt {
 			t.Fatalf("score %+v", sc)

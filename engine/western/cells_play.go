@@ -142,6 +142,13 @@ func (s *State) settleAuction(ev []engine.Event) []engine.Event {
 		}
 	}
 	cell := s.Auction.Cell
+	// The bids were sealed only until the auction closed: now everyone
+	// sees them, the winner's first.
+	for k := 0; k < n; k++ {
+		if i := (max(best, 0) + k) % n; s.active(i) {
+			ev = append(ev, engine.Event{Type: EvBidShown, Seat: i, Cell: cell, Other: int(s.Auction.Bids[i])})
+		}
+	}
 	s.Auction.reset()
 	s.Phase = PhAct
 	if best < 0 {
@@ -227,7 +234,7 @@ func (s *State) lap(seat int, ev []engine.Event) []engine.Event {
 	p.CreditLap, p.Protected = 0, false
 	if p.Laps >= s.Opts.Laps { // W-40
 		s.finish()
-		ev = append(ev, engine.Event{Type: EvEnd, Seat: seat})
+		ev = append(ev, engine.Event{Type: EvEnd, Seat: seat, Other: engine.OverLaps})
 	}
 	return ev
 }
@@ -329,7 +336,7 @@ func (s *State) bankrupt(seat int, ev []engine.Event) []engine.Event {
 	}
 	if left <= 1 { // W-40: the last one standing
 		s.finish()
-		return append(ev, engine.Event{Type: EvEnd, Seat: seat})
+		return append(ev, engine.Event{Type: EvEnd, Seat: seat, Other: engine.OverLastOne})
 	}
 	if seat == s.Turn && s.Phase != PhOver && s.Phase != PhAuction {
 		return s.endTurn(ev) // an open auction closes first (settleAuction)

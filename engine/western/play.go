@@ -40,6 +40,7 @@ const (
 	EvAuction     = "auction"     // Cell, Other: the minimum bid
 	EvBid         = "bid"         // private to the bidder: Other, the bid
 	EvBidPlaced   = "bid_placed"  // public: Seat answered
+	EvBidShown    = "bid_shown"   // public, once the auction closes: Seat's bid in Other (0: a pass)
 	EvAuctionWon  = "auction_won" // Cell, Amount: −price
 	EvAuctionNil  = "auction_unsold"
 	EvNarco       = "narco" // Other: tons bought (−) or sold (+)
@@ -53,7 +54,7 @@ const (
 	EvBankrupt    = "bankrupt"
 	EvResign      = "resign" // Amount: the money left to the bank
 	EvTurn        = "turn"
-	EvEnd         = "game_over"
+	EvEnd         = "game_over" // Other: why (engine.OverLaps, engine.OverLastOne)
 )
 
 // Apply checks a against seat's legal actions and returns the new state and

@@ -170,6 +170,9 @@ func TestW0_WinnerIsRichestOrLastStanding(t *testing.T) {
 		if !n.Over() || rtFind(ev, -1, EvEnd) < 0 {
 			t.Fatalf("game not over after seat 0 completed %d laps", n.Opts.Laps)
 		}
+		if e := ev[rtFind(ev, -1, EvEnd)]; e.Other != engine.OverLaps {
+			t.Errorf("game over for reason %d, want the laps", e.Other)
+		}
 		sc := n.Score()
 		if sc[1].Place != 1 || sc[0].Place != 2 || sc[2].Place != 3 {
 			t.Errorf("places = %d %d %d, want 2 1 3", sc[0].Place, sc[1].Place, sc[2].Place)
@@ -190,6 +193,9 @@ func TestW0_WinnerIsRichestOrLastStanding(t *testing.T) {
 		ev := rtLand(t, s, 0, 111) // mutiny costs $1,000 it cannot pay
 		if !s.Players[0].Bankrupt || !s.Over() || rtFind(ev, 0, EvBankrupt) < 0 {
 			t.Fatalf("bankrupt=%v over=%v", s.Players[0].Bankrupt, s.Over())
+		}
+		if i := rtFind(ev, -1, EvEnd); i < 0 || ev[i].Other != engine.OverLastOne {
+			t.Errorf("game over events %v: want the reason «last one standing»", ev)
 		}
 		sc := s.Score()
 		if sc[1].Place != 1 || sc[0].Place != 2 || !sc[0].Bankrupt {
@@ -1173,6 +1179,21 @@ func TestW19_SealedAuction(t *testing.T) {
 			for seat := range s.Players {
 				if seat != tt.winner && s.Players[seat].Cash != 50_000 {
 					t.Errorf("loser %d paid: cash %d", seat, s.Players[seat].Cash)
+				}
+			}
+			// Once closed, every bid is shown to all, the winner's first.
+			var shown []engine.Event
+			for _, e := range ev {
+				if e.Type == EvBidShown {
+					shown = append(shown, e)
+				}
+			}
+			if len(shown) != 3 || tt.winner >= 0 && shown[0].Seat != tt.winner {
+				t.Errorf("bids shown: %+v", shown)
+			}
+			for _, e := range shown {
+				if e.Private || int64(e.Other) != tt.bids[e.Seat].Amount || e.Cell != 12 {
+					t.Errorf("seat %d's bid %+v shown as %+v", e.Seat, tt.bids[e.Seat], e)
 				}
 			}
 			next := (tt.turn + 1) % 4

@@ -19,6 +19,7 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/wiring"
 	"github.com/pbmgames/pbm/functions/internal/wiring/localrun"
+	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
 
 func main() {
@@ -28,13 +29,39 @@ func main() {
 	}
 }
 
-func run() error {
-	port := os.Getenv("PORT")
-	if port == "" {
-		port = "8080"
+// options are the runner's settings, from its flags and environment.
+type options struct {
+	port, listen, dataDir string
+}
+
+// parseOptions reads the flags over the environment. The runner listens
+// on the loopback interface unless told otherwise: its mailbox shows
+// every signed link, so it must not be reachable from the network by
+// default.
+func parseOptions(args []string, getenv func(string) string) (options, error) {
+	or := func(k, def string) string {
+		if v := getenv(k); v != "" {
+			return v
+		}
+		return def
 	}
-	dataDir := flag.String("data", envOr("PBM_DATA", ".local"), "folder for the game database and the link-signing key")
-	flag.Parse()
+	o := options{port: or("PORT", "8080")}
+	fs := flag.NewFlagSet("local", flag.ContinueOnError)
+	fs.StringVar(&o.dataDir, "data", or("PBM_DATA", ".local"), "folder for the game database and the link-signing key")
+	fs.StringVar(&o.listen, "listen", or("PBM_LISTEN", "127.0.0.1"),
+		"address to listen on; 0.0.0.0 opens the service and its mailbox (every signed link) to the network")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	return o, nil
+}
+
+func run() error {
+	opts, err := parseOptions(os.Args[1:], os.Getenv)
+	if err != nil {
+		return err
+	}
+	port, dataDir := opts.port, &opts.dataDir
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 
 	// The same wiring as the Lambda functions, on an embedded store; mail
@@ -42,12 +69,15 @@ func run() error {
 	// here, readable at /mailbox.
 	base := "http://localhost:" + port
 	app, err := localrun.New(localrun.Config{Dir: *dataDir, BaseURL: base, Log: log, MailOut: os.Stdout})
+	if errors.Is(err, boltstore.ErrInUse) {
+		return fmt.Errorf("another instance of the local runner holds the data folder %s: stop it (or give another folder with -data): %w", *dataDir, err)
+	}
 	if err != nil {
 		return err
 	}
 	defer app.Close()
 	srv := &http.Server{
-		Addr:              net.JoinHostPort("", port),
+		Addr:              net.JoinHostPort(opts.listen, port),
 		Handler:           app.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
 	}
@@ -56,7 +86,7 @@ func run() error {
 	errc := make(chan error, 1)
 	go func() { errc <- srv.ListenAndServe() }()
 	go tick(ctx, app)
-	log.Info("serving", "url", base, "data", *dataDir)
+	log.Info("serving", "url", base, "listen", srv.Addr, "data", *dataDir)
 	fmt.Printf("\n  Open %s/ to create a game.\n  Mail sent by the service: %s/mailbox\n\n", base, base)
 	select {
 	case err := <-errc:
@@ -68,13 +98,6 @@ func run() error {
 	shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	return srv.Shutdown(shutdown)
-}
-
-func envOr(k, def string) string {
-	if v := os.Getenv(k); v != "" {
-		return v
-	}
-	return def
 }
 
 // tick is the local run's clock, as the scheduled sweep is in AWS

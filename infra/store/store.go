@@ -82,6 +82,9 @@ type Player struct {
 	Email string // lower-case; the key
 	Lang  string // "ru" or "en"; "" until the player chooses
 	Mail  string // MailAll, MailTurns or MailDigest; "" means MailAll
+	// TimeZone is the IANA zone mails write times in ("Europe/Moscow");
+	// "" until the player chooses: UTC.
+	TimeZone string
 	// Unsubscribed players get only the mails of their own turns and
 	// decisions, which cannot be silenced without leaving the game.
 	Unsubscribed bool
@@ -103,7 +106,7 @@ type PlayerStore interface {
 	AddPlayerGame(ctx context.Context, email, gameID string, at int64) error
 	// SetPlayerPrefs sets language, mail preference and unsubscription,
 	// creating the player if needed.
-	SetPlayerPrefs(ctx context.Context, email, lang, mail string, unsubscribed bool, at int64) error
+	SetPlayerPrefs(ctx context.Context, email, lang, mail, tz string, unsubscribed bool, at int64) error
 	// Suppress marks an address that must not be mailed (bounce,
 	// complaint), creating the player if needed.
 	Suppress(ctx context.Context, email, reason string, at int64) error

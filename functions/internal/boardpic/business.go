@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	bm "github.com/pbmgames/pbm/engine/businessman"
+	"github.com/pbmgames/pbm/templates"
 )
 
 // «Бизнесмен»'s board. The big perimeter (1..40) is a square ring of 11
@@ -157,7 +158,7 @@ func (sc *scene) bLabel(n int, lang string, size, w float64) []string {
 	var text string
 	switch {
 	case c.Kind == bm.KRouletteMoney:
-		text = signedAmount(c.Amount)
+		text = templates.Signed(lang, c.Amount)
 	case bLabels[n] != [2]string{}:
 		text = pickLang(lang, bLabels[n][0], bLabels[n][1])
 	default:
@@ -198,28 +199,6 @@ func (sc *scene) wrap(s string, size, w float64) []string {
 		lines[i] = sc.m.fit(l, size, false, w)
 	}
 	return lines
-}
-
-// signedAmount writes money with its sign: +20 000, −10 000.
-func signedAmount(v int64) string {
-	s := groupDigits(max(v, -v))
-	if v < 0 {
-		return "−" + s
-	}
-	return "+" + s
-}
-
-// groupDigits writes 250000 as "250 000".
-func groupDigits(v int64) string {
-	s := strconv.FormatInt(v, 10)
-	var b strings.Builder
-	for i, r := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
 }
 
 // bFill is the colour of a cell nobody owns, by what it does.
@@ -347,34 +326,11 @@ func bStrip(b box) float64 {
 func (sc *scene) bCell(n int, owned map[int]bOwned, seatName func(int) string, lang string) {
 	b, _ := bBox(n)
 	c := bm.Board[n]
-	title := strconv.Itoa(n) + " " + pickLang(lang, c.RU, c.EN)
-	if c.Price > 0 {
-		title += " · " + tr(lang, "price") + " " + groupDigits(c.Price)
-	}
-	if o, ok := owned[n]; ok {
-		title += " · " + seatName(o.owner)
-		switch o.level {
-		case 1:
-			title += ", " + tr(lang, "branch")
-		case 2:
-			title += ", " + tr(lang, "enterprise")
-		}
-		if o.pledged {
-			title += ", " + tr(lang, "pledged")
-		}
-	}
-	// A tooltip where it tells more than the cell shows.
-	if _, own := owned[n]; !own && c.Price == 0 {
-		_, size, _ := bSizes(n)
-		if strings.Join(sc.bLabel(n, lang, size, b.w-4), " ") == pickLang(lang, c.RU, c.EN) {
-			title = ""
-		}
-	}
 	sw := 1.0
 	if c.Kind == bm.KExchange || c.Kind == bm.KHwShares {
 		sw = 2
 	}
-	sc.add(item{k: kRect, x: b.x, y: b.y, w: b.w + 1, h: b.h + 1, fill: bCellFill(n, owned), stroke: cBorder, sw: sw, title: title})
+	sc.add(item{k: kRect, x: b.x, y: b.y, w: b.w + 1, h: b.h + 1, fill: bCellFill(n, owned), stroke: cBorder, sw: sw})
 }
 
 // bMarks draws what is on a cell besides its name: the group's strip,
@@ -469,7 +425,7 @@ func (sc *scene) bName(n int, owned map[int]bOwned, lang string) {
 		sc.text(b.cx()+0.5, y, line, size, false, 1, ink)
 	}
 	if _, own := owned[n]; !own && bm.Board[n].Price > 0 && b.h >= bU {
-		sc.text(b.cx()+0.5, b.y+b.h-4, groupDigits(bm.Board[n].Price), size, false, 1, cMuted)
+		sc.text(b.cx()+0.5, b.y+b.h-4, templates.Num(lang, bm.Board[n].Price), size, false, 1, cMuted)
 	}
 }
 
@@ -524,7 +480,7 @@ func (sc *scene) bCentre(v bm.View, seatName func(int) string, live bool, lang s
 		sc.text(x0+17, y, pickLang(lang, g.RU, g.EN), size, false, 0, cInk)
 		sc.gauge(bx, y-9, barW, 8, barW*float64(pts)/bm.MaxPoints, GroupColor(k), bx+barW*bm.StartPoints/bm.MaxPoints, 2)
 		sc.text(bx+barW+28, y, strconv.Itoa(pts), size, true, 2, cInk)
-		sc.text(cx+215, y, groupDigits(int64(pts)*bm.PointValue), size, false, 2, cInk)
+		sc.text(cx+215, y, templates.Num(lang, int64(pts)*bm.PointValue), size, false, 2, cInk)
 	}
 }
 
@@ -559,7 +515,7 @@ func (sc *scene) bTokens(v bm.View, live bool) {
 func (sc *scene) bLegend(v bm.View, owned map[int]bOwned, seatName func(int) string, live bool, lang string) {
 	sc.seatLegend(bMargin, bLegendY, 16, 13, len(v.Players), func(i int) (string, bool) {
 		p := v.Players[i]
-		return tr(lang, "cell") + " " + strconv.Itoa(p.Cell) + " · " + groupDigits(p.Cash), p.Bankrupt
+		return tr(lang, "cell") + " " + strconv.Itoa(p.Cell) + " · " + templates.Num(lang, p.Cash), p.Bankrupt
 	}, seatName, live, v.Turn, lang)
 	// The key: a branch, an enterprise, a pledge, an owner.
 	y := float64(bKeyY) + 12
@@ -601,9 +557,9 @@ func describeBusiness(v bm.View, owned map[int]bOwned, seatName func(int) string
 		}
 		var s string
 		if lang == "en" {
-			s = fmt.Sprintf("%d %s: cell %d, cash %s, %d lots", i+1, seatName(i), p.Cell, groupDigits(p.Cash), lots)
+			s = fmt.Sprintf("%d %s: cell %d, cash %s, %s", i+1, seatName(i), p.Cell, templates.Num(lang, p.Cash), templates.Count(lang, "n_lots", lots))
 		} else {
-			s = fmt.Sprintf("%d %s: клетка %d, наличные %s, участков %d", i+1, seatName(i), p.Cell, groupDigits(p.Cash), lots)
+			s = fmt.Sprintf("%d %s: клетка %d, наличные %s, %s", i+1, seatName(i), p.Cell, templates.Num(lang, p.Cash), templates.Count(lang, "n_lots", lots))
 		}
 		if p.Bankrupt {
 			s += " (" + tr(lang, "bankrupt") + ")"

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/pbmgames/pbm/engine/western"
+	"github.com/pbmgames/pbm/templates"
 )
 
 // Geometry, in pixels. The main loop is a rectangle loopW cells wide and
@@ -51,8 +52,7 @@ type item struct {
 	s          string
 	size       float64
 	bold       bool
-	anchor     int8   // 0 start, 1 middle, 2 end
-	title      string // a tooltip and accessible name (SVG only)
+	anchor     int8 // 0 start, 1 middle, 2 end
 	pass       bool
 }
 
@@ -275,14 +275,12 @@ func (sc *scene) cell(n, owner int, lang string) {
 	case c.Group == western.GLeading:
 		border = cLeading
 	}
-	name := pickLang(lang, c.RU, c.EN)
 	r := 0.0
 	if n == 130 {
 		r = 8
 	}
 	// Adjacent cells of the loop overlap by their 1 px borders.
-	sc.add(item{k: kRect, x: b.x, y: b.y, w: b.w + 1, h: b.h + 1, r: r, fill: cellFill(n, owner), stroke: border, sw: cellFrame(n),
-		title: strconv.Itoa(n) + " " + name})
+	sc.add(item{k: kRect, x: b.x, y: b.y, w: b.w + 1, h: b.h + 1, r: r, fill: cellFill(n, owner), stroke: border, sw: cellFrame(n)})
 }
 
 // cellNumber writes the number of cell n.
@@ -581,9 +579,9 @@ func describe(v western.View, seatName func(int) string, lang string) string {
 			}
 		}
 		if lang == "en" {
-			s += fmt.Sprintf("%d %s: cell %d, %d holdings", i+1, seatName(i), p.Cell, owned)
+			s += fmt.Sprintf("%d %s: cell %d, %s", i+1, seatName(i), p.Cell, templates.Count(lang, "n_shares", owned))
 		} else {
-			s += fmt.Sprintf("%d %s: клетка %d, владений %d", i+1, seatName(i), p.Cell, owned)
+			s += fmt.Sprintf("%d %s: клетка %d, %s", i+1, seatName(i), p.Cell, templates.Count(lang, "n_shares", owned))
 		}
 		if p.Labour != 0 {
 			s += ", " + tr(lang, "labour") + " " + signed(p.Labour)

@@ -147,16 +147,10 @@ func paint(b *bytes.Buffer, it item, stroked bool, group color.RGBA) {
 	}
 }
 
-// end closes a shape's element, with its title if it has one.
-func end(b *bytes.Buffer, it item, elem string) {
-	if it.title == "" {
-		b.WriteString("/>")
-		return
-	}
-	b.WriteString("><title>")
-	esc(b, it.title)
-	b.WriteString("</title></" + elem + ">\n")
-}
+// end closes a shape's element. Shapes have no titles: inside the
+// picture's role="img" no reader hears them, and hover titles do not
+// exist on phones; the pages list the squares in words instead.
+func end(b *bytes.Buffer, _ item, _ string) { b.WriteString("/>") }
 
 func path(b *bytes.Buffer, pts []pt) {
 	for i, p := range pts {

@@ -57,7 +57,10 @@ type Data struct {
 	Deadline, Default             string
 	Board                         bool
 	PrefsURL, UnsubURL            string
+	RulesURL                      string       // the game's rules page
 	Digest                        []DigestGame // the daily digest's games
+
+	zone *time.Location // the recipient's, for the times a mail gives
 }
 
 // Position is a player's standing in a running game, as the game's
@@ -89,7 +92,7 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		return notify.Message{}, err
 	}
 	l := to.Lang
-	d := Data{Lang: l, Game: present.GameName(l, rec.Kind), Greeting: greeting(l, to.Name)}
+	d := Data{Lang: l, Game: present.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: c.zone(ctx, to.Email)}
 	if d.PrefsURL, err = c.link("/me", linksign.PurposeMyGames, to.Email, linksign.NoSeat, 0, service.OrganiserTokenTTL, l); err != nil {
 		return notify.Message{}, err
 	}
@@ -115,6 +118,9 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		d.Link, err = c.link("/g/"+rec.ID+"/confirm", linksign.PurposeConfirm, rec.ID, linksign.NoSeat, 0, service.ConfirmTokenTTL, l)
 	case service.MailInvite:
 		d.Subject = pick(l, "Приглашение в игру «"+d.Game+"»", "Invitation to a game of "+d.Game)
+		if org := rec.Organiser.Name; org != "" && org != "—" { // who invites tells one invitation from another
+			d.Subject = pick(l, org+" приглашает вас в игру «"+d.Game+"»", org+" invites you to a game of "+d.Game)
+		}
 		d.LinkText = templates.T(l, "accept_invite")
 		d.Link, err = c.link("/g/"+rec.ID+"/invite", linksign.PurposeInvite, rec.ID, m.Seat, 0, service.InviteTokenTTL, l)
 		var names []string
@@ -122,13 +128,14 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 			names = append(names, s.Name)
 		}
 		d.Others = strings.Join(names, ", ")
+		d.RulesURL = c.base + "/rules/" + rec.Kind + "?lang=" + l
 	case service.MailAccepted:
 		who := "—"
 		if m.About >= 0 && m.About < len(rec.Seats) {
 			who = rec.Seats[m.About].Name
 		}
-		d.Subject = pick(l, "«"+d.Game+"»: "+who+" принял приглашение", d.Game+": "+who+" accepted")
-		d.Text = pick(l, who+" принял приглашение.", who+" has accepted the invitation.")
+		d.Subject = gameTitle(l, d.Game, rec) + ": " + pick(l, who+" — приглашение принято", who+" accepted")
+		d.Text = acceptedText(l, who)
 		d.LinkText = templates.T(l, "organiser_page")
 		d.Link, err = c.link("/g/"+rec.ID+"/org", linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
 	case service.MailTurn, service.MailDecision, service.MailReminder, service.MailOver:
@@ -191,8 +198,9 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 	}
 
 	if m.Kind == service.MailOver {
-		d.Subject = pick(l, "«"+d.Game+"»: игра окончена", d.Game+": the game is over")
+		d.Subject = gameTitle(l, d.Game, rec) + ": " + pick(l, "игра окончена", "the game is over")
 		d.LinkText = templates.T(l, "see_results")
+		d.Text = overText(rec, pr, l, name)
 		for place := 1; place <= len(scores); place++ {
 			for _, sc := range scores {
 				if sc.Place == place {
@@ -208,11 +216,11 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		if !owes(g, seat) {
 			return notify.ErrObsolete
 		}
-		d.Subject = pick(l, "«"+d.Game+"»: ваш ход", d.Game+": your move")
+		d.Subject = gameTitle(l, d.Game, rec) + ": " + pick(l, "ваш ход", "your move")
 		d.Text = pick(l, "Ваш ход.", "It is your move.")
 		d.Prompt = pr.Prompt(l, view, seat, true, name)
 		if m.Kind == service.MailDecision || g.Turn() != seat {
-			d.Subject = pick(l, "«"+d.Game+"»: нужно ваше решение", d.Game+": a decision is asked of you")
+			d.Subject = gameTitle(l, d.Game, rec) + ": " + pick(l, "нужно ваше решение", "a decision is asked of you")
 			d.Text, d.Prompt = d.Prompt, ""
 			if d.Text == "" {
 				d.Text = pick(l, "От вас ждут решения.", "A decision is asked of you.")
@@ -222,7 +230,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 			d.Subject = pick(l, "Напоминание — ", "Reminder — ") + d.Subject
 		}
 		if m.Due > 0 {
-			d.Deadline = time.Unix(m.Due, 0).UTC().Format("2006-01-02 15:04 UTC")
+			d.Deadline = time.Unix(m.Due, 0).In(d.zone).Format("2006-01-02 15:04") + " " + d.zone.String()
 		}
 		if a, ok := g.Default(seat); ok {
 			d.Default = pr.ActionLabel(l, a, name)
@@ -295,6 +303,15 @@ func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, nam
 	return out
 }
 
+// overText says why the game ended, from the newest entries of its log.
+func overText(rec *service.Record, pr present.Game, l string, name func(int) string) string {
+	log, err := rec.Recent()
+	if err != nil || len(log) == 0 {
+		return ""
+	}
+	return present.OverText(pr, l, log[len(log)-1].Events, name)
+}
+
 // position words what the recipient's view shows of one seat.
 func position(l string, pr present.Game, p present.Seat, name string, nw int64) Position {
 	pos := Position{Name: name, Cell: p.Cell, Cash: pr.Money(l, p.Cash), NetWorth: pr.Money(l, nw), Facts: p.Facts, Bankrupt: p.Bankrupt}
@@ -322,6 +339,20 @@ func parts(l string, pr present.Game, p map[string]int64) string {
 	return strings.Join(out, ", ")
 }
 
+// zone is the time zone the player chose on "my games" (their browser's
+// guess, saved), UTC when none is known.
+func (c *Composer) zone(ctx context.Context, email string) *time.Location {
+	p, err := c.svc.Player(ctx, email)
+	if err != nil {
+		return time.UTC
+	}
+	z, err := service.ZoneOf(p.TimeZone)
+	if err != nil {
+		return time.UTC
+	}
+	return z
+}
+
 // link signs a token and builds a page URL.
 func (c *Composer) link(path string, p linksign.Purpose, game string, seat int, version int64, ttl time.Duration, l string) (string, error) {
 	tok, err := c.svc.Token(p, game, seat, version, ttl)
@@ -329,6 +360,26 @@ func (c *Composer) link(path string, p linksign.Purpose, game string, seat int, 
 		return "", err
 	}
 	return c.base + path + "?" + url.Values{"t": {tok}, "lang": {l}}.Encode(), nil
+}
+
+// gameTitle names a game in a subject by its kind and its players, so
+// that mails of two games of one kind are told apart: «Вестерн» (Анна,
+// Bob, Вера). Past three players the rest are counted.
+func gameTitle(l, game string, rec *service.Record) string {
+	var names []string
+	for _, s := range rec.Seats {
+		names = append(names, s.Name)
+	}
+	if len(names) > 3 {
+		names = append(names[:3], "+"+fmt.Sprint(len(rec.Seats)-3))
+	}
+	return pick(l, "«"+game+"»", game) + " (" + strings.Join(names, ", ") + ")"
+}
+
+// acceptedText tells that a player accepted, in words that agree with
+// any name: Russian past tense would need the player's gender.
+func acceptedText(l, name string) string {
+	return pick(l, name+" — приглашение принято.", name+" has accepted the invitation.")
 }
 
 func greeting(l, name string) string {

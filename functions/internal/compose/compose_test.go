@@ -16,6 +16,7 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/businessman"
 	"github.com/pbmgames/pbm/functions/internal/compose"
+	"github.com/pbmgames/pbm/functions/internal/grammar"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
@@ -278,4 +279,63 @@ func BenchmarkTurnMail(b *testing.B) {
 		size = len(msg.Text) + len(msg.HTML) + len(msg.Inline[0].Data)*4/3
 	}
 	b.ReportMetric(float64(size), "mail-bytes")
+}
+
+// TestRussianMailsAgree (issue 10): every mail of a game, in Russian,
+// reads correctly for a woman's name (Анна, Вера) and a man's (Егор):
+// the acceptances, the invitations, turns, decisions and the end, and
+// the daily digest of acceptances.
+func TestRussianMailsAgree(t *testing.T) {
+	names := []string{"Анна", "Вера", "Егор"}
+	check := func(what string, msg notify.Message) {
+		t.Helper()
+		for _, text := range []string{msg.Subject, msg.Text} {
+			for _, p := range grammar.Problems(text, false, names...) {
+				t.Errorf("%s: %s in %q", what, p, text)
+			}
+		}
+	}
+	bmOver := newGame(t, "businessman", `{"laps":3,"rent_claim":"claim"}`, 5, func(engine.Game, int) bool { return false })
+	for _, f := range []fixture{newFixture(t, 5, 0), newFixture(t, 5, 120), bmOver} {
+		rec, ver, err := f.svc.Load(context.Background(), f.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rec.Organiser.Lang = "ru"
+		for i := range rec.Seats {
+			rec.Seats[i].Lang = "ru"
+		}
+		for _, m := range rec.Outbox {
+			msg, err := f.c.Compose(context.Background(), rec, ver, m)
+			if errors.Is(err, notify.ErrObsolete) {
+				continue
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			check(m.Kind, msg)
+		}
+	}
+	for _, seat := range []int{0, 2, 4} {
+		msg, err := bmOver.c.Digest(context.Background(), "org@pbm.test", "ru", []store.DigestItem{{Game: bmOver.id, Kind: service.MailAccepted, Seat: seat, At: 100}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check("digest", msg)
+	}
+}
+
+// TestSubjectsTellGamesApart (issue 10, 11): an invitation's subject says
+// who invites, and the other mails of a game name it by its players, so
+// two games of one kind are told apart in a mailbox.
+func TestSubjectsTellGamesApart(t *testing.T) {
+	a, b := newFixture(t, 2, 10), newFixture(t, 4, 10)
+	inv := a.mailFor(t, service.MailInvite, 0)
+	if !strings.HasPrefix(inv.Subject, "Org приглашает вас") {
+		t.Errorf("invitation subject %q does not name the organiser", inv.Subject)
+	}
+	ta, tb := a.mailFor(t, service.MailTurn, -1).Subject, b.mailFor(t, service.MailTurn, -1).Subject
+	if ta == tb || !strings.Contains(ta, "Анна, Bob O'Neil") || !strings.Contains(tb, "Анна, Bob O'Neil, Вера, +1") {
+		t.Errorf("turn subjects %q and %q do not tell the games apart by their players", ta, tb)
+	}
 }

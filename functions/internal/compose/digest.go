@@ -117,7 +117,7 @@ func (c *Composer) digestLine(rec *service.Record, it store.DigestItem, l string
 	var err error
 	switch it.Kind {
 	case service.MailAccepted:
-		line.Text = pick(l, seatName+" принял приглашение.", seatName+" has accepted the invitation.")
+		line.Text = acceptedText(l, seatName)
 		line.LinkText = templates.T(l, "organiser_page")
 		line.Link, err = c.link("/g/"+rec.ID+"/org", linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
 	case service.MailOver:

@@ -74,7 +74,7 @@ func netWorthChart(l string, pr present.Game, s series, names []string) template
 	}
 	b.WriteString("</g>\n<g text-anchor=\"end\">")
 	for v := ymin; v <= ymax+step/2; v += step {
-		fmt.Fprintf(&b, `<text x="%d" y="%.0f">%s</text>`, chartLeft-4, y(v)+4, templates.Money(int64(v)))
+		fmt.Fprintf(&b, `<text x="%d" y="%.0f">%s</text>`, chartLeft-4, y(v)+4, templates.Money(l, int64(v)))
 	}
 	b.WriteString("</g>\n")
 	fmt.Fprintf(&b, `<text transform="translate(11 %d) rotate(-90)" text-anchor="middle">%s</text>`, chartTop+chartPlotH/2, html.EscapeString(chartY(l, pr)))

@@ -22,6 +22,7 @@ type choiceView struct {
 	Unit     string // what a ranged amount counts
 	AltLabel string // the list's label
 	Alts     []altView
+	Titled   bool // its group's title already says what Label says
 }
 
 // altView is one decision of a form's list. Its value names the fields
@@ -81,12 +82,42 @@ const foldOver = 4
 // to a page of their own. A game's "own" groups are always such a link.
 const maxForms = 20
 
+// endTurn is the action type of both games that ends a turn: its button
+// says so itself.
+const endTurn = "end"
+
+// turnEnders asks the engine which of the seat's decisions end its turn
+// at once (buying narcotics on a cell with nothing else to do, going to
+// prison): each is applied to the game (a pure function, nothing is
+// kept) and the turn looked at. A ranged decision is tried with its
+// least amount. Only decisions of the seat's own turn are tried.
+func turnEnders(g engine.Game, seat int, legal []engine.Choice) map[int]bool {
+	if g.Turn() != seat {
+		return nil
+	}
+	ends := map[int]bool{}
+	for i, c := range legal {
+		if c.Type == endTurn || c.Type == engine.Resign {
+			continue
+		}
+		a := c.Action
+		if c.Ranged() {
+			a.Amount = c.Min
+		}
+		next, _, err := g.Apply(seat, a)
+		if err == nil && (next.Over() || next.Turn() != seat) {
+			ends[i] = true
+		}
+	}
+	return ends
+}
+
 // arrangeChoices puts the default decision first (the one a missed
 // deadline plays, and the first form of the page) and groups the rest as
-// the game's presenter says. focus names the group a page of its own
+// the game's presenter says; ends marks the decisions that end the turn. focus names the group a page of its own
 // lists (every other long group is then a link); more makes the link to
 // a group's page.
-func arrangeChoices(l string, p present.Game, legal []engine.Choice, view any, names []string, focus string, more func(group string) string) (*choiceView, []choiceGroup) {
+func arrangeChoices(l string, p present.Game, legal []engine.Choice, view any, names []string, ends map[int]bool, focus string, more func(group string) string) (*choiceView, []choiceGroup) {
 	name := nameFunc(names)
 	describe := func(i int) (choiceView, present.Choice) {
 		c := legal[i]
@@ -94,6 +125,9 @@ func arrangeChoices(l string, p present.Game, legal []engine.Choice, view any, n
 		cv := choiceView{Choice: c, Index: i, Label: pc.Label, Note: pc.Note, Unit: pc.Unit, Value: c.Min}
 		if c.Ranged() && pc.Value >= c.Min && pc.Value <= c.Max {
 			cv.Value = pc.Value
+		}
+		if ends[i] {
+			cv.Note = strings.TrimPrefix(cv.Note+" · "+templates.T(l, "ends_turn"), " · ")
 		}
 		if c.Type == engine.Resign { // every game's; a last resort, said plainly
 			cv.Label, cv.Note = templates.T(l, "resign"), templates.T(l, "resign_note")
@@ -155,6 +189,9 @@ func arrangeChoices(l string, p present.Game, legal []engine.Choice, view any, n
 		n := 0
 		for _, c := range cs {
 			n += max(1, len(c.Alts))
+		}
+		for i := range cs {
+			cs[i].Titled = title != "" && cs[i].Label == title
 		}
 		cg := choiceGroup{Key: gr.Key, Title: title, Choices: cs, Count: n}
 		cg.Fold = gr.Key != focus && (gr.Own || gr.Key == "grp_leave" || len(cs) > foldOver || len(cs) > 1 && cg.weight() > foldOver+1)

@@ -159,7 +159,11 @@ func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg
 	}
 	for i := range maxSeats() {
 		k := strconv.Itoa(i)
-		d.Rows = append(d.Rows, seatRow{N: i + 1, Name: f.Get("name" + k), Email: f.Get("email" + k), Lang: f.Get("lang" + k)})
+		row := seatRow{N: i + 1, Name: f.Get("name" + k), Email: f.Get("email" + k), Lang: f.Get("lang" + k)}
+		if row.Lang == "" {
+			row.Lang = l // a player's mails default to the form's language
+		}
+		d.Rows = append(d.Rows, row)
 	}
 	for _, h := range deadlineChoices {
 		d.Deadlines = append(d.Deadlines, deadlineChoice{Hours: h, Label: duration(l, timeHours(h)), Selected: h == hours})

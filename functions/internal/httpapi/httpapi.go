@@ -98,6 +98,7 @@ func (a *api) routes() []struct {
 		{Route{"POST", "/me"}, a.savePrefs},
 		{Route{"GET", "/unsubscribe"}, a.unsubscribePage},
 		{Route{"POST", "/unsubscribe"}, a.unsubscribe},
+		{Route{"GET", "/rules/{kind}"}, a.rulesPage},
 	}
 }
 
@@ -130,7 +131,20 @@ func New(d Deps) http.Handler {
 	if d.Extra != nil {
 		d.Extra(mux)
 	}
-	return a.middleware(mux)
+	return a.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// A path no route has for any method gets the service's own 404
+		// page rather than Go's bare text; a known path with the wrong
+		// method still gets the mux's 405.
+		if _, p := mux.Handler(r); p == "" {
+			get := r.Clone(r.Context())
+			get.Method = http.MethodGet
+			if _, p := mux.Handler(get); p == "" {
+				a.notFound(w, r)
+				return
+			}
+		}
+		mux.ServeHTTP(w, r)
+	}))
 }
 
 type ctxKey int

@@ -41,6 +41,7 @@ type logData struct {
 	Step                                              int
 	Entry                                             *logEntry
 	Board                                             template.HTML
+	Squares                                           []present.Square // the board in words
 	Panels                                            []seatPanel
 	Back, Back10, Fwd, Fwd10, ToStart, ToEnd, ListURL string
 }
@@ -119,6 +120,7 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 			a.pageError(w, r, err)
 			return
 		}
+		d.Squares = present.For(rec.Kind).Squares(l, g.View(seat), nameFunc(names))
 		d.ToStart, d.ToEnd = link("step", 0), link("step", d.Total)
 		if step > 0 {
 			d.Back, d.Back10 = link("step", step-1), link("step", max(step-10, 0))

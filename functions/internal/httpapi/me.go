@@ -4,6 +4,7 @@ import (
 	"errors"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -50,10 +51,10 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 	l := lang(r)
 	data := struct {
 		page
-		Token, Email, Notice, Mail string
-		Unsubscribed               bool
-		Games                      []myGame
-	}{page: newPage(r, "my_games"), Token: token, Email: email, Notice: notice, Mail: p.Mail, Unsubscribed: p.Unsubscribed}
+		Token, Email, Notice, Mail, TimeZone string
+		Unsubscribed                         bool
+		Games                                []myGame
+	}{page: newPage(r, "my_games"), Token: token, Email: email, Notice: notice, Mail: p.Mail, TimeZone: p.TimeZone, Unsubscribed: p.Unsubscribed}
 	if r.Method != http.MethodGet {
 		data.langLinks("/me", token)
 	}
@@ -69,13 +70,19 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 			a.pageError(w, r, err)
 			return
 		}
-		g := myGame{Name: gameName(l, rec.Kind) + " · " + rec.ID[:min(6, len(rec.ID))], Status: templates.T(l, "status_"+rec.Status),
-			Phase: rec.Status}
+		g := myGame{Status: templates.T(l, "status_"+rec.Status), Phase: rec.Status}
 		var names []string
 		for _, s := range rec.Seats {
 			names = append(names, s.Name)
 		}
 		g.Players = strings.Join(names, ", ")
+		// A game is named by its kind and players, as in its mails'
+		// subjects, not by an id nobody remembers.
+		g.Name = "«" + gameName(l, rec.Kind) + "» (" + strings.Join(names[:min(3, len(names))], ", ")
+		if len(names) > 3 {
+			g.Name += ", +" + strconv.Itoa(len(names)-3)
+		}
+		g.Name += ")"
 		for i, s := range rec.Seats {
 			if s.Email != email {
 				continue
@@ -138,7 +145,7 @@ func (a *api) savePrefs(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, err)
 		return
 	}
-	if err := a.svc.SetPrefs(r.Context(), email, lang(r), r.PostFormValue("mail"), r.PostFormValue("unsub") != ""); err != nil {
+	if err := a.svc.SetPrefs(r.Context(), email, lang(r), r.PostFormValue("mail"), strings.TrimSpace(r.PostFormValue("tz")), r.PostFormValue("unsub") != ""); err != nil {
 		a.pageError(w, r, err)
 		return
 	}

@@ -139,7 +139,7 @@ func (a *api) startPage(w http.ResponseWriter, r *http.Request) {
 type inviteData struct {
 	page
 	ID, Token, GameName, Name, Organiser string
-	Options, Deadline, GameURL           string
+	Options, Deadline, GameURL, RulesURL string
 	Accepted, Open                       bool
 	Players                              []string
 }
@@ -158,7 +158,7 @@ func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
 	me := rec.Seats[rd.claims.Seat]
 	d := inviteData{page: newPage(r, "invite_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Name: me.Name,
 		Organiser: rec.Organiser.Name, Options: optionsText(l, rec), Deadline: duration(l, timeHours(deadlineHours(rec))),
-		Accepted: me.Accepted, Open: rec.Status == service.StatusInvited}
+		Accepted: me.Accepted, Open: rec.Status == service.StatusInvited, RulesURL: rulesLink(rec.Kind, l)}
 	for i, s := range rec.Seats {
 		if i != rd.claims.Seat {
 			d.Players = append(d.Players, s.Name)

@@ -97,8 +97,11 @@ func TestSealedBidSecondSeatNotRefused(t *testing.T) {
 	}
 	again.Set("amount", "0")
 	unchanged(t, f.st, c.ID, func() {
-		if code, page, _ = b.post(f1.action, again); code != 409 || !strings.Contains(page, templates.T("en", "already_done")) {
-			t.Fatalf("a bid made already, posted again with another amount: %d", code)
+		// Refused, and redirected to the game's page saying so (issue 10,
+		// 15: a reload must not post again).
+		var at string
+		if code, page, at = b.post(f1.action, again); code != 200 || !strings.Contains(page, templates.T("en", "already_done")) || strings.Contains(at, "/act") {
+			t.Fatalf("a bid made already, posted again with another amount: %d at %s", code, at)
 		}
 	})
 }

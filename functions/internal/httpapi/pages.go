@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/present"
@@ -59,11 +60,28 @@ func (a *api) render(w http.ResponseWriter, r *http.Request, status int, name st
 // pageError shows a failure as a page in the reader's language.
 func (a *api) pageError(w http.ResponseWriter, r *http.Request, err error) {
 	e, status := a.classify(r, err)
-	a.render(w, r, status, "message.html", struct {
-		page
-		Message string
-		IsError bool
-	}{newPage(r, "error"), e.Message(lang(r)), true})
+	// A link that does not open (forged, expired, cut short by a mail
+	// program) says where the player's working links are.
+	badLink := e.Code == service.CodeUnauthorized || e.Code == service.CodeForbidden
+	a.render(w, r, status, "message.html", messageData{page: newPage(r, "error"), Message: e.Message(lang(r)), IsError: true, BadLink: badLink})
+}
+
+// messageData is what the message page shows.
+type messageData struct {
+	page
+	Message          string
+	IsError, BadLink bool
+}
+
+// notFound answers a path no route has: the pages' own styled page in
+// the reader's language, a JSON error under /api/.
+func (a *api) notFound(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, "/api/") {
+		a.fail(w, r, service.Fail(service.CodeNotFound, fmt.Errorf("no route %s %s", r.Method, r.URL.Path)))
+		return
+	}
+	a.render(w, r, http.StatusNotFound, "message.html", messageData{page: newPage(r, "not_found_title"),
+		Message: templates.T(lang(r), "not_found"), IsError: true})
 }
 
 func gameName(l, kind string) string { return present.GameName(l, kind) }
@@ -124,7 +142,10 @@ func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
 		case errors.Is(err, service.ErrDecisionChanged):
 			msg = templates.T(lang(r), "choice_changed")
 		case e.Code == service.CodeConflict:
-			msg = templates.T(lang(r), "already_done")
+			// The game moved on: show where it stands at a URL of its
+			// own, so that reloading the page does not post again.
+			http.Redirect(w, r, a.link("/g/"+r.PathValue("id"), token, lang(r))+"&done=1", http.StatusSeeOther)
+			return
 		}
 		a.renderSeat(w, r, token, status, msg)
 		return

@@ -184,7 +184,7 @@ func pagesPlayAGame(t *testing.T, kind string, opts url.Values) {
 
 	// Bad input on the home form: shown on the page, nothing created.
 	if code, page, _ := b.post("/games?lang=en", url.Values{"kind": {kind}, "org_email": {"x"},
-		"name0": {"A"}, "email0": {"a@example.org"}, "name1": {"B"}, "email1": {"b@example.org"}}); code != 400 || !strings.Contains(page, "Invalid email") {
+		"name0": {"A"}, "email0": {"a@example.org"}, "name1": {"B"}, "email1": {"b@example.org"}}); code != 400 || !strings.Contains(page, "Organiser: invalid email address") {
 		t.Fatalf("bad form: %d", code)
 	}
 
@@ -218,6 +218,7 @@ func pagesPlayAGame(t *testing.T, kind string, opts url.Values) {
 		for _, u := range seatURLs {
 			var page string
 			unchanged(t, st, id, func() { _, page = b.get(u) })
+			labelledWorth(t, page)
 			if strings.Contains(page, "Standings") || strings.Contains(page, "Итоги") {
 				return // the game-over page with the standings
 			}
@@ -237,6 +238,25 @@ func pagesPlayAGame(t *testing.T, kind string, opts url.Values) {
 		}
 		if !acted {
 			t.Fatalf("step %d: nobody has a button to press", step)
+		}
+	}
+}
+
+var worthRE = regexp.MustCompile(`(?s)<span class="nw">(.*?)</span>`)
+
+// labelledWorth (issue 10, 7): the big number beside each name says what
+// it is, and a game's holdings have one name on every page (the net
+// worth's part names them: «Акции», «Участки»).
+func labelledWorth(t *testing.T, page string) {
+	t.Helper()
+	for _, m := range worthRE.FindAllStringSubmatch(page, -1) {
+		if !strings.Contains(m[1], "Net worth") && !strings.Contains(m[1], "Капитал") {
+			t.Fatalf("an unlabelled number beside a name: %q", m[1])
+		}
+	}
+	for _, other := range []string{"Владения", "Holdings"} {
+		if strings.Contains(page, other) {
+			t.Fatalf("the page calls holdings %q", other)
 		}
 	}
 }

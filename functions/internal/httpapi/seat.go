@@ -48,6 +48,9 @@ type seatData struct {
 	Events            []eventLine
 	EventsMore        bool
 	Board             template.HTML
+	Squares           []present.Square // the board in words, legible on a phone
+	OverWhy           string           // what ended the game
+	RulesURL          string
 	Me                *seatPanel
 	Others            []seatPanel
 	Standings         []seatPanel
@@ -91,7 +94,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	inv := rd.seatIndex()
 	d := seatData{page: newPage(r, "game"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
 		Error: errMsg, Role: roleOf(rd), Seated: inv >= 0, Version: ver, Moves: rec.Moves,
-		Options: optionsText(l, rec), Deadline: deadlineText(l, rec)}
+		Options: optionsText(l, rec), Deadline: deadlineText(l, rec), RulesURL: rulesLink(rec.Kind, l)}
 	d.Title, d.Game = d.GameName, true
 	if r.Method != http.MethodGet {
 		d.langLinks("/g/"+rec.ID, token)
@@ -130,6 +133,9 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 			d.Notice = templates.T(l, "already_done")
 		}
 	}
+	if r.URL.Query().Get("done") != "" && errMsg == "" { // a form posted on a page the game had left
+		d.Notice = templates.T(l, "already_done")
+	}
 	pr := present.For(rec.Kind)
 	view := g.View(seat)
 	if len(legal) > 0 {
@@ -137,7 +143,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		d.Step, d.Decision = rec.SeatStep(seat), service.DecisionOf(legal)
 		d.Focus = r.URL.Query().Get("show")
 		more := func(g string) string { return pageLink("/g/"+rec.ID, token, l, "show", g) }
-		d.Default, d.Groups = arrangeChoices(l, pr, legal, view, names, d.Focus, more)
+		d.Default, d.Groups = arrangeChoices(l, pr, legal, view, names, turnEnders(g, seat, legal), d.Focus, more)
 		if !slices.ContainsFunc(d.Groups, func(g choiceGroup) bool { return g.Key == d.Focus }) {
 			d.Focus = "" // no such group now: the whole page
 		}
@@ -164,8 +170,12 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		a.pageError(w, r, err)
 		return
 	}
+	d.Squares = pr.Squares(l, view, nameFunc(names))
 	if d.Over {
 		d.Standings = byPlace(all)
+		if log, err := rec.Recent(); err == nil && len(log) > 0 {
+			d.OverWhy = present.OverText(pr, l, log[len(log)-1].Events, nameFunc(names))
+		}
 		if h, err := a.loadHistory(r.Context(), rec); err != nil {
 			a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
 		} else if s, err := h.netWorth(chartPoints); err != nil {

@@ -316,6 +316,8 @@ func (b *backend) play() []answer {
 	b.do(&out, "/api/openapi.json", invalid, jsonRequest("GET", "/api/openapi.json", "not-a-token", nil))
 	b.do(&out, "/", valid, pageRequest("/"))
 	b.do(&out, "/", invalid, pageRequest("/?t=not-a-token&lang=xx"))
+	b.do(&out, "/rules/{kind}", valid, pageRequest("/rules/western?lang=ru"))
+	b.do(&out, "/rules/{kind}", invalid, pageRequest("/rules/chess?lang=ru"))
 
 	// A game of three seats through the API; an invalid create first.
 	addr := func(who string) string { return fmt.Sprintf("parity.%s.%s@example.org", who, b.tag) }

@@ -73,7 +73,7 @@ func TestDigest(t *testing.T) {
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
 
 	const digester, other = "anna@pbm.test", "bob@pbm.test"
-	if err := svc.SetPrefs(ctx, digester, "en", store.MailDigest, false); err != nil {
+	if err := svc.SetPrefs(ctx, digester, "en", store.MailDigest, "", false); err != nil {
 		t.Fatal(err)
 	}
 	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", Options: []byte(`{"laps":1}`),

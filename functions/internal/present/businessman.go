@@ -22,7 +22,7 @@ func init() { register(businessGame{}) }
 func (businessGame) Kind() string { return bm.Name }
 
 // The game counts money in plain units («250 000 жетонов» in the rules).
-func (businessGame) Money(_ string, v int64) string { return amount(v) }
+func (businessGame) Money(l string, v int64) string { return amount(l, v) }
 func (businessGame) Currency() string               { return "" }
 
 func (businessGame) CellName(l string, n int) string {
@@ -125,7 +125,7 @@ func (b businessGame) ActionLabel(l string, a engine.Action, name func(int) stri
 	case bm.ASellShares:
 		return say(l, "Продать банку %s", "Sell %s to the bank", bmShares(l, a.Good))
 	case bm.AOfferShare:
-		return say(l, "Предложить акцию (%s) игроку %s", "Offer a share (%s) to %s", strings.ToLower(bmColour(l, a.Good)), name(a.Target))
+		return say(l, "Предложить акцию (%s), покупатель — %s", "Offer a share (%s) to %s", strings.ToLower(bmColour(l, a.Good)), name(a.Target))
 	case bm.ABuild:
 		return say(l, "Строить на участке %s", "Build on %s", cell)
 	case bm.ASellBuilding:
@@ -137,11 +137,11 @@ func (b businessGame) ActionLabel(l string, a engine.Action, name func(int) stri
 	case bm.ASellBank:
 		return say(l, "Продать банку %s", "Sell %s to the bank", cell)
 	case bm.AOfferSell:
-		return say(l, "Предложить продать %s игроку %s", "Offer to sell %s to %s", cell, name(a.Target))
+		return say(l, "Предложить продать %s, покупатель — %s", "Offer to sell %s to %s", cell, name(a.Target))
 	case bm.AOfferBuy:
-		return say(l, "Предложить купить %s у игрока %s", "Offer to buy %s from %s", cell, name(a.Target))
+		return say(l, "Предложить купить %s, владелец — %s", "Offer to buy %s from %s", cell, name(a.Target))
 	case bm.AOfferSwap:
-		return say(l, "Предложить обмен: %s на %s (игрок %s)", "Offer a swap: %s for %s (%s)", cell, b.CellName(l, int(a.Amount)), name(a.Target))
+		return say(l, "Предложить обмен: %s на %s, владелец — %s", "Offer a swap: %s for %s (%s)", cell, b.CellName(l, int(a.Amount)), name(a.Target))
 	}
 	lb, ok := bmActions[a.Type]
 	if !ok {
@@ -207,9 +207,9 @@ func (b businessGame) Command(l string, a engine.Action, name func(int) string) 
 	s := b.ActionLabel(l, a, name)
 	switch a.Type {
 	case bm.ABuyShares, bm.ASellShares, bm.ATake:
-		s += say(l, ": %d шт.", ": %d", a.Amount)
+		s += ": " + templates.Count(l, "n_shares", a.Amount)
 	case bm.AOfferSell, bm.AOfferBuy, bm.AOfferShare:
-		s += ": " + amount(a.Amount)
+		s += ": " + amount(l, a.Amount)
 	}
 	return s
 }
@@ -224,7 +224,7 @@ func (businessGame) TurnEvent(e engine.Event) bool { return e.Type == bm.EvTurn 
 func (b businessGame) EventText(l string, e engine.Event, name func(int) string) string {
 	who := name(e.Seat)
 	cell := b.CellName(l, e.Cell)
-	m := amount(abs(e.Amount))
+	m := amount(l, abs(e.Amount))
 	switch e.Type {
 	case bm.EvRoll:
 		return say(l, "%s бросает кубики: %d и %d", "%s rolls %d and %d", who, e.Cell, e.Other)
@@ -241,13 +241,13 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 	case bm.EvRent:
 		if e.Amount < 0 {
 			if e.Other >= 0 {
-				return say(l, "%s платит аренду за %s игроку %s: %s", "%s pays %[4]s rent for %[2]s to %[3]s", who, cell, name(e.Other), m)
+				return say(l, "%s платит аренду за %s: %[4]s, получатель — %[3]s", "%s pays %[4]s rent for %[2]s to %[3]s", who, cell, name(e.Other), m)
 			}
 			return say(l, "%s платит аренду за %s: %s", "%s pays %[3]s rent for %[2]s", who, cell, m)
 		}
 		return say(l, "%s получает аренду за %s: %s", "%s collects %[3]s rent for %[2]s", who, cell, m)
 	case bm.EvRentAsked:
-		return say(l, "%s может потребовать аренду за %s с игрока %s", "%s may claim the rent for %s from %s", who, cell, name(e.Other))
+		return say(l, "%s может потребовать аренду за %s, платит %s", "%s may claim the rent for %s from %s", who, cell, name(e.Other))
 	case bm.EvRentWaived:
 		return say(l, "%s не требует аренду за %s", "%s waives the rent for %s", who, cell)
 	case bm.EvCellMoney:
@@ -256,14 +256,14 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 		}
 		return say(l, "%s получает на клетке %s: %s", "%s gets %[3]s on %[2]s", who, cell, m)
 	case bm.EvGift:
-		return say(l, "%s получает %s: %d шт.", "%s takes %s: %d", who, bmShares(l, e.Good), e.Other)
+		return say(l, "%s получает %s: %s", "%s takes %s: %s", who, bmShares(l, e.Good), templates.Count(l, "n_shares", e.Other))
 	case bm.EvSharesBuy:
-		return say(l, "%s покупает %s: %d шт. за %s", "%s buys %s: %d for %s", who, bmShares(l, e.Good), e.Other, m)
+		return say(l, "%s покупает %s: %s за %s", "%s buys %s: %s for %s", who, bmShares(l, e.Good), templates.Count(l, "n_shares", e.Other), m)
 	case bm.EvSharesSold:
 		if e.Cell == bm.CellCustoms {
-			return say(l, "На таможне %s продаёт банку %s: %d шт. за %s", "At customs %s sells the bank %s: %d for %s", who, bmShares(l, e.Good), e.Other, m)
+			return say(l, "На таможне %s продаёт банку %s: %s за %s", "At customs %s sells the bank %s: %s for %s", who, bmShares(l, e.Good), templates.Count(l, "n_shares", e.Other), m)
 		}
-		return say(l, "%s продаёт банку %s: %d шт. за %s", "%s sells the bank %s: %d for %s", who, bmShares(l, e.Good), e.Other, m)
+		return say(l, "%s продаёт банку %s: %s за %s", "%s sells the bank %s: %s for %s", who, bmShares(l, e.Good), templates.Count(l, "n_shares", e.Other), m)
 	case bm.EvCard:
 		switch {
 		case e.Amount == 0:
@@ -271,7 +271,7 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 		case e.Amount > 0:
 			return say(l, "%s получает по карте: %s", "%s gets %s by the card", who, m)
 		case e.Other >= 0 && e.Other != e.Seat:
-			return say(l, "%s платит по карте игроку %s: %s", "%s pays %[3]s to %[2]s by the card", who, name(e.Other), m)
+			return say(l, "%s платит по карте: %[3]s, получатель — %[2]s", "%s pays %[3]s to %[2]s by the card", who, name(e.Other), m)
 		}
 		return say(l, "%s платит по карте: %s", "%s pays %s by the card", who, m)
 	case bm.EvPassKept:
@@ -294,7 +294,7 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 	case bm.EvXGiven:
 		return say(l, "%s берёт малую карту биржи", "%s takes a small exchange card", who)
 	case bm.EvXReturned:
-		return say(l, "Карты биржи игрока %s (%d) уходят в колоды", "%s's %d exchange cards go back to the piles", who, e.Other)
+		return say(l, "%s: в колоды вернулось карт биржи — %d", "%s: back to the piles, %s", who, templates.Count(l, "n_xcards", e.Other))
 	case bm.EvBuild:
 		what := pick(l, "филиал", "a branch")
 		if -e.Amount == bm.Board[max(0, min(e.Cell, bm.NumCells-1))].Enterprise {
@@ -308,14 +308,14 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 	case bm.EvRedeem:
 		return say(l, "%s выкупает из залога %s за %s", "%s redeems %s for %s", who, cell, m)
 	case bm.EvForfeit:
-		return say(l, "Банк забирает заложенный участок %s у игрока %s", "The bank takes %s, pledged by %s", cell, who)
+		return say(l, "%[2]s теряет заложенный участок %[1]s: его забирает банк", "The bank takes %s, pledged by %s", cell, who)
 	case bm.EvSellBank:
 		return say(l, "%s продаёт банку %s за %s", "%s sells %s to the bank for %s", who, cell, m)
 	case bm.EvOffer:
 		if e.Good != "" {
-			return say(l, "%s предлагает игроку %s сделку: %s", "%s offers %s a deal: %s", who, name(e.Other), bmShares(l, e.Good))
+			return say(l, "%s предлагает сделку: %[3]s; отвечает %[2]s", "%s offers %s a deal: %s", who, name(e.Other), bmShares(l, e.Good))
 		}
-		return say(l, "%s предлагает игроку %s сделку: %s", "%s offers %s a deal: %s", who, name(e.Other), cell)
+		return say(l, "%s предлагает сделку: %[3]s; отвечает %[2]s", "%s offers %s a deal: %s", who, name(e.Other), cell)
 	case bm.EvDeal:
 		what := cell
 		if e.Good != "" {
@@ -323,11 +323,11 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 		}
 		switch {
 		case e.Amount < 0:
-			return say(l, "Сделка: %s покупает %s у игрока %s за %s", "Deal: %s buys %s from %s for %s", who, what, name(e.Other), m)
+			return say(l, "Сделка: %s покупает %s за %[4]s, продаёт %[3]s", "Deal: %s buys %s from %s for %s", who, what, name(e.Other), m)
 		case e.Amount > 0:
 			return say(l, "Сделка: %s получает %s", "Deal: %s receives %s", who, m)
 		}
-		return say(l, "Сделка: %s отдаёт %s игроку %s в обмен на участок", "Deal: %s swaps %s with %s for a lot", who, what, name(e.Other))
+		return say(l, "Сделка: %s меняет %s на участок, вторая сторона — %s", "Deal: %s swaps %s with %s for a lot", who, what, name(e.Other))
 	case bm.EvDealNo:
 		return say(l, "%s отказывается от сделки", "%s declines the deal", who)
 	case bm.EvHighway:
@@ -348,11 +348,11 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 		}
 		return say(l, "Рулетка: %s", "Roulette: %s", cell)
 	case bm.EvDebt:
-		return say(l, "%s: не хватает денег, долг %s", "%s is short of cash: owes %s", who, amount(int64(e.Other)))
+		return say(l, "%s: не хватает денег, долг %s", "%s is short of cash: owes %s", who, amount(l, int64(e.Other)))
 	case bm.EvPaid:
 		return say(l, "%s платит долг", "%s pays the debt", who)
 	case bm.EvCreditor:
-		return say(l, "Банк платит игроку %s долг разорившегося: %s", "The bank pays %s a bankrupt's debt: %s", who, m)
+		return say(l, "%s получает от банка долг банкрота: %s", "The bank pays %s a bankrupt's debt: %s", who, m)
 	case bm.EvBankrupt:
 		return say(l, "%s разоряется", "%s goes bankrupt", who)
 	case bm.EvResign:
@@ -360,10 +360,16 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 	case bm.EvTurn:
 		return say(l, "Ходит %s", "%s to move", who)
 	case bm.EvEnd:
+		switch e.Other {
+		case engine.OverLaps:
+			return pick(l, "Игра окончена: последний круг пройден, ход доигран.", "The game is over: the last lap is done and its turn played out.")
+		case engine.OverLastOne:
+			return pick(l, "Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it.")
+		}
 		return pick(l, "Игра окончена", "The game is over")
 	}
 	if e.Amount != 0 {
-		return fmt.Sprintf("%s: %s %s", who, e.Type, amount(e.Amount))
+		return fmt.Sprintf("%s: %s %s", who, e.Type, amount(l, e.Amount))
 	}
 	return fmt.Sprintf("%s: %s", who, e.Type)
 }
@@ -411,7 +417,7 @@ func (b businessGame) Seats(l string, view any) []Seat {
 	out := make([]Seat, len(v.Players))
 	for i, p := range v.Players {
 		s := Seat{Cell: b.CellName(l, p.Cell), Laps: p.Laps, LapsOf: v.Laps, Cash: p.Cash, Bankrupt: p.Bankrupt}
-		s.Facts = []Fact{{templates.T(l, "cash"), amount(p.Cash)}, {templates.T(l, "xcards"), fmt.Sprint(p.Cards)}}
+		s.Facts = []Fact{{templates.T(l, "cash"), amount(l, p.Cash)}, {templates.T(l, "xcards"), fmt.Sprint(p.Cards)}}
 		if p.Passes != 0 {
 			s.Notes = append(s.Notes, pick(l, "хранит карту «Сыграть на бирже»", "keeps a «Play on the exchange» card"))
 		}
@@ -487,7 +493,7 @@ func (b businessGame) Prompt(l string, view any, seat int, owes bool, name func(
 			s += " " + pick(l, "Биржа открыта: можно купить и продать акции и сыграть одну карту биржи.",
 				"The exchange is open: buy and sell shares and play one exchange card.")
 		}
-		return s + " " + pick(l, "Сделайте, что нужно, и закончите ход.", "Do what you want, then end the turn.")
+		return s + " " + pick(l, "Выберите, что сделать.", "Choose what to do.")
 	case bm.PhChoose:
 		return say(l, "Вы получаете акции: ещё %d, любого цвета — выберите цвет и сколько.",
 			"You receive shares: %d more, of any colour; choose a colour and how many.", v.Gift)
@@ -496,34 +502,36 @@ func (b businessGame) Prompt(l string, view any, seat int, owes bool, name func(
 			"Customs: sell %d more shares to the bank at the exchange price; you choose which.", v.Sell)
 	case bm.PhClaim:
 		if c := v.Claim; c != nil {
-			return say(l, "%s — на вашем участке %s. Потребуйте аренду (%s), иначе она пропадёт.",
-				"%s stopped on your lot %s. Claim the rent (%s), or it is lost.", name(c.Payer), b.CellName(l, c.Cell), amount(c.Amount))
+			// Not "or it is lost": the game waits for the answer, and a
+			// missed deadline claims it (the engine's default).
+			return say(l, "%s — на вашем участке %s. Потребуйте аренду (%s) или откажитесь от неё.",
+				"%s stopped on your lot %s. Claim the rent (%s) or waive it.", name(c.Payer), b.CellName(l, c.Cell), amount(l, c.Amount))
 		}
 	case bm.PhOffer:
 		if o := v.Offer; o != nil {
 			switch o.Kind {
 			case bm.AOfferSell:
-				return say(l, "%s предлагает вам купить %s за %s. Согласны?", "%s offers to sell you %s for %s. Do you accept?", name(o.From), b.CellName(l, o.Cell), amount(o.Price))
+				return say(l, "%s предлагает вам купить %s за %s. Согласны?", "%s offers to sell you %s for %s. Do you accept?", name(o.From), b.CellName(l, o.Cell), amount(l, o.Price))
 			case bm.AOfferBuy:
-				return say(l, "%s хочет купить ваш участок %s за %s. Согласны?", "%s offers to buy your lot %s for %s. Do you accept?", name(o.From), b.CellName(l, o.Cell), amount(o.Price))
+				return say(l, "%s хочет купить ваш участок %s за %s. Согласны?", "%s offers to buy your lot %s for %s. Do you accept?", name(o.From), b.CellName(l, o.Cell), amount(l, o.Price))
 			case bm.AOfferSwap:
-				return say(l, "%s предлагает обмен: ваш участок %s на его %s. Согласны?", "%s offers a swap: your lot %s for their %s. Do you accept?", name(o.From), b.CellName(l, o.Other), b.CellName(l, o.Cell))
+				return say(l, "%s предлагает обмен: ваш участок %s на участок %s. Согласны?", "%s offers a swap: your lot %s for their %s. Do you accept?", name(o.From), b.CellName(l, o.Other), b.CellName(l, o.Cell))
 			case bm.AOfferShare:
 				key := ""
 				if o.Other >= 0 && o.Other < bm.NumColours {
 					key = bm.Groups[o.Other].Key
 				}
-				return say(l, "%s предлагает вам акцию (%s) за %s. Согласны?", "%s offers you a share (%s) for %s. Do you accept?", name(o.From), strings.ToLower(bmColour(l, key)), amount(o.Price))
+				return say(l, "%s предлагает вам акцию (%s) за %s. Согласны?", "%s offers you a share (%s) for %s. Do you accept?", name(o.From), strings.ToLower(bmColour(l, key)), amount(l, o.Price))
 			}
 		}
 	case bm.PhDebt:
 		if d := v.Debt; d != nil && d.To >= 0 {
 			return say(l, "Не хватает денег: нужно заплатить %s, а у вас %s. Заложите участок, продайте банку постройку, участок или акции.",
-				"You are short of cash: %s to pay, %s in hand. Pledge a lot, or sell a building, a lot or shares to the bank.", amount(d.Amount), amount(p.Cash))
+				"You are short of cash: %s to pay, %s in hand. Pledge a lot, or sell a building, a lot or shares to the bank.", amount(l, d.Amount), amount(l, p.Cash))
 		}
 		if d := v.Debt; d != nil {
 			return say(l, "Не хватает денег: нужно заплатить %s, а у вас %s. Заложите участок или продайте банку постройку или участок.",
-				"You are short of cash: %s to pay, %s in hand. Pledge a lot, or sell a building or a lot to the bank.", amount(d.Amount), amount(p.Cash))
+				"You are short of cash: %s to pay, %s in hand. Pledge a lot, or sell a building or a lot to the bank.", amount(l, d.Amount), amount(l, p.Cash))
 		}
 	case bm.PhRoulette:
 		if v.Roulette > 0 {
@@ -579,42 +587,42 @@ func (b businessGame) Choice(l string, c engine.Choice, view any, name func(int)
 	within := func(p int64) int64 { return min(max(p, c.Min), c.Max) }
 	switch c.Type {
 	case bm.ABuy:
-		ch.Note = templates.Tf(l, "note_price", amount(price(c.Cell)))
+		ch.Note = templates.Tf(l, "note_price", amount(l, price(c.Cell)))
 		if c.Cell >= bm.AbroadFirst && c.Cell <= bm.AbroadLast {
-			ch.Note += " + " + amount(bm.AbroadSurcharge)
+			ch.Note += " + " + amount(l, bm.AbroadSurcharge)
 		}
 	case bm.ATake:
 		ch.Label = say(l, "Взять %s", "Take %s", bmShares(l, c.Good))
 		ch.Unit = pick(l, "шт.", "shares")
 	case bm.AClaim:
 		if v.Claim != nil {
-			ch.Note = amount(v.Claim.Amount)
+			ch.Note = amount(l, v.Claim.Amount)
 		}
 	case bm.AAccept:
 		if o := v.Offer; o != nil && o.Price > 0 {
 			if o.Kind == bm.AOfferBuy {
-				ch.Note = templates.Tf(l, "note_get", amount(o.Price))
+				ch.Note = templates.Tf(l, "note_get", amount(l, o.Price))
 			} else {
-				ch.Note = templates.Tf(l, "note_pay", amount(o.Price))
+				ch.Note = templates.Tf(l, "note_pay", amount(l, o.Price))
 			}
 		}
 	case bm.ABroker:
-		ch.Note = templates.Tf(l, "note_pay", amount(bm.BrokerFee))
+		ch.Note = templates.Tf(l, "note_pay", amount(l, bm.BrokerFee))
 	case bm.AAbroad:
-		ch.Note = pick(l, "10 000 и половина акций банку", "10,000 and half your shares to the bank")
+		ch.Note = say(l, "%s и половина акций банку", "%s and half your shares to the bank", amount(l, bm.CustomsFee))
 	case bm.APlayCard: // one list of every card and colour
 		ch.Label = pick(l, "Сыграть карту биржи", "Play an exchange card")
 		ch.Form, ch.AltLabel = "card", pick(l, "Карта и цвет", "Card and colour")
 		ch.Alt = bmCardPlay(l, c.Cell, c.Good, c.Amount)
 	case bm.ABuyShares, bm.ASellShares:
-		ch.Unit = pick(l, "шт.", "shares")
-		ch.Note = templates.Tf(l, "note_each", amount(share(c.Good)))
+		ch.Unit = pick(l, "акций", "shares")
+		ch.Note = templates.Tf(l, "note_each", amount(l, share(c.Good)))
 	case bm.ABuild:
 		cell := bm.Board[max(0, min(c.Cell, bm.NumCells-1))]
 		if level(c.Cell) == 0 {
-			ch.Note = pick(l, "филиал", "branch") + ", " + amount(cell.Branch)
+			ch.Note = pick(l, "филиал", "branch") + ", " + amount(l, cell.Branch)
 		} else {
-			ch.Note = pick(l, "предприятие", "enterprise") + ", " + amount(cell.Enterprise)
+			ch.Note = pick(l, "предприятие", "enterprise") + ", " + amount(l, cell.Enterprise)
 		}
 	case bm.ASellBuilding:
 		cell := bm.Board[max(0, min(c.Cell, bm.NumCells-1))]
@@ -622,13 +630,13 @@ func (b businessGame) Choice(l string, c engine.Choice, view any, name func(int)
 		if level(c.Cell) == 2 {
 			cost = cell.Enterprise
 		}
-		ch.Note = templates.Tf(l, "note_get", amount(cost*bm.BuildingSalePct/100))
+		ch.Note = templates.Tf(l, "note_get", amount(l, cost*bm.BuildingSalePct/100))
 	case bm.AMortgage:
-		ch.Note = templates.Tf(l, "note_get", amount(price(c.Cell)*bm.MortgagePct/100))
+		ch.Note = templates.Tf(l, "note_get", amount(l, price(c.Cell)*bm.MortgagePct/100))
 	case bm.ARedeem:
-		ch.Note = templates.Tf(l, "note_pay", amount(price(c.Cell)*bm.RedeemPct/100))
+		ch.Note = templates.Tf(l, "note_pay", amount(l, price(c.Cell)*bm.RedeemPct/100))
 	case bm.ASellBank:
-		ch.Note = templates.Tf(l, "note_get", amount(price(c.Cell)*bm.BankBuyPct/100))
+		ch.Note = templates.Tf(l, "note_get", amount(l, price(c.Cell)*bm.BankBuyPct/100))
 	case bm.AOfferSell: // one list of every lot and buyer
 		ch.Label = pick(l, "Предложить продать участок", "Offer to sell a lot")
 		ch.Form, ch.AltLabel = "sell", pick(l, "Участок и покупатель", "Lot and buyer")
@@ -658,3 +666,38 @@ var bmParts = [][2]string{
 }
 
 func (businessGame) Parts(l string, parts map[string]int64) []Part { return partsIn(l, parts, bmParts) }
+
+func (businessGame) Squares(l string, view any, name func(int) string) []Square {
+	v, ok := view.(bm.View)
+	if !ok {
+		return nil
+	}
+	props := map[int]bm.PropertyView{}
+	for _, p := range v.Properties {
+		props[p.Cell] = p
+	}
+	var out []Square
+	for n := 1; n < bm.NumCells; n++ {
+		c := bm.Board[n]
+		if c.RU == "" {
+			continue
+		}
+		sq := Square{N: n, Name: pick(l, c.RU, c.EN), Seat: -1}
+		if p, owned := props[n]; owned && p.Owner >= 0 {
+			sq.Seat, sq.Owner = p.Owner, name(p.Owner)
+			var state []string
+			switch p.Level {
+			case 1:
+				state = append(state, pick(l, "филиал", "branch"))
+			case 2:
+				state = append(state, pick(l, "предприятие", "enterprise"))
+			}
+			if p.Pledged {
+				state = append(state, pick(l, "в залоге", "pledged"))
+			}
+			sq.Note = strings.Join(state, ", ")
+		}
+		out = append(out, sq)
+	}
+	return out
+}

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
@@ -62,6 +61,18 @@ type Game interface {
 	Groups() []Group
 	// Parts lists a net worth's parts in the game's order.
 	Parts(l string, parts map[string]int64) []Part
+	// Squares lists every square of the board the view shows: its
+	// number, name and owner, for a reader the picture is too small for.
+	Squares(l string, view any, name func(int) string) []Square
+}
+
+// Square is one square of the board in words. Owner is the owning seat,
+// −1 for none; Note tells its state (a branch, pledged, leading).
+type Square struct {
+	N           int
+	Name, Owner string
+	Seat        int
+	Note        string
 }
 
 // Seat is what a view shows of one seat: where it is, its money and
@@ -155,6 +166,20 @@ func GameName(lang, kind string) string {
 	return kind
 }
 
+// OverText says why the game ended, from the game-over event among evs
+// (the newest), in the reader's language; "" if there is none.
+func OverText(p Game, l string, evs []engine.Event, name func(int) string) string {
+	for i := len(evs) - 1; i >= 0; i-- {
+		if evs[i].Type == gameOver {
+			return p.EventText(l, evs[i], name)
+		}
+	}
+	return ""
+}
+
+// gameOver is the type of both games' last event.
+const gameOver = "game_over"
+
 // defaultsOf reads a game's default options as the form shows them.
 func defaultsOf(opts any) map[string]any {
 	b, err := json.Marshal(opts)
@@ -176,16 +201,12 @@ func pick(l, ru, en string) string {
 	return ru
 }
 
-// say formats the Russian or the English text.
-func say(l, ru, en string, args ...any) string {
-	if l == "en" {
-		return fmt.Sprintf(en, args...)
-	}
-	return fmt.Sprintf(ru, args...)
-}
+// say formats the Russian or the English text, its numbers written the
+// reader's way.
+func say(l, ru, en string, args ...any) string { return templates.Sprintf(l, pick(l, ru, en), args...) }
 
-// amount writes a number with grouped thousands, never broken.
-func amount(v int64) string { return strings.ReplaceAll(templates.Money(v), " ", "\u00a0") }
+// amount writes a number the reader's way, never broken across lines.
+func amount(l string, v int64) string { return templates.Money(l, v) }
 
 func abs(v int64) int64 {
 	if v < 0 {
@@ -195,26 +216,7 @@ func abs(v int64) int64 {
 }
 
 // laps writes "20 кругов" / "20 laps".
-func laps(l string, n int) string {
-	if l == "en" {
-		return templates.Tf(l, "n_laps", n)
-	}
-	return fmt.Sprintf("%d %s", n, pluralRU(n, "круг", "круга", "кругов"))
-}
-
-// pluralRU picks the Russian form for n: 1 круг, 2 круга, 5 кругов.
-func pluralRU(n int, one, few, many string) string {
-	n %= 100
-	switch {
-	case n >= 11 && n <= 14:
-		return many
-	case n%10 == 1:
-		return one
-	case n%10 >= 2 && n%10 <= 4:
-		return few
-	}
-	return many
-}
+func laps(l string, n int) string { return templates.Count(l, "n_laps", n) }
 
 // partsIn lists parts in the order of keys (with their text keys), the
 // unknown ones last by name.
@@ -244,7 +246,7 @@ func partsIn(l string, parts map[string]int64, order [][2]string) []Part {
 type plain struct{ kind string }
 
 func (p plain) Kind() string                         { return p.kind }
-func (plain) Money(_ string, v int64) string         { return amount(v) }
+func (plain) Money(l string, v int64) string         { return amount(l, v) }
 func (plain) Currency() string                       { return "" }
 func (plain) CellName(_ string, n int) string        { return fmt.Sprint(n) }
 func (plain) SecretAction(string) bool               { return false }
@@ -263,7 +265,7 @@ func (plain) Prompt(string, any, int, bool, func(int) string) string {
 func (plain) ActionLabel(_ string, a engine.Action, _ func(int) string) string { return a.Type }
 func (p plain) Command(l string, a engine.Action, name func(int) string) string {
 	if a.Amount != 0 {
-		return a.Type + ": " + amount(a.Amount)
+		return a.Type + ": " + amount(l, a.Amount)
 	}
 	return a.Type
 }
@@ -273,7 +275,8 @@ func (plain) EventText(_ string, e engine.Event, name func(int) string) string {
 func (plain) Choice(l string, c engine.Choice, _ any, _ func(int) string) Choice {
 	return Choice{Label: c.Type, Group: "grp_other"}
 }
-func (plain) Parts(l string, parts map[string]int64) []Part { return partsIn(l, parts, nil) }
+func (plain) Parts(l string, parts map[string]int64) []Part  { return partsIn(l, parts, nil) }
+func (plain) Squares(string, any, func(int) string) []Square { return nil }
 
 // PlayedFor says, to the seat itself only, what was played for it without
 // its player: by is a log entry's origin, "order" (its standing orders)

@@ -134,3 +134,34 @@ func TestOptions(t *testing.T) {
 		t.Errorf("options: %q", s)
 	}
 }
+
+// TestClaimPromptMatchesDefault (issue 10, 5): the rent-claim prompt
+// says nothing the default contradicts: the default claims the rent, so
+// the prompt may not say the rent is lost unless claimed.
+func TestClaimPromptMatchesDefault(t *testing.T) {
+	p := present.For(businessman.Name)
+	name := func(s int) string { return "P" + string(rune('0'+s)) }
+	asked := 0
+	botGame(t, businessman.Name, 4, `{"laps":6,"rent_claim":"claim"}`, func(g engine.Game, _ []engine.Event) {
+		for _, s := range g.Owing() {
+			v := g.View(s).(businessman.View)
+			if v.Phase != businessman.PhClaim {
+				continue
+			}
+			asked++
+			def, ok := g.Default(s)
+			if !ok || def.Type != businessman.AClaim {
+				t.Fatalf("the claim's default is %+v, %v", def, ok)
+			}
+			for _, l := range []string{"ru", "en"} {
+				prompt := p.Prompt(l, v, s, true, name)
+				if strings.Contains(prompt, "пропад") || strings.Contains(prompt, "lost") {
+					t.Fatalf("%s: %q, yet a missed deadline claims the rent", l, prompt)
+				}
+			}
+		}
+	})
+	if asked == 0 {
+		t.Fatal("no rent was asked for")
+	}
+}

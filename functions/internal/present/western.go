@@ -3,7 +3,6 @@ package present
 import (
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"github.com/pbmgames/pbm/engine"
@@ -99,13 +98,25 @@ func (w westernGame) Command(l string, a engine.Action, name func(int) string) s
 		return templates.T(l, "resign")
 	}
 	if a.Amount != 0 {
-		if u := westernUnit(l, a.Type); u == "" {
+		if u := westernCount(l, a.Type, a.Amount); u == "" {
 			s += ": " + templates.USD(l, a.Amount)
 		} else {
-			s += ": " + strconv.FormatInt(a.Amount, 10) + "\u00a0" + u
+			s += ": " + u
 		}
 	}
 	return s
+}
+
+// westernCount writes a ranged amount in what it counts: "3 units",
+// "1 ton"; "" for dollars.
+func westernCount(l, typ string, n int64) string {
+	switch typ {
+	case western.ASellGood:
+		return templates.Count(l, "n_units", n)
+	case western.ANarcoBuy, western.ANarcoSell:
+		return templates.Count(l, "n_tons", n)
+	}
+	return ""
 }
 
 // westernUnit names what a ranged amount counts; "" for dollars.
@@ -146,23 +157,34 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 	case western.EvBuy, western.EvAuctionWon:
 		return say(l, "%s покупает %s (%s)", "%s buys %s (%s)", who, cell, usd)
 	case western.EvBidPlaced:
-		return say(l, "%s сделал ставку на торгах", "%s has answered the auction", who)
+		return say(l, "%s: ответ на торги получен", "%s has answered the auction", who)
+	case western.EvBidShown:
+		if e.Other == 0 {
+			return say(l, "Торги за %[2]s: %[1]s — без ставки", "Auction for %[2]s: %[1]s passed", who, cell)
+		}
+		return say(l, "Торги за %[2]s: %[1]s — ставка %[3]s", "Auction for %[2]s: %[1]s bid %[3]s", who, cell, templates.USD(l, int64(e.Other)))
 	case western.EvAuction:
 		return say(l, "Торги: %s, от %s", "Auction: %s, from %s", cell, templates.USD(l, int64(e.Other)))
 	case western.EvPrison:
-		return say(l, "%s в тюрьме: пропускает ходов: %d", "%s is jailed for %d turns", who, e.Other)
+		return say(l, "%s в тюрьме: %s", "%s is jailed: %s", who, templates.Count(l, "skipping", e.Other))
 	case western.EvBankrupt:
-		return say(l, "%s разорился", "%s is bankrupt", who)
+		return say(l, "%s разоряется", "%s goes bankrupt", who)
 	case western.EvTurn:
 		return say(l, "Ходит %s", "%s to move", who)
 	case western.EvEnd:
+		switch e.Other {
+		case engine.OverLaps:
+			return say(l, "Игра окончена: %s завершает последний круг.", "The game is over: %s completes the last lap.", who)
+		case engine.OverLastOne:
+			return pick(l, "Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it.")
+		}
 		return pick(l, "Игра окончена", "The game is over")
 	case western.EvIncome:
 		return say(l, "%s получает доход за круг: %s", "%s collects the lap income: %s", who, usd)
 	case western.EvDividend:
 		return say(l, "%s: доход от «%s» — %s", "%s: profit of %s, %s", who, short, usd)
 	case western.EvProduce:
-		return say(l, "%s: «%s» выпускает товар «%s», %d ед.", "%[1]s: %[2]s produces %[4]d units of %[3]s", who, short, good, e.Other)
+		return say(l, "%s: «%s» выпускает товар «%s», %s", "%s: %s produces %[4]s of %[3]s", who, short, good, templates.Count(l, "n_units", e.Other))
 	case western.EvHMM:
 		return say(l, "%s: доля ХММ с %s — %s", "%s: ХММ's share of %s, %s", who, short, usd)
 	case western.EvInterest:
@@ -188,11 +210,11 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 	case western.EvRepayLoan:
 		return say(l, "%s возвращает заём колонии: %s", "%s repays %s of the colony loan", who, usd)
 	case western.EvSellGood:
-		return say(l, "%s продаёт товар «%s»: %d ед.", "%s sells %[3]d units of %[2]s", who, good, e.Other)
+		return say(l, "%s продаёт товар «%s»: %s", "%s sells %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
 	case western.EvGoodGained:
-		return say(l, "%s получает товар «%s»: %d ед.", "%s gains %[3]d units of %[2]s", who, good, e.Other)
+		return say(l, "%s получает товар «%s»: %s", "%s gains %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
 	case western.EvGoodLost:
-		return say(l, "%s теряет товар «%s»: %d ед.", "%s loses %[3]d units of %[2]s", who, good, e.Other)
+		return say(l, "%s теряет товар «%s»: %s", "%s loses %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
 	case western.EvConfiscated:
 		return say(l, "%s теряет колониальное владение %s", "%s loses the colony holding %s", who, cell)
 	case western.EvFee:
@@ -200,10 +222,10 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 	case western.EvGain:
 		return say(l, "%s получает на клетке %s: %s", "%s gets %[3]s on %[2]s", who, cell, usd)
 	case western.EvOffer:
-		return say(l, "%s предлагает %s продать %s", "%s offers to buy %[3]s from %[2]s", who, name(e.Other), cell)
+		return say(l, "%s предлагает выкупить %[3]s (владелец: %[2]s)", "%s offers to buy %[3]s from %[2]s", who, name(e.Other), cell)
 	case western.EvOfferDone:
 		if e.Amount < 0 {
-			return say(l, "%s выкупает %s у %s за %s", "%s buys %s from %s for %s", who, cell, name(e.Other), usd)
+			return say(l, "%s выкупает %s за %[4]s (продавец: %[3]s)", "%s buys %s from %s for %s", who, cell, name(e.Other), usd)
 		}
 		return say(l, "%s продаёт %s за %s", "%s sells %s for %s", who, cell, usd)
 	case western.EvOfferNo:
@@ -217,26 +239,26 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 		return pick(l, "Торги не состоялись", "Nobody bought at the auction")
 	case western.EvNarco:
 		if e.Other < 0 {
-			return say(l, "%s продаёт наркотик: %d т", "%s sells %d tons of narcotics", who, -e.Other)
+			return say(l, "%s продаёт наркотик: %s", "%s sells %s of narcotics", who, templates.Count(l, "n_tons", -e.Other))
 		}
-		return say(l, "%s покупает наркотик: %d т", "%s buys %d tons of narcotics", who, e.Other)
+		return say(l, "%s покупает наркотик: %s", "%s buys %s of narcotics", who, templates.Count(l, "n_tons", e.Other))
 	case western.EvBribe:
 		return say(l, "%s подкупает полицию: %s", "%s bribes the police: %s", who, usd)
 	case western.EvProtected:
 		return say(l, "%s под защитой полиции до конца круга", "%s is protected from the police for this lap", who)
 	case western.EvSkip:
-		return say(l, "%s пропускает ход (осталось: %d)", "%s misses a turn (%d left)", who, e.Other)
+		return say(l, "%s пропускает ход (%s)", "%s misses a turn (%s)", who, templates.Count(l, "n_turns_left", e.Other))
 	case western.EvSurrender:
 		return say(l, "%s отдаёт награбленное", "%s gives up the loot", who)
 	case western.EvLabour:
-		return say(l, "%s: биржа труда, отметка %+d", "%s: labour exchange, marker %+d", who, e.Other)
+		return say(l, "%s: биржа труда, отметка %s", "%s: labour exchange, marker %s", who, templates.Signed(l, int64(e.Other)))
 	case western.EvResign:
 		return say(l, "%s покидает игру", "%s leaves the game", who)
 	case western.EvForced:
 		if e.Cell > 0 {
-			return say(l, "%s вынужден продать %s: %s", "%s must sell %s: %s", who, cell, usd)
+			return say(l, "%s: вынужденная продажа %s — %s", "%s must sell %s: %s", who, cell, usd)
 		}
-		return say(l, "%s вынужден продать товар: %s", "%s must sell goods: %s", who, usd)
+		return say(l, "%s: вынужденная продажа товара — %s", "%s must sell goods: %s", who, usd)
 	}
 	if e.Amount != 0 {
 		return fmt.Sprintf("%s: %s %s", who, e.Type, templates.USD(l, e.Amount))
@@ -298,7 +320,7 @@ func (w westernGame) Seats(l string, view any) []Seat {
 			s.Facts = append(s.Facts, Fact{templates.T(l, "colony_loan"), usd(p.ColonyLoan)})
 		}
 		if !v.Opts.Beginners {
-			s.Facts = append(s.Facts, Fact{templates.T(l, "labour"), templates.Signed(p.Labour)})
+			s.Facts = append(s.Facts, Fact{templates.T(l, "labour"), templates.Signed(l, int64(p.Labour))})
 		}
 		if p.Narco != 0 {
 			s.Facts = append(s.Facts, Fact{templates.T(l, "narco"), fmt.Sprintf("%d\u00a0%s", p.Narco, templates.T(l, "unit_tons"))})
@@ -316,7 +338,7 @@ func (w westernGame) Seats(l string, view any) []Seat {
 				goods.Items = append(goods.Items, Item{Text: fmt.Sprintf("%s %d × %s", westernGood(l, g.String()), n, usd(price))})
 			}
 		}
-		hold := List{Title: templates.T(l, "holdings")}
+		hold := List{Title: templates.T(l, "shares")} // one name wherever they are shown: the net worth's part too
 		for cell, o := range v.Owner {
 			if int(o) == i && cell >= 1 && cell <= western.NumCells {
 				it := Item{Text: w.CellName(l, cell)}
@@ -343,6 +365,9 @@ func (w westernGame) Prompt(l string, view any, seat int, owes bool, name func(i
 	}
 	if !owes {
 		if v.Auction != nil && v.Auction.MyBid != nil {
+			if *v.Auction.MyBid == 0 { // a pass is no bid, not a bid of 0
+				return templates.T(l, "your_pass")
+			}
 			return templates.Tf(l, "your_bid", templates.USD(l, *v.Auction.MyBid))
 		}
 		return ""
@@ -353,7 +378,7 @@ func (w westernGame) Prompt(l string, view any, seat int, owes bool, name func(i
 	case western.PhRoll:
 		return templates.Tf(l, "ask_roll", here)
 	case western.PhFork:
-		return templates.Tf(l, "ask_fork", v.Die, here, v.Steps)
+		return templates.Tf(l, "ask_fork", v.Die, here, templates.Count(l, "n_steps_left", v.Steps))
 	case western.PhAct:
 		if v.Die > 0 {
 			return templates.Tf(l, "ask_act_die", v.Die, here)
@@ -436,7 +461,7 @@ func (w westernGame) Choice(l string, c engine.Choice, view any, name func(int) 
 		ch.Note = templates.Tf(l, "note_par", usd(western.Board[c.Cell].Price))
 	case western.ASpecSell:
 		if here.Mult > 0 {
-			ch.Note = templates.Tf(l, "note_mult", float64(here.Mult)/2)
+			ch.Note = templates.Tf(l, "note_mult", templates.Dec(l, float64(here.Mult)/2))
 		}
 	case western.AOffer: // one list of every rival share: a late game has dozens
 		ch.Label = pick(l, "Предложить купить акцию за 1,5 цены", "Offer to buy a share at 1.5× its value")
@@ -484,4 +509,23 @@ var westernParts = [][2]string{
 
 func (westernGame) Parts(l string, parts map[string]int64) []Part {
 	return partsIn(l, parts, westernParts)
+}
+
+func (westernGame) Squares(l string, view any, name func(int) string) []Square {
+	v, ok := view.(western.View)
+	if !ok || len(v.Owner) <= western.NumCells {
+		return nil
+	}
+	out := make([]Square, 0, western.NumCells)
+	for n := 1; n <= western.NumCells; n++ {
+		sq := Square{N: n, Name: westernCellShort(l, n), Seat: int(v.Owner[n])}
+		if sq.Seat >= 0 {
+			sq.Owner = name(sq.Seat)
+			if _, leading := v.Rates[n]; leading {
+				sq.Note = pick(l, "ведущая компания", "leading company")
+			}
+		}
+		out = append(out, sq)
+	}
+	return out
 }

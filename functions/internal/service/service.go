@@ -840,24 +840,51 @@ func cleanPerson(p Person, organiser bool) (Person, error) {
 	if p.Lang == "" {
 		p.Lang = "ru"
 	}
+	// Each message names whose field is wrong: the organiser, or the
+	// player by name (by address when the name is what is missing).
+	ru, en := whoseField(p, organiser)
 	if p.Lang != "ru" && p.Lang != "en" {
-		return p, invalid("Язык: ru или en.", "Language must be ru or en.")
+		return p, invalid(ru+": язык — ru или en.", en+": the language must be ru or en.")
 	}
 	if p.Name == "" && organiser {
 		p.Name = "—"
 	}
 	if err := checkName(p.Name); err != nil {
-		return p, err
+		e := AsError(err)
+		return p, invalid(ru+": "+lowerFirst(e.RU), en+": "+lowerFirst(e.EN))
 	}
 	if len(p.Email) > MaxEmailLen {
-		return p, invalid("Слишком длинный адрес почты.", "The email address is too long.")
+		return p, invalid(ru+": слишком длинный адрес почты.", en+": the email address is too long.")
+	}
+	if p.Email == "" {
+		return p, invalid(ru+": нужен адрес почты.", en+": the email address is missing.")
 	}
 	addr, err := mail.ParseAddress(p.Email)
 	if err != nil || addr.Address != p.Email || addr.Name != "" || !strings.Contains(p.Email[strings.LastIndexByte(p.Email, '@')+1:], ".") {
-		return p, invalid("Неверный адрес почты: "+sanitize(p.Email), "Invalid email address: "+sanitize(p.Email))
+		return p, invalid(ru+": неверный адрес почты «"+sanitize(p.Email)+"».", en+": invalid email address «"+sanitize(p.Email)+"».")
 	}
 	p.Email = strings.ToLower(p.Email)
 	return p, nil
+}
+
+// whoseField names the person a form's row is about, in Russian and
+// English, for an error message about one of its fields.
+func whoseField(p Person, organiser bool) (ru, en string) {
+	switch {
+	case organiser:
+		return "Организатор", "Organiser"
+	case p.Name != "" && checkName(p.Name) == nil:
+		return "Игрок «" + p.Name + "»", "Player «" + p.Name + "»"
+	case p.Email != "":
+		return "Игрок с адресом «" + sanitize(p.Email) + "»", "The player with address «" + sanitize(p.Email) + "»"
+	}
+	return "Игрок", "A player"
+}
+
+// lowerFirst lowers a message's first letter, to follow a colon.
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[n:]
 }
 
 // checkName refuses names that could break a page or a mail: control

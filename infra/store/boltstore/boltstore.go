@@ -48,21 +48,32 @@ type Store struct {
 
 var _ store.Store = (*Store)(nil)
 
+// ErrInUse is Open's error when another process holds the file: bbolt
+// takes an exclusive lock, so a second local runner on the same data
+// folder waits lockWait and gives up.
+var ErrInUse = errors.New("the file is held by another process")
+
+// lockWait is how long Open waits for another process to let the file go.
+var lockWait = 5 * time.Second
+
 // Open opens (creating it if need be) the store in the file at path. Only
 // one process may have it open; another waits a few seconds and fails.
 func Open(path string) (*Store, error) {
-	return open(path, &bolt.Options{Timeout: 5 * time.Second})
+	return open(path, &bolt.Options{Timeout: lockWait})
 }
 
 // OpenScratch opens a store that does not sync each commit to disk: for
 // throw-away files many commits are written to (the calendar simulator),
 // where a crash may lose what was written.
 func OpenScratch(path string) (*Store, error) {
-	return open(path, &bolt.Options{Timeout: 5 * time.Second, NoSync: true, NoFreelistSync: true})
+	return open(path, &bolt.Options{Timeout: lockWait, NoSync: true, NoFreelistSync: true})
 }
 
 func open(path string, o *bolt.Options) (*Store, error) {
 	db, err := bolt.Open(path, 0o600, o)
+	if errors.Is(err, bolt.ErrTimeout) {
+		return nil, fmt.Errorf("boltstore: open %s: %w", path, ErrInUse)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}

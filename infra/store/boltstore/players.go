@@ -20,6 +20,7 @@ var _ store.PlayerStore = (*Store)(nil)
 type playerRec struct {
 	Lang       string   `json:"lang,omitempty"`
 	Mail       string   `json:"mail,omitempty"`
+	TZ         string   `json:"tz,omitempty"`
 	Unsub      *bool    `json:"unsub,omitempty"` // nil until prefs are set
 	Supp       bool     `json:"supp,omitempty"`
 	SuppReason string   `json:"supp_reason,omitempty"`
@@ -60,6 +61,7 @@ func (s *Store) GetPlayer(ctx context.Context, email string) (store.Player, erro
 		Email:            email,
 		Lang:             r.Lang,
 		Mail:             r.Mail,
+		TimeZone:         r.TZ,
 		Unsubscribed:     r.Unsub != nil && *r.Unsub,
 		Suppressed:       r.Supp,
 		SuppressedReason: r.SuppReason,
@@ -118,13 +120,13 @@ func (s *Store) AddPlayerGame(ctx context.Context, email, gameID string, at int6
 }
 
 // SetPlayerPrefs sets the player's preferences.
-func (s *Store) SetPlayerPrefs(ctx context.Context, email, lang, mail string, unsubscribed bool, at int64) error {
+func (s *Store) SetPlayerPrefs(ctx context.Context, email, lang, mail, tz string, unsubscribed bool, at int64) error {
 	email = normEmail(email)
 	if email == "" {
 		return errors.New("boltstore: set player prefs with empty address")
 	}
 	err := s.updatePlayer(ctx, email, func(r *playerRec) {
-		r.Lang, r.Mail, r.Unsub, r.Upd = lang, mail, &unsubscribed, at
+		r.Lang, r.Mail, r.TZ, r.Unsub, r.Upd = lang, mail, tz, &unsubscribed, at
 	})
 	if err != nil {
 		return fmt.Errorf("boltstore: set prefs of player %s: %w", email, err)
@@ -160,6 +162,7 @@ func playerItemSize(email string, r *playerRec) int {
 	}
 	str("lang", r.Lang)
 	str("mail", r.Mail)
+	str("tz", r.TZ)
 	str("supp_reason", r.SuppReason)
 	if r.Unsub != nil {
 		n += len("unsub") + 1

@@ -68,8 +68,10 @@ func TestPlayerRequestsPerCall(t *testing.T) {
 	}{
 		{"AddPlayerGame (create)", func() error { return s.AddPlayerGame(ctx, "p@x.org", "g1", 1) }},
 		{"AddPlayerGame (again)", func() error { return s.AddPlayerGame(ctx, "p@x.org", "g1", 2) }},
-		{"SetPlayerPrefs", func() error { return s.SetPlayerPrefs(ctx, "p@x.org", "ru", store.MailTurns, false, 3) }},
-		{"SetPlayerPrefs (empty)", func() error { return s.SetPlayerPrefs(ctx, "p@x.org", "", "", true, 4) }},
+		{"SetPlayerPrefs", func() error {
+			return s.SetPlayerPrefs(ctx, "p@x.org", "ru", store.MailTurns, "Europe/Moscow", false, 3)
+		}},
+		{"SetPlayerPrefs (empty)", func() error { return s.SetPlayerPrefs(ctx, "p@x.org", "", "", "", true, 4) }},
 		{"Suppress", func() error { return s.Suppress(ctx, "p@x.org", "bounce", 5) }},
 		{"Suppress (create)", func() error { return s.Suppress(ctx, "q@x.org", "", 6) }},
 		{"GetPlayer", func() error { _, err := s.GetPlayer(ctx, "P@x.org"); return err }},
@@ -106,7 +108,7 @@ func TestPlayerItemLayout(t *testing.T) {
 	if err := s.AddPlayerGame(ctx, "anna@x.org", "g1", 2); err != nil {
 		t.Fatal(err)
 	}
-	if err := s.SetPlayerPrefs(ctx, "anna@x.org", "ru", store.MailDigest, true, 3); err != nil {
+	if err := s.SetPlayerPrefs(ctx, "anna@x.org", "ru", store.MailDigest, "", true, 3); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Suppress(ctx, "anna@x.org", "complaint", 4); err != nil {

@@ -20,6 +20,7 @@ import (
 const (
 	AttrLang       = "lang"
 	AttrMail       = "mail"
+	AttrTZ         = "tz"
 	AttrUnsub      = "unsub"
 	AttrSupp       = "supp"
 	AttrSuppReason = "supp_reason"
@@ -76,6 +77,9 @@ func decodePlayer(email string, item map[string]types.AttributeValue) (store.Pla
 		return store.Player{}, err
 	}
 	if p.Mail, err = optString(item, AttrMail); err != nil {
+		return store.Player{}, err
+	}
+	if p.TimeZone, err = optString(item, AttrTZ); err != nil {
 		return store.Player{}, err
 	}
 	if p.SuppressedReason, err = optString(item, AttrSuppReason); err != nil {
@@ -198,7 +202,7 @@ func (s *Store) AddPlayerGame(ctx context.Context, email, gameID string, at int6
 
 // SetPlayerPrefs sets the preferences with one UpdateItem. An empty
 // language or mail preference removes the attribute.
-func (s *Store) SetPlayerPrefs(ctx context.Context, email, lang, mail string, unsubscribed bool, at int64) error {
+func (s *Store) SetPlayerPrefs(ctx context.Context, email, lang, mail, tz string, unsubscribed bool, at int64) error {
 	email = normEmail(email)
 	if email == "" {
 		return errors.New("dynamostore: set player prefs with empty address")
@@ -207,7 +211,7 @@ func (s *Store) SetPlayerPrefs(ctx context.Context, email, lang, mail string, un
 		AttrUnsub: &types.AttributeValueMemberBOOL{Value: unsubscribed},
 		AttrUpd:   num(at),
 	}}
-	for name, v := range map[string]string{AttrLang: lang, AttrMail: mail} {
+	for name, v := range map[string]string{AttrLang: lang, AttrMail: mail, AttrTZ: tz} {
 		if v == "" {
 			u.remove = append(u.remove, name)
 		} else {

@@ -59,9 +59,9 @@ func mustAddGame(t *testing.T, s store.PlayerStore, email, gameID string, at int
 	}
 }
 
-func mustSetPrefs(t *testing.T, s store.PlayerStore, email, lang, mail string, unsub bool, at int64) {
+func mustSetPrefs(t *testing.T, s store.PlayerStore, email, lang, mail, tz string, unsub bool, at int64) {
 	t.Helper()
-	if err := s.SetPlayerPrefs(context.Background(), email, lang, mail, unsub, at); err != nil {
+	if err := s.SetPlayerPrefs(context.Background(), email, lang, mail, tz, unsub, at); err != nil {
 		t.Fatalf("SetPlayerPrefs(%s): %v", email, err)
 	}
 }
@@ -76,7 +76,7 @@ func mustSuppress(t *testing.T, s store.PlayerStore, email, reason string, at in
 // samePlayer compares all fields; no games and an empty list are alike.
 func samePlayer(t *testing.T, got, want store.Player) {
 	t.Helper()
-	if got.Email != want.Email || got.Lang != want.Lang || got.Mail != want.Mail ||
+	if got.Email != want.Email || got.Lang != want.Lang || got.Mail != want.Mail || got.TimeZone != want.TimeZone ||
 		got.Unsubscribed != want.Unsubscribed || got.Suppressed != want.Suppressed ||
 		got.SuppressedReason != want.SuppressedReason || got.SuppressedAt != want.SuppressedAt ||
 		got.UpdatedAt != want.UpdatedAt || !slices.Equal(got.Games, want.Games) {
@@ -156,21 +156,21 @@ func testConcurrentAdds(t *testing.T, s store.PlayerStore) {
 func testPlayerPrefs(t *testing.T, s store.PlayerStore) {
 	// Prefs create a player with no games.
 	fresh := newEmail(t)
-	mustSetPrefs(t, s, fresh, "en", store.MailDigest, false, 5)
+	mustSetPrefs(t, s, fresh, "en", store.MailDigest, "", false, 5)
 	samePlayer(t, mustGetPlayer(t, s, fresh), store.Player{Email: fresh, Lang: "en", Mail: store.MailDigest, UpdatedAt: 5})
 
 	email := newEmail(t)
 	g := newID(t)
 	mustAddGame(t, s, email, g, 10)
-	mustSetPrefs(t, s, email, "ru", store.MailTurns, true, 20)
-	want := store.Player{Email: email, Lang: "ru", Mail: store.MailTurns, Unsubscribed: true, Games: []string{g}, UpdatedAt: 20}
+	mustSetPrefs(t, s, email, "ru", store.MailTurns, "Europe/Moscow", true, 20)
+	want := store.Player{Email: email, Lang: "ru", Mail: store.MailTurns, TimeZone: "Europe/Moscow", Unsubscribed: true, Games: []string{g}, UpdatedAt: 20}
 	samePlayer(t, mustGetPlayer(t, s, email), want)
 
 	// Prefs replace prefs, empty ones included.
-	mustSetPrefs(t, s, email, "", "", false, 30)
+	mustSetPrefs(t, s, email, "", "", "", false, 30)
 	want = store.Player{Email: email, Games: []string{g}, UpdatedAt: 30}
 	samePlayer(t, mustGetPlayer(t, s, email), want)
-	mustSetPrefs(t, s, email, "en", store.MailAll, true, 40)
+	mustSetPrefs(t, s, email, "en", store.MailAll, "", true, 40)
 	want = store.Player{Email: email, Lang: "en", Mail: store.MailAll, Unsubscribed: true, Games: []string{g}, UpdatedAt: 40}
 	samePlayer(t, mustGetPlayer(t, s, email), want)
 
@@ -192,7 +192,7 @@ func testSuppress(t *testing.T, s store.PlayerStore) {
 	email := newEmail(t)
 	g := newID(t)
 	mustAddGame(t, s, email, g, 10)
-	mustSetPrefs(t, s, email, "ru", store.MailDigest, true, 20)
+	mustSetPrefs(t, s, email, "ru", store.MailDigest, "", true, 20)
 	mustSuppress(t, s, email, "complaint: abuse", 30)
 	want := store.Player{
 		Email: email, Lang: "ru", Mail: store.MailDigest, Unsubscribed: true,
@@ -204,7 +204,7 @@ func testSuppress(t *testing.T, s store.PlayerStore) {
 	// Later writes keep the suppression.
 	g2 := newID(t)
 	mustAddGame(t, s, email, g2, 40)
-	mustSetPrefs(t, s, email, "en", store.MailAll, false, 50)
+	mustSetPrefs(t, s, email, "en", store.MailAll, "", false, 50)
 	want.Lang, want.Mail, want.Unsubscribed = "en", store.MailAll, false
 	want.Games, want.UpdatedAt = slices.Sorted(slices.Values([]string{g, g2})), 50
 	samePlayer(t, mustGetPlayer(t, s, email), want)
@@ -218,7 +218,7 @@ func testPlayerCase(t *testing.T, s store.PlayerStore) {
 	samePlayer(t, mustGetPlayer(t, s, lower), store.Player{Email: lower, Games: []string{g1}, UpdatedAt: 1})
 
 	mustAddGame(t, s, lower, g2, 2)
-	mustSetPrefs(t, s, "ANNA."+local+"@X.ORG", "en", store.MailTurns, false, 3)
+	mustSetPrefs(t, s, "ANNA."+local+"@X.ORG", "en", store.MailTurns, "", false, 3)
 	mustSuppress(t, s, mixed, "bounce", 4)
 	want := store.Player{
 		Email: lower, Lang: "en", Mail: store.MailTurns,
@@ -268,7 +268,7 @@ func testDigestQueueTake(t *testing.T, s store.PlayerStore) {
 	email := newEmail(t)
 	g := newID(t)
 	mustAddGame(t, s, email, g, 10)
-	mustSetPrefs(t, s, email, "en", store.MailDigest, false, 20)
+	mustSetPrefs(t, s, email, "en", store.MailDigest, "", false, 20)
 	want := []store.DigestItem{
 		{Game: g, Kind: "accepted", Seat: 2, At: 100},
 		{Game: g, Kind: "over", Seat: 0, At: 105},

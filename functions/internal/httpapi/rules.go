@@ -1,0 +1,34 @@
+package httpapi
+
+import (
+	"net/http"
+
+	"github.com/pbmgames/pbm/engine/games"
+	"github.com/pbmgames/pbm/templates"
+)
+
+// rulesData is the rules page of one game.
+type rulesData struct {
+	page
+	Kind string
+}
+
+// rulesPage shows one game's rules in short, in the reader's language:
+// a summary of the rule texts and of the choices this service made where
+// they are open (the games' DECISIONS.md), and how play by mail works.
+// The invitation and the turn card link to it.
+func (a *api) rulesPage(w http.ResponseWriter, r *http.Request) {
+	kind := r.PathValue("kind")
+	if _, ok := games.Lookup(kind); !ok {
+		a.notFound(w, r)
+		return
+	}
+	l := lang(r)
+	d := rulesData{page: newPage(r, "rules"), Kind: kind}
+	d.Title = templates.Tf(l, "rules_of", gameName(l, kind))
+	d.LinkRU, d.LinkEN = "/rules/"+kind+"?lang=ru", "/rules/"+kind+"?lang=en"
+	a.render(w, r, http.StatusOK, "rules.html", d)
+}
+
+// rulesLink is the address of a game's rules page.
+func rulesLink(kind, l string) string { return "/rules/" + kind + "?lang=" + l }

@@ -1,0 +1,120 @@
+package templates
+
+import (
+	"strings"
+
+	"golang.org/x/text/feature/plural"
+	"golang.org/x/text/language"
+	"golang.org/x/text/message"
+	"golang.org/x/text/message/catalog"
+)
+
+// Every number a player reads is written by one printer per language
+// (golang.org/x/text/message, CLDR's rules): Russian groups thousands
+// with a no-break space and writes decimals with a comma ("20 000",
+// "×1,5"), English with a comma and a point ("20,000", "×1.5"). The
+// minus is the typographic one (U+2212) in both.
+
+// counted are the texts that hold a count and change with it: the
+// Russian one, few and many forms and the English one and other forms.
+// Arg is the position (from 1) of the count among the arguments.
+var counted = map[string]struct {
+	arg int
+	ru  [3]string
+	en  [2]string
+}{
+	"n_moves":      {1, [3]string{"%d действие", "%d действия", "%d действий"}, [2]string{"%d action", "%d actions"}},
+	"n_laps":       {1, [3]string{"%d круг", "%d круга", "%d кругов"}, [2]string{"%d lap", "%d laps"}},
+	"skipping":     {1, [3]string{"пропускает %d ход", "пропускает %d хода", "пропускает %d ходов"}, [2]string{"misses %d turn", "misses %d turns"}},
+	"note_turns":   {1, [3]string{"%d ход", "%d хода", "%d ходов"}, [2]string{"%d turn", "%d turns"}},
+	"chart_desc":   {1, [3]string{"Капитал каждого игрока за %d действие.", "Капитал каждого игрока за %d действия.", "Капитал каждого игрока за %d действий."}, [2]string{"Each player's net worth over %d action.", "Each player's net worth over %d actions."}},
+	"n_players":    {2, [3]string{"%d–%d игрок", "%d–%d игрока", "%d–%d игроков"}, [2]string{"%d–%d player", "%d–%d players"}},
+	"n_units":      {1, [3]string{"%d ед.", "%d ед.", "%d ед."}, [2]string{"%d unit", "%d units"}},
+	"n_tons":       {1, [3]string{"%d т", "%d т", "%d т"}, [2]string{"%d ton", "%d tons"}},
+	"n_shares":     {1, [3]string{"%d акция", "%d акции", "%d акций"}, [2]string{"%d share", "%d shares"}},
+	"n_xcards":     {1, [3]string{"%d карта биржи", "%d карты биржи", "%d карт биржи"}, [2]string{"%d exchange card", "%d exchange cards"}},
+	"n_turns_left": {1, [3]string{"ещё %d ход", "ещё %d хода", "ещё %d ходов"}, [2]string{"%d turn left", "%d turns left"}},
+	"n_steps_left": {1, [3]string{"ещё %d шаг", "ещё %d шага", "ещё %d шагов"}, [2]string{"%d step left", "%d steps left"}},
+	"start_need":   {1, [3]string{"Чтобы начать, нужен хотя бы %d принявший приглашение.", "Чтобы начать, нужно хотя бы %d принявших приглашение.", "Чтобы начать, нужно хотя бы %d принявших приглашение."}, [2]string{"At least %d player must accept before you can start.", "At least %d players must accept before you can start."}},
+	"n_lots":       {1, [3]string{"%d участок", "%d участка", "%d участков"}, [2]string{"%d lot", "%d lots"}},
+}
+
+var printers = func() map[string]*message.Printer {
+	c := catalog.NewBuilder(catalog.Fallback(language.Russian))
+	for key, f := range counted {
+		// A count's grouping comes from the printer ("%d"); the forms
+		// hold the whole text so each language puts the count where it
+		// reads.
+		must(c.Set(language.Russian, key, plural.Selectf(f.arg, "%d",
+			"one", f.ru[0], "few", f.ru[1], "many", f.ru[2], "other", f.ru[1])))
+		must(c.Set(language.English, key, plural.Selectf(f.arg, "%d", "one", f.en[0], "other", f.en[1])))
+	}
+	return map[string]*message.Printer{
+		"ru": message.NewPrinter(language.Russian, message.Catalog(c)),
+		"en": message.NewPrinter(language.English, message.Catalog(c)),
+	}
+}()
+
+func must(err error) {
+	if err != nil {
+		panic(err)
+	}
+}
+
+// printer is the reader's language's printer ("en" English, anything
+// else Russian).
+func printer(lang string) *message.Printer {
+	if lang == "en" {
+		return printers["en"]
+	}
+	return printers["ru"]
+}
+
+// Sprintf formats in the reader's language: its numbers, and the counted
+// form when format is the key of a counted text.
+func Sprintf(lang, format string, args ...any) string {
+	return minus(printer(lang).Sprintf(format, args...))
+}
+
+// minus writes CLDR's hyphen-minus before a digit as a true minus.
+func minus(s string) string {
+	if !strings.Contains(s, "-") {
+		return s
+	}
+	var b strings.Builder
+	rs := []rune(s)
+	for i, r := range rs {
+		if r == '-' && i+1 < len(rs) && rs[i+1] >= '0' && rs[i+1] <= '9' && (i == 0 || !isWordRune(rs[i-1])) {
+			r = '−'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
+}
+
+func isWordRune(r rune) bool {
+	return r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= 'а' && r <= 'я' || r >= 'А' && r <= 'Я'
+}
+
+// Num writes a whole number: "20 000", "20,000", "−2".
+func Num(lang string, v int64) string { return Sprintf(lang, "%d", v) }
+
+// Dec writes a number that may have a fraction: "1,5", "1.5".
+func Dec(lang string, v float64) string { return Sprintf(lang, "%g", v) }
+
+// Signed writes a number with its sign: "+2", "−2", "0".
+func Signed(lang string, v int64) string {
+	if v > 0 {
+		return "+" + Num(lang, v)
+	}
+	return Num(lang, v)
+}
+
+// Count writes a counted text (a key of counted) for n and the
+// arguments after it.
+func Count(lang, key string, args ...any) string {
+	if _, ok := counted[key]; !ok {
+		return key
+	}
+	return Sprintf(lang, key, args...)
+}
