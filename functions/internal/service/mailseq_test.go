@@ -104,11 +104,11 @@ func (g *seededGame) pick(legal []engine.Choice) engine.Action {
 	return instance(pool[g.rng.IntN(len(pool))])
 }
 
-// instance is the choice's action, with its minimum when it is ranged and
-// names no amount of its own.
+// instance is the choice's action, with its minimum when it is ranged
+// (even a ranged default: the fixtures were captured that way).
 func instance(c engine.Choice) engine.Action {
 	a := c.Action
-	if !c.Admits(a) {
+	if c.Ranged() {
 		a.Amount = c.Min
 	}
 	return a
