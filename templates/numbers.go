@@ -36,7 +36,10 @@ var counted = map[string]struct {
 	"n_turns_left": {1, [3]string{"ещё %d ход", "ещё %d хода", "ещё %d ходов"}, [2]string{"%d turn left", "%d turns left"}},
 	"n_steps_left": {1, [3]string{"ещё %d шаг", "ещё %d шага", "ещё %d шагов"}, [2]string{"%d step left", "%d steps left"}},
 	"start_need":   {1, [3]string{"Чтобы начать, нужен хотя бы %d принявший приглашение.", "Чтобы начать, нужно хотя бы %d принявших приглашение.", "Чтобы начать, нужно хотя бы %d принявших приглашение."}, [2]string{"At least %d player must accept before you can start.", "At least %d players must accept before you can start."}},
-	"n_lots":       {1, [3]string{"%d участок", "%d участка", "%d участков"}, [2]string{"%d lot", "%d lots"}},
+	// «около» takes the genitive: около 1 дня, около 2 дней, около 21 дня.
+	"n_days_about":  {1, [3]string{"около %d дня", "около %d дней", "около %d дней"}, [2]string{"about %d day", "about %d days"}},
+	"n_turns_about": {1, [3]string{"около %d хода у каждого", "около %d ходов у каждого", "около %d ходов у каждого"}, [2]string{"about %d turn each", "about %d turns each"}},
+	"n_lots":        {1, [3]string{"%d участок", "%d участка", "%d участков"}, [2]string{"%d lot", "%d lots"}},
 }
 
 var printers = func() map[string]*message.Printer {

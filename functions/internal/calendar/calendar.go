@@ -358,7 +358,7 @@ func (s *sim) afterEvent() error {
 	for i := range s.people {
 		p := &s.people[i]
 		seat := rec.Seats[i].Engine
-		pos := rec.SeatPosition(seat)
+		pos := rec.SeatStep(seat) // its commands: a wait ends when the seat acts or its default is played
 		if p.waiting && pos > p.position {
 			s.closeWait(p)
 		}

@@ -138,12 +138,15 @@ func WriteTable(w io.Writer, rows []Row) error {
 	return err
 }
 
-// DefaultMatrix is the table the command prints: both games at their
-// default options (the full length, 20 laps) and at 2 laps, 4 seats.
+// DefaultMatrix is the table the command prints: both games at 4 seats at
+// their default options (the length by mail, games.Info.Defaults), at the
+// full board-game length (20 laps), and at 2 laps.
 func DefaultMatrix() []Setup {
 	return []Setup{
 		{Kind: "western", Seats: 4},
 		{Kind: "businessman", Seats: 4},
+		{Kind: "western", Seats: 4, Options: json.RawMessage(`{"laps":20}`)},
+		{Kind: "businessman", Seats: 4, Options: json.RawMessage(`{"laps":20}`)},
 		{Kind: "western", Seats: 4, Options: json.RawMessage(`{"laps":2}`)},
 		{Kind: "businessman", Seats: 4, Options: json.RawMessage(`{"laps":2}`)},
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"maps"
 	"net/http"
 	"net/url"
 	"slices"
@@ -224,9 +225,13 @@ func optionFields(l string, info games.Info) []optField {
 	p := present.For(info.Kind)
 	defs := p.OptionDefaults()
 	if defs == nil {
-		if err := json.Unmarshal(info.Defaults, &defs); err != nil || defs == nil {
-			defs = map[string]any{}
-		}
+		defs = map[string]any{}
+	}
+	// The registry's defaults win: a game by mail is shorter than the
+	// board game's own default (games.Info.Defaults).
+	var byMail map[string]any
+	if err := json.Unmarshal(info.Defaults, &byMail); err == nil {
+		maps.Copy(defs, byMail)
 	}
 	// Numbers first (the laps to play come before a variant), then by name.
 	rank := func(v any) int {

@@ -176,8 +176,14 @@ func For(kind string, opts json.RawMessage, seats, deadlineHours int) ([]Estimat
 		p := interpolate(at, deadlineHours)
 		e := Estimate{Laps: laps, TurnsEach: int(math.Round(p.TurnsEach)), Days: int(math.Ceil(p.Days)),
 			DaysP90: int(math.Ceil(p.DaysP90))}
-		e.RU = templates.Tf("ru", "length_estimate", e.TurnsEach, e.Days)
-		e.EN = templates.Tf("en", "length_estimate", e.TurnsEach, e.Days)
+		for _, l := range []string{"ru", "en"} {
+			text := templates.Tf(l, "length_estimate", templates.Count(l, "n_turns_about", e.TurnsEach), templates.Count(l, "n_days_about", e.Days))
+			if l == "ru" {
+				e.RU = text
+			} else {
+				e.EN = text
+			}
+		}
 		out = append(out, e)
 	}
 	return out, nil

@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strconv"
 	"testing"
+
+	"github.com/pbmgames/pbm/engine/games"
 )
 
 func TestVariant(t *testing.T) {
@@ -95,4 +98,28 @@ func TestMarshal(t *testing.T) {
 // says tells whether text holds the number n as a word.
 func says(text string, n int) bool {
 	return regexp.MustCompile(`\b` + strconv.Itoa(n) + `\b`).MatchString(text)
+}
+
+// TestDefaultLengthFitsTwoWeeks (issue 13): the length a game by mail gets
+// unless its organiser chooses another fits in two weeks at 4 seats and
+// the default deadline, by the simulator's figures: the median within 14
+// days, the 90th percentile within 21. (The figures are rounded up.)
+func TestDefaultLengthFitsTwoWeeks(t *testing.T) {
+	for _, info := range games.List() {
+		var def struct{ Laps int }
+		if err := json.Unmarshal(info.Defaults, &def); err != nil {
+			t.Fatal(err)
+		}
+		est, err := For(info.Kind, nil, 4, 72)
+		if err != nil {
+			t.Fatal(err)
+		}
+		i := slices.IndexFunc(est, func(e Estimate) bool { return e.Laps == def.Laps })
+		if i < 0 {
+			t.Fatalf("%s: no estimate for its default of %d laps", info.Kind, def.Laps)
+		}
+		if e := est[i]; e.Days > 14 || e.DaysP90 > 21 {
+			t.Errorf("%s, %d laps by default: median %d days, 90th percentile %d: longer than two weeks", info.Kind, def.Laps, e.Days, e.DaysP90)
+		}
+	}
 }

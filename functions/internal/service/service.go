@@ -198,14 +198,17 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	if _, err := io.ReadFull(s.rand, rec.Seed); err != nil {
 		return Created{}, fmt.Errorf("create game: seed: %w", err)
 	}
-	// The options are checked by making the game now; it is made again,
+	// The options are written out whole (the game's length by mail where
+	// none is given) and checked by making the game now; it is made again,
 	// with the seats that accept, when it starts.
-	if _, err := games.New(req.Kind, req.Options, len(req.Seats), [32]byte(rec.Seed)); err != nil {
+	opts, err := games.Complete(req.Kind, req.Options)
+	if err != nil {
 		return Created{}, err
 	}
-	if len(req.Options) > 0 {
-		rec.Options = req.Options
+	if _, err := games.New(req.Kind, opts, len(req.Seats), [32]byte(rec.Seed)); err != nil {
+		return Created{}, err
 	}
+	rec.Options = opts
 	if keyed != "" {
 		rec.ID, rec.Request = keyed, fingerprint(req)
 	} else if rec.ID, err = s.newID(); err != nil {
