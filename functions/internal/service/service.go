@@ -340,6 +340,7 @@ func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
 	if rec.Format != RecordFormat {
 		return nil, 0, fmt.Errorf("load game %s: record format %d", id, rec.Format)
 	}
+	rec.upgrade()
 	return &rec, g.Version, nil
 }
 
