@@ -252,7 +252,7 @@ func newMeteredEnv(t *testing.T) (*env, *meter) {
 	mail.enabled.Store(true)
 	n := &notify.Notifier{Sender: mail, Players: ds, Log: discardLog()}
 	svc := service.New(service.Config{Store: st, Players: ds, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds, Limits: servicetest.Roomy,
-		AfterCommit: n.AfterCommit})
+		Committed: n.Committed})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: discardLog()}))
 	t.Cleanup(srv.Close)

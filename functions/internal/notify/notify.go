@@ -70,6 +70,15 @@ func (n *Notifier) Drain(ctx context.Context, gameID string) error {
 	if err != nil {
 		return fmt.Errorf("drain %s: %w", gameID, err)
 	}
+	return n.DrainRecord(ctx, rec, ver)
+}
+
+// DrainRecord drains rec, the game as version ver, as Drain does, without
+// reading the game: the marks are written on that version (service.SettleAt).
+// rec must be the game's newest version as far as the caller knows — the
+// commit's own record — since what its outbox holds is sent.
+func (n *Notifier) DrainRecord(ctx context.Context, rec *service.Record, ver int64) error {
+	gameID := rec.ID
 	var sent []string
 	var unreachable []int
 	failed := map[string]string{}
@@ -124,7 +133,7 @@ func (n *Notifier) Drain(ctx context.Context, gameID string) error {
 		}
 		sent = append(sent, m.ID)
 	}
-	if err := n.Service.Settle(ctx, gameID, service.Drained{Sent: sent, Unreachable: unreachable, Failed: failed}); err != nil {
+	if err := n.Service.SettleAt(ctx, rec, ver, service.Drained{Sent: sent, Unreachable: unreachable, Failed: failed}); err != nil {
 		errs = append(errs, fmt.Errorf("mark sent %s: %w", gameID, err))
 	}
 	return errors.Join(errs...)
@@ -265,6 +274,15 @@ func (n *Notifier) sendDigest(ctx context.Context, email string) error {
 func (n *Notifier) AfterCommit(ctx context.Context, gameID string) {
 	if err := n.Drain(ctx, gameID); err != nil {
 		n.Log.ErrorContext(ctx, "notify", "game", gameID, "err", err)
+	}
+}
+
+// Committed is the in-process hook for service.Config.Committed: it
+// drains the record the commit just wrote, without reading it again.
+// Failures are logged, as AfterCommit's.
+func (n *Notifier) Committed(ctx context.Context, rec *service.Record, ver int64) {
+	if err := n.DrainRecord(ctx, rec, ver); err != nil {
+		n.Log.ErrorContext(ctx, "notify", "game", rec.ID, "err", err)
 	}
 }
 

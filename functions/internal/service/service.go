@@ -66,6 +66,10 @@ type Config struct {
 	// the outbox (the in-process notifier of the local run and tests; nil
 	// in Lambda, where the table's stream feeds the notifier).
 	AfterCommit func(ctx context.Context, gameID string)
+	// Committed, when set, runs instead of AfterCommit with the record
+	// and version just written, so that the notifier need not read the
+	// game again.
+	Committed func(ctx context.Context, rec *Record, version int64)
 }
 
 // Service is safe for concurrent use.
@@ -79,12 +83,13 @@ type Service struct {
 	rand        io.Reader
 	log         *slog.Logger
 	afterCommit func(ctx context.Context, gameID string)
+	committed   func(ctx context.Context, rec *Record, version int64)
 }
 
 // New makes a Service.
 func New(c Config) *Service {
 	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, limits: c.Limits.withDefaults(), keys: c.Keys,
-		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit}
+		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed}
 	if s.guard == nil {
 		g, ok := c.Store.(store.GuardStore)
 		if !ok {
@@ -779,7 +784,11 @@ func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, e
 	if err != nil {
 		return 0, err
 	}
-	if s.afterCommit != nil && len(rec.Outbox) > 0 {
+	switch {
+	case len(rec.Outbox) == 0:
+	case s.committed != nil:
+		s.committed(ctx, rec, v)
+	case s.afterCommit != nil:
 		s.afterCommit(ctx, rec.ID)
 	}
 	return v, nil
