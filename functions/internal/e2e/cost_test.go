@@ -50,6 +50,7 @@ type cost struct {
 	gameItem  int // requests on a game item (sk "GAME")
 	wcu       int // table and index write units
 	indexWCU  int // of which index writes
+	byIndex   [3]int
 	rcu       float64
 	ops       map[string]int
 	gameBytes int // the largest game item written
@@ -107,15 +108,16 @@ func (m *meter) middleware(st *middleware.Stack) error {
 				after := m.item(ctx, k)
 				size := max(itemSize(before), itemSize(after))
 				c.wcu = max(1, int(math.Ceil(float64(size)/1024)))
-				for _, idx := range indexKeys {
+				for i, idx := range indexKeys {
 					b, bok := indexKey(before, idx)
 					a, aok := indexKey(after, idx)
 					switch {
 					case bok && aok && a != b:
-						c.indexWCU += 2
+						c.byIndex[i] += 2
 					case bok != aok:
-						c.indexWCU++
+						c.byIndex[i]++
 					}
+					c.indexWCU += c.byIndex[i]
 				}
 				c.wcu += c.indexWCU
 				if c.gameItem == 1 {
@@ -149,6 +151,9 @@ func (m *meter) add(c cost) {
 	m.cur.gameItem += c.gameItem
 	m.cur.wcu += c.wcu
 	m.cur.indexWCU += c.indexWCU
+	for i, n := range c.byIndex {
+		m.cur.byIndex[i] += n
+	}
 	m.cur.rcu += c.rcu
 	m.cur.gameBytes = max(m.cur.gameBytes, c.gameBytes)
 	for op, n := range c.ops {
@@ -305,6 +310,7 @@ type costSummary struct {
 	actions                     int
 	requests, gameItem, wcu     float64 // averages per action
 	indexWCU, rcu               float64
+	byIndex                     [3]float64 // outbox, wake, digest
 	maxWCU, over10, maxGameItem int
 	gameBytes                   int
 	ops                         map[string]int
@@ -317,6 +323,9 @@ func summarise(costs []cost) costSummary {
 		s.gameItem += float64(c.gameItem)
 		s.wcu += float64(c.wcu)
 		s.indexWCU += float64(c.indexWCU)
+		for i, n := range c.byIndex {
+			s.byIndex[i] += float64(n)
+		}
 		s.rcu += c.rcu
 		s.maxWCU = max(s.maxWCU, c.wcu)
 		s.maxGameItem = max(s.maxGameItem, c.gameItem)
@@ -333,6 +342,9 @@ func summarise(costs []cost) costSummary {
 	s.gameItem /= n
 	s.wcu /= n
 	s.indexWCU /= n
+	for i := range s.byIndex {
+		s.byIndex[i] /= n
+	}
 	s.rcu /= n
 	return s
 }
@@ -343,8 +355,8 @@ func (s costSummary) String() string {
 		ops = append(ops, fmt.Sprintf("%s %.2f", op, float64(n)/float64(s.actions)))
 	}
 	sort.Strings(ops)
-	return fmt.Sprintf("| %d | %.2f | %.2f (max %d) | %.2f | %.2f | %d | %.0f%% | %.2f | %d | %s |",
-		s.actions, s.requests, s.gameItem, s.maxGameItem, s.wcu, s.indexWCU, s.maxWCU,
+	return fmt.Sprintf("| %d | %.2f | %.2f (max %d) | %.2f | %.2f (outbox %.2f, wake %.2f, digest %.2f) | %d | %.0f%% | %.2f | %d | %s |",
+		s.actions, s.requests, s.gameItem, s.maxGameItem, s.wcu, s.indexWCU, s.byIndex[0], s.byIndex[1], s.byIndex[2], s.maxWCU,
 		100*float64(s.over10)/float64(s.actions), s.rcu, s.gameBytes, strings.Join(ops, ", "))
 }
 
@@ -369,6 +381,11 @@ func TestCostPerAction(t *testing.T) {
 				t.Fatal("no action was played")
 			}
 			rows[tc.kind] = summarise(costs)
+			for i, c := range costs {
+				if c.wcu > 10 {
+					t.Logf("action %d: %d WU (index %v), %v, game item %d B", i, c.wcu, c.byIndex, c.ops, c.gameBytes)
+				}
+			}
 		})
 	}
 	t.Log("| game | actions | requests/action | game-item requests/action | write units/action | of which index | max write units | actions > 10 WU | read units/action | largest game item (B) | requests by operation, per action |")

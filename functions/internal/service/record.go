@@ -178,9 +178,12 @@ type ParkedMail struct {
 }
 
 // gzipWriters are reused: a new flate writer allocates over half a
-// megabyte, more than the rest of a move.
+// megabyte, more than the rest of a move. The default level, not the
+// fastest: on a 6-seat game's item (20 KB of JSON) it writes 3.5 KB where
+// the fastest writes 4.6 KB, under the 4 KB of a read unit and one write
+// unit less, for a fraction of a millisecond.
 var gzipWriters = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(io.Discard, gzip.BestSpeed)
+	zw, _ := gzip.NewWriterLevel(io.Discard, gzip.DefaultCompression)
 	return zw
 }}
 
