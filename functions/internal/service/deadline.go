@@ -69,6 +69,20 @@ func (r *Record) wakeAt() int64 {
 	return wake
 }
 
+// wakeKey is the time to give the store's wake index at now: the key
+// written last, while it is still to come and no later than wakeAt, else
+// wakeAt. A key that changes costs two index writes; wakeAt moves nearly
+// every time a turn passes (the new deadline), the kept key only when the
+// next wake comes earlier or the key falls due: the sweep then ticks the
+// game at worst early, finds nothing due and moves the key on (Tick).
+func (r *Record) wakeKey(now int64) int64 {
+	w := r.wakeAt()
+	if w != 0 && r.WakeKey > now && r.WakeKey <= w {
+		return r.WakeKey
+	}
+	return w
+}
+
 // autoplay plays, in the same commit and for as long as there are any
 // (bounded by maxAutoplay), the decisions nobody need be asked: those of
 // seats handed to a bot, and those the seats' standing orders cover.
@@ -193,9 +207,11 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("%s-%d-%d", MailReminder, inv, rec.Moves), Kind: MailReminder, Seat: inv, Moves: rec.Moves, Due: due})
 		changed = true
 	}
-	if !changed {
+	if !changed && (rec.WakeKey == 0 || rec.WakeKey > now || rec.wakeKey(now) == rec.WakeKey) {
 		return nil
 	}
+	// Something fell due, or the game was woken early by a kept wake key
+	// (wakeKey) and the key moves on.
 	if _, err := s.commit(ctx, rec, ver); err != nil {
 		return fmt.Errorf("tick game %s v%d: %w", id, ver, err)
 	}

@@ -125,6 +125,9 @@ type Record struct {
 	// PlayOn says a commit stopped playing bots and orders at its bound
 	// with more they cover: the game wakes at once to play on.
 	PlayOn bool `json:"play_on,omitempty"`
+	// WakeKey is the time the store's wake index was last given for the
+	// game (wakeKey).
+	WakeKey int64 `json:"wake_key,omitempty"`
 	// Unasked[seat]: the decision the engine seat owes was not mailed,
 	// its orders being to play it; its next one is mailed.
 	Unasked []bool `json:"unasked,omitempty"`

@@ -776,11 +776,12 @@ func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, e
 	}
 	now := s.now()
 	rec.Updated = now.Unix()
+	rec.WakeKey = rec.wakeKey(now.Unix())
 	body, err := encode(rec)
 	if err != nil {
 		return 0, err
 	}
-	v, err := s.store.PutGame(ctx, store.Game{ID: rec.ID, Body: body, OutboxPending: len(rec.Outbox) > 0, UpdatedAt: now.Unix(), WakeAt: rec.wakeAt()}, prev)
+	v, err := s.store.PutGame(ctx, store.Game{ID: rec.ID, Body: body, OutboxPending: len(rec.Outbox) > 0, UpdatedAt: now.Unix(), WakeAt: rec.WakeKey}, prev)
 	if err != nil {
 		return 0, err
 	}
