@@ -131,6 +131,10 @@ type Record struct {
 	// Unasked[seat]: the decision the engine seat owes was not mailed,
 	// its orders being to play it; its next one is mailed.
 	Unasked []bool `json:"unasked,omitempty"`
+
+	// marking: this commit only marks mail sent (Settle), in the action
+	// that committed the mail; not stored.
+	marking bool
 }
 
 // grow sizes the per-seat slices for n engine seats.

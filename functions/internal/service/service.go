@@ -35,8 +35,10 @@ const (
 	MinKeyLen   = 8
 	MaxKeyLen   = 64
 	// ChunkSize entries move from the game item to a chunk item once the
-	// item holds twice as many.
-	ChunkSize = 32
+	// item holds twice as many, in a commit that leaves no mail; in any
+	// commit once it holds maxLogEntries.
+	ChunkSize     = 32
+	maxLogEntries = 2*ChunkSize + ChunkSize/2
 	// keepKeys idempotency keys are remembered per game.
 	keepKeys = 128
 )
@@ -757,8 +759,14 @@ func (s *Service) update(ctx context.Context, id string, change func(*Record) er
 
 // commit writes rec as the version after prev: older log entries first go
 // to their immutable chunk (idempotently), then the one conditional write.
+//
+// The log moves to a chunk in a commit that leaves no mail and marks none
+// sent: a commit that leaves mail is followed in the same action by the
+// write that marks it sent, and the chunk's write units on top of both
+// would take the action over 10 (issue 16). A log of maxLogEntries moves
+// in any commit.
 func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, error) {
-	for rec.Log.Len() >= 2*ChunkSize {
+	for n := rec.Log.Len(); n >= maxLogEntries || n >= 2*ChunkSize && len(rec.Outbox) == 0 && !rec.marking; n = rec.Log.Len() {
 		old, rest := rec.Log.split(ChunkSize)
 		entries, err := old.decode()
 		if err != nil {
