@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -292,25 +293,32 @@ func (n *Notifier) Committed(ctx context.Context, rec *service.Record, ver int64
 const SweepIdle = 2 * time.Minute
 
 // Sweep drains every game that still has pending mail and has not been
-// written for SweepIdle.
+// written for SweepIdle, service.SweepWorkers at a time.
 func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]string, error)) error {
 	ids, err := pending(ctx)
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
-	var errs []error
-	for _, id := range ids {
+	var (
+		mu   sync.Mutex
+		errs []error
+	)
+	_ = service.ForEach(ctx, ids, func(ctx context.Context, id string) error {
 		rec, _, err := n.Service.Load(ctx, id)
+		if err == nil && (time.Since(time.Unix(rec.Updated, 0)) < SweepIdle || len(rec.Outbox) == 0) {
+			return nil
+		}
+		if err == nil {
+			err = n.Drain(ctx, id)
+		} else {
+			err = fmt.Errorf("sweep %s: %w", id, err)
+		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("sweep %s: %w", id, err))
-			continue
-		}
-		if time.Since(time.Unix(rec.Updated, 0)) < SweepIdle || len(rec.Outbox) == 0 {
-			continue
-		}
-		if err := n.Drain(ctx, id); err != nil {
+			mu.Lock()
 			errs = append(errs, err)
+			mu.Unlock()
 		}
-	}
+		return err
+	})
 	return errors.Join(errs...)
 }

@@ -2,9 +2,12 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/infra/store"
 )
 
 // DefaultMissesToBot deadlines missed in a row hand a seat to a bot, or
@@ -218,22 +221,58 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 	return nil
 }
 
-// TickAll ticks every game the store says is waking by now.
+// SweepWorkers is how many games a sweep works on at once: each is a few
+// requests that mostly wait on the network.
+const SweepWorkers = 16
+
+// ForEach calls fn for each id, SweepWorkers at a time, and returns the
+// first error (every id is tried whatever the others do).
+func ForEach(ctx context.Context, ids []string, fn func(ctx context.Context, id string) error) error {
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	sem := make(chan struct{}, SweepWorkers)
+	for _, id := range ids {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := fn(ctx, id); err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// TickAll ticks every game the store says is waking by now, SweepWorkers
+// at a time. A game another sweep or a move wrote meanwhile is left to
+// them (its commit fails on the version): two sweeps at once play and
+// mail each thing once.
 func (s *Service) TickAll(ctx context.Context) (int, error) {
 	ids, err := s.store.Waking(ctx, s.now().Unix())
 	if err != nil {
 		return 0, fmt.Errorf("waking games: %w", err)
 	}
-	var firstErr error
-	for _, id := range ids {
-		if err := s.Tick(ctx, id); err != nil {
+	err = ForEach(ctx, ids, func(ctx context.Context, id string) error {
+		err := s.Tick(ctx, id)
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			s.log.InfoContext(ctx, "tick: the game moved meanwhile", "game", id)
+			return nil
+		case err != nil:
 			s.log.ErrorContext(ctx, "tick", "game", id, "err", err)
-			if firstErr == nil {
-				firstErr = err
-			}
 		}
-	}
-	return len(ids), firstErr
+		return err
+	})
+	return len(ids), err
 }
 
 // PendingOutbox lists the games with mail still to send (for the sweep).
