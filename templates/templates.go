@@ -8,21 +8,32 @@ import (
 	"html/template"
 	"io"
 	"strings"
+	"sync"
 	texttemplate "text/template"
 )
 
 //go:embed pages/*.html mail/*.html mail/*.txt
 var files embed.FS
 
+// Each set of templates is parsed on its first use, not at start: a
+// function parses only what it executes (the api its pages, notify its
+// mails), which keeps cold starts short (issue 16).
+
 // Pages are the web page templates. Each page template is executed with a
 // value that has a Lang field ("ru" or "en"), which the "t" function uses.
-var Pages = template.Must(template.New("").Funcs(Funcs).ParseFS(files, "pages/*.html"))
+var Pages = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("").Funcs(Funcs).ParseFS(files, "pages/*.html"))
+})
 
 // MailHTML and MailText are the HTML and text parts of the mails; each
 // kind of mail is one template of each, named by the kind.
 var (
-	MailHTML = template.Must(template.New("").Funcs(Funcs).ParseFS(files, "mail/*.html"))
-	MailText = texttemplate.Must(texttemplate.New("").Funcs(texttemplate.FuncMap(Funcs)).ParseFS(files, "mail/*.txt"))
+	MailHTML = sync.OnceValue(func() *template.Template {
+		return template.Must(template.New("").Funcs(Funcs).ParseFS(files, "mail/*.html"))
+	})
+	MailText = sync.OnceValue(func() *texttemplate.Template {
+		return texttemplate.Must(texttemplate.New("").Funcs(texttemplate.FuncMap(Funcs)).ParseFS(files, "mail/*.txt"))
+	})
 )
 
 // Funcs are the helpers the templates use.
@@ -80,7 +91,7 @@ func USD(lang string, v int64) string {
 
 // Render executes the named page.
 func Render(w io.Writer, name string, data any) error {
-	if err := Pages.ExecuteTemplate(w, name, data); err != nil {
+	if err := Pages().ExecuteTemplate(w, name, data); err != nil {
 		return fmt.Errorf("render %s: %w", name, err)
 	}
 	return nil

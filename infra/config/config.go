@@ -11,7 +11,6 @@ import (
 	"net/mail"
 	"net/url"
 	"os"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -158,7 +157,7 @@ func ParseFor(lookup func(string) (string, bool), need Need) (Config, error) {
 		}
 	}
 
-	if c.SESConfigurationSet != "" && !sesSetName.MatchString(c.SESConfigurationSet) {
+	if c.SESConfigurationSet != "" && !validSESSetName(c.SESConfigurationSet) {
 		bad("%s %q is not an SES configuration set name (1-64 of [A-Za-z0-9_-])", EnvSESConfiguration, c.SESConfigurationSet)
 	}
 
@@ -189,13 +188,50 @@ func ParseFor(lookup func(string) (string, bool), need Need) (Config, error) {
 	return c, nil
 }
 
-var (
-	tableName  = regexp.MustCompile(`^[A-Za-z0-9_.-]{3,255}$`)
-	tableARN   = regexp.MustCompile(`^arn:[a-z0-9-]+:dynamodb:[a-z0-9-]+:[0-9]{12}:table/[A-Za-z0-9_.-]{3,255}$`)
-	sesSetName = regexp.MustCompile(`^[A-Za-z0-9_-]{1,64}$`)
-)
+// The names are checked by hand, not with regular expressions: compiling
+// them at start took 0.8–1.4 ms of every cold start (issue 16).
 
-func validTable(s string) bool { return tableName.MatchString(s) || tableARN.MatchString(s) }
+// validTable accepts a DynamoDB table name ([A-Za-z0-9_.-]{3,255}) or a
+// table's ARN (arn:PARTITION:dynamodb:REGION:ACCOUNT:table/NAME).
+func validTable(s string) bool {
+	if validTableName(s) {
+		return true
+	}
+	p := strings.Split(s, ":")
+	if len(p) != 6 || p[0] != "arn" || p[2] != "dynamodb" ||
+		!charsIn(p[1], 1, len(p[1]), isLowerDigitDash) || !charsIn(p[3], 1, len(p[3]), isLowerDigitDash) ||
+		!charsIn(p[4], 12, 12, isDigit) {
+		return false
+	}
+	name, ok := strings.CutPrefix(p[5], "table/")
+	return ok && validTableName(name)
+}
+
+func validTableName(s string) bool {
+	return charsIn(s, 3, 255, func(r byte) bool { return isAlnum(r) || r == '_' || r == '.' || r == '-' })
+}
+
+// validSESSetName accepts [A-Za-z0-9_-]{1,64}.
+func validSESSetName(s string) bool {
+	return charsIn(s, 1, 64, func(r byte) bool { return isAlnum(r) || r == '_' || r == '-' })
+}
+
+// charsIn tells whether s has min to max bytes, each one ok says is allowed.
+func charsIn(s string, min, max int, ok func(byte) bool) bool {
+	if len(s) < min || len(s) > max {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !ok(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+func isDigit(r byte) bool          { return '0' <= r && r <= '9' }
+func isAlnum(r byte) bool          { return isDigit(r) || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }
+func isLowerDigitDash(r byte) bool { return isDigit(r) || 'a' <= r && r <= 'z' || r == '-' }
 
 // validResourceName accepts an SSM parameter or Secrets Manager secret name
 // or ARN: 1 to 2048 printable characters without spaces. AWS checks the

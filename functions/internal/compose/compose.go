@@ -152,10 +152,10 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 	if tmpl == service.MailReminder {
 		tmpl = service.MailTurn
 	}
-	if err := templates.MailHTML.ExecuteTemplate(&html, tmpl, d); err != nil {
+	if err := templates.MailHTML().ExecuteTemplate(&html, tmpl, d); err != nil {
 		return notify.Message{}, fmt.Errorf("compose %s html: %w", m.ID, err)
 	}
-	if err := templates.MailText.ExecuteTemplate(&text, tmpl, d); err != nil {
+	if err := templates.MailText().ExecuteTemplate(&text, tmpl, d); err != nil {
 		return notify.Message{}, fmt.Errorf("compose %s text: %w", m.ID, err)
 	}
 	msg.HTML, msg.Text = html.String(), text.String()

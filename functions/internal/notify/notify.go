@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -71,6 +72,15 @@ func (n *Notifier) Drain(ctx context.Context, gameID string) error {
 	if err != nil {
 		return fmt.Errorf("drain %s: %w", gameID, err)
 	}
+	return n.DrainRecord(ctx, rec, ver)
+}
+
+// DrainRecord drains rec, the game as version ver, as Drain does, without
+// reading the game: the marks are written on that version (service.SettleAt).
+// rec must be the game's newest version as far as the caller knows — the
+// commit's own record — since what its outbox holds is sent.
+func (n *Notifier) DrainRecord(ctx context.Context, rec *service.Record, ver int64) error {
+	gameID := rec.ID
 	var sent []string
 	var unreachable []int
 	failed := map[string]string{}
@@ -125,7 +135,7 @@ func (n *Notifier) Drain(ctx context.Context, gameID string) error {
 		}
 		sent = append(sent, m.ID)
 	}
-	if err := n.Service.Settle(ctx, gameID, service.Drained{Sent: sent, Unreachable: unreachable, Failed: failed}); err != nil {
+	if err := n.Service.SettleAt(ctx, rec, ver, service.Drained{Sent: sent, Unreachable: unreachable, Failed: failed}); err != nil {
 		errs = append(errs, fmt.Errorf("mark sent %s: %w", gameID, err))
 	}
 	return errors.Join(errs...)
@@ -269,31 +279,47 @@ func (n *Notifier) AfterCommit(ctx context.Context, gameID string) {
 	}
 }
 
+// Committed is the in-process hook for service.Config.Committed: it
+// drains the record the commit just wrote, without reading it again.
+// Failures are logged, as AfterCommit's.
+func (n *Notifier) Committed(ctx context.Context, rec *service.Record, ver int64) {
+	if err := n.DrainRecord(ctx, rec, ver); err != nil {
+		n.Log.ErrorContext(ctx, "notify", "game", rec.ID, "err", err)
+	}
+}
+
 // SweepIdle is how long a game must have been left alone before the sweep
 // drains it: the stream's notifier handles fresh commits, and draining the
 // same game from both at once could send a mail twice.
 const SweepIdle = 2 * time.Minute
 
 // Sweep drains every game that still has pending mail and has not been
-// written for SweepIdle.
+// written for SweepIdle, service.SweepWorkers at a time.
 func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]string, error)) error {
 	ids, err := pending(ctx)
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
-	var errs []error
-	for _, id := range ids {
+	var (
+		mu   sync.Mutex
+		errs []error
+	)
+	_ = service.ForEach(ctx, ids, func(ctx context.Context, id string) error {
 		rec, _, err := n.Service.Load(ctx, id)
+		if err == nil && (n.now().Sub(time.Unix(rec.Updated, 0)) < SweepIdle || len(rec.Outbox) == 0) {
+			return nil
+		}
+		if err == nil {
+			err = n.Drain(ctx, id)
+		} else {
+			err = fmt.Errorf("sweep %s: %w", id, err)
+		}
 		if err != nil {
-			errs = append(errs, fmt.Errorf("sweep %s: %w", id, err))
-			continue
-		}
-		if n.now().Sub(time.Unix(rec.Updated, 0)) < SweepIdle || len(rec.Outbox) == 0 {
-			continue
-		}
-		if err := n.Drain(ctx, id); err != nil {
+			mu.Lock()
 			errs = append(errs, err)
+			mu.Unlock()
 		}
-	}
+		return err
+	})
 	return errors.Join(errs...)
 }

@@ -2,9 +2,12 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"sync"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/infra/store"
 )
 
 // DefaultMissesToBot deadlines missed in a row hand a seat to a bot, or
@@ -67,6 +70,20 @@ func (r *Record) wakeAt() int64 {
 		}
 	}
 	return wake
+}
+
+// wakeKey is the time to give the store's wake index at now: the key
+// written last, while it is still to come and no later than wakeAt, else
+// wakeAt. A key that changes costs two index writes; wakeAt moves nearly
+// every time a turn passes (the new deadline), the kept key only when the
+// next wake comes earlier or the key falls due: the sweep then ticks the
+// game at worst early, finds nothing due and moves the key on (Tick).
+func (r *Record) wakeKey(now int64) int64 {
+	w := r.wakeAt()
+	if w != 0 && r.WakeKey > now && r.WakeKey <= w {
+		return r.WakeKey
+	}
+	return w
 }
 
 // autoplay plays, in the same commit and for as long as there are any
@@ -193,31 +210,69 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("%s-%d-%d", MailReminder, inv, rec.Moves), Kind: MailReminder, Seat: inv, Moves: rec.Moves, Due: due})
 		changed = true
 	}
-	if !changed {
+	if !changed && (rec.WakeKey == 0 || rec.WakeKey > now || rec.wakeKey(now) == rec.WakeKey) {
 		return nil
 	}
+	// Something fell due, or the game was woken early by a kept wake key
+	// (wakeKey) and the key moves on.
 	if _, err := s.commit(ctx, rec, ver); err != nil {
 		return fmt.Errorf("tick game %s v%d: %w", id, ver, err)
 	}
 	return nil
 }
 
-// TickAll ticks every game the store says is waking by now.
+// SweepWorkers is how many games a sweep works on at once: each is a few
+// requests that mostly wait on the network.
+const SweepWorkers = 16
+
+// ForEach calls fn for each id, SweepWorkers at a time, and returns the
+// first error (every id is tried whatever the others do).
+func ForEach(ctx context.Context, ids []string, fn func(ctx context.Context, id string) error) error {
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	sem := make(chan struct{}, SweepWorkers)
+	for _, id := range ids {
+		sem <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			if err := fn(ctx, id); err != nil {
+				mu.Lock()
+				if firstErr == nil {
+					firstErr = err
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return firstErr
+}
+
+// TickAll ticks every game the store says is waking by now, SweepWorkers
+// at a time. A game another sweep or a move wrote meanwhile is left to
+// them (its commit fails on the version): two sweeps at once play and
+// mail each thing once.
 func (s *Service) TickAll(ctx context.Context) (int, error) {
 	ids, err := s.store.Waking(ctx, s.now().Unix())
 	if err != nil {
 		return 0, fmt.Errorf("waking games: %w", err)
 	}
-	var firstErr error
-	for _, id := range ids {
-		if err := s.Tick(ctx, id); err != nil {
+	err = ForEach(ctx, ids, func(ctx context.Context, id string) error {
+		err := s.Tick(ctx, id)
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			s.log.InfoContext(ctx, "tick: the game moved meanwhile", "game", id)
+			return nil
+		case err != nil:
 			s.log.ErrorContext(ctx, "tick", "game", id, "err", err)
-			if firstErr == nil {
-				firstErr = err
-			}
 		}
-	}
-	return len(ids), firstErr
+		return err
+	})
+	return len(ids), err
 }
 
 // PendingOutbox lists the games with mail still to send (for the sweep).

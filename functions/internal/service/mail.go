@@ -2,10 +2,12 @@ package service
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/infra/store"
 )
 
 // Kinds of mail a commit can decide.
@@ -106,47 +108,88 @@ func (s *Service) MarkSent(ctx context.Context, id string, sent []string, unreac
 // organiser's page, logged as an error for the operator. It retries on a
 // conflict: a move racing with it only ever adds mail.
 func (s *Service) Settle(ctx context.Context, id string, d Drained) error {
-	if len(d.Sent) == 0 && len(d.Unreachable) == 0 && len(d.Failed) == 0 {
+	if d.empty() {
 		return nil
-	}
-	done := make(map[string]bool, len(d.Sent))
-	for _, m := range d.Sent {
-		done[m] = true
 	}
 	var parked []ParkedMail
 	err := s.update(ctx, id, func(rec *Record) error {
-		parked = parked[:0]
-		kept := rec.Outbox[:0]
-		for _, m := range rec.Outbox {
-			reason, failed := d.Failed[m.ID]
-			switch {
-			case done[m.ID]:
-				continue
-			case failed && m.Failures+1 >= MaxMailFailures:
-				m.Failures++
-				p := ParkedMail{Mail: m, Reason: reason, At: s.now().Unix()}
-				rec.Parked = append(rec.Parked, p)
-				parked = append(parked, p)
-				continue
-			case failed:
-				m.Failures++
-			}
-			kept = append(kept, m)
-		}
-		rec.Outbox = kept
-		for _, seat := range d.Unreachable {
-			if !slices.Contains(rec.Unreachable, seat) {
-				rec.Unreachable = append(rec.Unreachable, seat)
-			}
-		}
+		parked = s.settle(rec, d)
+		rec.marking = true
 		return nil
 	})
 	if err != nil {
 		return err
 	}
+	s.logParked(ctx, id, parked)
+	return nil
+}
+
+// SettleAt records a drain of rec's outbox as Settle does, where rec is
+// the game as version ver — what the drain read or the commit wrote — in
+// one write conditioned on that version, without reading the game again.
+// If the game has moved on meanwhile, it settles as Settle does. rec is
+// left as it was.
+func (s *Service) SettleAt(ctx context.Context, rec *Record, ver int64, d Drained) error {
+	if d.empty() {
+		return nil
+	}
+	next := *rec
+	next.Outbox = slices.Clone(rec.Outbox)
+	next.Parked = slices.Clone(rec.Parked)
+	next.Unreachable = slices.Clone(rec.Unreachable)
+	parked := s.settle(&next, d)
+	next.marking = true
+	_, err := s.commit(ctx, &next, ver)
+	if errors.Is(err, store.ErrConflict) {
+		return s.Settle(ctx, rec.ID, d)
+	}
+	if err != nil {
+		return err
+	}
+	s.logParked(ctx, rec.ID, parked)
+	return nil
+}
+
+func (d Drained) empty() bool {
+	return len(d.Sent) == 0 && len(d.Unreachable) == 0 && len(d.Failed) == 0
+}
+
+// settle applies a drain to rec and returns the mail it parked.
+func (s *Service) settle(rec *Record, d Drained) []ParkedMail {
+	done := make(map[string]bool, len(d.Sent))
+	for _, m := range d.Sent {
+		done[m] = true
+	}
+	var parked []ParkedMail
+	kept := rec.Outbox[:0]
+	for _, m := range rec.Outbox {
+		reason, failed := d.Failed[m.ID]
+		switch {
+		case done[m.ID]:
+			continue
+		case failed && m.Failures+1 >= MaxMailFailures:
+			m.Failures++
+			p := ParkedMail{Mail: m, Reason: reason, At: s.now().Unix()}
+			rec.Parked = append(rec.Parked, p)
+			parked = append(parked, p)
+			continue
+		case failed:
+			m.Failures++
+		}
+		kept = append(kept, m)
+	}
+	rec.Outbox = kept
+	for _, seat := range d.Unreachable {
+		if !slices.Contains(rec.Unreachable, seat) {
+			rec.Unreachable = append(rec.Unreachable, seat)
+		}
+	}
+	return parked
+}
+
+func (s *Service) logParked(ctx context.Context, id string, parked []ParkedMail) {
 	for _, p := range parked {
 		// An operator's alarm: this mail will never go by itself.
 		s.log.ErrorContext(ctx, "mail parked", "game", id, "mail", p.ID, "kind", p.Kind, "seat", p.Seat, "failures", p.Failures, "err", p.Reason)
 	}
-	return nil
 }

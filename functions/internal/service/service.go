@@ -35,8 +35,10 @@ const (
 	MinKeyLen   = 8
 	MaxKeyLen   = 64
 	// ChunkSize entries move from the game item to a chunk item once the
-	// item holds twice as many.
-	ChunkSize = 32
+	// item holds twice as many, in a commit that leaves no mail; in any
+	// commit once it holds maxLogEntries.
+	ChunkSize     = 32
+	maxLogEntries = 2*ChunkSize + ChunkSize/2
 	// keepKeys idempotency keys are remembered per game.
 	keepKeys = 128
 )
@@ -66,6 +68,10 @@ type Config struct {
 	// the outbox (the in-process notifier of the local run and tests; nil
 	// in Lambda, where the table's stream feeds the notifier).
 	AfterCommit func(ctx context.Context, gameID string)
+	// Committed, when set, runs instead of AfterCommit with the record
+	// and version just written, so that the notifier need not read the
+	// game again.
+	Committed func(ctx context.Context, rec *Record, version int64)
 }
 
 // Service is safe for concurrent use.
@@ -79,12 +85,13 @@ type Service struct {
 	rand        io.Reader
 	log         *slog.Logger
 	afterCommit func(ctx context.Context, gameID string)
+	committed   func(ctx context.Context, rec *Record, version int64)
 }
 
 // New makes a Service.
 func New(c Config) *Service {
 	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, limits: c.Limits.withDefaults(), keys: c.Keys,
-		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit}
+		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed}
 	if s.guard == nil {
 		g, ok := c.Store.(store.GuardStore)
 		if !ok {
@@ -343,6 +350,7 @@ func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
 	if rec.Format != RecordFormat {
 		return nil, 0, fmt.Errorf("load game %s: record format %d", id, rec.Format)
 	}
+	rec.upgrade()
 	return &rec, g.Version, nil
 }
 
@@ -754,8 +762,14 @@ func (s *Service) update(ctx context.Context, id string, change func(*Record) er
 
 // commit writes rec as the version after prev: older log entries first go
 // to their immutable chunk (idempotently), then the one conditional write.
+//
+// The log moves to a chunk in a commit that leaves no mail and marks none
+// sent: a commit that leaves mail is followed in the same action by the
+// write that marks it sent, and the chunk's write units on top of both
+// would take the action over 10 (issue 16). A log of maxLogEntries moves
+// in any commit.
 func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, error) {
-	for rec.Log.Len() >= 2*ChunkSize {
+	for n := rec.Log.Len(); n >= maxLogEntries || n >= 2*ChunkSize && len(rec.Outbox) == 0 && !rec.marking; n = rec.Log.Len() {
 		old, rest := rec.Log.split(ChunkSize)
 		entries, err := old.decode()
 		if err != nil {
@@ -773,15 +787,20 @@ func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, e
 	}
 	now := s.now()
 	rec.Updated = now.Unix()
+	rec.WakeKey = rec.wakeKey(now.Unix())
 	body, err := encode(rec)
 	if err != nil {
 		return 0, err
 	}
-	v, err := s.store.PutGame(ctx, store.Game{ID: rec.ID, Body: body, OutboxPending: len(rec.Outbox) > 0, UpdatedAt: now.Unix(), WakeAt: rec.wakeAt()}, prev)
+	v, err := s.store.PutGame(ctx, store.Game{ID: rec.ID, Body: body, OutboxPending: len(rec.Outbox) > 0, UpdatedAt: now.Unix(), WakeAt: rec.WakeKey}, prev)
 	if err != nil {
 		return 0, err
 	}
-	if s.afterCommit != nil && len(rec.Outbox) > 0 {
+	switch {
+	case len(rec.Outbox) == 0:
+	case s.committed != nil:
+		s.committed(ctx, rec, v)
+	case s.afterCommit != nil:
 		s.afterCommit(ctx, rec.ID)
 	}
 	return v, nil

@@ -112,12 +112,12 @@ func New(p Parts) *App {
 		p.Log = slog.Default()
 	}
 	a := &App{Log: p.Log, Store: p.Store, baseURL: p.BaseURL, mailboxURL: p.MailboxURL, extra: p.Extra, now: p.Now, closers: p.Closers}
-	var afterCommit func(context.Context, string)
+	var committed func(context.Context, *service.Record, int64)
 	if p.Mail != nil && p.Mail.afterEachCommit {
-		afterCommit = func(ctx context.Context, id string) { a.Notifier.AfterCommit(ctx, id) }
+		committed = func(ctx context.Context, rec *service.Record, ver int64) { a.Notifier.Committed(ctx, rec, ver) }
 	}
 	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
-		Now: p.Now, Rand: p.Rand, AfterCommit: afterCommit})
+		Now: p.Now, Rand: p.Rand, Committed: committed})
 	if p.Mail != nil {
 		a.Notifier = p.Mail.notifier(a, p.BaseURL, p.Mail)
 	}
