@@ -58,6 +58,9 @@ type Data struct {
 	Board                         bool
 	PrefsURL, UnsubURL            string
 	Digest                        []DigestGame // the daily digest's games
+	// Seed and SeedSHA256: the game-over mail reveals the seed the
+	// players were shown the commitment to.
+	Seed, SeedSHA256 string
 }
 
 // Position is a player's standing in a running game, as the game's
@@ -193,6 +196,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 	if m.Kind == service.MailOver {
 		d.Subject = pick(l, "«"+d.Game+"»: игра окончена", d.Game+": the game is over")
 		d.LinkText = templates.T(l, "see_results")
+		d.Seed, d.SeedSHA256 = rec.RevealedSeed(), rec.SeedCommitment()
 		for place := 1; place <= len(scores); place++ {
 			for _, sc := range scores {
 				if sc.Place == place {

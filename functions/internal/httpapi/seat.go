@@ -54,6 +54,9 @@ type seatData struct {
 	Chart             template.HTML
 	LogURL            string
 	OrdersURL         string // the seat's standing orders, while the game goes on
+	// SeedSHA256 commits to the dice and cards from the creation on; Seed
+	// reveals them once the game is over.
+	SeedSHA256, Seed string
 }
 
 func (a *api) seatPage(w http.ResponseWriter, r *http.Request) {
@@ -91,7 +94,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	inv := rd.seatIndex()
 	d := seatData{page: newPage(r, "game"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
 		Error: errMsg, Role: roleOf(rd), Seated: inv >= 0, Version: ver, Moves: rec.Moves,
-		Options: optionsText(l, rec), Deadline: deadlineText(l, rec)}
+		Options: optionsText(l, rec), Deadline: deadlineText(l, rec), SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed()}
 	d.Title, d.Game = d.GameName, true
 	if r.Method != http.MethodGet {
 		d.langLinks("/g/"+rec.ID, token)

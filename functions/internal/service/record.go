@@ -3,6 +3,8 @@ package service
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -308,4 +310,21 @@ func (r *Record) Recent() ([]Entry, error) {
 		return nil, fmt.Errorf("game %s: %w", r.ID, err)
 	}
 	return out, nil
+}
+
+// SeedCommitment is the hex SHA-256 of the game's seed: shown to every
+// player and spectator from the creation on, it binds the service to
+// the dice and cards it will deal without telling anyone what they are.
+func (r *Record) SeedCommitment() string {
+	h := sha256.Sum256(r.Seed)
+	return hex.EncodeToString(h[:])
+}
+
+// RevealedSeed is the seed in hex once the game is over, and "" before:
+// revealing it earlier would tell every roll and card still to come.
+func (r *Record) RevealedSeed() string {
+	if r.Status != StatusOver {
+		return ""
+	}
+	return hex.EncodeToString(r.Seed)
 }
