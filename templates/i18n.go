@@ -178,6 +178,7 @@ var texts = map[string][2]string{
 	"unit_tons":         {"т", "t"},
 	"chart_title":       {"Капитал по ходу игры", "Net worth over the game"},
 	"seed_commit":       {"Кости и карты этой игры заданы заранее; SHA-256 их зерна:", "This game's dice and cards are fixed in advance; the SHA-256 of their seed:"},
+	"record_link":       {"Скачать запись партии (JSON: её можно проверить и воспроизвести)", "Download the game record (JSON: check it and replay it)"},
 	"seed_hash_was":     {"SHA-256 зерна, показанный с начала игры:", "The seed's SHA-256, shown from the start:"},
 	"seed_revealed":     {"Игра окончена, вот само зерно — проверьте им каждый бросок и каждую карту:", "The game is over; here is the seed itself — check every roll and card with it:"},
 	"chart_x":           {"Номер действия", "Action number"},

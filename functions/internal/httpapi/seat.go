@@ -57,6 +57,7 @@ type seatData struct {
 	// SeedSHA256 commits to the dice and cards from the creation on; Seed
 	// reveals them once the game is over.
 	SeedSHA256, Seed string
+	RecordURL        string // the game record to download, once the game is over
 }
 
 func (a *api) seatPage(w http.ResponseWriter, r *http.Request) {
@@ -168,6 +169,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		return
 	}
 	if d.Over {
+		d.RecordURL = pageLink("/g/"+rec.ID+"/record", token, l)
 		d.Standings = byPlace(all)
 		if h, err := a.loadHistory(r.Context(), rec); err != nil {
 			a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())

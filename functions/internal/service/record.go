@@ -125,6 +125,9 @@ type Record struct {
 	// Unasked[seat]: the decision the engine seat owes was not mailed,
 	// its orders being to play it; its next one is mailed.
 	Unasked []bool `json:"unasked,omitempty"`
+	// ImportedFrom is the id a game imported from a record had on the
+	// instance that exported it: a finished game kept to be viewed.
+	ImportedFrom string `json:"imported_from,omitempty"`
 }
 
 // grow sizes the per-seat slices for n engine seats.
