@@ -5,6 +5,7 @@ package games
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -24,18 +25,25 @@ type Info struct {
 	Defaults json.RawMessage
 }
 
-// def is one game's entry: how to make, load and replay it.
+// def is one game's entry: how to make, load and replay it under a rules
+// version.
 type def struct {
 	info   Info
-	create func(opts json.RawMessage, seats int, seed [32]byte) (engine.Game, error)
-	load   func(state []byte) (engine.Game, error)
+	create func(rules int, opts json.RawMessage, seats int, seed [32]byte) (engine.Game, error)
+	load   func(rules int, state []byte) (engine.Game, error)
+	// current is the version new games are made with.
+	current func() int
 }
 
 var registry = map[string]def{
 	western.Name: {
 		info: Info{Kind: western.Name, RU: "Вестерн", EN: "Western",
 			MinSeats: western.MinSeats, MaxSeats: western.MaxSeats, Defaults: mustJSON(western.DefaultOptions())},
-		create: func(raw json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+		create: func(rules int, raw json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+			r, ok := western.Rulebook[rules]
+			if !ok {
+				return nil, fmt.Errorf("%w: %d", ErrUnknownRules, rules)
+			}
 			opts, err := decodeOptions(raw, western.DefaultOptions())
 			if err != nil {
 				return nil, err
@@ -44,20 +52,31 @@ var registry = map[string]def{
 			if err != nil {
 				return nil, err
 			}
+			s.Rules = r
 			return western.Game{S: s}, nil
 		},
-		load: func(state []byte) (engine.Game, error) {
+		load: func(rules int, state []byte) (engine.Game, error) {
+			r, ok := western.Rulebook[rules]
+			if !ok {
+				return nil, fmt.Errorf("%w: %d", ErrUnknownRules, rules)
+			}
 			s, err := western.Unmarshal(state)
 			if err != nil {
 				return nil, err
 			}
+			s.Rules = r
 			return western.Game{S: s}, nil
 		},
+		current: func() int { return western.CurrentRules },
 	},
 	businessman.Name: {
 		info: Info{Kind: businessman.Name, RU: "Бизнесмен", EN: "Businessman",
 			MinSeats: businessman.MinSeats, MaxSeats: businessman.MaxSeats, Defaults: mustJSON(businessman.DefaultOptions())},
-		create: func(raw json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+		create: func(rules int, raw json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+			r, ok := businessman.Rulebook[rules]
+			if !ok {
+				return nil, fmt.Errorf("%w: %d", ErrUnknownRules, rules)
+			}
 			opts, err := decodeOptions(raw, businessman.DefaultOptions())
 			if err != nil {
 				return nil, err
@@ -66,20 +85,31 @@ var registry = map[string]def{
 			if err != nil {
 				return nil, err
 			}
+			s.Rules = r
 			return businessman.Game{S: s}, nil
 		},
-		load: func(state []byte) (engine.Game, error) {
+		load: func(rules int, state []byte) (engine.Game, error) {
+			r, ok := businessman.Rulebook[rules]
+			if !ok {
+				return nil, fmt.Errorf("%w: %d", ErrUnknownRules, rules)
+			}
 			s, err := businessman.Unmarshal(state)
 			if err != nil {
 				return nil, err
 			}
+			s.Rules = r
 			return businessman.Game{S: s}, nil
 		},
+		current: func() int { return businessman.CurrentRules },
 	},
 }
 
 // ErrUnknownGame is returned for a kind no game has.
 var ErrUnknownGame = fmt.Errorf("%w: unknown game", engine.ErrBadOptions)
+
+// ErrUnknownRules is returned for a rules version this engine does not
+// play.
+var ErrUnknownRules = errors.New("rules version not in this engine")
 
 // List describes every game, in name order.
 func List() []Info {
@@ -97,28 +127,40 @@ func Lookup(kind string) (Info, bool) {
 	return d.info, ok
 }
 
-// New starts a game of kind from its options (JSON; missing fields take the
-// defaults, unknown ones are refused), the number of seats and a seed.
-func New(kind string, opts json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+// CurrentRules is the rules version new games of kind are made with
+// (0 for an unknown kind).
+func CurrentRules(kind string) int {
+	d, ok := registry[kind]
+	if !ok {
+		return 0
+	}
+	return d.current()
+}
+
+// New starts a game of kind under rules version rules from its options
+// (JSON; missing fields take the defaults, unknown ones are refused), the
+// number of seats and a seed.
+func New(kind string, rules int, opts json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
 	d, ok := registry[kind]
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownGame, kind)
 	}
-	return d.create(opts, seats, seed)
+	return d.create(rules, opts, seats, seed)
 }
 
-// Load restores a game from its stored state.
-func Load(kind string, state []byte) (engine.Game, error) {
+// Load restores a game of rules version rules from its stored state.
+func Load(kind string, rules int, state []byte) (engine.Game, error) {
 	d, ok := registry[kind]
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownGame, kind)
 	}
-	return d.load(state)
+	return d.load(rules, state)
 }
 
-// Replay plays a log from the start (P-1) and returns the game it leads to.
-func Replay(kind string, opts json.RawMessage, seats int, seed [32]byte, log []engine.Command) (engine.Game, error) {
-	g, err := New(kind, opts, seats, seed)
+// Replay plays a log from the start (P-1) under rules version rules and
+// returns the game it leads to.
+func Replay(kind string, rules int, opts json.RawMessage, seats int, seed [32]byte, log []engine.Command) (engine.Game, error) {
+	g, err := New(kind, rules, opts, seats, seed)
 	if err != nil {
 		return nil, err
 	}

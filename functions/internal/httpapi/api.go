@@ -26,6 +26,8 @@ type GameView struct {
 	// (hex) is revealed once the game is over, and never before.
 	SeedSHA256 string `json:"seed_sha256"`
 	Seed       string `json:"seed,omitempty"`
+	// Rules is the rules version the game is played under.
+	Rules int `json:"rules"`
 }
 
 // PlayerView is one invited player, as the reader may see them.
@@ -52,7 +54,7 @@ func (rd reader) seatIndex() int {
 // buildView makes the view of rec for a reader.
 func (a *api) buildView(rec *service.Record, ver int64, rd reader) (GameView, error) {
 	v := GameView{ID: rec.ID, Kind: rec.Kind, Status: rec.Status, Version: ver, Moves: rec.Moves,
-		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed()}
+		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed(), Rules: rec.Rules}
 	inv := rd.seatIndex()
 	switch rd.claims.Purpose {
 	case linksign.PurposeSeat:

@@ -27,6 +27,9 @@ type Document struct {
 	// ID is the game's id on the instance it was exported from.
 	ID   string `json:"id"`
 	Kind string `json:"kind"`
+	// Rules is the rules version the game was played under
+	// (engine/games): the replay plays it under the same.
+	Rules int `json:"rules"`
 	// Options as the organiser gave them (null: the defaults).
 	Options json.RawMessage `json:"options"`
 	// Seats are the players in the engine's turn order.
@@ -133,7 +136,7 @@ func Verify(d *Document) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	g, err := games.New(d.Kind, d.Options, len(d.Seats), seed)
+	g, err := games.New(d.Kind, d.Rules, d.Options, len(d.Seats), seed)
 	if err != nil {
 		return Report{}, &Divergence{Step: -1, Reason: fmt.Sprintf("the game cannot be made: %v", err)}
 	}

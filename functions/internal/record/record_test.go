@@ -15,12 +15,12 @@ import (
 // botGame is the record of a whole game the engine's bots play.
 func botGame(t *testing.T, kind, options string, seats int, seed [32]byte) *record.Document {
 	t.Helper()
-	g, err := games.New(kind, json.RawMessage(options), seats, seed)
+	g, err := games.New(kind, games.CurrentRules(kind), json.RawMessage(options), seats, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(seed[:])
-	doc := &record.Document{Format: record.Format, ID: "bots", Kind: kind, Options: json.RawMessage(options),
+	doc := &record.Document{Format: record.Format, ID: "bots", Kind: kind, Rules: games.CurrentRules(kind), Options: json.RawMessage(options),
 		SeedSHA256: hex.EncodeToString(sum[:]), Seed: hex.EncodeToString(seed[:])}
 	for i := range seats {
 		doc.Seats = append(doc.Seats, record.Seat{Name: string(rune('A' + i))})

@@ -29,7 +29,7 @@ func (s *Service) GameRecord(ctx context.Context, rec *Record) (*record.Document
 	if err != nil {
 		return nil, err
 	}
-	doc := &record.Document{Format: record.Format, ID: rec.ID, Kind: rec.Kind, Options: rec.Options,
+	doc := &record.Document{Format: record.Format, ID: rec.ID, Kind: rec.Kind, Rules: rec.Rules, Options: rec.Options,
 		SeedSHA256: rec.SeedCommitment(), Seed: hex.EncodeToString(rec.Seed),
 		Seats:    make([]record.Seat, g.Seats()),
 		Commands: make([]record.Step, 0, len(entries)),
@@ -80,7 +80,7 @@ func (s *Service) Import(ctx context.Context, doc *record.Document, client strin
 			fmt.Sprintf("A game needs %d to %d players.", info.MinSeats, info.MaxSeats))
 	}
 	seed, _ := doc.SeedBytes() // Verify checked it
-	rec := &Record{Format: RecordFormat, Kind: doc.Kind, Status: StatusOver, Seed: seed[:], ImportedFrom: doc.ID}
+	rec := &Record{Format: RecordFormat, Kind: doc.Kind, Status: StatusOver, Seed: seed[:], ImportedFrom: doc.ID, Rules: doc.Rules}
 	if string(doc.Options) != "null" && len(doc.Options) > 0 {
 		rec.Options = doc.Options
 	}

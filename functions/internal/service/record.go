@@ -63,9 +63,13 @@ func (e Entry) Delegated() bool { return e.By == ByOrder || e.By == ByDeadline }
 // Record is the whole stored game: one item, one conditional write a move
 // (SPEC §3). The engine state is a cache of replaying Seed and the log.
 type Record struct {
-	Format    int             `json:"v"`
-	ID        string          `json:"id"`
-	Kind      string          `json:"kind"`
+	Format int    `json:"v"`
+	ID     string `json:"id"`
+	Kind   string `json:"kind"`
+	// Rules is the rules version the game was made with (engine/games);
+	// it plays, replays and charts under it to its end. Games stored
+	// before versions were recorded have none: Service.Load settles it.
+	Rules     int             `json:"rules,omitempty"`
 	Options   json.RawMessage `json:"options,omitempty"`
 	Seed      []byte          `json:"seed"` // secret: never shown to a client
 	Status    string          `json:"status"`

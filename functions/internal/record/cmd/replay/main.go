@@ -49,8 +49,8 @@ func check(path string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Printf("%s: game %s (%s, %d seats) replays: seed %s hashes to the commitment %s; %d steps, %d events, %d rolls and %d cards recomputed and equal\n",
-		path, doc.ID, doc.Kind, len(doc.Seats), doc.Seed, doc.SeedSHA256, rep.Steps, rep.Events, rep.Rolls, rep.Cards)
+	fmt.Printf("%s: game %s (%s, rules version %d, %d seats) replays: seed %s hashes to the commitment %s; %d steps, %d events, %d rolls and %d cards recomputed and equal\n",
+		path, doc.ID, doc.Kind, doc.Rules, len(doc.Seats), doc.Seed, doc.SeedSHA256, rep.Steps, rep.Events, rep.Rolls, rep.Cards)
 	for _, sc := range doc.Result.Scores {
 		fmt.Printf("  %d. %s: %d\n", sc.Place, doc.Seats[sc.Seat].Name, sc.NetWorth)
 	}
