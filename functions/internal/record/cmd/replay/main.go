@@ -11,7 +11,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 
+	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/record"
 )
 
@@ -51,7 +53,9 @@ func check(path string) error {
 	}
 	fmt.Printf("%s: game %s (%s, rules version %d, %d seats) replays: seed %s hashes to the commitment %s; %d steps, %d events, %d rolls and %d cards recomputed and equal\n",
 		path, doc.ID, doc.Kind, doc.Rules, len(doc.Seats), doc.Seed, doc.SeedSHA256, rep.Steps, rep.Events, rep.Rolls, rep.Cards)
-	for _, sc := range doc.Result.Scores {
+	scores := slices.Clone(doc.Result.Scores)
+	slices.SortFunc(scores, func(a, b engine.Score) int { return a.Place - b.Place })
+	for _, sc := range scores {
 		fmt.Printf("  %d. %s: %d\n", sc.Place, doc.Seats[sc.Seat].Name, sc.NetWorth)
 	}
 	return nil
