@@ -1,9 +1,11 @@
 package httpapi
 
 import (
+	"fmt"
 	"net/http"
 
 	"github.com/pbmgames/pbm/functions/internal/record"
+	"github.com/pbmgames/pbm/functions/internal/service"
 )
 
 // MaxRecordBody is the largest game record an import takes: a long game
@@ -52,4 +54,31 @@ func (a *api) importRecord(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusCreated, out)
+}
+
+// importPage is the home page's form for a record file: one that
+// replays is kept and shown as a finished game; one that does not is
+// refused with its first divergent step.
+func (a *api) importPage(w http.ResponseWriter, r *http.Request) {
+	if err := r.ParseMultipartForm(MaxRecordBody); err != nil {
+		a.pageError(w, r, formError(err))
+		return
+	}
+	f, _, err := r.FormFile("record")
+	if err != nil {
+		a.pageError(w, r, service.Fail(service.CodeInvalid, fmt.Errorf("record file: %w", err)))
+		return
+	}
+	defer f.Close()
+	doc, err := record.Decode(f)
+	if err != nil {
+		a.pageError(w, r, &service.Error{Code: service.CodeInvalid, RU: "Это не запись партии.", EN: "This is not a game record.", Cause: err})
+		return
+	}
+	out, err := a.svc.Import(r.Context(), doc, clientAddr(r))
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	http.Redirect(w, r, pageLink("/g/"+out.ID, out.SpectatorToken, lang(r)), http.StatusSeeOther)
 }

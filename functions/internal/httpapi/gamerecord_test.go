@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"io"
+	"mime/multipart"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -218,4 +219,62 @@ func mustMarshal(t *testing.T, v any) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// TestImportPage: the home page's form takes a record file; one that
+// replays opens as a finished game, one that does not is refused with its
+// divergent step, in the reader's language.
+func TestImportPage(t *testing.T) {
+	f := newPageFixture(t)
+	c := f.createKind(businessman.Name, map[string]any{"laps": 3}, 3, 3)
+	f.playUntil(c.ID, func(engine.Game, int) bool { return false })
+	_, raw := f.send("GET", "/api/games/"+c.ID+"/record", c.SpectatorToken, nil)
+	_, home := f.page("/", url.Values{"lang": {"en"}})
+	if !strings.Contains(home, `action="/records?lang=en"`) || !strings.Contains(home, `type="file"`) {
+		t.Fatal("the home page has no form for a record file")
+	}
+	upload := func(body []byte) *http.Response {
+		t.Helper()
+		var buf bytes.Buffer
+		mw := multipart.NewWriter(&buf)
+		fw, err := mw.CreateFormFile("record", "pbm.json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		fw.Write(body)
+		mw.Close()
+		cl := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+		resp, err := cl.Post(f.srv.URL+"/records?lang=en", mw.FormDataContentType(), &buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+	resp := upload(raw)
+	loc := resp.Header.Get("Location")
+	if resp.StatusCode != http.StatusSeeOther || !strings.HasPrefix(loc, "/g/") {
+		t.Fatalf("a good record: %d to %q", resp.StatusCode, loc)
+	}
+	u, _ := url.Parse(loc)
+	status, page := f.page(u.Path, u.Query())
+	if status != http.StatusOK || !strings.Contains(page, `id="st-h"`) || !strings.Contains(page, `id="ch-h"`) {
+		t.Errorf("the imported game's page: %d, standings or chart missing", status)
+	}
+	var doc record.Document
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		t.Fatal(err)
+	}
+	doc.Commands[5].Action.Type = "end"
+	bad, _ := json.Marshal(doc)
+	resp = upload(bad)
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "step 5") {
+		t.Errorf("a tampered record: %d %.300s; want 400 naming step 5", resp.StatusCode, body)
+	}
+	resp = upload([]byte(`{"hello": 1}`))
+	body, _ = io.ReadAll(resp.Body)
+	if resp.StatusCode != http.StatusBadRequest || !strings.Contains(string(body), "not a game record") {
+		t.Errorf("not a record: %d %.300s", resp.StatusCode, body)
+	}
 }

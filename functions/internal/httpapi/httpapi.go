@@ -84,6 +84,7 @@ func (a *api) routes() []struct {
 		{Route{"PUT", "/api/games/{id}/orders"}, a.putOrders},
 		{Route{"GET", "/"}, a.homePage},
 		{Route{"POST", "/games"}, a.createPage},
+		{Route{"POST", "/records"}, a.importPage},
 		{Route{"GET", "/g/{id}"}, a.seatPage},
 		{Route{"POST", "/g/{id}/act"}, a.actPage},
 		{Route{"GET", "/g/{id}/log"}, a.logPage},
@@ -166,7 +167,7 @@ func (a *api) middleware(next http.Handler) http.Handler {
 		h.Set("Cache-Control", "no-store")
 		h.Set("Content-Security-Policy", csp)
 		limit := int64(MaxBody)
-		if r.URL.Path == "/api/records" {
+		if r.URL.Path == "/api/records" || r.URL.Path == "/records" {
 			limit = MaxRecordBody // a whole game
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, limit)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -268,6 +269,18 @@ func (b *backend) personal(p linksign.Purpose, email string) string {
 	return tok
 }
 
+// fileRequest posts a file as the home page's record form does.
+func fileRequest(target string, file []byte) *http.Request {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	fw, _ := mw.CreateFormFile("record", "record.json")
+	_, _ = fw.Write(file)
+	_ = mw.Close()
+	r := httptest.NewRequest(http.MethodPost, target, &buf)
+	r.Header.Set("Content-Type", mw.FormDataContentType())
+	return r
+}
+
 func jsonRequest(method, target, token string, body any) *http.Request {
 	var rd *bytes.Reader
 	if body != nil {
@@ -417,8 +430,11 @@ func (b *backend) play() []answer {
 	b.do(&out, "/g/{id}/record", invalid, pageRequest("/g/"+g2.ID+"/record?t="+q(tamper(seats2[0]))))
 	b.do(&out, "/g/{id}/record", valid, pageRequest("/g/"+g2.ID+"/record?t="+q(seats2[0])))
 	b.do(&out, "/api/records", valid, jsonRequest("POST", "/api/records", "", doc))
+	b.do(&out, "/records", valid, fileRequest("/records", resp.body))
 	doc["seed"] = strings.Repeat("ab", 32)
 	b.do(&out, "/api/records", invalid, jsonRequest("POST", "/api/records", "", doc))
+	tampered, _ := json.Marshal(doc)
+	b.do(&out, "/records", invalid, fileRequest("/records", tampered))
 
 	// The first game as its first seat sees it, and who owes a move.
 	b.do(&out, "/api/games/{id}", invalid, jsonRequest("GET", "/api/games/"+id, tamper(seats[0]), nil))
