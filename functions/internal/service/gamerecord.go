@@ -61,8 +61,14 @@ type Imported struct {
 // it as a finished game of this instance that anyone with the answer's
 // link can view: its pages, chart and log replay. A record that does not
 // replay is refused with the first divergent step named; nobody is mailed.
-// Imports count against the client's limits as creations do.
+// Imports, refused ones too, count against the client's limits as
+// creations do.
 func (s *Service) Import(ctx context.Context, doc *record.Document, client string) (Imported, error) {
+	// Counted before the replay, which is the costly part: refused
+	// records count too.
+	if err := s.admit(ctx, "", client); err != nil {
+		return Imported{}, err
+	}
 	rep, err := record.Verify(doc)
 	if err != nil {
 		var d *record.Divergence
@@ -92,9 +98,6 @@ func (s *Service) Import(ctx context.Context, doc *record.Document, client strin
 		rec.Seats = append(rec.Seats, SeatInfo{Person: Person{Name: name}, Accepted: true, Engine: i})
 	}
 	if rec.ID, err = s.newID(); err != nil {
-		return Imported{}, err
-	}
-	if err := s.admit(ctx, "import:"+client, client); err != nil {
 		return Imported{}, err
 	}
 	if rec.State, err = rep.Game.MarshalJSON(); err != nil {
