@@ -66,6 +66,9 @@ func TestSeedHiddenUntilTheEnd(t *testing.T) {
 				_, out["organiser page"] = f.page("/g/"+c.ID+"/org", url.Values{"t": {tok}})
 			}
 			out[who+" API view"] = f.api("/api/games/"+c.ID, tok)
+			_, rb := f.send("GET", "/api/games/"+c.ID+"/record", tok, nil)
+			out[who+" API record"] = string(rb)
+			_, out[who+" record link"] = f.page("/g/"+c.ID+"/record", url.Values{"t": {tok}})
 			if rec.State != nil {
 				out[who+" API log"] = f.api("/api/games/"+c.ID+"/log", tok)
 				out[who+" API result"] = f.api("/api/games/"+c.ID+"/result", tok)
@@ -133,7 +136,7 @@ func TestSeedHiddenUntilTheEnd(t *testing.T) {
 	all := bodies()
 	want := hex.EncodeToString(seed)
 	for _, what := range []string{"seat 0 game page ru", "seat 1 game page en", "spectator game page en", "organiser game page ru",
-		"seat 0 API view", "spectator API view", "spectator API result"} {
+		"seat 0 API view", "spectator API view", "spectator API result", "organiser API record", "seat 2 record link"} {
 		if !strings.Contains(all[what], want) {
 			t.Errorf("over: %s does not reveal the seed", what)
 		}
