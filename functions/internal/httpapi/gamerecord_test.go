@@ -201,7 +201,7 @@ func TestGameRecordRoundTrip(t *testing.T) {
 					t.Fatal(err)
 				}
 				tamper.edit(&bad)
-				status, body := f.send("POST", "/api/records", "", mustMarshal(t, &bad))
+				status, body := f.send("POST", "/api/records?lang=en", "", mustMarshal(t, &bad))
 				if status != http.StatusBadRequest || !strings.Contains(string(body), tamper.step) {
 					t.Errorf("%s: import answered %d %s; want 400 naming %q", tamper.name, status, body, tamper.step)
 				} else {

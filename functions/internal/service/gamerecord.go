@@ -72,8 +72,13 @@ func (s *Service) Import(ctx context.Context, doc *record.Document, client strin
 	rep, err := record.Verify(doc)
 	if err != nil {
 		var d *record.Divergence
-		if errors.As(err, &d) {
-			return Imported{}, newError(CodeInvalid, "Запись не воспроизводится: "+d.Error(), "The record does not replay: "+d.Error(), err)
+		if errors.As(err, &d) && d.Step < 0 {
+			return Imported{}, newError(CodeInvalid, "Запись не воспроизводится, ещё до первого шага: "+d.Reason+".",
+				"The record does not replay: "+d.Error()+".", err)
+		}
+		if d != nil {
+			return Imported{}, newError(CodeInvalid, fmt.Sprintf("Запись не воспроизводится: расхождение на шаге %d: %s.", d.Step, d.Reason),
+				"The record does not replay: "+d.Error()+".", err)
 		}
 		return Imported{}, newError(CodeInvalid, "Запись не воспроизводится.", "The record does not replay.", err)
 	}
