@@ -25,6 +25,7 @@ func Unmarshal(data []byte) (*State, error) {
 	if err := s.validate(); err != nil {
 		return nil, fmt.Errorf("unmarshal businessman state: %w", err)
 	}
+	s.Rules = Rulebook[CurrentRules] // the service sets the game's own (engine/games)
 	return &s, nil
 }
 

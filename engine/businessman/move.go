@@ -32,12 +32,12 @@ func (s *State) move(seat, steps int, ev []engine.Event) []engine.Event {
 	return s.land(seat, ev)
 }
 
-// passStart is B-5: 20,000 from the bank and a lap (B-0, B-27).
+// passStart is B-5: the start bonus (20,000) from the bank and a lap (B-0, B-27).
 func (s *State) passStart(seat int, ev []engine.Event) []engine.Event {
 	p := &s.Players[seat]
 	p.Laps++
 	p.Circuits++
-	ev = s.gain(seat, StartBonus, EvStart, CellStart, ev)
+	ev = s.gain(seat, s.Rules.StartBonus, EvStart, CellStart, ev)
 	ev[len(ev)-1].Other = p.Laps
 	if p.Laps >= s.Opts.Laps {
 		s.Ending = true // B-0: the game ends with this turn

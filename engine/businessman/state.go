@@ -186,6 +186,9 @@ type State struct {
 	Bank     int64             `json:"bank"`             // net money the bank has paid to players
 	Ending   bool              `json:"ending,omitempty"` // a player has completed Opts.Laps (B-0)
 	Actions  int               `json:"actions"`
+	// Rules are the game's rules version's numbers: not stored, the
+	// version is (engine/games sets them on making and loading a game).
+	Rules Rules `json:"-"`
 }
 
 // New starts a game of seats players from options and a seed (P-1): each
@@ -198,7 +201,7 @@ func New(opts Options, seats int, seed [32]byte) (*State, error) {
 	if seats < MinSeats || seats > MaxSeats {
 		return nil, fmt.Errorf("%w: «Бизнесмен» takes %d to %d players, got %d", engine.ErrBadOptions, MinSeats, MaxSeats, seats)
 	}
-	s := &State{Format: FormatVersion, Opts: opts, RNG: engine.NewRNG(seed)}
+	s := &State{Format: FormatVersion, Opts: opts, RNG: engine.NewRNG(seed), Rules: Rulebook[CurrentRules]}
 	s.Players = make([]Player, seats)
 	for i := range s.Owner {
 		s.Owner[i] = -1

@@ -5,6 +5,7 @@ package games
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -14,17 +15,13 @@ import (
 	"github.com/pbmgames/pbm/engine/western"
 )
 
-// Info describes a game for the service: its name, seat limits and the
-// options a new game gets where the organiser gives none.
+// Info describes a game for the service: its name, seat limits and default
+// options.
 type Info struct {
 	Kind     string
 	RU, EN   string
 	MinSeats int
 	MaxSeats int
-	// Defaults are the board game's own options but for its length: a
-	// game by mail is as long as fits in about two weeks (the calendar
-	// simulator's figures, functions/internal/lengths); the full length
-	// stays an option.
 	Defaults json.RawMessage
 }
 
@@ -37,12 +34,14 @@ const (
 	BusinessmanMailLaps = 10
 )
 
-// def is one game's entry: how to make, load and replay it, and how to
-// write a new game's options out whole.
+// def is one game's entry: how to make, load and replay it under a rules
+// version, and how to write a new game's options out whole.
 type def struct {
-	info     Info
-	create   func(opts json.RawMessage, seats int, seed [32]byte) (engine.Game, error)
-	load     func(state []byte) (engine.Game, error)
+	info   Info
+	create func(rules int, opts json.RawMessage, seats int, seed [32]byte) (engine.Game, error)
+	load   func(rules int, state []byte) (engine.Game, error)
+	// current is the version new games are made with.
+	current  func() int
 	complete func(opts json.RawMessage) (json.RawMessage, error)
 }
 
@@ -62,7 +61,11 @@ var registry = map[string]def{
 	western.Name: {
 		info: Info{Kind: western.Name, RU: "Вестерн", EN: "Western",
 			MinSeats: western.MinSeats, MaxSeats: western.MaxSeats, Defaults: mustJSON(westernMail())},
-		create: func(raw json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+		create: func(rules int, raw json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+			r, ok := western.Rulebook[rules]
+			if !ok {
+				return nil, fmt.Errorf("%w: %d", ErrUnknownRules, rules)
+			}
 			opts, err := decodeOptions(raw, western.DefaultOptions())
 			if err != nil {
 				return nil, err
@@ -71,21 +74,32 @@ var registry = map[string]def{
 			if err != nil {
 				return nil, err
 			}
+			s.Rules = r
 			return western.Game{S: s}, nil
 		},
-		load: func(state []byte) (engine.Game, error) {
+		load: func(rules int, state []byte) (engine.Game, error) {
+			r, ok := western.Rulebook[rules]
+			if !ok {
+				return nil, fmt.Errorf("%w: %d", ErrUnknownRules, rules)
+			}
 			s, err := western.Unmarshal(state)
 			if err != nil {
 				return nil, err
 			}
+			s.Rules = r
 			return western.Game{S: s}, nil
 		},
+		current:  func() int { return western.CurrentRules },
 		complete: func(raw json.RawMessage) (json.RawMessage, error) { return completeOptions(raw, westernMail()) },
 	},
 	businessman.Name: {
 		info: Info{Kind: businessman.Name, RU: "Бизнесмен", EN: "Businessman",
 			MinSeats: businessman.MinSeats, MaxSeats: businessman.MaxSeats, Defaults: mustJSON(businessmanMail())},
-		create: func(raw json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+		create: func(rules int, raw json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+			r, ok := businessman.Rulebook[rules]
+			if !ok {
+				return nil, fmt.Errorf("%w: %d", ErrUnknownRules, rules)
+			}
 			opts, err := decodeOptions(raw, businessman.DefaultOptions())
 			if err != nil {
 				return nil, err
@@ -94,21 +108,32 @@ var registry = map[string]def{
 			if err != nil {
 				return nil, err
 			}
+			s.Rules = r
 			return businessman.Game{S: s}, nil
 		},
-		load: func(state []byte) (engine.Game, error) {
+		load: func(rules int, state []byte) (engine.Game, error) {
+			r, ok := businessman.Rulebook[rules]
+			if !ok {
+				return nil, fmt.Errorf("%w: %d", ErrUnknownRules, rules)
+			}
 			s, err := businessman.Unmarshal(state)
 			if err != nil {
 				return nil, err
 			}
+			s.Rules = r
 			return businessman.Game{S: s}, nil
 		},
+		current:  func() int { return businessman.CurrentRules },
 		complete: func(raw json.RawMessage) (json.RawMessage, error) { return completeOptions(raw, businessmanMail()) },
 	},
 }
 
 // ErrUnknownGame is returned for a kind no game has.
 var ErrUnknownGame = fmt.Errorf("%w: unknown game", engine.ErrBadOptions)
+
+// ErrUnknownRules is returned for a rules version this engine does not
+// play.
+var ErrUnknownRules = errors.New("rules version not in this engine")
 
 // List describes every game, in name order.
 func List() []Info {
@@ -126,14 +151,25 @@ func Lookup(kind string) (Info, bool) {
 	return d.info, ok
 }
 
-// New starts a game of kind from its options (JSON; missing fields take the
-// defaults, unknown ones are refused), the number of seats and a seed.
-func New(kind string, opts json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+// CurrentRules is the rules version new games of kind are made with
+// (0 for an unknown kind).
+func CurrentRules(kind string) int {
+	d, ok := registry[kind]
+	if !ok {
+		return 0
+	}
+	return d.current()
+}
+
+// New starts a game of kind under rules version rules from its options
+// (JSON; missing fields take the defaults, unknown ones are refused), the
+// number of seats and a seed.
+func New(kind string, rules int, opts json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
 	d, ok := registry[kind]
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownGame, kind)
 	}
-	return d.create(opts, seats, seed)
+	return d.create(rules, opts, seats, seed)
 }
 
 // Complete writes a new game's options out whole: what the organiser gave,
@@ -149,18 +185,19 @@ func Complete(kind string, opts json.RawMessage) (json.RawMessage, error) {
 	return d.complete(opts)
 }
 
-// Load restores a game from its stored state.
-func Load(kind string, state []byte) (engine.Game, error) {
+// Load restores a game of rules version rules from its stored state.
+func Load(kind string, rules int, state []byte) (engine.Game, error) {
 	d, ok := registry[kind]
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownGame, kind)
 	}
-	return d.load(state)
+	return d.load(rules, state)
 }
 
-// Replay plays a log from the start (P-1) and returns the game it leads to.
-func Replay(kind string, opts json.RawMessage, seats int, seed [32]byte, log []engine.Command) (engine.Game, error) {
-	g, err := New(kind, opts, seats, seed)
+// Replay plays a log from the start (P-1) under rules version rules and
+// returns the game it leads to.
+func Replay(kind string, rules int, opts json.RawMessage, seats int, seed [32]byte, log []engine.Command) (engine.Game, error) {
+	g, err := New(kind, rules, opts, seats, seed)
 	if err != nil {
 		return nil, err
 	}

@@ -166,7 +166,7 @@ func (s *State) lap(seat int, ev []engine.Event) []engine.Event {
 	p := &s.Players[seat]
 	p.Laps++
 	ev = append(ev, engine.Event{Type: EvLap, Seat: seat, Amount: 0, Other: p.Laps})
-	ev = s.gain(seat, LapIncome, EvIncome, 1, ev)
+	ev = s.gain(seat, s.Rules.LapIncome, EvIncome, 1, ev)
 	media := 0 // W-10: one point a lap with any newspaper or TV company
 	for cell := 1; cell <= NumCells; cell++ {
 		if int(s.Owner[cell]) != seat {

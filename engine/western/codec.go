@@ -41,5 +41,6 @@ func Unmarshal(data []byte) (*State, error) {
 			return nil, fmt.Errorf("unmarshal western state: owner %d", o)
 		}
 	}
+	s.Rules = Rulebook[CurrentRules] // the service sets the game's own (engine/games)
 	return &s, nil
 }

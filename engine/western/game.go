@@ -16,7 +16,7 @@ func New(opts Options, seats int, seed [32]byte) (*State, error) {
 	if seats < MinSeats || seats > MaxSeats {
 		return nil, fmt.Errorf("%w: «Вестерн» takes %d to %d players, got %d", engine.ErrBadOptions, MinSeats, MaxSeats, seats)
 	}
-	s := &State{Format: FormatVersion, Opts: opts, RNG: engine.NewRNG(seed)}
+	s := &State{Format: FormatVersion, Opts: opts, RNG: engine.NewRNG(seed), Rules: Rulebook[CurrentRules]}
 	s.Players = make([]Player, seats)
 	for i := range s.Players {
 		s.Players[i] = Player{Cell: 1, Cash: StartLoan}

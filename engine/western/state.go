@@ -152,6 +152,9 @@ type State struct {
 	Offer   Offer              `json:"offer"`
 	Bank    int64              `json:"bank"` // net money the bank has paid to players
 	Actions int                `json:"actions"`
+	// Rules are the game's rules version's numbers: not stored, the
+	// version is (engine/games sets them on making and loading a game).
+	Rules Rules `json:"-"`
 }
 
 // leading lists the leading companies, whose shares go by the stock rate.

@@ -438,7 +438,7 @@ func (s *sim) turns(rec *service.Record) (int, error) {
 			seats++
 		}
 	}
-	g, err := games.New(rec.Kind, rec.Options, seats, [32]byte(rec.Seed))
+	g, err := games.New(rec.Kind, rec.Rules, rec.Options, seats, [32]byte(rec.Seed))
 	if err != nil {
 		return 0, err
 	}

@@ -59,6 +59,9 @@ type Data struct {
 	PrefsURL, UnsubURL            string
 	RulesURL                      string       // the game's rules page
 	Digest                        []DigestGame // the daily digest's games
+	// Seed and SeedSHA256: the game-over mail reveals the seed the
+	// players were shown the commitment to.
+	Seed, SeedSHA256 string
 
 	zone *time.Location // the recipient's, for the times a mail gives
 }
@@ -200,6 +203,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 	if m.Kind == service.MailOver {
 		d.Subject = gameTitle(l, d.Game, rec) + ": " + pick(l, "игра окончена", "the game is over")
 		d.LinkText = templates.T(l, "see_results")
+		d.Seed, d.SeedSHA256 = rec.RevealedSeed(), rec.SeedCommitment()
 		d.Text = overText(rec, pr, l, name)
 		for place := 1; place <= len(scores); place++ {
 			for _, sc := range scores {

@@ -123,7 +123,7 @@ func endToEnd(t *testing.T, kind, options string) {
 	for i, en := range full {
 		cmds[i] = engine.Command{Seat: en.Seat, Action: en.Action}
 	}
-	g, err := games.Replay(rec.Kind, rec.Options, 3, [32]byte(rec.Seed), cmds)
+	g, err := games.Replay(rec.Kind, rec.Rules, rec.Options, 3, [32]byte(rec.Seed), cmds)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -362,7 +362,7 @@ func mailPlaysWholeGame(t *testing.T, kind string, options map[string]any) {
 			t.Fatal(err)
 		}
 		var want []string
-		g, _ := games.Replay(rec.Kind, rec.Options, 3, [32]byte(rec.Seed), cmds)
+		g, _ := games.Replay(rec.Kind, rec.Rules, rec.Options, 3, [32]byte(rec.Seed), cmds)
 		for _, e := range full[logSeen:] {
 			before := g.Owing()
 			if g, _, err = g.Apply(e.Seat, e.Action); err != nil {

@@ -282,3 +282,29 @@ func TestCreateKeyLandsOnTheSameGame(t *testing.T) {
 		t.Errorf("the same key with another request: %d %+v, want 422 key_reused", code, c)
 	}
 }
+
+// TestImportsLimitedPerClient: importing records counts against the
+// client's limit of games made, refused records too (their replay is the
+// costly part); past it the client gets 429 `too_many`.
+func TestImportsLimitedPerClient(t *testing.T) {
+	f := newAbuseFixture(t)
+	post := func(client string) *httptest.ResponseRecorder {
+		r := httptest.NewRequest("POST", "/api/records", strings.NewReader(`{"format":"pbm-game-record/1","kind":"western","rules":2,"seats":[],"seed":"00"}`))
+		r.Header.Set("Content-Type", "application/json")
+		r.RemoteAddr = client + ":40000"
+		w := httptest.NewRecorder()
+		f.h.ServeHTTP(w, r)
+		return w
+	}
+	for i := range service.DefaultLimits.ClientPerHour {
+		if w := post("203.0.113.9"); w.Code != http.StatusBadRequest {
+			t.Fatalf("import %d: %d %s, want 400 (the record is refused)", i+1, w.Code, w.Body)
+		}
+	}
+	if w := post("203.0.113.9"); w.Code != http.StatusTooManyRequests {
+		t.Errorf("import past the client's limit: %d %s, want 429", w.Code, w.Body)
+	}
+	if w := post("203.0.113.10"); w.Code != http.StatusBadRequest {
+		t.Errorf("another client: %d %s, want 400", w.Code, w.Body)
+	}
+}

@@ -22,6 +22,12 @@ type GameView struct {
 	Players []PlayerView `json:"players"`
 	Owing   []int        `json:"owing,omitempty"` // invitation indexes that owe a decision
 	Game    any          `json:"game,omitempty"`  // the engine's view for this reader (P-3)
+	// SeedSHA256 commits to the game's seed from its creation on; Seed
+	// (hex) is revealed once the game is over, and never before.
+	SeedSHA256 string `json:"seed_sha256"`
+	Seed       string `json:"seed,omitempty"`
+	// Rules is the rules version the game is played under.
+	Rules int `json:"rules"`
 }
 
 // PlayerView is one invited player, as the reader may see them.
@@ -47,7 +53,8 @@ func (rd reader) seatIndex() int {
 
 // buildView makes the view of rec for a reader.
 func (a *api) buildView(rec *service.Record, ver int64, rd reader) (GameView, error) {
-	v := GameView{ID: rec.ID, Kind: rec.Kind, Status: rec.Status, Version: ver, Moves: rec.Moves}
+	v := GameView{ID: rec.ID, Kind: rec.Kind, Status: rec.Status, Version: ver, Moves: rec.Moves,
+		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed(), Rules: rec.Rules}
 	inv := rd.seatIndex()
 	switch rd.claims.Purpose {
 	case linksign.PurposeSeat:
@@ -305,5 +312,9 @@ func (a *api) result(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"id": rec.ID, "over": g.Over(), "moves": rec.Moves, "scores": g.Score()})
+	out := map[string]any{"id": rec.ID, "over": g.Over(), "moves": rec.Moves, "scores": g.Score(), "seed_sha256": rec.SeedCommitment()}
+	if seed := rec.RevealedSeed(); seed != "" {
+		out["seed"] = seed
+	}
+	writeJSON(w, http.StatusOK, out)
 }

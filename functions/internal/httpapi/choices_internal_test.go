@@ -17,7 +17,7 @@ import (
 func TestTurnEndersMarked(t *testing.T) {
 	var seed [32]byte
 	copy(seed[:], "turn enders")
-	g, err := games.New(western.Name, []byte(`{"laps":30}`), 4, seed)
+	g, err := games.New(western.Name, games.CurrentRules(western.Name), []byte(`{"laps":30}`), 4, seed)
 	if err != nil {
 		t.Fatal(err)
 	}

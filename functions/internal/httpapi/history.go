@@ -39,7 +39,7 @@ func (a *api) loadHistory(ctx context.Context, rec *service.Record) (*history, e
 
 // start is the game before any command.
 func (h *history) start() (engine.Game, error) {
-	g, err := games.New(h.rec.Kind, h.rec.Options, h.seats, h.seed)
+	g, err := games.New(h.rec.Kind, h.rec.Rules, h.rec.Options, h.seats, h.seed)
 	if err != nil {
 		return nil, fmt.Errorf("replay game %s: %w", h.rec.ID, err)
 	}

@@ -79,13 +79,17 @@ func (a *api) routes() []struct {
 		{Route{"POST", "/api/games/{id}/actions"}, a.act},
 		{Route{"GET", "/api/games/{id}/log"}, a.gameLog},
 		{Route{"GET", "/api/games/{id}/result"}, a.result},
+		{Route{"GET", "/api/games/{id}/record"}, a.gameRecord},
+		{Route{"POST", "/api/records"}, a.importRecord},
 		{Route{"GET", "/api/games/{id}/orders"}, a.getOrders},
 		{Route{"PUT", "/api/games/{id}/orders"}, a.putOrders},
 		{Route{"GET", "/"}, a.homePage},
 		{Route{"POST", "/games"}, a.createPage},
+		{Route{"POST", "/records"}, a.importPage},
 		{Route{"GET", "/g/{id}"}, a.seatPage},
 		{Route{"POST", "/g/{id}/act"}, a.actPage},
 		{Route{"GET", "/g/{id}/log"}, a.logPage},
+		{Route{"GET", "/g/{id}/record"}, a.recordPage},
 		{Route{"GET", "/g/{id}/orders"}, a.ordersPage},
 		{Route{"POST", "/g/{id}/orders"}, a.saveOrders},
 		{Route{"GET", "/g/{id}/invite"}, a.invitePage},
@@ -177,7 +181,11 @@ func (a *api) middleware(next http.Handler) http.Handler {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cache-Control", "no-store")
 		h.Set("Content-Security-Policy", csp)
-		r.Body = http.MaxBytesReader(w, r.Body, MaxBody)
+		limit := int64(MaxBody)
+		if r.URL.Path == "/api/records" || r.URL.Path == "/records" {
+			limit = MaxRecordBody // a whole game
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		sw := &statusWriter{ResponseWriter: w, status: 200}
 		defer func() {
 			if p := recover(); p != nil {

@@ -51,7 +51,7 @@ func (a *api) lengths(w http.ResponseWriter, r *http.Request) {
 		opts = nil
 	}
 	// The engine says which options it takes, as when a game is created.
-	if _, err := games.New(out.Kind, opts, seats, [32]byte{}); err != nil {
+	if _, err := games.New(out.Kind, games.CurrentRules(out.Kind), opts, seats, [32]byte{}); err != nil {
 		a.fail(w, r, err)
 		return
 	}

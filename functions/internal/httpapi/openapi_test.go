@@ -669,8 +669,12 @@ func TestOpenAPIContract(t *testing.T) {
 				c.want(call{method: method, path: p, token: tok, body: body}, http.StatusForbidden, service.CodeForbidden, nil)
 			}
 			if method == "GET" {
+				status, code := http.StatusOK, service.Code("")
+				if path == "/api/games/{id}/record" { // the game is not over: the record waits
+					status, code = http.StatusConflict, service.CodeWrongStatus
+				}
 				for purpose := range allowed {
-					c.want(call{method: method, path: strings.ReplaceAll(path, "{id}", id), token: tokens[purpose]}, http.StatusOK, "", nil)
+					c.want(call{method: method, path: strings.ReplaceAll(path, "{id}", id), token: tokens[purpose]}, status, code, nil)
 				}
 			}
 		}
@@ -829,6 +833,31 @@ func TestOpenAPIContract(t *testing.T) {
 			t.Errorf("result: %+v", res)
 		}
 	}
+
+	// The game record: refused while the game goes on; once a seat of a
+	// game of two resigns, downloaded, imported, and a tampered copy
+	// refused.
+	t.Run("record", func(t *testing.T) {
+		c := c.with(t)
+		rg := c.create(2, map[string]any{"laps": 3})
+		rs := []string{c.accept(rg.ID, rg.InviteTokens[0]), c.accept(rg.ID, rg.InviteTokens[1])}
+		rbase := "/api/games/" + rg.ID
+		c.want(call{method: "GET", path: rbase + "/record", token: rg.SpectatorToken}, http.StatusConflict, service.CodeWrongStatus, nil)
+		c.want(call{method: "GET", path: rbase + "/record", token: corrupt(rg.SpectatorToken)}, http.StatusUnauthorized, service.CodeUnauthorized, nil)
+		inv := c.view(rg.ID, rg.SpectatorToken).Owing[0]
+		c.want(call{method: "POST", path: rbase + "/actions", token: rs[inv], body: actBody(engine.Action{Type: engine.Resign}, "record-resign")}, http.StatusOK, "", nil)
+		raw := c.want(call{method: "GET", path: rbase + "/record", token: rs[1-inv]}, http.StatusOK, "", nil)
+		var imp service.Imported
+		c.want(call{method: "POST", path: "/api/records", body: raw}, http.StatusCreated, "", &imp)
+		c.want(call{method: "GET", path: "/api/games/" + imp.ID + "/record", token: imp.SpectatorToken}, http.StatusOK, "", nil)
+		var doc map[string]any
+		if err := json.Unmarshal(raw, &doc); err != nil {
+			t.Fatal(err)
+		}
+		doc["seed"] = strings.Repeat("ab", 32)
+		c.want(call{method: "POST", path: "/api/records", body: doc}, http.StatusBadRequest, service.CodeInvalid, nil)
+		c.want(call{method: "POST", path: "/api/records", body: `{"format": "pbm-game-record/1"}`, invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	})
 
 	// Too many games for one organiser's address: 429 with Retry-After.
 	for i := 0; ; i++ {

@@ -181,7 +181,7 @@ func pageKinds(t *testing.T, game string) {
 	// found by playing the same bots over the same seed in memory first.
 	rec, g := f.game(c.ID)
 	most, at := 0, 0
-	sim, err := games.New(rec.Kind, rec.Options, g.Seats(), [32]byte(rec.Seed))
+	sim, err := games.New(rec.Kind, rec.Rules, rec.Options, g.Seats(), [32]byte(rec.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,6 +57,10 @@ type seatData struct {
 	Chart             template.HTML
 	LogURL            string
 	OrdersURL         string // the seat's standing orders, while the game goes on
+	// SeedSHA256 commits to the dice and cards from the creation on; Seed
+	// reveals them once the game is over.
+	SeedSHA256, Seed string
+	RecordURL        string // the game record to download, once the game is over
 }
 
 func (a *api) seatPage(w http.ResponseWriter, r *http.Request) {
@@ -94,7 +98,8 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	inv := rd.seatIndex()
 	d := seatData{page: newPage(r, "game"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
 		Error: errMsg, Role: roleOf(rd), Seated: inv >= 0, Version: ver, Moves: rec.Moves,
-		Options: optionsText(l, rec), Deadline: deadlineText(l, rec), RulesURL: rulesLink(rec.Kind, l)}
+		Options: optionsText(l, rec), Deadline: deadlineText(l, rec), RulesURL: rulesLink(rec.Kind, l),
+		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed()}
 	d.Title, d.Game = d.GameName, true
 	if r.Method != http.MethodGet {
 		d.langLinks("/g/"+rec.ID, token)
@@ -172,6 +177,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	}
 	d.Squares = pr.Squares(l, view, nameFunc(names))
 	if d.Over {
+		d.RecordURL = pageLink("/g/"+rec.ID+"/record", token, l)
 		d.Standings = byPlace(all)
 		if log, err := rec.Recent(); err == nil && len(log) > 0 {
 			d.OverWhy = present.OverText(pr, l, log[len(log)-1].Events, nameFunc(names))

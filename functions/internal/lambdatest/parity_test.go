@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"log/slog"
 	"mime"
+	"mime/multipart"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -268,6 +269,18 @@ func (b *backend) personal(p linksign.Purpose, email string) string {
 	return tok
 }
 
+// fileRequest posts a file as the home page's record form does.
+func fileRequest(target string, file []byte) *http.Request {
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	fw, _ := mw.CreateFormFile("record", "record.json")
+	_, _ = fw.Write(file)
+	_ = mw.Close()
+	r := httptest.NewRequest(http.MethodPost, target, &buf)
+	r.Header.Set("Content-Type", mw.FormDataContentType())
+	return r
+}
+
 func jsonRequest(method, target, token string, body any) *http.Request {
 	var rd *bytes.Reader
 	if body != nil {
@@ -386,11 +399,44 @@ func (b *backend) play() []answer {
 	// the API changes nothing.
 	b.do(&out, "/api/games/{id}/confirm", invalid, jsonRequest("POST", "/api/games/"+g2.ID+"/confirm", tamper(confirmTok(g2.ID)), nil))
 	b.do(&out, "/api/games/{id}/confirm", valid, jsonRequest("POST", "/api/games/"+g2.ID+"/confirm", confirmTok(g2.ID), nil))
+	var seats2 []string
 	for i := range 2 {
-		b.do(&out, "/api/games/{id}/accept", valid, jsonRequest("POST", "/api/games/"+g2.ID+"/accept", g2.InviteTokens[i], nil))
+		resp := b.do(&out, "/api/games/{id}/accept", valid, jsonRequest("POST", "/api/games/"+g2.ID+"/accept", g2.InviteTokens[i], nil))
+		var acc struct {
+			SeatToken string `json:"seat_token"`
+		}
+		if err := json.Unmarshal(resp.body, &acc); err != nil {
+			t.Fatalf("%s: accept: %d %s", b.name, resp.status, resp.body)
+		}
+		seats2 = append(seats2, acc.SeatToken)
 	}
 	b.do(&out, "/api/games/{id}/start", invalid, jsonRequest("POST", "/api/games/"+g2.ID+"/start", tamper(g2.OrganiserToken), nil))
 	b.do(&out, "/api/games/{id}/start", valid, jsonRequest("POST", "/api/games/"+g2.ID+"/start", g2.OrganiserToken, nil))
+
+	// The second game ends at once: the seat to move of the two resigns.
+	// Its record, by the API and by the game-over page's link, imported;
+	// a record with another seed refused.
+	resp = b.do(&out, "/api/games/{id}", valid, jsonRequest("GET", "/api/games/"+g2.ID, g2.SpectatorToken, nil))
+	var view2 httpapi.GameView
+	if err := json.Unmarshal(resp.body, &view2); err != nil || len(view2.Owing) == 0 {
+		t.Fatalf("%s: view: %d %s", b.name, resp.status, resp.body)
+	}
+	b.do(&out, "/api/games/{id}/actions", valid, jsonRequest("POST", "/api/games/"+g2.ID+"/actions", seats2[view2.Owing[0]],
+		httpapi.ActRequest{Action: engine.Action{Type: engine.Resign}, Key: "parity-resign"}))
+	b.do(&out, "/api/games/{id}/record", invalid, jsonRequest("GET", "/api/games/"+g2.ID+"/record", tamper(g2.SpectatorToken), nil))
+	resp = b.do(&out, "/api/games/{id}/record", valid, jsonRequest("GET", "/api/games/"+g2.ID+"/record", g2.SpectatorToken, nil))
+	var doc map[string]any
+	if err := json.Unmarshal(resp.body, &doc); err != nil {
+		t.Fatalf("%s: record: %d %s", b.name, resp.status, resp.body)
+	}
+	b.do(&out, "/g/{id}/record", invalid, pageRequest("/g/"+g2.ID+"/record?t="+q(tamper(seats2[0]))))
+	b.do(&out, "/g/{id}/record", valid, pageRequest("/g/"+g2.ID+"/record?t="+q(seats2[0])))
+	b.do(&out, "/api/records", valid, jsonRequest("POST", "/api/records", "", doc))
+	b.do(&out, "/records", valid, fileRequest("/records", resp.body))
+	doc["seed"] = strings.Repeat("ab", 32)
+	b.do(&out, "/api/records", invalid, jsonRequest("POST", "/api/records", "", doc))
+	tampered, _ := json.Marshal(doc)
+	b.do(&out, "/records", invalid, fileRequest("/records", tampered))
 
 	// The first game as its first seat sees it, and who owes a move.
 	b.do(&out, "/api/games/{id}", invalid, jsonRequest("GET", "/api/games/"+id, tamper(seats[0]), nil))

@@ -22,7 +22,7 @@ func botGameSeed(t *testing.T, kind, salt string, seats int, options string, see
 	t.Helper()
 	var seed [32]byte
 	copy(seed[:], "present "+kind+salt)
-	g, err := games.New(kind, []byte(options), seats, seed)
+	g, err := games.New(kind, games.CurrentRules(kind), []byte(options), seats, seed)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -68,7 +68,8 @@ func confirmedKey(email string) string { return "confirmed/" + email }
 // limits, refusing it with CodeTooMany at the first one reached. The
 // client's come first: a client over its limit does not use up the
 // organiser address's. client "" (a caller that is not a web client,
-// such as a test or a tool) counts against the organiser's only.
+// such as a test or a tool) counts against the organiser's only; email
+// "" (an import) against the client's only.
 func (s *Service) admit(ctx context.Context, email, client string) error {
 	now := s.now().Unix()
 	type window struct {
@@ -80,7 +81,9 @@ func (s *Service) admit(ctx context.Context, email, client string) error {
 	if client != "" {
 		ws = append(ws, window{"client", client, 3600, s.limits.ClientPerHour}, window{"client", client, 86400, s.limits.ClientPerDay})
 	}
-	ws = append(ws, window{"org", email, 3600, s.limits.OrganiserPerHour}, window{"org", email, 86400, s.limits.OrganiserPerDay})
+	if email != "" { // "": an import, which has no organiser
+		ws = append(ws, window{"org", email, 3600, s.limits.OrganiserPerHour}, window{"org", email, 86400, s.limits.OrganiserPerDay})
+	}
 	for _, w := range ws {
 		n := now / w.secs
 		end := (n + 1) * w.secs

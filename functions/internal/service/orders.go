@@ -57,7 +57,7 @@ func (s *Service) OrderSpecs(rec *Record) ([]engine.OrderSpec, error) {
 	if rec.State != nil {
 		g, err = s.Engine(rec)
 	} else {
-		g, err = games.New(rec.Kind, rec.Options, len(rec.Seats), [32]byte(rec.Seed))
+		g, err = games.New(rec.Kind, rec.Rules, rec.Options, len(rec.Seats), [32]byte(rec.Seed))
 	}
 	if err != nil {
 		return nil, err

@@ -3,6 +3,8 @@ package service
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -61,9 +63,13 @@ func (e Entry) Delegated() bool { return e.By == ByOrder || e.By == ByDeadline }
 // Record is the whole stored game: one item, one conditional write a move
 // (SPEC §3). The engine state is a cache of replaying Seed and the log.
 type Record struct {
-	Format    int             `json:"v"`
-	ID        string          `json:"id"`
-	Kind      string          `json:"kind"`
+	Format int    `json:"v"`
+	ID     string `json:"id"`
+	Kind   string `json:"kind"`
+	// Rules is the rules version the game was made with (engine/games);
+	// it plays, replays and charts under it to its end. Games stored
+	// before versions were recorded have none: Service.Load settles it.
+	Rules     int             `json:"rules,omitempty"`
 	Options   json.RawMessage `json:"options,omitempty"`
 	Seed      []byte          `json:"seed"` // secret: never shown to a client
 	Status    string          `json:"status"`
@@ -131,6 +137,9 @@ type Record struct {
 	// Unasked[seat]: the decision the engine seat owes was not mailed,
 	// its orders being to play it; its next one is mailed.
 	Unasked []bool `json:"unasked,omitempty"`
+	// ImportedFrom is the id a game imported from a record had on the
+	// instance that exported it: a finished game kept to be viewed.
+	ImportedFrom string `json:"imported_from,omitempty"`
 
 	// marking: this commit only marks mail sent (Settle), in the action
 	// that committed the mail; not stored.
@@ -356,4 +365,21 @@ func (r *Record) Recent() ([]Entry, error) {
 		return nil, fmt.Errorf("game %s: %w", r.ID, err)
 	}
 	return out, nil
+}
+
+// SeedCommitment is the hex SHA-256 of the game's seed: shown to every
+// player and spectator from the creation on, it binds the service to
+// the dice and cards it will deal without telling anyone what they are.
+func (r *Record) SeedCommitment() string {
+	h := sha256.Sum256(r.Seed)
+	return hex.EncodeToString(h[:])
+}
+
+// RevealedSeed is the seed in hex once the game is over, and "" before:
+// revealing it earlier would tell every roll and card still to come.
+func (r *Record) RevealedSeed() string {
+	if r.Status != StatusOver {
+		return ""
+	}
+	return hex.EncodeToString(r.Seed)
 }

@@ -208,11 +208,12 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	// The options are written out whole (the game's length by mail where
 	// none is given) and checked by making the game now; it is made again,
 	// with the seats that accept, when it starts.
+	rec.Rules = games.CurrentRules(req.Kind)
 	opts, err := games.Complete(req.Kind, req.Options)
 	if err != nil {
 		return Created{}, err
 	}
-	if _, err := games.New(req.Kind, opts, len(req.Seats), [32]byte(rec.Seed)); err != nil {
+	if _, err := games.New(req.Kind, rec.Rules, opts, len(req.Seats), [32]byte(rec.Seed)); err != nil {
 		return Created{}, err
 	}
 	rec.Options = opts
@@ -351,15 +352,25 @@ func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
 		return nil, 0, fmt.Errorf("load game %s: record format %d", id, rec.Format)
 	}
 	rec.upgrade()
+	if err := s.settleRules(ctx, &rec); err != nil {
+		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
+	}
 	return &rec, g.Version, nil
 }
 
-// Engine restores the engine game of a started game.
+// Engine restores the engine game of a started game, under its own rules
+// version. A game of a version this engine no longer plays is restored
+// to be viewed only (frozen).
 func (s *Service) Engine(rec *Record) (engine.Game, error) {
 	if rec.State == nil {
 		return nil, Fail(CodeWrongStatus, errors.New("game not started"))
 	}
-	g, err := games.Load(rec.Kind, rec.State)
+	g, err := games.Load(rec.Kind, rec.Rules, rec.State)
+	if errors.Is(err, games.ErrUnknownRules) {
+		if g, err = games.Load(rec.Kind, games.CurrentRules(rec.Kind), rec.State); err == nil {
+			return frozen{Game: g, rules: rec.Rules}, nil
+		}
+	}
 	if err != nil {
 		return nil, fmt.Errorf("game %s: %w", rec.ID, err)
 	}
@@ -419,7 +430,7 @@ func (s *Service) start(rec *Record) error {
 			fmt.Sprintf("Нужно хотя бы %d принявших приглашение игроков.", info.MinSeats),
 			fmt.Sprintf("At least %d players must have accepted.", info.MinSeats), nil)
 	}
-	g, err := games.New(rec.Kind, rec.Options, n, [32]byte(rec.Seed))
+	g, err := games.New(rec.Kind, rec.Rules, rec.Options, n, [32]byte(rec.Seed))
 	if err != nil {
 		return err
 	}
