@@ -11,6 +11,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestAPIFunctionLogs: every line the api function logs while serving an
@@ -40,7 +41,16 @@ func TestAPIFunctionLogs(t *testing.T) {
 		fn.serveHTTP(gatewayEvent(t, q.route, q.r, q.apiID))
 	}
 
-	invocations := splitInvocations(fn.out.String())
+	// The emulator writes an invocation's END line after it has answered:
+	// wait for the last one rather than read the output at once (under
+	// load the last END came after the answer, and the test failed).
+	var invocations []invocationLog
+	for deadline := time.Now().Add(30 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		invocations = splitInvocations(fn.out.String())
+		if len(invocations) >= len(requests) || time.Now().After(deadline) {
+			break
+		}
+	}
 	if len(invocations) != len(requests) {
 		t.Fatalf("the emulator shows %d invocations, want %d:\n%s", len(invocations), len(requests), fn.out)
 	}

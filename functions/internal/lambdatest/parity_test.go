@@ -331,6 +331,8 @@ func (b *backend) play() []answer {
 	b.do(&out, "/", invalid, pageRequest("/?t=not-a-token&lang=xx"))
 	b.do(&out, "/rules/{kind}", valid, pageRequest("/rules/western?lang=ru"))
 	b.do(&out, "/rules/{kind}", invalid, pageRequest("/rules/chess?lang=ru"))
+	b.do(&out, "/api/lengths", valid, jsonRequest("GET", "/api/lengths?kind=western&seats=4&deadline_hours=72", "", nil))
+	b.do(&out, "/api/lengths", invalid, jsonRequest("GET", "/api/lengths?kind=chess&seats=4", "", nil))
 
 	// A game of three seats through the API; an invalid create first.
 	addr := func(who string) string { return fmt.Sprintf("parity.%s.%s@example.org", who, b.tag) }
