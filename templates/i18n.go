@@ -14,6 +14,8 @@ var texts = map[string][2]string{
 	"beginners":      {"Вариант для начинающих", "Beginners' variant"},
 	"organiser":      {"Организатор", "Organiser"},
 	"your_name":      {"Ваше имя", "Your name"},
+	"game_name":      {"Название игры (необязательно)", "The game's name (optional)"},
+	"game_name_hint": {"например, «Пятничный Вестерн»", "e.g. Friday Western"},
 	"your_email":     {"Ваша почта", "Your email"},
 	"language":       {"Язык", "Language"},
 	"players":        {"Игроки", "Players"},

@@ -366,19 +366,9 @@ func (c *Composer) link(path string, p linksign.Purpose, game string, seat int, 
 	return c.base + path + "?" + url.Values{"t": {tok}, "lang": {l}}.Encode(), nil
 }
 
-// gameTitle names a game in a subject by its kind and its players, so
-// that mails of two games of one kind are told apart: «Вестерн» (Анна,
-// Bob, Вера). Past three players the rest are counted.
-func gameTitle(l, game string, rec *service.Record) string {
-	var names []string
-	for _, s := range rec.Seats {
-		names = append(names, s.Name)
-	}
-	if len(names) > 3 {
-		names = append(names[:3], "+"+fmt.Sprint(len(rec.Seats)-3))
-	}
-	return pick(l, "«"+game+"»", game) + " (" + strings.Join(names, ", ") + ")"
-}
+// gameTitle names a game in a subject (service.Record.Title), so that
+// mails of two games of one kind are told apart.
+func gameTitle(l, game string, rec *service.Record) string { return rec.Title(l, game) }
 
 // acceptedText tells that a player accepted, in words that agree with
 // any name: Russian past tense would need the player's gender.

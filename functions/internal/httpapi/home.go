@@ -81,6 +81,7 @@ type homeData struct {
 	Misses    string
 	Drop      bool
 	OrgName   string
+	GameName  string
 	OrgEmail  string
 	OrgLang   string
 	Error     string
@@ -113,7 +114,7 @@ func (a *api) homePage(w http.ResponseWriter, r *http.Request) {
 // again with an error.
 func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg string, f url.Values) {
 	l := lang(r)
-	d := homeData{page: newPage(r, "create"), Error: msg, OrgName: f.Get("org_name"), OrgEmail: f.Get("org_email"),
+	d := homeData{page: newPage(r, "create"), Error: msg, OrgName: f.Get("org_name"), GameName: f.Get("game_name"), OrgEmail: f.Get("org_email"),
 		OrgLang: f.Get("org_lang"), Misses: f.Get("misses"), Drop: f.Get("on_misses") == service.OnMissesDrop, Key: f.Get("key")}
 	if d.Key == "" {
 		d.Key = newFormKey()
@@ -302,6 +303,7 @@ func (a *api) createPage(w http.ResponseWriter, r *http.Request) {
 		Key:       f.Get("key"),
 		Client:    clientAddr(r),
 		Kind:      f.Get("kind"),
+		Name:      f.Get("game_name"),
 		Organiser: service.Person{Name: f.Get("org_name"), Email: f.Get("org_email"), Lang: f.Get("org_lang")},
 		OnMisses:  f.Get("on_misses"),
 	}

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -76,13 +75,9 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 			names = append(names, s.Name)
 		}
 		g.Players = strings.Join(names, ", ")
-		// A game is named by its kind and players, as in its mails'
-		// subjects, not by an id nobody remembers.
-		g.Name = "«" + gameName(l, rec.Kind) + "» (" + strings.Join(names[:min(3, len(names))], ", ")
-		if len(names) > 3 {
-			g.Name += ", +" + strconv.Itoa(len(names)-3)
-		}
-		g.Name += ")"
+		// A game is named as its organiser named it, else by its kind and
+		// players, as in its mails' subjects; not by an id nobody remembers.
+		g.Name = rec.Title(l, gameName(l, rec.Kind))
 		for i, s := range rec.Seats {
 			if s.Email != email {
 				continue

@@ -100,7 +100,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		Error: errMsg, Role: roleOf(rd), Seated: inv >= 0, Version: ver, Moves: rec.Moves,
 		Options: optionsText(l, rec), Deadline: deadlineText(l, rec), RulesURL: rulesLink(rec.Kind, l),
 		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed()}
-	d.Title, d.Game = d.GameName, true
+	d.Title, d.Game = rec.Title(l, d.GameName), true
 	if r.Method != http.MethodGet {
 		d.langLinks("/g/"+rec.ID, token)
 	}

@@ -66,6 +66,8 @@ type Record struct {
 	Format int    `json:"v"`
 	ID     string `json:"id"`
 	Kind   string `json:"kind"`
+	// Name is what the organiser called the game, if anything (Title).
+	Name string `json:"name,omitempty"`
 	// Rules is the rules version the game was made with (engine/games);
 	// it plays, replays and charts under it to its end. Games stored
 	// before versions were recorded have none: Service.Load settles it.

@@ -17,6 +17,7 @@ import (
 	"log/slog"
 	"net/mail"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 	"unicode"
@@ -31,6 +32,8 @@ import (
 // Limits of what a client may send.
 const (
 	MaxNameLen  = 40
+	// MaxGameNameLen is the longest name an organiser may give a game.
+	MaxGameNameLen = 60
 	MaxEmailLen = 254
 	MinKeyLen   = 8
 	MaxKeyLen   = 64
@@ -113,7 +116,11 @@ func New(c Config) *Service {
 
 // CreateRequest is what an organiser sends to create a game.
 type CreateRequest struct {
-	Kind      string          `json:"kind"`
+	Kind string `json:"kind"`
+	// Name is what the organiser calls the game (optional): subjects,
+	// pages and "my games" use it; without it a game is named by its
+	// kind and players.
+	Name      string          `json:"name,omitempty"`
 	Options   json.RawMessage `json:"options,omitempty"`
 	Organiser Person          `json:"organiser"`
 	Seats     []Person        `json:"seats"`
@@ -166,6 +173,10 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	if err != nil {
 		return Created{}, err
 	}
+	req.Name = strings.TrimSpace(req.Name)
+	if err := checkGameName(req.Name); err != nil {
+		return Created{}, err
+	}
 	if req.DeadlineHours < 0 || req.DeadlineHours > MaxDeadlineHours {
 		return Created{}, invalid(fmt.Sprintf("Срок хода: от 1 до %d часов.", MaxDeadlineHours), fmt.Sprintf("The move deadline must be 1 to %d hours.", MaxDeadlineHours))
 	}
@@ -187,7 +198,7 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 			return out, err
 		}
 	}
-	rec := &Record{Format: RecordFormat, Kind: req.Kind, Status: StatusInvited, Organiser: org,
+	rec := &Record{Format: RecordFormat, Kind: req.Kind, Name: req.Name, Status: StatusInvited, Organiser: org,
 		DeadlineHours: req.DeadlineHours, MissesToBot: req.MissesToBot, OnMisses: req.OnMisses}
 	seen := map[string]bool{}
 	for _, p := range req.Seats {
@@ -932,6 +943,45 @@ func checkName(name string) error {
 		}
 	}
 	return nil
+}
+
+// checkGameName allows an empty name (the game is then named by its kind
+// and players) or one of up to MaxGameNameLen characters with no control
+// characters or markup, as a player's name.
+func checkGameName(name string) error {
+	if name == "" {
+		return nil
+	}
+	if utf8.RuneCountInString(name) > MaxGameNameLen || !utf8.ValidString(name) {
+		return invalid(fmt.Sprintf("Название игры: до %d символов.", MaxGameNameLen), fmt.Sprintf("A game's name must be at most %d characters.", MaxGameNameLen))
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || r == '<' || r == '>' || r == '&' || r == '"' || r == '`' || unicode.Is(unicode.Cf, r) {
+			return invalid("Название игры не должно содержать управляющих символов и разметки.", "A game's name may not hold control characters or markup.")
+		}
+	}
+	return nil
+}
+
+// Title names the game for subjects, pages and "my games": the name its
+// organiser gave it, else its kind (kindName, in the reader's language)
+// and its players — «Вестерн» (Анна, Bob, Вера) — past three counted.
+func (r *Record) Title(lang, kindName string) string {
+	if r.Name != "" {
+		return r.Name
+	}
+	names := make([]string, 0, 4)
+	for _, s := range r.Seats {
+		names = append(names, s.Name)
+	}
+	if len(names) > 3 {
+		names = append(names[:3], "+"+strconv.Itoa(len(r.Seats)-3))
+	}
+	title := kindName
+	if lang != "en" {
+		title = "«" + kindName + "»"
+	}
+	return title + " (" + strings.Join(names, ", ") + ")"
 }
 
 // sanitize makes user text safe to echo inside an error message.
