@@ -31,12 +31,12 @@ import (
 
 // Limits of what a client may send.
 const (
-	MaxNameLen  = 40
+	MaxNameLen = 40
 	// MaxGameNameLen is the longest name an organiser may give a game.
 	MaxGameNameLen = 60
-	MaxEmailLen = 254
-	MinKeyLen   = 8
-	MaxKeyLen   = 64
+	MaxEmailLen    = 254
+	MinKeyLen      = 8
+	MaxKeyLen      = 64
 	// ChunkSize entries move from the game item to a chunk item once the
 	// item holds twice as many, in a commit that leaves no mail; in any
 	// commit once it holds maxLogEntries.
