@@ -172,7 +172,7 @@ func bmCardPlay(l string, id int, good string, dir int64) string {
 		if c.Kind == bm.XSmallUp {
 			down = c.Up
 		}
-		eff = say(l, "%s +%d, остальные −%d", "%s +%d, the others −%d", col, c.Up, down)
+		eff = say(l, "%s +%d, прочие −%d", "%s +%d, others −%d", col, c.Up, down) // short: a phone shows the whole option
 	case bm.XTwo:
 		if dir < 0 {
 			eff = col + " ÷2"
