@@ -27,6 +27,7 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -1002,5 +1003,34 @@ func contractToTheEnd(t *testing.T, kind string, laps int) {
 	c.want(call{method: "GET", path: base + "/result", token: seats[1]}, http.StatusOK, "", &res)
 	if !res.Over {
 		t.Error("result not over after the end")
+	}
+}
+
+// TestOpenAPIOptionDefaults: the defaults the document states for each
+// game's options are the ones a game is created with (games.Info.Defaults,
+// the length by mail), so an API client that leaves one out knows what it
+// gets.
+func TestOpenAPIOptionDefaults(t *testing.T) {
+	doc, _ := loadDoc(t)
+	for _, info := range games.List() {
+		name := strings.ToUpper(info.Kind[:1]) + info.Kind[1:] + "Options"
+		ref := doc.Components.Schemas[name]
+		if ref == nil || ref.Value == nil {
+			t.Fatalf("%s: no schema %s", info.Kind, name)
+		}
+		var defs map[string]any
+		if err := json.Unmarshal(info.Defaults, &defs); err != nil {
+			t.Fatal(err)
+		}
+		for field, want := range defs {
+			prop := ref.Value.Properties[field]
+			if prop == nil || prop.Value == nil {
+				t.Errorf("%s: option %s is not in %s", info.Kind, field, name)
+				continue
+			}
+			if got := prop.Value.Default; fmt.Sprint(got) != fmt.Sprint(want) {
+				t.Errorf("%s: %s.%s default %v, a game is created with %v", info.Kind, name, field, got, want)
+			}
+		}
 	}
 }
