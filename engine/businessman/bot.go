@@ -360,25 +360,12 @@ func (s *State) outcomeGain(seat int, o *cardOutcome) int64 {
 // a play is money-neutral for the player, so what counts is mostly what it
 // does to the others), among those the bot can pay for.
 func (s *State) botCard(seat int) (engine.Action, bool) {
-	p := &s.Players[seat]
 	var best engine.Action
 	var bestGain int64
-	for _, id := range p.hand() {
-		dirs, nd := [2]int64{0, 0}, 1
-		if XCards[id].Kind == XTwo {
-			dirs, nd = [2]int64{2, -2}, 2
+	s.affordablePlays(seat, func(a engine.Action, o *cardOutcome) {
+		if g := s.outcomeGain(seat, o); best.Type == "" || g > bestGain {
+			best, bestGain = a, g
 		}
-		for _, dir := range dirs[:nd] {
-			for k := 0; k < NumColours; k++ {
-				o := s.cardEffect(seat, int(id), k, dir)
-				if p.Cash+o.Money[seat] < 0 {
-					continue
-				}
-				if g := s.outcomeGain(seat, &o); best.Type == "" || g > bestGain {
-					best, bestGain = engine.Action{Type: APlayCard, Cell: int(id), Good: Groups[k].Key, Amount: dir}, g
-				}
-			}
-		}
-	}
+	})
 	return best, best.Type != ""
 }

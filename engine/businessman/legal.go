@@ -236,11 +236,10 @@ func (s *State) mustPlay(seat int) bool {
 	return false
 }
 
-// cheapestPlay is the card play that leaves seat the most cash (the first
-// such in hand and colour order): the default when a card must be played.
-func (s *State) cheapestPlay(seat int) (engine.Action, bool) {
-	var best engine.Action
-	bestMoney, found := int64(0), false
+// affordablePlays calls play for every card play seat can pay for, in
+// hand, direction and colour order, with what the play would do (B-15).
+// The default and the bot choose among them by their own measures.
+func (s *State) affordablePlays(seat int, play func(a engine.Action, o *cardOutcome)) {
 	for _, id := range s.Players[seat].hand() {
 		dirs, nd := [2]int64{0, 0}, 1
 		if XCards[id].Kind == XTwo {
@@ -252,12 +251,22 @@ func (s *State) cheapestPlay(seat int) (engine.Action, bool) {
 				if s.Players[seat].Cash+o.Money[seat] < 0 {
 					continue
 				}
-				if !found || o.Money[seat] > bestMoney {
-					best, bestMoney, found = engine.Action{Type: APlayCard, Cell: int(id), Good: Groups[k].Key, Amount: dir}, o.Money[seat], true
-				}
+				play(engine.Action{Type: APlayCard, Cell: int(id), Good: Groups[k].Key, Amount: dir}, &o)
 			}
 		}
 	}
+}
+
+// cheapestPlay is the card play that leaves seat the most cash (the first
+// such in hand and colour order): the default when a card must be played.
+func (s *State) cheapestPlay(seat int) (engine.Action, bool) {
+	var best engine.Action
+	bestMoney, found := int64(0), false
+	s.affordablePlays(seat, func(a engine.Action, o *cardOutcome) {
+		if !found || o.Money[seat] > bestMoney {
+			best, bestMoney, found = a, o.Money[seat], true
+		}
+	})
 	return best, found
 }
 
