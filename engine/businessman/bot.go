@@ -362,8 +362,8 @@ func (s *State) outcomeGain(seat int, o *cardOutcome) int64 {
 func (s *State) botCard(seat int) (engine.Action, bool) {
 	var best engine.Action
 	var bestGain int64
-	s.affordablePlays(seat, func(a engine.Action, o *cardOutcome) {
-		if g := s.outcomeGain(seat, o); best.Type == "" || g > bestGain {
+	s.affordablePlays(seat, func(a engine.Action, o cardOutcome) {
+		if g := s.outcomeGain(seat, &o); best.Type == "" || g > bestGain {
 			best, bestGain = a, g
 		}
 	})

@@ -239,7 +239,7 @@ func (s *State) mustPlay(seat int) bool {
 // affordablePlays calls play for every card play seat can pay for, in
 // hand, direction and colour order, with what the play would do (B-15).
 // The default and the bot choose among them by their own measures.
-func (s *State) affordablePlays(seat int, play func(a engine.Action, o *cardOutcome)) {
+func (s *State) affordablePlays(seat int, play func(a engine.Action, o cardOutcome)) {
 	for _, id := range s.Players[seat].hand() {
 		dirs, nd := [2]int64{0, 0}, 1
 		if XCards[id].Kind == XTwo {
@@ -251,7 +251,7 @@ func (s *State) affordablePlays(seat int, play func(a engine.Action, o *cardOutc
 				if s.Players[seat].Cash+o.Money[seat] < 0 {
 					continue
 				}
-				play(engine.Action{Type: APlayCard, Cell: int(id), Good: Groups[k].Key, Amount: dir}, &o)
+				play(engine.Action{Type: APlayCard, Cell: int(id), Good: Groups[k].Key, Amount: dir}, o)
 			}
 		}
 	}
@@ -262,7 +262,7 @@ func (s *State) affordablePlays(seat int, play func(a engine.Action, o *cardOutc
 func (s *State) cheapestPlay(seat int) (engine.Action, bool) {
 	var best engine.Action
 	bestMoney, found := int64(0), false
-	s.affordablePlays(seat, func(a engine.Action, o *cardOutcome) {
+	s.affordablePlays(seat, func(a engine.Action, o cardOutcome) {
 		if !found || o.Money[seat] > bestMoney {
 			best, bestMoney, found = a, o.Money[seat], true
 		}
