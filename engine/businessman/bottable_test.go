@@ -51,27 +51,5 @@ func TestBotTable(t *testing.T) {
 	if !*botTable {
 		t.Skip("run with -bottable")
 	}
-	const games = 200
-	var rows []bottable.Row
-	for _, seats := range []int{3, 6} {
-		for _, mix := range []struct {
-			name  string
-			rest  bottable.Policy
-			least float64
-		}{
-			{"new bots only", newBot, 0},
-			{"1 new bot, the rest random", bottable.Random, 0.8},
-			{"1 new bot, the rest previous bots", oldBot, 2 / float64(seats)},
-		} {
-			row, err := bottable.Measure(mix.name, tableGame, tableProgress, seats, games, newBot, mix.rest)
-			if err != nil {
-				t.Fatal(err)
-			}
-			rows = append(rows, row)
-			if row.WinRate() < mix.least {
-				t.Errorf("%d seats, %s: the new bot wins %.0f%%, want at least %.0f%%", seats, mix.name, 100*row.WinRate(), 100*mix.least)
-			}
-		}
-	}
-	bottable.Print(os.Stdout, Name, rows)
+	bottable.Check(t, os.Stdout, Name, tableGame, tableProgress, newBot, oldBot)
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math/rand/v2"
 	"slices"
+	"testing"
 
 	"github.com/pbmgames/pbm/engine"
 )
@@ -156,4 +157,37 @@ func Print(w io.Writer, game string, rows []Row) {
 		fmt.Fprintf(w, "| %s | %d | %s | %d | %.0f%% | %s | %.0f%% |\n", game, r.Seats, r.Name, r.Games,
 			100*float64(r.LapsDone)/float64(r.Games), med, 100*r.WinRate())
 	}
+}
+
+// Check plays the bot table of a game (issue 11): for 3 and 6 seats, 200
+// seeded games a line with tested in every seat, then one tested bot
+// among seats that play at random, then among previous bots (previous),
+// and fails t where the tested bot wins less than its target — 80 %
+// against random seats, 2 / seats against previous bots. It prints the
+// table to w.
+func Check(t testing.TB, w io.Writer, game string, newGame func(seats int, seed uint64) Game, progress Progress, tested, previous Policy) {
+	t.Helper()
+	const games = 200
+	var rows []Row
+	for _, seats := range []int{3, 6} {
+		for _, mix := range []struct {
+			name  string
+			rest  Policy
+			least float64
+		}{
+			{"new bots only", tested, 0},
+			{"1 new bot, the rest random", Random, 0.8},
+			{"1 new bot, the rest previous bots", previous, 2 / float64(seats)},
+		} {
+			row, err := Measure(mix.name, newGame, progress, seats, games, tested, mix.rest)
+			if err != nil {
+				t.Fatal(err)
+			}
+			rows = append(rows, row)
+			if row.WinRate() < mix.least {
+				t.Errorf("%d seats, %s: the new bot wins %.0f%%, want at least %.0f%%", seats, mix.name, 100*row.WinRate(), 100*mix.least)
+			}
+		}
+	}
+	Print(w, game, rows)
 }
