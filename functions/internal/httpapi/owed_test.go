@@ -48,6 +48,21 @@ func formOf(t *testing.T, page, typ string) form {
 
 func owes(g engine.Game, seat int) bool { return slices.Contains(g.Owing(), seat) }
 
+// twoSealedBidsOwed stops a fixture's game at a sealed-bid auction where
+// two seats owe their bids at once.
+func twoSealedBidsOwed(g engine.Game, _ int) bool {
+	v, ok := g.View(engine.Spectator).(western.View)
+	if !ok || v.Phase != western.PhAuction || len(g.Owing()) < 2 {
+		return false
+	}
+	for _, s := range g.Owing()[:2] {
+		if !slices.ContainsFunc(g.Legal(s), func(ch engine.Choice) bool { return ch.Type == western.ABid }) {
+			return false
+		}
+	}
+	return true
+}
+
 // TestSealedBidSecondSeatNotRefused: two seats owe sealed bids at once;
 // each opens its page from its mail, the first submits its bid, then the
 // second submits the form it opened before. Both bids are taken: another
@@ -57,18 +72,7 @@ func owes(g engine.Game, seat int) bool { return slices.Contains(g.Owing(), seat
 func TestSealedBidSecondSeatNotRefused(t *testing.T) {
 	f := newPageFixture(t)
 	c := f.create(3, 20, 3)
-	f.playUntil(c.ID, func(g engine.Game, _ int) bool {
-		v, ok := g.View(engine.Spectator).(western.View)
-		if !ok || v.Phase != western.PhAuction || len(g.Owing()) < 2 {
-			return false
-		}
-		for _, s := range g.Owing()[:2] {
-			if !slices.ContainsFunc(g.Legal(s), func(ch engine.Choice) bool { return ch.Type == western.ABid }) {
-				return false
-			}
-		}
-		return true
-	})
+	f.playUntil(c.ID, twoSealedBidsOwed)
 	_, g := f.game(c.ID)
 	first, second := g.Owing()[0], g.Owing()[1]
 	b := newBrowser(t, f.srv.URL)
@@ -205,18 +209,7 @@ func TestSealedBidRacingBidNotRefused(t *testing.T) {
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: quiet, Now: clock}))
 	defer srv.Close()
 	c := f.create(3, 20, 3)
-	f.playUntil(c.ID, func(g engine.Game, _ int) bool {
-		v, ok := g.View(engine.Spectator).(western.View)
-		if !ok || v.Phase != western.PhAuction || len(g.Owing()) < 2 {
-			return false
-		}
-		for _, s := range g.Owing()[:2] {
-			if !slices.ContainsFunc(g.Legal(s), func(ch engine.Choice) bool { return ch.Type == western.ABid }) {
-				return false
-			}
-		}
-		return true
-	})
+	f.playUntil(c.ID, twoSealedBidsOwed)
 	rec, g := f.game(c.ID)
 	first, second := g.Owing()[0], g.Owing()[1]
 	b := newBrowser(t, srv.URL)
