@@ -137,7 +137,7 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		if m.About >= 0 && m.About < len(rec.Seats) {
 			who = rec.Seats[m.About].Name
 		}
-		d.Subject = gameTitle(l, d.Game, rec) + ": " + pick(l, who+" — приглашение принято", who+" accepted")
+		d.Subject = rec.Title(l, d.Game) + ": " + pick(l, who+" — приглашение принято", who+" accepted")
 		d.Text = acceptedText(l, who)
 		d.LinkText = templates.T(l, "organiser_page")
 		d.Link, err = c.link("/g/"+rec.ID+"/org", linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
@@ -201,7 +201,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 	}
 
 	if m.Kind == service.MailOver {
-		d.Subject = gameTitle(l, d.Game, rec) + ": " + pick(l, "игра окончена", "the game is over")
+		d.Subject = rec.Title(l, d.Game) + ": " + pick(l, "игра окончена", "the game is over")
 		d.LinkText = templates.T(l, "see_results")
 		d.Seed, d.SeedSHA256 = rec.RevealedSeed(), rec.SeedCommitment()
 		d.Text = overText(rec, pr, l, name)
@@ -220,11 +220,11 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		if !owes(g, seat) {
 			return notify.ErrObsolete
 		}
-		d.Subject = gameTitle(l, d.Game, rec) + ": " + pick(l, "ваш ход", "your move")
+		d.Subject = rec.Title(l, d.Game) + ": " + pick(l, "ваш ход", "your move")
 		d.Text = pick(l, "Ваш ход.", "It is your move.")
 		d.Prompt = pr.Prompt(l, view, seat, true, name)
 		if m.Kind == service.MailDecision || g.Turn() != seat {
-			d.Subject = gameTitle(l, d.Game, rec) + ": " + pick(l, "нужно ваше решение", "a decision is asked of you")
+			d.Subject = rec.Title(l, d.Game) + ": " + pick(l, "нужно ваше решение", "a decision is asked of you")
 			d.Text, d.Prompt = d.Prompt, ""
 			if d.Text == "" {
 				d.Text = pick(l, "От вас ждут решения.", "A decision is asked of you.")
@@ -365,10 +365,6 @@ func (c *Composer) link(path string, p linksign.Purpose, game string, seat int, 
 	}
 	return c.base + path + "?" + url.Values{"t": {tok}, "lang": {l}}.Encode(), nil
 }
-
-// gameTitle names a game in a subject (service.Record.Title), so that
-// mails of two games of one kind are told apart.
-func gameTitle(l, game string, rec *service.Record) string { return rec.Title(l, game) }
 
 // acceptedText tells that a player accepted, in words that agree with
 // any name: Russian past tense would need the player's gender.
