@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strconv"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -16,9 +14,9 @@ import (
 
 // digestItem is one queued item as a map in the list AttrDigest.
 func digestItem(it store.DigestItem) types.AttributeValue {
-	return &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{
-		"g":  &types.AttributeValueMemberS{Value: it.Game},
-		"k":  &types.AttributeValueMemberS{Value: it.Kind},
+	return &types.AttributeValueMemberM{Value: attrMap{
+		"g":  str(it.Game),
+		"k":  str(it.Kind),
 		"s":  num(int64(it.Seat)),
 		"at": num(it.At),
 	}}
@@ -29,23 +27,9 @@ func decodeDigestItem(v types.AttributeValue) (store.DigestItem, error) {
 	if !ok {
 		return store.DigestItem{}, fmt.Errorf("digest item is not a map")
 	}
-	var it store.DigestItem
-	var err error
-	if it.Game, err = optString(m.Value, "g"); err != nil {
-		return it, err
-	}
-	if it.Kind, err = optString(m.Value, "k"); err != nil {
-		return it, err
-	}
-	seat, err := numAttr(m.Value, "s")
-	if err != nil {
-		return it, err
-	}
-	it.Seat = int(seat)
-	if it.At, err = numAttr(m.Value, "at"); err != nil {
-		return it, err
-	}
-	return it, nil
+	a := attrs{item: m.Value}
+	it := store.DigestItem{Game: a.optString("g"), Kind: a.optString("k"), Seat: int(a.num("s")), At: a.num("at")}
+	return it, a.err
 }
 
 // QueueDigest appends the item with one UpdateItem (list_append), and sets
@@ -61,11 +45,11 @@ func (s *Store) QueueDigest(ctx context.Context, email string, item store.Digest
 		UpdateExpression: aws.String("SET #dq = list_append(if_not_exists(#dq, :empty), :item), " +
 			"#dig = if_not_exists(#dig, :at), #dpk = :d"),
 		ExpressionAttributeNames: map[string]string{"#dq": AttrDigest, "#dig": AttrDigestAt, "#dpk": AttrDigestPK},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
+		ExpressionAttributeValues: attrMap{
 			":empty": &types.AttributeValueMemberL{Value: []types.AttributeValue{}},
 			":item":  &types.AttributeValueMemberL{Value: []types.AttributeValue{digestItem(item)}},
 			":at":    num(at),
-			":d":     &types.AttributeValueMemberS{Value: digestPK},
+			":d":     str(digestPK),
 		},
 	})
 	if err := mapErr(err); err != nil {
@@ -114,29 +98,7 @@ func (s *Store) TakeDigest(ctx context.Context, email string) ([]store.DigestIte
 
 // DigestsDue queries the sparse digest index: partition "D", dig ≤ before.
 func (s *Store) DigestsDue(ctx context.Context, before int64) ([]string, error) {
-	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
-		TableName:                aws.String(s.table),
-		IndexName:                aws.String(DigestIndex),
-		KeyConditionExpression:   aws.String("#dpk = :d AND #dig <= :before"),
-		ExpressionAttributeNames: map[string]string{"#dpk": AttrDigestPK, "#dig": AttrDigestAt},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":d":      &types.AttributeValueMemberS{Value: digestPK},
-			":before": &types.AttributeValueMemberN{Value: strconv.FormatInt(before, 10)},
-		},
-	})
-	var emails []string
-	for p.HasMorePages() {
-		out, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("dynamostore: digests due by %d: %w", before, err)
-		}
-		for _, item := range out.Items {
-			pk, ok := item[AttrPK].(*types.AttributeValueMemberS)
-			if !ok || !strings.HasPrefix(pk.Value, playerPrefix) {
-				return nil, fmt.Errorf("dynamostore: digests due by %d: unexpected item %v", before, item[AttrPK])
-			}
-			emails = append(emails, strings.TrimPrefix(pk.Value, playerPrefix))
-		}
-	}
-	return emails, nil
+	return s.queryIDs(ctx, DigestIndex, "#dpk = :d AND #dig <= :before",
+		map[string]string{"#dpk": AttrDigestPK, "#dig": AttrDigestAt}, attrMap{":d": str(digestPK), ":before": num(before)},
+		playerPrefix, fmt.Sprintf("digests due by %d", before))
 }

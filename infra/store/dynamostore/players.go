@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -36,12 +35,8 @@ var _ store.PlayerStore = (*Store)(nil)
 // normEmail is the key form of an address: lower-case.
 func normEmail(email string) string { return strings.ToLower(email) }
 
-func playerKey(email string) map[string]types.AttributeValue {
+func playerKey(email string) attrMap {
 	return key(playerPrefix+email, playerSK)
-}
-
-func num(v int64) types.AttributeValue {
-	return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
 }
 
 // GetPlayer reads a player with one strongly consistent GetItem.
@@ -50,56 +45,28 @@ func (s *Store) GetPlayer(ctx context.Context, email string) (store.Player, erro
 	if email == "" {
 		return store.Player{}, fmt.Errorf("dynamostore: get player with empty address: %w", store.ErrNotFound)
 	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(s.table),
-		Key:            playerKey(email),
-		ConsistentRead: aws.Bool(true),
+	return getDecoded(ctx, s, playerKey(email), "get player "+email, func(item attrMap) (store.Player, error) {
+		return decodePlayer(email, item)
 	})
-	if err != nil {
-		return store.Player{}, fmt.Errorf("dynamostore: get player %s: %w", email, err)
-	}
-	if out.Item == nil {
-		return store.Player{}, fmt.Errorf("dynamostore: get player %s: %w", email, store.ErrNotFound)
-	}
-	p, err := decodePlayer(email, out.Item)
-	if err != nil {
-		return store.Player{}, fmt.Errorf("dynamostore: get player %s: %w", email, err)
-	}
-	return p, nil
 }
 
 // decodePlayer reads a player item; attributes a player has never had
 // written are absent and read as zero.
-func decodePlayer(email string, item map[string]types.AttributeValue) (store.Player, error) {
-	p := store.Player{Email: email}
-	var err error
-	if p.Lang, err = optString(item, AttrLang); err != nil {
-		return store.Player{}, err
+func decodePlayer(email string, item attrMap) (store.Player, error) {
+	a := attrs{item: item}
+	p := store.Player{
+		Email:            email,
+		Lang:             a.optString(AttrLang),
+		Mail:             a.optString(AttrMail),
+		TimeZone:         a.optString(AttrTZ),
+		SuppressedReason: a.optString(AttrSuppReason),
+		Unsubscribed:     a.optBool(AttrUnsub),
+		Suppressed:       a.optBool(AttrSupp),
+		SuppressedAt:     a.optNum(AttrSuppAt),
+		UpdatedAt:        a.optNum(AttrUpd),
 	}
-	if p.Mail, err = optString(item, AttrMail); err != nil {
-		return store.Player{}, err
-	}
-	if p.TimeZone, err = optString(item, AttrTZ); err != nil {
-		return store.Player{}, err
-	}
-	if p.SuppressedReason, err = optString(item, AttrSuppReason); err != nil {
-		return store.Player{}, err
-	}
-	if p.Unsubscribed, err = optBool(item, AttrUnsub); err != nil {
-		return store.Player{}, err
-	}
-	if p.Suppressed, err = optBool(item, AttrSupp); err != nil {
-		return store.Player{}, err
-	}
-	if _, ok := item[AttrSuppAt]; ok {
-		if p.SuppressedAt, err = numAttr(item, AttrSuppAt); err != nil {
-			return store.Player{}, err
-		}
-	}
-	if _, ok := item[AttrUpd]; ok {
-		if p.UpdatedAt, err = numAttr(item, AttrUpd); err != nil {
-			return store.Player{}, err
-		}
+	if a.err != nil {
+		return store.Player{}, a.err
 	}
 	switch v := item[AttrGames].(type) {
 	case nil:
@@ -112,40 +79,18 @@ func decodePlayer(email string, item map[string]types.AttributeValue) (store.Pla
 	return p, nil
 }
 
-func optString(item map[string]types.AttributeValue, name string) (string, error) {
-	switch v := item[name].(type) {
-	case nil:
-		return "", nil
-	case *types.AttributeValueMemberS:
-		return v.Value, nil
-	default:
-		return "", fmt.Errorf("attribute %s is not a string", name)
-	}
-}
-
-func optBool(item map[string]types.AttributeValue, name string) (bool, error) {
-	switch v := item[name].(type) {
-	case nil:
-		return false, nil
-	case *types.AttributeValueMemberBOOL:
-		return v.Value, nil
-	default:
-		return false, fmt.Errorf("attribute %s is not a boolean", name)
-	}
-}
-
 // update builds one UpdateItem on a player item: SET for the attributes in
 // set, REMOVE for those in remove, ADD of add (a string set) to games.
 // UpdateItem creates the item when it is missing.
 type update struct {
-	set    map[string]types.AttributeValue
+	set    attrMap
 	remove []string
 	add    []string
 }
 
 func (s *Store) updatePlayer(ctx context.Context, email string, u update) error {
 	names := map[string]string{}
-	values := map[string]types.AttributeValue{}
+	values := attrMap{}
 	var sets, removes []string
 	// Sorted so that the expression is the same from call to call.
 	for _, name := range slices.Sorted(maps.Keys(u.set)) {
@@ -191,7 +136,7 @@ func (s *Store) AddPlayerGame(ctx context.Context, email, gameID string, at int6
 		return fmt.Errorf("dynamostore: add game to player %s: empty game id", email)
 	}
 	err := s.updatePlayer(ctx, email, update{
-		set: map[string]types.AttributeValue{AttrUpd: num(at)},
+		set: attrMap{AttrUpd: num(at)},
 		add: []string{gameID},
 	})
 	if err != nil {
@@ -207,7 +152,7 @@ func (s *Store) SetPlayerPrefs(ctx context.Context, email, lang, mail, tz string
 	if email == "" {
 		return errors.New("dynamostore: set player prefs with empty address")
 	}
-	u := update{set: map[string]types.AttributeValue{
+	u := update{set: attrMap{
 		AttrUnsub: &types.AttributeValueMemberBOOL{Value: unsubscribed},
 		AttrUpd:   num(at),
 	}}
@@ -215,7 +160,7 @@ func (s *Store) SetPlayerPrefs(ctx context.Context, email, lang, mail, tz string
 		if v == "" {
 			u.remove = append(u.remove, name)
 		} else {
-			u.set[name] = &types.AttributeValueMemberS{Value: v}
+			u.set[name] = str(v)
 		}
 	}
 	slices.Sort(u.remove)
@@ -232,7 +177,7 @@ func (s *Store) Suppress(ctx context.Context, email, reason string, at int64) er
 	if email == "" {
 		return errors.New("dynamostore: suppress empty address")
 	}
-	u := update{set: map[string]types.AttributeValue{
+	u := update{set: attrMap{
 		AttrSupp:   &types.AttributeValueMemberBOOL{Value: true},
 		AttrSuppAt: num(at),
 		AttrUpd:    num(at),
@@ -240,7 +185,7 @@ func (s *Store) Suppress(ctx context.Context, email, reason string, at int64) er
 	if reason == "" {
 		u.remove = []string{AttrSuppReason}
 	} else {
-		u.set[AttrSuppReason] = &types.AttributeValueMemberS{Value: reason}
+		u.set[AttrSuppReason] = str(reason)
 	}
 	if err := s.updatePlayer(ctx, email, u); err != nil {
 		return fmt.Errorf("dynamostore: suppress player %s: %w", email, err)
