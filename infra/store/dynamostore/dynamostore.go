@@ -179,9 +179,7 @@ func (s *Store) GetGame(ctx context.Context, id string) (store.Game, error) {
 	if id == "" {
 		return store.Game{}, fmt.Errorf("dynamostore: get game with empty id: %w", store.ErrNotFound)
 	}
-	return getDecoded(ctx, s, key(gamePK(id), gameSK), "get game "+id, func(item attrMap) (store.Game, error) {
-		return decodeGame(id, item)
-	})
+	return getDecoded(ctx, s, key(gamePK(id), gameSK), "get game", id, decodeGame)
 }
 
 func decodeGame(id string, item attrMap) (store.Game, error) {

@@ -40,10 +40,12 @@ func (s *Store) getItem(ctx context.Context, k attrMap) (attrMap, error) {
 	return out.Item, nil
 }
 
-// getDecoded reads the item at k and decodes it; an absent item is
-// store.ErrNotFound. what names the read in errors ("get game <id>").
-func getDecoded[T any](ctx context.Context, s *Store, k attrMap, what string, decode func(attrMap) (T, error)) (T, error) {
+// getDecoded reads the item at k, of the game or player id, and decodes
+// it; an absent item is store.ErrNotFound. op names the read in errors
+// ("get game").
+func getDecoded[T any](ctx context.Context, s *Store, k attrMap, op, id string, decode func(string, attrMap) (T, error)) (T, error) {
 	var zero T
+	what := op + " " + id
 	it, err := s.getItem(ctx, k)
 	if err != nil {
 		return zero, fmt.Errorf("dynamostore: %s: %w", what, err)
@@ -51,7 +53,7 @@ func getDecoded[T any](ctx context.Context, s *Store, k attrMap, what string, de
 	if it == nil {
 		return zero, fmt.Errorf("dynamostore: %s: %w", what, store.ErrNotFound)
 	}
-	v, err := decode(it)
+	v, err := decode(id, it)
 	if err != nil {
 		return zero, fmt.Errorf("dynamostore: %s: %w", what, err)
 	}
