@@ -12,18 +12,12 @@ import (
 // RunGuard runs the conformance suite of a store.GuardStore. newStore is
 // called once per subtest; every subtest uses keys of its own.
 func RunGuard(t *testing.T, newStore func(t *testing.T) store.GuardStore) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s store.GuardStore)
-	}{
+	runSuite(t, newStore, []subtest[store.GuardStore]{
 		{"CountUpToLimit", testCountUpToLimit},
 		{"CountExpires", testCountExpires},
 		{"CountRaceStopsAtLimit", testCountRace},
 		{"MarkExpires", testMarkExpires},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
-	}
+	})
 }
 
 // testCountUpToLimit: limit calls succeed, the next ones fail with

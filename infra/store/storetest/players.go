@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -16,10 +15,7 @@ import (
 // per subtest; the stores it returns may share their data: every subtest
 // uses addresses of its own.
 func RunPlayers(t *testing.T, newStore func(t *testing.T) store.PlayerStore) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s store.PlayerStore)
-	}{
+	runSuite(t, newStore, []subtest[store.PlayerStore]{
 		{"NotFound", testPlayerNotFound},
 		{"AddGameCreatesAndIsIdempotent", testAddPlayerGame},
 		{"ConcurrentAddsLoseNothing", testConcurrentAdds},
@@ -29,12 +25,7 @@ func RunPlayers(t *testing.T, newStore func(t *testing.T) store.PlayerStore) {
 		{"DigestQueueAndTake", testDigestQueueTake},
 		{"DigestsDue", testDigestsDue},
 		{"ConcurrentQueueingLosesNothing", testConcurrentQueue},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.fn(t, newStore(t))
-		})
-	}
+	})
 }
 
 // newEmail returns a lower-case address no other subtest or run uses.
@@ -123,27 +114,13 @@ func testConcurrentAdds(t *testing.T, s store.PlayerStore) {
 	ctx := context.Background()
 	email := newEmail(t)
 	base := newID(t)
-	var (
-		wg    sync.WaitGroup
-		start = make(chan struct{})
-		errs  = make([]error, adders)
-		want  []string
-	)
+	var want []string
 	for i := range adders {
-		id := fmt.Sprintf("%s-%02d", base, i)
-		want = append(want, id)
-		wg.Go(func() {
-			<-start
-			errs[i] = s.AddPlayerGame(ctx, email, id, int64(i+1))
-		})
+		want = append(want, fmt.Sprintf("%s-%02d", base, i))
 	}
-	close(start)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("adder %d: %v", i, err)
-		}
-	}
+	raceOK(t, "adder", adders, func(i int) error {
+		return s.AddPlayerGame(ctx, email, want[i], int64(i+1))
+	})
 	p := mustGetPlayer(t, s, email)
 	if !slices.Equal(p.Games, want) {
 		t.Fatalf("games after %d concurrent adds = %v (%d), want %v", adders, p.Games, len(p.Games), want)
@@ -332,24 +309,9 @@ func testConcurrentQueue(t *testing.T, s store.PlayerStore) {
 	const queuers = 16
 	ctx := context.Background()
 	email := newEmail(t)
-	var (
-		wg    sync.WaitGroup
-		start = make(chan struct{})
-		errs  = make([]error, queuers)
-	)
-	for i := range queuers {
-		wg.Go(func() {
-			<-start
-			errs[i] = s.QueueDigest(ctx, email, store.DigestItem{Game: fmt.Sprintf("g%02d", i), Kind: "over", Seat: i, At: int64(i + 1)}, int64(i+1))
-		})
-	}
-	close(start)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("queuer %d: %v", i, err)
-		}
-	}
+	raceOK(t, "queuer", queuers, func(i int) error {
+		return s.QueueDigest(ctx, email, store.DigestItem{Game: fmt.Sprintf("g%02d", i), Kind: "over", Seat: i, At: int64(i + 1)}, int64(i+1))
+	})
 	got := mustTake(t, s, email)
 	seen := map[int]bool{}
 	for _, it := range got {

@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -22,10 +21,7 @@ const MaxItemBytes = 400 * 1024
 // returns may share their data (one table, say): every subtest uses game
 // ids of its own.
 func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s store.Store)
-	}{
+	runSuite(t, newStore, []subtest[store.Store]{
 		{"NotFound", testNotFound},
 		{"CreateThenGet", testCreateThenGet},
 		{"CreateTwiceConflicts", testCreateTwice},
@@ -39,12 +35,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"WakingMovedAndCleared", testWakingCleared},
 		{"WakingFailedWriteChangesNothing", testWakingFailedWrite},
 		{"TooLarge", testTooLarge},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.fn(t, newStore(t))
-		})
-	}
+	})
 }
 
 // newID returns a game id no other subtest or run uses.
@@ -171,25 +162,15 @@ func testRace(t *testing.T, s store.Store) {
 	mustPut(t, s, store.Game{ID: id, Body: []byte("start")}, 0)
 	for round := range rounds {
 		prev := int64(round + 1)
-		var (
-			wg      sync.WaitGroup
-			start   = make(chan struct{})
-			errs    = make([]error, writers)
-			winners []int
-		)
-		for w := range writers {
-			wg.Go(func() {
-				<-start
-				g := store.Game{ID: id, Body: []byte{byte(round), byte(w)}, UpdatedAt: int64(w)}
-				v, err := s.PutGame(ctx, g, prev)
-				if err == nil && v != prev+1 {
-					err = errors.New("wrong version returned")
-				}
-				errs[w] = err
-			})
-		}
-		close(start)
-		wg.Wait()
+		errs := race(writers, func(w int) error {
+			g := store.Game{ID: id, Body: []byte{byte(round), byte(w)}, UpdatedAt: int64(w)}
+			v, err := s.PutGame(ctx, g, prev)
+			if err == nil && v != prev+1 {
+				err = errors.New("wrong version returned")
+			}
+			return err
+		})
+		var winners []int
 		for w, err := range errs {
 			switch {
 			case err == nil:
