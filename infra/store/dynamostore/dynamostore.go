@@ -43,11 +43,11 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/pbmgames/pbm/infra/config"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -108,11 +108,7 @@ func New(client *dynamodb.Client, table string) *Store {
 // environment. optFns adjust the options further (an HTTP client, say). In
 // AWS build the client from the default config instead.
 func NewLocalClient(endpoint string, optFns ...func(*dynamodb.Options)) *dynamodb.Client {
-	return dynamodb.New(dynamodb.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String(endpoint),
-		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
-	}, optFns...)
+	return dynamodb.NewFromConfig(config.LocalAWS(endpoint), optFns...)
 }
 
 // CreateTable creates table with the layout Store expects (on-demand
