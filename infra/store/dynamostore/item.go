@@ -129,6 +129,8 @@ func num(v int64) types.AttributeValue {
 
 func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 
+func boolean(v bool) types.AttributeValue { return &types.AttributeValueMemberBOOL{Value: v} }
+
 func numAttr(it attrMap, name string) (int64, error) {
 	v, ok := it[name].(*types.AttributeValueMemberN)
 	if !ok {

@@ -86,6 +86,16 @@ type update struct {
 	add    []string
 }
 
+// setString sets the string attribute name to v, or removes it if v is
+// "": a player item holds no empty strings.
+func (u *update) setString(name, v string) {
+	if v == "" {
+		u.remove = append(u.remove, name)
+	} else {
+		u.set[name] = str(v)
+	}
+}
+
 func (s *Store) updatePlayer(ctx context.Context, email string, u update) error {
 	names := map[string]string{}
 	values := attrMap{}
@@ -144,24 +154,16 @@ func (s *Store) AddPlayerGame(ctx context.Context, email, gameID string, at int6
 }
 
 // SetPlayerPrefs sets the preferences with one UpdateItem. An empty
-// language or mail preference removes the attribute.
+// language, mail or time zone preference removes the attribute.
 func (s *Store) SetPlayerPrefs(ctx context.Context, email, lang, mail, tz string, unsubscribed bool, at int64) error {
 	email = normEmail(email)
 	if email == "" {
 		return errors.New("dynamostore: set player prefs with empty address")
 	}
-	u := update{set: attrMap{
-		AttrUnsub: &types.AttributeValueMemberBOOL{Value: unsubscribed},
-		AttrUpd:   num(at),
-	}}
-	for name, v := range map[string]string{AttrLang: lang, AttrMail: mail, AttrTZ: tz} {
-		if v == "" {
-			u.remove = append(u.remove, name)
-		} else {
-			u.set[name] = str(v)
-		}
-	}
-	slices.Sort(u.remove)
+	u := update{set: attrMap{AttrUnsub: boolean(unsubscribed), AttrUpd: num(at)}}
+	u.setString(AttrLang, lang)
+	u.setString(AttrMail, mail)
+	u.setString(AttrTZ, tz)
 	if err := s.updatePlayer(ctx, email, u); err != nil {
 		return fmt.Errorf("dynamostore: set prefs of player %s: %w", email, err)
 	}
@@ -175,16 +177,8 @@ func (s *Store) Suppress(ctx context.Context, email, reason string, at int64) er
 	if email == "" {
 		return errors.New("dynamostore: suppress empty address")
 	}
-	u := update{set: attrMap{
-		AttrSupp:   &types.AttributeValueMemberBOOL{Value: true},
-		AttrSuppAt: num(at),
-		AttrUpd:    num(at),
-	}}
-	if reason == "" {
-		u.remove = []string{AttrSuppReason}
-	} else {
-		u.set[AttrSuppReason] = str(reason)
-	}
+	u := update{set: attrMap{AttrSupp: boolean(true), AttrSuppAt: num(at), AttrUpd: num(at)}}
+	u.setString(AttrSuppReason, reason)
 	if err := s.updatePlayer(ctx, email, u); err != nil {
 		return fmt.Errorf("dynamostore: suppress player %s: %w", email, err)
 	}
