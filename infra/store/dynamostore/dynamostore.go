@@ -178,20 +178,12 @@ func (s *Store) GetGame(ctx context.Context, id string) (store.Game, error) {
 	return getDecoded(ctx, s, key(gamePK(id), gameSK), "get game", id, decodeGame)
 }
 
-func decodeGame(id string, item attrMap) (store.Game, error) {
-	a := attrs{item: item}
-	g := store.Game{
-		ID:        id,
-		Version:   a.num(AttrVer),
-		UpdatedAt: a.num(AttrUpd),
-		Body:      a.bin(AttrBody),
-		WakeAt:    a.optNum(AttrWake),
-	}
-	if a.err != nil {
-		return store.Game{}, a.err
-	}
-	_, g.OutboxPending = item[AttrOutbox]
-	return g, nil
+// decodeGame reads a game item; wpk and wake are there only while
+// WakeAt is set.
+func decodeGame(id string, a *attrs) store.Game {
+	_, pending := a.item[AttrOutbox]
+	return store.Game{ID: id, Version: a.num(AttrVer), UpdatedAt: a.num(AttrUpd), Body: a.bin(AttrBody),
+		OutboxPending: pending, WakeAt: a.optNum(AttrWake)}
 }
 
 // PutGame writes g as version prev+1 with one conditional PutItem.

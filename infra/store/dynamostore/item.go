@@ -3,6 +3,7 @@ package dynamostore
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -41,9 +42,10 @@ func (s *Store) getItem(ctx context.Context, k attrMap) (attrMap, error) {
 }
 
 // getDecoded reads the item at k, of the game or player id, and decodes
-// it; an absent item is store.ErrNotFound. op names the read in errors
+// it; an absent item is store.ErrNotFound, and the first attribute
+// decode could not read is the error. op names the read in errors
 // ("get game").
-func getDecoded[T any](ctx context.Context, s *Store, k attrMap, op, id string, decode func(string, attrMap) (T, error)) (T, error) {
+func getDecoded[T any](ctx context.Context, s *Store, k attrMap, op, id string, decode func(string, *attrs) T) (T, error) {
 	var zero T
 	what := op + " " + id
 	it, err := s.getItem(ctx, k)
@@ -53,9 +55,10 @@ func getDecoded[T any](ctx context.Context, s *Store, k attrMap, op, id string, 
 	if it == nil {
 		return zero, fmt.Errorf("dynamostore: %s: %w", what, store.ErrNotFound)
 	}
-	v, err := decode(id, it)
-	if err != nil {
-		return zero, fmt.Errorf("dynamostore: %s: %w", what, err)
+	a := attrs{item: it}
+	v := decode(id, &a)
+	if a.err != nil {
+		return zero, fmt.Errorf("dynamostore: %s: %w", what, a.err)
 	}
 	return v, nil
 }
@@ -170,6 +173,20 @@ func optString(it attrMap, name string) (string, error) {
 	}
 }
 
+// optSortedSet reads a string set that may be absent (nil), sorted.
+func optSortedSet(it attrMap, name string) ([]string, error) {
+	switch v := it[name].(type) {
+	case nil:
+		return nil, nil
+	case *types.AttributeValueMemberSS:
+		set := slices.Clone(v.Value)
+		slices.Sort(set)
+		return set, nil
+	default:
+		return nil, fmt.Errorf("attribute %s is not a string set", name)
+	}
+}
+
 func optBool(it attrMap, name string) (bool, error) {
 	switch v := it[name].(type) {
 	case nil:
@@ -197,8 +214,9 @@ func read[T any](a *attrs, r func(attrMap, string) (T, error), name string) T {
 	return v
 }
 
-func (a *attrs) num(name string) int64        { return read(a, numAttr, name) }
-func (a *attrs) optNum(name string) int64     { return read(a, optNumAttr, name) }
-func (a *attrs) bin(name string) []byte       { return read(a, binAttr, name) }
-func (a *attrs) optString(name string) string { return read(a, optString, name) }
-func (a *attrs) optBool(name string) bool     { return read(a, optBool, name) }
+func (a *attrs) num(name string) int64             { return read(a, numAttr, name) }
+func (a *attrs) optNum(name string) int64          { return read(a, optNumAttr, name) }
+func (a *attrs) bin(name string) []byte            { return read(a, binAttr, name) }
+func (a *attrs) optString(name string) string      { return read(a, optString, name) }
+func (a *attrs) optSortedSet(name string) []string { return read(a, optSortedSet, name) }
+func (a *attrs) optBool(name string) bool          { return read(a, optBool, name) }

@@ -50,9 +50,8 @@ func (s *Store) GetPlayer(ctx context.Context, email string) (store.Player, erro
 
 // decodePlayer reads a player item; attributes a player has never had
 // written are absent and read as zero.
-func decodePlayer(email string, item attrMap) (store.Player, error) {
-	a := attrs{item: item}
-	p := store.Player{
+func decodePlayer(email string, a *attrs) store.Player {
+	return store.Player{
 		Email:            email,
 		Lang:             a.optString(AttrLang),
 		Mail:             a.optString(AttrMail),
@@ -62,19 +61,8 @@ func decodePlayer(email string, item attrMap) (store.Player, error) {
 		Suppressed:       a.optBool(AttrSupp),
 		SuppressedAt:     a.optNum(AttrSuppAt),
 		UpdatedAt:        a.optNum(AttrUpd),
+		Games:            a.optSortedSet(AttrGames),
 	}
-	if a.err != nil {
-		return store.Player{}, a.err
-	}
-	switch v := item[AttrGames].(type) {
-	case nil:
-	case *types.AttributeValueMemberSS:
-		p.Games = slices.Clone(v.Value)
-		slices.Sort(p.Games)
-	default:
-		return store.Player{}, fmt.Errorf("attribute %s is not a string set", AttrGames)
-	}
-	return p, nil
 }
 
 // update builds one UpdateItem on a player item: SET for the attributes in
