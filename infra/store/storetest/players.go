@@ -11,23 +11,6 @@ import (
 	"github.com/pbmgames/pbm/infra/store"
 )
 
-// RunPlayers runs the suite of store.PlayerStore. newStore is called once
-// per subtest; the stores it returns may share their data: every subtest
-// uses addresses of its own.
-func RunPlayers(t *testing.T, newStore func(t *testing.T) store.PlayerStore) {
-	runSuite(t, newStore, []subtest[store.PlayerStore]{
-		{"NotFound", testPlayerNotFound},
-		{"AddGameCreatesAndIsIdempotent", testAddPlayerGame},
-		{"ConcurrentAddsLoseNothing", testConcurrentAdds},
-		{"PrefsRoundTripKeepGames", testPlayerPrefs},
-		{"SuppressKeepsPrefsAndGames", testSuppress},
-		{"AddressesCaseInsensitive", testPlayerCase},
-		{"DigestQueueAndTake", testDigestQueueTake},
-		{"DigestsDue", testDigestsDue},
-		{"ConcurrentQueueingLosesNothing", testConcurrentQueue},
-	})
-}
-
 // newEmail returns a lower-case address no other subtest or run uses.
 func newEmail(t *testing.T) string {
 	t.Helper()

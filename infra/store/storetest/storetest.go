@@ -38,6 +38,34 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 	})
 }
 
+// RunPlayers runs the suite of store.PlayerStore. newStore is called once
+// per subtest; the stores it returns may share their data: every subtest
+// uses addresses of its own.
+func RunPlayers(t *testing.T, newStore func(t *testing.T) store.PlayerStore) {
+	runSuite(t, newStore, []subtest[store.PlayerStore]{
+		{"NotFound", testPlayerNotFound},
+		{"AddGameCreatesAndIsIdempotent", testAddPlayerGame},
+		{"ConcurrentAddsLoseNothing", testConcurrentAdds},
+		{"PrefsRoundTripKeepGames", testPlayerPrefs},
+		{"SuppressKeepsPrefsAndGames", testSuppress},
+		{"AddressesCaseInsensitive", testPlayerCase},
+		{"DigestQueueAndTake", testDigestQueueTake},
+		{"DigestsDue", testDigestsDue},
+		{"ConcurrentQueueingLosesNothing", testConcurrentQueue},
+	})
+}
+
+// RunGuard runs the conformance suite of a store.GuardStore. newStore is
+// called once per subtest; every subtest uses keys of its own.
+func RunGuard(t *testing.T, newStore func(t *testing.T) store.GuardStore) {
+	runSuite(t, newStore, []subtest[store.GuardStore]{
+		{"CountUpToLimit", testCountUpToLimit},
+		{"CountExpires", testCountExpires},
+		{"CountRaceStopsAtLimit", testCountRace},
+		{"MarkExpires", testMarkExpires},
+	})
+}
+
 // newID returns a game id no other subtest or run uses.
 func newID(t *testing.T) string {
 	t.Helper()
