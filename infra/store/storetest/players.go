@@ -20,31 +20,22 @@ func newEmail(t *testing.T) string {
 func mustGetPlayer(t *testing.T, s store.PlayerStore, email string) store.Player {
 	t.Helper()
 	p, err := s.GetPlayer(context.Background(), email)
-	if err != nil {
-		t.Fatalf("GetPlayer(%s): %v", email, err)
-	}
-	return p
+	return must(t, p, err, "GetPlayer(%s)", email)
 }
 
 func mustAddGame(t *testing.T, s store.PlayerStore, email, gameID string, at int64) {
 	t.Helper()
-	if err := s.AddPlayerGame(context.Background(), email, gameID, at); err != nil {
-		t.Fatalf("AddPlayerGame(%s, %s): %v", email, gameID, err)
-	}
+	mustOK(t, s.AddPlayerGame(context.Background(), email, gameID, at), "AddPlayerGame(%s, %s)", email, gameID)
 }
 
 func mustSetPrefs(t *testing.T, s store.PlayerStore, email, lang, mail, tz string, unsub bool, at int64) {
 	t.Helper()
-	if err := s.SetPlayerPrefs(context.Background(), email, lang, mail, tz, unsub, at); err != nil {
-		t.Fatalf("SetPlayerPrefs(%s): %v", email, err)
-	}
+	mustOK(t, s.SetPlayerPrefs(context.Background(), email, lang, mail, tz, unsub, at), "SetPlayerPrefs(%s)", email)
 }
 
 func mustSuppress(t *testing.T, s store.PlayerStore, email, reason string, at int64) {
 	t.Helper()
-	if err := s.Suppress(context.Background(), email, reason, at); err != nil {
-		t.Fatalf("Suppress(%s): %v", email, err)
-	}
+	mustOK(t, s.Suppress(context.Background(), email, reason, at), "Suppress(%s)", email)
 }
 
 // samePlayer compares all fields; no games and an empty list are alike.
@@ -192,27 +183,19 @@ func testPlayerCase(t *testing.T, s store.PlayerStore) {
 
 func mustQueue(t *testing.T, s store.PlayerStore, email string, it store.DigestItem) {
 	t.Helper()
-	if err := s.QueueDigest(context.Background(), email, it, it.At); err != nil {
-		t.Fatalf("QueueDigest(%s): %v", email, err)
-	}
+	mustOK(t, s.QueueDigest(context.Background(), email, it, it.At), "QueueDigest(%s)", email)
 }
 
 func mustTake(t *testing.T, s store.PlayerStore, email string) []store.DigestItem {
 	t.Helper()
 	items, err := s.TakeDigest(context.Background(), email)
-	if err != nil {
-		t.Fatalf("TakeDigest(%s): %v", email, err)
-	}
-	return items
+	return must(t, items, err, "TakeDigest(%s)", email)
 }
 
 func mustDue(t *testing.T, s store.PlayerStore, before int64) []string {
 	t.Helper()
 	emails, err := s.DigestsDue(context.Background(), before)
-	if err != nil {
-		t.Fatalf("DigestsDue(%d): %v", before, err)
-	}
-	return emails
+	return must(t, emails, err, "DigestsDue(%d)", before)
 }
 
 func testDigestQueueTake(t *testing.T, s store.PlayerStore) {

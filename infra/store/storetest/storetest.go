@@ -79,10 +79,7 @@ func newID(t *testing.T) string {
 func mustGet(t *testing.T, s store.Store, id string) store.Game {
 	t.Helper()
 	g, err := s.GetGame(context.Background(), id)
-	if err != nil {
-		t.Fatalf("GetGame(%s): %v", id, err)
-	}
-	return g
+	return must(t, g, err, "GetGame(%s)", id)
 }
 
 func mustPut(t *testing.T, s store.Store, g store.Game, prev int64) int64 {

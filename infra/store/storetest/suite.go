@@ -1,6 +1,7 @@
 package storetest
 
 import (
+	"fmt"
 	"sync"
 	"testing"
 )
@@ -17,6 +18,22 @@ func runSuite[S any](t *testing.T, newStore func(t *testing.T) S, tests []subtes
 		t.Run(tc.name, func(t *testing.T) {
 			tc.fn(t, newStore(t))
 		})
+	}
+}
+
+// must is v, or fails t with err and the call that returned it (a
+// format and its arguments).
+func must[T any](t *testing.T, v T, err error, call string, args ...any) T {
+	t.Helper()
+	mustOK(t, err, call, args...)
+	return v
+}
+
+// mustOK fails t with err, if set, and the call that returned it.
+func mustOK(t *testing.T, err error, call string, args ...any) {
+	t.Helper()
+	if err != nil {
+		t.Fatalf("%s: %v", fmt.Sprintf(call, args...), err)
 	}
 }
 
