@@ -272,25 +272,25 @@ func (s *Store) Chunks(ctx context.Context, gameID string) ([]store.Chunk, error
 		return nil, nil
 	}
 	var chunks []store.Chunk
-	err := s.query(ctx, "", "#pk = :pk AND begins_with(#sk, :log)",
-		map[string]string{"#pk": AttrPK, "#sk": AttrSK},
-		attrMap{":pk": str(gamePK(gameID)), ":log": str(chunkPrefix)},
-		"chunks of "+gameID, func(item attrMap) error {
-			sk, ok := item[AttrSK].(*types.AttributeValueMemberS)
-			if !ok {
-				return errors.New("item without sort key")
-			}
-			seq, err := strconv.Atoi(strings.TrimPrefix(sk.Value, chunkPrefix))
-			if err != nil {
-				return fmt.Errorf("bad sort key %q", sk.Value)
-			}
-			body, err := binAttr(item, AttrBody)
-			if err != nil {
-				return fmt.Errorf("chunk %d: %w", seq, err)
-			}
-			chunks = append(chunks, store.Chunk{GameID: gameID, Seq: seq, Body: body})
-			return nil
-		})
+	q := keyQuery{cond: "#pk = :pk AND begins_with(#sk, :log)",
+		names:  map[string]string{"#pk": AttrPK, "#sk": AttrSK},
+		values: attrMap{":pk": str(gamePK(gameID)), ":log": str(chunkPrefix)}}
+	err := s.query(ctx, q, "chunks of "+gameID, func(item attrMap) error {
+		sk, ok := item[AttrSK].(*types.AttributeValueMemberS)
+		if !ok {
+			return errors.New("item without sort key")
+		}
+		seq, err := strconv.Atoi(strings.TrimPrefix(sk.Value, chunkPrefix))
+		if err != nil {
+			return fmt.Errorf("bad sort key %q", sk.Value)
+		}
+		body, err := binAttr(item, AttrBody)
+		if err != nil {
+			return fmt.Errorf("chunk %d: %w", seq, err)
+		}
+		chunks = append(chunks, store.Chunk{GameID: gameID, Seq: seq, Body: body})
+		return nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -301,9 +301,9 @@ func (s *Store) Chunks(ctx context.Context, gameID string) ([]store.Chunk, error
 // A global secondary index is eventually consistent in AWS: a game flagged
 // or cleared a moment ago may be missed or listed once more.
 func (s *Store) PendingOutbox(ctx context.Context) ([]string, error) {
-	return s.queryIDs(ctx, OutboxIndex, "#ob = :one",
-		map[string]string{"#ob": AttrOutbox}, attrMap{":one": str(outboxFlag)},
-		gamePrefix, "pending outbox")
+	q := keyQuery{index: OutboxIndex, cond: "#ob = :one",
+		names: map[string]string{"#ob": AttrOutbox}, values: attrMap{":one": str(outboxFlag)}}
+	return s.queryIDs(ctx, q, gamePrefix, "pending outbox")
 }
 
 // Waking lists the games in the wake index whose wake is at most before,
@@ -313,9 +313,10 @@ func (s *Store) Waking(ctx context.Context, before int64) ([]string, error) {
 	if before <= 0 {
 		return nil, nil // no game wakes at or before 0
 	}
-	return s.queryIDs(ctx, WakeIndex, "#wpk = :w AND #wake <= :before",
-		map[string]string{"#wpk": AttrWakePK, "#wake": AttrWake}, attrMap{":w": str(wakePK), ":before": num(before)},
-		gamePrefix, fmt.Sprintf("waking by %d", before))
+	q := keyQuery{index: WakeIndex, cond: "#wpk = :w AND #wake <= :before",
+		names:  map[string]string{"#wpk": AttrWakePK, "#wake": AttrWake},
+		values: attrMap{":w": str(wakePK), ":before": num(before)}}
+	return s.queryIDs(ctx, q, gamePrefix, fmt.Sprintf("waking by %d", before))
 }
 
 // mapErr wraps the store's sentinel errors around the service's: a failed

@@ -77,20 +77,30 @@ func (s *Store) failedItem(ctx context.Context, ccf *types.ConditionalCheckFaile
 	return it, nil
 }
 
-// query runs a paginated Query of the table, or of its index if not "",
-// with the key condition cond, and calls each on every item found.
-// what names the listing in errors ("chunks of <id>").
-func (s *Store) query(ctx context.Context, index, cond string, names map[string]string, values attrMap, what string, each func(attrMap) error) error {
+// keyQuery is a Query on a key of the table or of one of its indexes.
+type keyQuery struct {
+	// index is the index queried; "" for the table, read consistently
+	// (an index cannot be).
+	index string
+	// cond is the key condition, with its attribute names and values.
+	cond   string
+	names  map[string]string
+	values attrMap
+}
+
+// query runs q, paginated, and calls each on every item found. what
+// names the listing in errors ("chunks of <id>").
+func (s *Store) query(ctx context.Context, q keyQuery, what string, each func(attrMap) error) error {
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(s.table),
-		KeyConditionExpression:    aws.String(cond),
-		ExpressionAttributeNames:  names,
-		ExpressionAttributeValues: values,
+		KeyConditionExpression:    aws.String(q.cond),
+		ExpressionAttributeNames:  q.names,
+		ExpressionAttributeValues: q.values,
 	}
-	if index == "" {
+	if q.index == "" {
 		in.ConsistentRead = aws.Bool(true)
 	} else {
-		in.IndexName = aws.String(index)
+		in.IndexName = aws.String(q.index)
 	}
 	p := dynamodb.NewQueryPaginator(s.client, in)
 	for p.HasMorePages() {
@@ -107,12 +117,12 @@ func (s *Store) query(ctx context.Context, index, cond string, names map[string]
 	return nil
 }
 
-// queryIDs lists the items an index query finds (query) by their
-// partition keys, which all start with prefix, without it: the ids of
-// the games or the addresses of the players a sparse index holds.
-func (s *Store) queryIDs(ctx context.Context, index, cond string, names map[string]string, values attrMap, prefix, what string) ([]string, error) {
+// queryIDs lists the items q finds by their partition keys, which all
+// start with prefix, without it: the ids of the games or the addresses
+// of the players a sparse index holds.
+func (s *Store) queryIDs(ctx context.Context, q keyQuery, prefix, what string) ([]string, error) {
 	var ids []string
-	err := s.query(ctx, index, cond, names, values, what, func(it attrMap) error {
+	err := s.query(ctx, q, what, func(it attrMap) error {
 		pk, ok := it[AttrPK].(*types.AttributeValueMemberS)
 		if !ok || !strings.HasPrefix(pk.Value, prefix) {
 			return fmt.Errorf("unexpected item %v", it[AttrPK])

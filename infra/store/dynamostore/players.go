@@ -262,7 +262,8 @@ func (s *Store) TakeDigest(ctx context.Context, email string) ([]store.DigestIte
 
 // DigestsDue queries the sparse digest index: partition "D", dig ≤ before.
 func (s *Store) DigestsDue(ctx context.Context, before int64) ([]string, error) {
-	return s.queryIDs(ctx, DigestIndex, "#dpk = :d AND #dig <= :before",
-		map[string]string{"#dpk": AttrDigestPK, "#dig": AttrDigestAt}, attrMap{":d": str(digestPK), ":before": num(before)},
-		playerPrefix, fmt.Sprintf("digests due by %d", before))
+	q := keyQuery{index: DigestIndex, cond: "#dpk = :d AND #dig <= :before",
+		names:  map[string]string{"#dpk": AttrDigestPK, "#dig": AttrDigestAt},
+		values: attrMap{":d": str(digestPK), ":before": num(before)}}
+	return s.queryIDs(ctx, q, playerPrefix, fmt.Sprintf("digests due by %d", before))
 }
