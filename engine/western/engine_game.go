@@ -6,6 +6,29 @@ import (
 	"github.com/pbmgames/pbm/engine"
 )
 
+// MailLaps is the length a game by mail gets unless its organiser chooses
+// another (README, "Calendar"); DefaultOptions' laps are the full length.
+const MailLaps = 5
+
+// Def is the game's entry in the registry (engine/games).
+func Def() engine.Def {
+	mail := DefaultOptions()
+	mail.Laps = MailLaps
+	return engine.Spec[Options, *State, Rules]{
+		Info:      engine.Info{Kind: Name, RU: "Вестерн", EN: "Western", MinSeats: MinSeats, MaxSeats: MaxSeats},
+		Defaults:  DefaultOptions,
+		Mail:      mail,
+		Rulebook:  &Rulebook,
+		Current:   &CurrentRules,
+		New:       New,
+		Unmarshal: Unmarshal,
+		Start: func(s *State, r Rules) engine.Game {
+			s.Rules = r
+			return Game{S: s}
+		},
+	}.Def()
+}
+
 // Game adapts a State to engine.Game for the service.
 type Game struct{ S *State }
 

@@ -15,6 +15,7 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
+	_ "github.com/pbmgames/pbm/functions/internal/catalog" // registers the games
 	"github.com/pbmgames/pbm/templates"
 )
 

@@ -1,0 +1,144 @@
+package engine
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+)
+
+// Info describes a game for the service: its name, seat limits and the
+// options a game by mail gets unless its organiser chooses others.
+type Info struct {
+	Kind     string
+	RU, EN   string
+	MinSeats int
+	MaxSeats int
+	Defaults json.RawMessage
+}
+
+// Def is one game's entry in the registry (engine/games): how to make,
+// load and replay it under a rules version, and how to write a new game's
+// options out whole. Each game's package builds its own (western.Def,
+// businessman.Def); the service registers them in one place.
+type Def struct {
+	Info Info
+	// New starts a game under rules version rules from its options (JSON;
+	// missing fields take the engine's defaults, unknown ones are refused).
+	New func(rules int, opts json.RawMessage, seats int, seed [32]byte) (Game, error)
+	// Load restores a game of rules version rules from its stored state.
+	Load func(rules int, state []byte) (Game, error)
+	// CurrentRules is the version new games are made with.
+	CurrentRules func() int
+	// Complete writes options out whole over Info.Defaults.
+	Complete func(opts json.RawMessage) (json.RawMessage, error)
+}
+
+// ErrUnknownRules is returned for a rules version this engine does not
+// play.
+var ErrUnknownRules = errors.New("rules version not in this engine")
+
+// Options are a game's organiser's choices: they refuse what the engine
+// cannot play.
+type Options interface{ Validate() error }
+
+// Spec is what a game states to get its Def: its typed options, state and
+// rules numbers, and the functions that make and read its state. Def does
+// the rest alike for every game.
+type Spec[O Options, S any, R any] struct {
+	Info Info // Defaults is filled from Mail
+	// Defaults are the engine's own options: what stored options leave out.
+	Defaults func() O
+	// Mail are the options a game by mail gets unless its organiser
+	// chooses others.
+	Mail O
+	// Rulebook and Current point at the game's package variables, read at
+	// each call, so that a new rules version (or a test) swapping them is
+	// seen at once.
+	Rulebook  *map[int]R
+	Current   *int
+	New       func(opts O, seats int, seed [32]byte) (S, error)
+	Unmarshal func(state []byte) (S, error)
+	// Start puts the rules version's numbers into a made or loaded state
+	// and wraps it as a Game.
+	Start func(s S, r R) Game
+}
+
+// Def builds the registry entry.
+func (sp Spec[O, S, R]) Def() Def {
+	info := sp.Info
+	info.Defaults = mustJSON(sp.Mail)
+	rules := func(version int) (R, error) {
+		r, ok := (*sp.Rulebook)[version]
+		if !ok {
+			return r, fmt.Errorf("%w: %d", ErrUnknownRules, version)
+		}
+		return r, nil
+	}
+	return Def{
+		Info: info,
+		New: func(version int, raw json.RawMessage, seats int, seed [32]byte) (Game, error) {
+			r, err := rules(version)
+			if err != nil {
+				return nil, err
+			}
+			opts, err := DecodeOptions(raw, sp.Defaults())
+			if err != nil {
+				return nil, err
+			}
+			s, err := sp.New(opts, seats, seed)
+			if err != nil {
+				return nil, err
+			}
+			return sp.Start(s, r), nil
+		},
+		Load: func(version int, state []byte) (Game, error) {
+			r, err := rules(version)
+			if err != nil {
+				return nil, err
+			}
+			s, err := sp.Unmarshal(state)
+			if err != nil {
+				return nil, err
+			}
+			return sp.Start(s, r), nil
+		},
+		CurrentRules: func() int { return *sp.Current },
+		Complete:     func(raw json.RawMessage) (json.RawMessage, error) { return CompleteOptions(raw, sp.Mail) },
+	}
+}
+
+// DecodeOptions reads options over their defaults, refusing unknown fields.
+func DecodeOptions[O Options](raw json.RawMessage, def O) (O, error) {
+	opts := def
+	if len(raw) > 0 && string(raw) != "null" {
+		dec := json.NewDecoder(bytes.NewReader(raw))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&opts); err != nil {
+			return def, fmt.Errorf("%w: %v", ErrBadOptions, err)
+		}
+	}
+	if err := opts.Validate(); err != nil {
+		return def, err
+	}
+	return opts, nil
+}
+
+// CompleteOptions is DecodeOptions written back as JSON.
+func CompleteOptions[O Options](raw json.RawMessage, def O) (json.RawMessage, error) {
+	opts, err := DecodeOptions(raw, def)
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(opts)
+}
+
+// mustJSON marshals a game's own defaults, which always marshal: a failure
+// is a bug in the game, met at start-up.
+func mustJSON(v any) json.RawMessage {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
