@@ -42,38 +42,33 @@ var ErrUnknownRules = errors.New("rules version not in this engine")
 // cannot play.
 type Options interface{ Validate() error }
 
-// Spec is what a game states to get its Def: its typed options, state and
-// rules numbers, and the functions that make and read its state. Def does
-// the rest alike for every game.
-type Spec[O Options, S any, R any] struct {
-	Info Info // Defaults is filled from Mail
-	// Defaults are the engine's own options: what stored options leave out.
-	Defaults func() O
-	// Mail are the options a game by mail gets unless its organiser
-	// chooses others.
-	Mail O
-	// Rulebook and Current point at the game's package variables, read at
-	// each call, so that a new rules version (or a test) swapping them is
-	// seen at once.
-	Rulebook  *map[int]R
-	Current   *int
-	New       func(opts O, seats int, seed [32]byte) (S, error)
-	Unmarshal func(state []byte) (S, error)
-	// Start puts the rules version's numbers into a made or loaded state
-	// and wraps it as a Game.
-	Start func(s S, r R) Game
+// Ruled is a game's state that takes the numbers R of a rules version.
+type Ruled[S any, V any, R any] interface {
+	State[S, V]
+	SetRules(r R)
 }
 
-// Def builds the registry entry.
-func (sp Spec[O, S, R]) Def() Def {
-	info := sp.Info
-	info.Defaults = mustJSON(sp.Mail)
+// Define builds a game's registry entry from its typed parts: its info
+// (Defaults is filled from mail), the engine's own options (what stored
+// options leave out), the options a game by mail gets, its rulebook and
+// current version, and how to make and read its state. rulebook and
+// current point at the game's package variables and are read at each
+// call, so a new rules version (or a test) swapping them is seen at once.
+func Define[O Options, S Ruled[S, V, R], V any, R any](info Info, defaults func() O, mail O,
+	rulebook *map[int]R, current *int,
+	newState func(opts O, seats int, seed [32]byte) (S, error), unmarshal func(state []byte) (S, error),
+) Def {
+	info.Defaults = mustJSON(mail)
 	rules := func(version int) (R, error) {
-		r, ok := (*sp.Rulebook)[version]
+		r, ok := (*rulebook)[version]
 		if !ok {
 			return r, fmt.Errorf("%w: %d", ErrUnknownRules, version)
 		}
 		return r, nil
+	}
+	start := func(s S, r R) Game {
+		s.SetRules(r)
+		return Adapter[S, V]{S: s}
 	}
 	return Def{
 		Info: info,
@@ -82,29 +77,29 @@ func (sp Spec[O, S, R]) Def() Def {
 			if err != nil {
 				return nil, err
 			}
-			opts, err := DecodeOptions(raw, sp.Defaults())
+			opts, err := DecodeOptions(raw, defaults())
 			if err != nil {
 				return nil, err
 			}
-			s, err := sp.New(opts, seats, seed)
+			s, err := newState(opts, seats, seed)
 			if err != nil {
 				return nil, err
 			}
-			return sp.Start(s, r), nil
+			return start(s, r), nil
 		},
 		Load: func(version int, state []byte) (Game, error) {
 			r, err := rules(version)
 			if err != nil {
 				return nil, err
 			}
-			s, err := sp.Unmarshal(state)
+			s, err := unmarshal(state)
 			if err != nil {
 				return nil, err
 			}
-			return sp.Start(s, r), nil
+			return start(s, r), nil
 		},
-		CurrentRules: func() int { return *sp.Current },
-		Complete:     func(raw json.RawMessage) (json.RawMessage, error) { return CompleteOptions(raw, sp.Mail) },
+		CurrentRules: func() int { return *current },
+		Complete:     func(raw json.RawMessage) (json.RawMessage, error) { return CompleteOptions(raw, mail) },
 	}
 }
 

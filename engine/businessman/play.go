@@ -54,39 +54,21 @@ const (
 	EvEnd        = "game_over" // Other: why (engine.OverLaps, engine.OverLastOne)
 )
 
-// Apply checks a against seat's legal actions and returns the new state and
-// the events it caused. s is never changed.
+// Apply is engine.Apply: the new state and the events of a legal action.
 func (s *State) Apply(seat engine.Seat, a engine.Action) (*State, []engine.Event, error) {
-	if err := s.check(seat, a); err != nil {
-		return nil, nil, err
-	}
-	n := s.Clone()
-	ev := n.do(seat, a, nil)
-	return n, ev, nil
+	return engine.Apply(s, seat, a)
 }
 
-// Play is Apply in place, for play-outs and replays that own the state:
-// it still checks legality, appends the events to ev, and leaves s
-// unchanged when it refuses.
+// Play is engine.Play: Apply in place, for play-outs and replays.
 func (s *State) Play(seat engine.Seat, a engine.Action, ev []engine.Event) ([]engine.Event, error) {
-	if err := s.check(seat, a); err != nil {
-		return ev, err
-	}
-	return s.do(seat, a, ev), nil
+	return engine.Play(s, seat, a, ev)
 }
 
-func (s *State) check(seat engine.Seat, a engine.Action) error {
-	if s.Phase == PhOver {
-		return engine.Refuse(engine.ErrGameOver, seat, a, "")
-	}
-	if seat < 0 || seat >= len(s.Players) || s.owing() != seat {
-		return engine.Refuse(engine.ErrNotYourTurn, seat, a, "")
-	}
-	if !s.allowed(seat, a) {
-		return engine.Refuse(engine.ErrIllegalAction, seat, a, "")
-	}
-	return nil
-}
+// check says why seat may not take a now, or nil.
+func (s *State) check(seat engine.Seat, a engine.Action) error { return engine.Check(s, seat, a) }
+
+// Allows is allowed for engine.Machine.
+func (s *State) Allows(seat engine.Seat, a engine.Action) bool { return s.allowed(seat, a) }
 
 // allowed tells whether the seat that owes a decision may take a: whether
 // a choice of Legal admits it. Only the choices of a's type are listed.
@@ -127,8 +109,8 @@ func (s *State) cardAllowed(seat int, a engine.Action) bool {
 	return s.cardAffordable(seat, a.Cell, k, a.Amount)
 }
 
-// do applies a legal action.
-func (s *State) do(seat int, a engine.Action, ev []engine.Event) []engine.Event {
+// Do applies a legal action (engine.Machine): it checks nothing.
+func (s *State) Do(seat int, a engine.Action, ev []engine.Event) []engine.Event {
 	s.Actions++
 	p := &s.Players[seat]
 	switch a.Type {
@@ -278,12 +260,7 @@ func (p *Player) active() bool { return !p.Bankrupt }
 
 // gain pays seat amt from the bank.
 func (s *State) gain(seat int, amt int64, typ string, cell int, ev []engine.Event) []engine.Event {
-	if amt == 0 {
-		return ev
-	}
-	s.Players[seat].Cash += amt
-	s.Bank += amt
-	return append(ev, engine.Event{Type: typ, Seat: seat, Cell: cell, Amount: amt})
+	return engine.Gain(&s.Players[seat].Cash, &s.Bank, seat, amt, typ, cell, ev)
 }
 
 // pay moves amt, which seat has in cash, to seat to (−1: the bank; a

@@ -241,12 +241,7 @@ func (s *State) lap(seat int, ev []engine.Event) []engine.Event {
 
 // gain pays seat from the bank.
 func (s *State) gain(seat int, amt int64, typ string, cell int, ev []engine.Event) []engine.Event {
-	if amt == 0 {
-		return ev
-	}
-	s.Players[seat].Cash += amt
-	s.Bank += amt
-	return append(ev, engine.Event{Type: typ, Seat: seat, Cell: cell, Amount: amt})
+	return engine.Gain(&s.Players[seat].Cash, &s.Bank, seat, amt, typ, cell, ev)
 }
 
 // loot is a gain on the slippery path: it counts toward what the

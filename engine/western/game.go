@@ -1,8 +1,6 @@
 package western
 
 import (
-	"fmt"
-
 	"github.com/pbmgames/pbm/engine"
 )
 
@@ -10,13 +8,11 @@ import (
 // cash) from options and a seed (P-1). The first player is drawn from the
 // seed.
 func New(opts Options, seats int, seed [32]byte) (*State, error) {
-	if err := opts.Validate(); err != nil {
+	table, err := engine.OpenTable(FormatVersion, seating, opts, seats, seed)
+	if err != nil {
 		return nil, err
 	}
-	if seats < MinSeats || seats > MaxSeats {
-		return nil, fmt.Errorf("%w: «Вестерн» takes %d to %d players, got %d", engine.ErrBadOptions, MinSeats, MaxSeats, seats)
-	}
-	s := &State{Format: FormatVersion, Opts: opts, RNG: engine.NewRNG(seed), Rules: Rulebook[CurrentRules]}
+	s := &State{Table: table, Rules: Rulebook[CurrentRules]}
 	s.Players = make([]Player, seats)
 	for i := range s.Players {
 		s.Players[i] = Player{Cell: 1, Cash: StartLoan}
@@ -52,6 +48,9 @@ func (s *State) Clone() *State {
 // Over tells whether the game has ended.
 func (s *State) Over() bool { return s.Phase == PhOver }
 
+// Seats is the number of players.
+func (s *State) Seats() int { return len(s.Players) }
+
 // active tells whether seat is still playing.
 func (s *State) active(seat int) bool { return !s.Players[seat].Bankrupt }
 
@@ -75,7 +74,10 @@ func (s *State) Owing() []engine.Seat {
 	}
 }
 
-// owes tells whether seat owes a decision, without allocating.
+// Owes tells whether seat owes a decision, without allocating
+// (engine.Machine).
+func (s *State) Owes(seat engine.Seat) bool { return s.owes(seat) }
+
 func (s *State) owes(seat int) bool {
 	switch s.Phase {
 	case PhOver:

@@ -57,43 +57,25 @@ const (
 	EvEnd         = "game_over" // Other: why (engine.OverLaps, engine.OverLastOne)
 )
 
-// Apply checks a against seat's legal actions and returns the new state and
-// the events it caused. s is never changed.
+// Apply is engine.Apply: the new state and the events of a legal action.
 func (s *State) Apply(seat engine.Seat, a engine.Action) (*State, []engine.Event, error) {
-	if err := s.check(seat, a); err != nil {
-		return nil, nil, err
-	}
-	n := s.Clone()
-	ev := n.do(seat, a, nil)
-	return n, ev, nil
+	return engine.Apply(s, seat, a)
 }
 
-// Play is Apply in place, for play-outs and replays that own the state:
-// it still checks legality, appends the events to ev, and leaves s
-// unchanged when it refuses.
+// Play is engine.Play: Apply in place, for play-outs and replays.
 func (s *State) Play(seat engine.Seat, a engine.Action, ev []engine.Event) ([]engine.Event, error) {
-	if err := s.check(seat, a); err != nil {
-		return ev, err
-	}
-	return s.do(seat, a, ev), nil
+	return engine.Play(s, seat, a, ev)
 }
 
-func (s *State) check(seat engine.Seat, a engine.Action) error {
-	if s.Phase == PhOver {
-		return engine.Refuse(engine.ErrGameOver, seat, a, "")
-	}
-	if seat < 0 || seat >= len(s.Players) || !s.owes(seat) {
-		return engine.Refuse(engine.ErrNotYourTurn, seat, a, "")
-	}
+// Allows tells whether a is among the legal actions of seat, which owes a
+// decision (engine.Machine). Only a sale lists the sales to the bank.
+func (s *State) Allows(seat engine.Seat, a engine.Action) bool {
 	var buf [48]engine.Choice
-	if engine.Find(s.appendChoices(buf[:0], seat, a.Type == ASell), a) < 0 {
-		return engine.Refuse(engine.ErrIllegalAction, seat, a, "")
-	}
-	return nil
+	return engine.Find(s.appendChoices(buf[:0], seat, a.Type == ASell), a) >= 0
 }
 
-// do applies a legal action.
-func (s *State) do(seat int, a engine.Action, ev []engine.Event) []engine.Event {
+// Do applies a legal action (engine.Machine): it checks nothing.
+func (s *State) Do(seat int, a engine.Action, ev []engine.Event) []engine.Event {
 	s.Actions++
 	p := &s.Players[seat]
 	switch a.Type {

@@ -15,6 +15,9 @@ const Name = "western"
 // FormatVersion is the version of the serialised state.
 const FormatVersion = 1
 
+// seating is the game's seat limits and title for engine.Table.
+var seating = engine.Seating{Title: "«Вестерн»", Min: MinSeats, Max: MaxSeats}
+
 // Seat limits.
 const (
 	MinSeats = 2
@@ -87,15 +90,7 @@ func (p Phase) String() string { return phaseNames[p] }
 func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
 // UnmarshalText reads a phase name.
-func (p *Phase) UnmarshalText(b []byte) error {
-	for i, n := range phaseNames {
-		if n == string(b) {
-			*p = Phase(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown phase %q", b)
-}
+func (p *Phase) UnmarshalText(b []byte) error { return engine.ParseName(p, "phase", phaseNames[:], b) }
 
 // Player is one seat's position. All of it is public in «Вестерн».
 type Player struct {
@@ -136,10 +131,7 @@ type Offer struct {
 
 // State is a whole game. Treat it as a value: Apply returns a new one.
 type State struct {
-	Format  int                `json:"v"`
-	Opts    Options            `json:"opts"`
-	RNG     engine.RNG         `json:"rng"`
-	Turn    engine.Seat        `json:"turn"`
+	engine.Table[Options]
 	Phase   Phase              `json:"phase"`
 	Steps   int                `json:"steps,omitempty"` // steps left at a fork
 	Die     int                `json:"die,omitempty"`   // last roll
