@@ -32,6 +32,10 @@ type Def struct {
 	CurrentRules func() int
 	// Complete writes options out whole over Info.Defaults.
 	Complete func(opts json.RawMessage) (json.RawMessage, error)
+	// Secret tells whether an action is secret from the seats other than
+	// its own (a sealed bid): they may see its type only (P-3). What the
+	// events of an action show is their own (Event.Private).
+	Secret func(a Action) bool
 }
 
 // ErrUnknownRules is returned for a rules version this engine does not
@@ -51,12 +55,14 @@ type Ruled[S any, V any, R any] interface {
 // Define builds a game's registry entry from its typed parts: its info
 // (Defaults is filled from mail), the engine's own options (what stored
 // options leave out), the options a game by mail gets, its rulebook and
-// current version, and how to make and read its state. rulebook and
+// current version, how to make and read its state, and which of its
+// actions are secret (Def.Secret). rulebook and
 // current point at the game's package variables and are read at each
 // call, so a new rules version (or a test) swapping them is seen at once.
 func Define[O Options, S Ruled[S, V, R], V any, R any](info Info, defaults func() O, mail O,
 	rulebook *map[int]R, current *int,
 	newState func(opts O, seats int, seed [32]byte) (S, error), unmarshal func(state []byte) (S, error),
+	secret func(a Action) bool,
 ) Def {
 	info.Defaults = mustJSON(mail)
 	rules := func(version int) (R, error) {
@@ -100,6 +106,7 @@ func Define[O Options, S Ruled[S, V, R], V any, R any](info Info, defaults func(
 		},
 		CurrentRules: func() int { return *current },
 		Complete:     func(raw json.RawMessage) (json.RawMessage, error) { return CompleteOptions(raw, mail) },
+		Secret:       secret,
 	}
 }
 

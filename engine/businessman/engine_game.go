@@ -11,7 +11,7 @@ const MailLaps = 10
 // Def is the game's entry in the registry (engine/games).
 func Def() engine.Def {
 	info := engine.Info{Kind: Name, RU: "Бизнесмен", EN: "Businessman", MinSeats: MinSeats, MaxSeats: MaxSeats}
-	return engine.Define[Options, *State, any](info, DefaultOptions, Options{Laps: MailLaps, RentClaim: RentAuto}, &Rulebook, &CurrentRules, New, Unmarshal)
+	return engine.Define[Options, *State, any](info, DefaultOptions, Options{Laps: MailLaps, RentClaim: RentAuto}, &Rulebook, &CurrentRules, New, Unmarshal, Secret)
 }
 
 // Kind names the game.

@@ -39,6 +39,11 @@ const (
 	AResign        = engine.Resign
 )
 
+// Secret tells whether an action is secret from the other seats (P-3): no
+// action of «Бизнесмен» is. A card is named when it is played, face up;
+// the draws are private events, not secret actions.
+func Secret(engine.Action) bool { return false }
+
 const priceStep = 1_000
 
 // wants tells whether a listing restricted to type only includes type t.

@@ -98,6 +98,14 @@ func Load(kind string, rules int, state []byte) (engine.Game, error) {
 	return d.Load(rules, state)
 }
 
+// Secret tells whether an action of a game of kind is secret from the
+// seats other than its own (a sealed bid): they may see its type only
+// (P-3). Nothing of an unknown kind is.
+func Secret(kind string, a engine.Action) bool {
+	d, ok := registry[kind]
+	return ok && d.Secret != nil && d.Secret(a)
+}
+
 // Replay plays a log from the start (P-1) under rules version rules and
 // returns the game it leads to.
 func Replay(kind string, rules int, opts json.RawMessage, seats int, seed [32]byte, log []engine.Command) (engine.Game, error) {

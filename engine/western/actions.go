@@ -32,6 +32,10 @@ const (
 	AResign     = engine.Resign // leave the game: out, as if bankrupt (P-4)
 )
 
+// Secret tells whether an action is secret from the other seats (P-3): a
+// sealed bid (or pass) is its bidder's alone, its amount for good (W-19).
+func Secret(a engine.Action) bool { return a.Type == ABid || a.Type == APass }
+
 // Bits of State.Used: the once-a-stop cell actions already taken.
 const (
 	usedBuy uint32 = 1 << iota

@@ -11,7 +11,7 @@ const MailLaps = 5
 // Def is the game's entry in the registry (engine/games).
 func Def() engine.Def {
 	info := engine.Info{Kind: Name, RU: "Вестерн", EN: "Western", MinSeats: MinSeats, MaxSeats: MaxSeats}
-	return engine.Define[Options, *State, View](info, DefaultOptions, Options{Laps: MailLaps}, &Rulebook, &CurrentRules, New, Unmarshal)
+	return engine.Define[Options, *State, View](info, DefaultOptions, Options{Laps: MailLaps}, &Rulebook, &CurrentRules, New, Unmarshal, Secret)
 }
 
 // Kind names the game.
