@@ -259,12 +259,7 @@ func (d *XDeck) draw() int {
 }
 
 // put places a card at the bottom.
-func (d *XDeck) put(c int) {
-	if d.N < len(d.Cards) {
-		d.Cards[d.N] = uint8(c)
-		d.N++
-	}
-}
+func (d *XDeck) put(c int) { putUnder(d.Cards[:], &d.N, c) }
 
 // draw takes the top card and, unless keep, puts it under the pile (B-11).
 func (d *Deck) draw(keep bool) int {
@@ -280,10 +275,13 @@ func (d *Deck) draw(keep bool) int {
 }
 
 // put places a card under the pile.
-func (d *Deck) put(c int) {
-	if d.N < len(d.Cards) {
-		d.Cards[d.N] = uint8(c)
-		d.N++
+func (d *Deck) put(c int) { putUnder(d.Cards[:], &d.N, c) }
+
+// putUnder places card c under a pile of *n cards, when there is room.
+func putUnder(cards []uint8, n *int, c int) {
+	if *n < len(cards) {
+		cards[*n] = uint8(c)
+		*n++
 	}
 }
 
