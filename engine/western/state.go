@@ -170,8 +170,7 @@ func New(opts Options, seats int, seed [32]byte) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &State{Table: table, Rules: Rulebook[CurrentRules]}
-	s.Players = make([]Player, seats)
+	s := &State{Table: table, Players: make([]Player, seats), Rules: Rulebook[CurrentRules]}
 	for i := range s.Players {
 		s.Players[i] = Player{Cell: 1, Cash: StartLoan}
 	}
