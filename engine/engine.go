@@ -198,3 +198,15 @@ func Rank(scores []Score) {
 		scores[i].Place = place + 1
 	}
 }
+
+// Gain pays seat amt from the bank: into its cash, counted in bank (what
+// the bank has paid players, net), with an event of type typ; nothing for
+// nothing.
+func Gain(cash, bank *int64, seat Seat, amt int64, typ string, cell int, ev []Event) []Event {
+	if amt == 0 {
+		return ev
+	}
+	*cash += amt
+	*bank += amt
+	return append(ev, Event{Type: typ, Seat: seat, Cell: cell, Amount: amt})
+}

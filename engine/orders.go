@@ -73,6 +73,17 @@ func CheckOrders(specs []OrderSpec, o Orders) error {
 	return nil
 }
 
+// ByOrders is the action a seat's standing orders play now, if they cover
+// its current decision: pick chooses among legal, and only one of legal is
+// played, so an order is always legal.
+func ByOrders(legal []Choice, o Orders, pick func(legal []Choice) (Action, bool)) (Action, bool) {
+	if len(legal) == 0 || len(o) == 0 {
+		return Action{}, false
+	}
+	a, ok := pick(legal)
+	return Checked(legal, a, ok)
+}
+
 // Checked returns a and ok only when a is one of legal: ByOrders of every
 // game ends with it, so an order never plays a move the engine would refuse.
 func Checked(legal []Choice, a Action, ok bool) (Action, bool) {

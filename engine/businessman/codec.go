@@ -1,44 +1,26 @@
 package businessman
 
 import (
-	"encoding/json"
 	"fmt"
+
+	"github.com/pbmgames/pbm/engine"
 )
 
 // Marshal serialises the whole state (for storage: it holds the hidden
 // hands, the piles' order and the generator, so never send it to a player).
-func (s *State) Marshal() ([]byte, error) {
-	b, err := json.Marshal(s)
-	if err != nil {
-		return nil, fmt.Errorf("marshal businessman state: %w", err)
-	}
-	return b, nil
-}
+func (s *State) Marshal() ([]byte, error) { return engine.MarshalState(Name, s) }
 
 // Unmarshal reads a state written by Marshal and checks that it is one the
 // engine can continue.
-func Unmarshal(data []byte) (*State, error) {
-	var s State
-	if err := json.Unmarshal(data, &s); err != nil {
-		return nil, fmt.Errorf("unmarshal businessman state: %w", err)
-	}
-	if err := s.validate(); err != nil {
-		return nil, fmt.Errorf("unmarshal businessman state: %w", err)
-	}
-	s.Rules = Rulebook[CurrentRules] // the service sets the game's own (engine/games)
-	return &s, nil
-}
+func Unmarshal(data []byte) (*State, error) { return engine.UnmarshalState[State](Name, data) }
 
-func (s *State) validate() error {
-	if s.Format != FormatVersion {
-		return fmt.Errorf("format %d, want %d", s.Format, FormatVersion)
-	}
-	if err := s.Opts.Validate(); err != nil {
-		return err
-	}
+// Loaded checks that a state just read is one the engine can continue, and
+// gives it the current rules version's numbers, which are not stored (the
+// service then sets the game's own: engine/games).
+func (s *State) Loaded() error {
 	n := len(s.Players)
-	if n < MinSeats || n > MaxSeats || s.Turn < 0 || s.Turn >= n {
-		return fmt.Errorf("%d seats, turn %d", n, s.Turn)
+	if err := s.Stored(FormatVersion, seating, n); err != nil {
+		return err
 	}
 	if s.Phase > PhOver || s.Resume > PhOver {
 		return fmt.Errorf("phase %d", s.Phase)
@@ -89,5 +71,6 @@ func (s *State) validate() error {
 	if s.Phase == PhClaim && (s.Claim.Owner < 0 || s.Claim.Owner >= n || s.Claim.Payer < 0 || s.Claim.Payer >= n) {
 		return fmt.Errorf("claim %+v", s.Claim)
 	}
+	s.Rules = Rulebook[CurrentRules]
 	return nil
 }

@@ -65,12 +65,7 @@ func (s *State) cardEffect(seat, id, k int, dir int64) cardOutcome {
 	c := &XCards[id]
 	switch c.Kind {
 	case XLarge:
-		s.raise(&o, seat, k, c.Up)
-		for j := 0; j < NumColours; j++ {
-			if j != k {
-				s.lower(&o, seat, j, c.Down)
-			}
-		}
+		s.shift(&o, seat, k, c.Up, c.Down)
 	case XTwo:
 		if dir > 0 {
 			s.raise(&o, seat, k, o.Points[k])
@@ -78,12 +73,7 @@ func (s *State) cardEffect(seat, id, k int, dir int64) cardOutcome {
 			s.halve(&o, seat, k)
 		}
 	case XSmallUp:
-		s.raise(&o, seat, k, c.Up)
-		for j := 0; j < NumColours; j++ {
-			if j != k {
-				s.lower(&o, seat, j, c.Up)
-			}
-		}
+		s.shift(&o, seat, k, c.Up, c.Up)
 	case XSmallDown:
 		s.lower(&o, seat, k, c.Down)
 	}
@@ -95,4 +85,14 @@ func (s *State) cardEffect(seat, id, k int, dir int64) cardOutcome {
 func (s *State) cardAffordable(seat, id, k int, dir int64) bool {
 	o := s.cardEffect(seat, id, k, dir)
 	return s.Players[seat].Cash+o.Money[seat] >= 0
+}
+
+// shift raises colour k by up points and lowers each other colour by down.
+func (s *State) shift(o *cardOutcome, seat, k, up, down int) {
+	s.raise(o, seat, k, up)
+	for j := 0; j < NumColours; j++ {
+		if j != k {
+			s.lower(o, seat, j, down)
+		}
+	}
 }

@@ -133,11 +133,7 @@ func (s *State) drawCard(seat, deck int, ev []engine.Event) []engine.Event {
 	p := &s.Players[seat]
 	switch card.Effect {
 	case EffMoney:
-		if card.Amount > 0 {
-			ev = s.gain(seat, card.Amount, EvCard, deck, ev)
-		} else {
-			ev = s.charge(seat, -card.Amount, -1, EvCard, deck, ev)
-		}
+		ev = s.cellMoney(seat, card.Amount, EvCard, deck, ev)
 	case EffGoto:
 		if card.Cell == CellStart || (p.Cell <= BigLast && card.Cell < p.Cell) {
 			ev = s.passStart(seat, ev)
@@ -203,11 +199,7 @@ func (s *State) spin(seat int, ev []engine.Event) []engine.Event {
 		engine.Event{Type: EvSpin, Seat: seat, Cell: cell})
 	switch c := &Board[cell]; c.Kind {
 	case KRouletteMoney:
-		if c.Amount > 0 {
-			ev = s.gain(seat, c.Amount, EvSpin, cell, ev)
-		} else {
-			ev = s.charge(seat, -c.Amount, -1, EvSpin, cell, ev)
-		}
+		ev = s.cellMoney(seat, c.Amount, EvSpin, cell, ev)
 	case KRouletteBank:
 		ev = s.gain(seat, c.Amount, EvSpin, cell, ev)
 		s.RoulLeft = 0
@@ -250,4 +242,13 @@ func (s *State) customsDefault(seat int) engine.Action {
 		}
 	}
 	return engine.Action{Type: ASellShares, Good: Groups[best].Key, Amount: min(p.Shares[best], s.Sell)}
+}
+
+// cellMoney is a card's or a cell's money: the bank pays seat a positive
+// amount, and charges it a negative one.
+func (s *State) cellMoney(seat int, amt int64, typ string, cell int, ev []engine.Event) []engine.Event {
+	if amt > 0 {
+		return s.gain(seat, amt, typ, cell, ev)
+	}
+	return s.charge(seat, -amt, -1, typ, cell, ev)
 }

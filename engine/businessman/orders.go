@@ -36,22 +36,9 @@ var orderSpecs = []engine.OrderSpec{
 // OrderSpecs lists the standing orders «Бизнесмен» takes.
 func (s *State) OrderSpecs() []engine.OrderSpec { return orderSpecs }
 
-func (g Game) OrderSpecs() []engine.OrderSpec { return g.S.OrderSpecs() }
-func (g Game) ByOrders(seat engine.Seat, o engine.Orders) (engine.Action, bool) {
-	return g.S.ByOrders(seat, o)
-}
-
-var _ engine.Standing = Game{}
-
-// ByOrders is the action seat's standing orders play now, if they cover
-// its current decision. It picks only from Legal, so it is always legal.
+// ByOrders is the action seat's standing orders play now (engine.ByOrders).
 func (s *State) ByOrders(seat engine.Seat, o engine.Orders) (engine.Action, bool) {
-	legal := s.Legal(seat)
-	if len(legal) == 0 || len(o) == 0 {
-		return engine.Action{}, false
-	}
-	a, ok := s.byOrders(seat, o, legal)
-	return engine.Checked(legal, a, ok)
+	return engine.ByOrders(s.Legal(seat), o, func(legal []engine.Choice) (engine.Action, bool) { return s.byOrders(seat, o, legal) })
 }
 
 func (s *State) byOrders(seat int, o engine.Orders, legal []engine.Choice) (engine.Action, bool) {

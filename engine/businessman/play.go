@@ -54,81 +54,18 @@ const (
 	EvEnd        = "game_over" // Other: why (engine.OverLaps, engine.OverLastOne)
 )
 
-// Apply checks a against seat's legal actions and returns the new state and
-// the events it caused. s is never changed.
+// Apply is engine.Apply: the new state and the events of a legal action.
 func (s *State) Apply(seat engine.Seat, a engine.Action) (*State, []engine.Event, error) {
-	if err := s.check(seat, a); err != nil {
-		return nil, nil, err
-	}
-	n := s.Clone()
-	ev := n.do(seat, a, nil)
-	return n, ev, nil
+	return engine.Apply(s, seat, a)
 }
 
-// Play is Apply in place, for play-outs and replays that own the state:
-// it still checks legality, appends the events to ev, and leaves s
-// unchanged when it refuses.
+// Play is engine.Play: Apply in place, for play-outs and replays.
 func (s *State) Play(seat engine.Seat, a engine.Action, ev []engine.Event) ([]engine.Event, error) {
-	if err := s.check(seat, a); err != nil {
-		return ev, err
-	}
-	return s.do(seat, a, ev), nil
+	return engine.Play(s, seat, a, ev)
 }
 
-func (s *State) check(seat engine.Seat, a engine.Action) error {
-	if s.Phase == PhOver {
-		return engine.Refuse(engine.ErrGameOver, seat, a, "")
-	}
-	if seat < 0 || seat >= len(s.Players) || s.owing() != seat {
-		return engine.Refuse(engine.ErrNotYourTurn, seat, a, "")
-	}
-	if !s.allowed(seat, a) {
-		return engine.Refuse(engine.ErrIllegalAction, seat, a, "")
-	}
-	return nil
-}
-
-// allowed tells whether the seat that owes a decision may take a: whether
-// a choice of Legal admits it. Only the choices of a's type are listed.
-func (s *State) allowed(seat engine.Seat, a engine.Action) bool {
-	if a.Type == "" || s.Phase == PhOver || s.owing() != seat {
-		return false
-	}
-	switch a.Type { // the commonest, without listing (TestCheckAgreesWithLegal)
-	case APlayCard:
-		return s.cardAllowed(seat, a)
-	case ARoll:
-		return s.Phase == PhRoll && a == engine.Action{Type: ARoll}
-	case AEnd:
-		return s.Phase == PhAct && a == engine.Action{Type: AEnd} && !s.mustPlay(seat)
-	}
-	var buf [48]engine.Choice // lists of one type are short; a longer one spills to the heap
-	return engine.Find(s.appendChoices(buf[:0], seat, a.Type), a) >= 0
-}
-
-// cardAllowed is allowed for play_card without listing the hand's every
-// colour: the same conditions as appendExchange (TestCheckAgreesWithLegal).
-func (s *State) cardAllowed(seat int, a engine.Action) bool {
-	if s.Phase != PhAct || !s.Exch || s.Used&usedCard != 0 || a.Target != 0 ||
-		a.Cell < 0 || a.Cell >= len(XCards) || !s.Players[seat].holds(a.Cell) {
-		return false
-	}
-	k := ColourIndex(a.Good)
-	if k < 0 {
-		return false
-	}
-	if XCards[a.Cell].Kind == XTwo {
-		if a.Amount != 2 && a.Amount != -2 {
-			return false
-		}
-	} else if a.Amount != 0 {
-		return false
-	}
-	return s.cardAffordable(seat, a.Cell, k, a.Amount)
-}
-
-// do applies a legal action.
-func (s *State) do(seat int, a engine.Action, ev []engine.Event) []engine.Event {
+// Do applies a legal action (engine.Machine): it checks nothing.
+func (s *State) Do(seat int, a engine.Action, ev []engine.Event) []engine.Event {
 	s.Actions++
 	p := &s.Players[seat]
 	switch a.Type {
@@ -278,12 +215,7 @@ func (p *Player) active() bool { return !p.Bankrupt }
 
 // gain pays seat amt from the bank.
 func (s *State) gain(seat int, amt int64, typ string, cell int, ev []engine.Event) []engine.Event {
-	if amt == 0 {
-		return ev
-	}
-	s.Players[seat].Cash += amt
-	s.Bank += amt
-	return append(ev, engine.Event{Type: typ, Seat: seat, Cell: cell, Amount: amt})
+	return engine.Gain(&s.Players[seat].Cash, &s.Bank, seat, amt, typ, cell, ev)
 }
 
 // pay moves amt, which seat has in cash, to seat to (−1: the bank; a

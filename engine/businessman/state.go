@@ -16,6 +16,9 @@ const Name = "businessman"
 // FormatVersion is the version of the serialised state.
 const FormatVersion = 1
 
+// seating is the game's seat limits and title for engine.Table.
+var seating = engine.Seating{Title: "«Бизнесмен»", Min: MinSeats, Max: MaxSeats}
+
 // Seat limits (B-1).
 const (
 	MinSeats = 2
@@ -79,15 +82,7 @@ func (p Phase) String() string {
 func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
 // UnmarshalText reads a phase name.
-func (p *Phase) UnmarshalText(b []byte) error {
-	for i, n := range phaseNames {
-		if n == string(b) {
-			*p = Phase(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown phase %q", b)
-}
+func (p *Phase) UnmarshalText(b []byte) error { return engine.ParseName(p, "phase", phaseNames[:], b) }
 
 // Player is one seat. Everything but Hand is public; Hand is the seat's
 // secret (B-2, P-3).
@@ -155,10 +150,7 @@ const (
 
 // State is a whole game. Treat it as a value: Apply returns a new one.
 type State struct {
-	Format   int               `json:"v"`
-	Opts     Options           `json:"opts"`
-	RNG      engine.RNG        `json:"rng"`
-	Turn     engine.Seat       `json:"turn"`
+	engine.Table[Options]
 	Phase    Phase             `json:"phase"`
 	Resume   Phase             `json:"resume"` // where PhDebt returns
 	Dice     [2]int            `json:"dice"`
@@ -195,13 +187,11 @@ type State struct {
 // player gets 250,000 and a share of each colour (B-1), 3 large and 4 small
 // exchange cards (B-2); all stand on Start (B-3); the first player is drawn.
 func New(opts Options, seats int, seed [32]byte) (*State, error) {
-	if err := opts.Validate(); err != nil {
+	table, err := engine.OpenTable(FormatVersion, seating, opts, seats, seed)
+	if err != nil {
 		return nil, err
 	}
-	if seats < MinSeats || seats > MaxSeats {
-		return nil, fmt.Errorf("%w: «Бизнесмен» takes %d to %d players, got %d", engine.ErrBadOptions, MinSeats, MaxSeats, seats)
-	}
-	s := &State{Format: FormatVersion, Opts: opts, RNG: engine.NewRNG(seed), Rules: Rulebook[CurrentRules]}
+	s := &State{Table: table, Rules: Rulebook[CurrentRules]}
 	s.Players = make([]Player, seats)
 	for i := range s.Owner {
 		s.Owner[i] = -1
@@ -269,12 +259,7 @@ func (d *XDeck) draw() int {
 }
 
 // put places a card at the bottom.
-func (d *XDeck) put(c int) {
-	if d.N < len(d.Cards) {
-		d.Cards[d.N] = uint8(c)
-		d.N++
-	}
-}
+func (d *XDeck) put(c int) { putUnder(d.Cards[:], &d.N, c) }
 
 // draw takes the top card and, unless keep, puts it under the pile (B-11).
 func (d *Deck) draw(keep bool) int {
@@ -290,10 +275,13 @@ func (d *Deck) draw(keep bool) int {
 }
 
 // put places a card under the pile.
-func (d *Deck) put(c int) {
-	if d.N < len(d.Cards) {
-		d.Cards[d.N] = uint8(c)
-		d.N++
+func (d *Deck) put(c int) { putUnder(d.Cards[:], &d.N, c) }
+
+// putUnder places card c under a pile of *n cards, when there is room.
+func putUnder(cards []uint8, n *int, c int) {
+	if *n < len(cards) {
+		cards[*n] = uint8(c)
+		*n++
 	}
 }
 
@@ -345,6 +333,9 @@ func (s *State) Clone() *State {
 // Over tells whether the game has ended.
 func (s *State) Over() bool { return s.Phase == PhOver }
 
+// Seats is the number of players.
+func (s *State) Seats() int { return len(s.Players) }
+
 func (s *State) active(seat int) bool {
 	return seat >= 0 && seat < len(s.Players) && !s.Players[seat].Bankrupt
 }
@@ -363,6 +354,9 @@ func (s *State) owing() int {
 	}
 	return s.Turn
 }
+
+// Owes tells whether seat owes a decision now (engine.Machine).
+func (s *State) Owes(seat engine.Seat) bool { return seat >= 0 && s.owing() == seat }
 
 // Owing lists the seats that owe a decision now (one at a time here).
 func (s *State) Owing() []engine.Seat {

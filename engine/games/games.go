@@ -1,131 +1,35 @@
 // Package games is the registry of the engine's games: it makes, loads and
-// replays any of them by name, so the service needs no game-specific code.
+// replays any registered game by name, so the service needs no
+// game-specific code. It names no game itself: each game's package builds
+// its own entry (engine.Def) and the program registers it once
+// (functions/internal/catalog).
 package games
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/businessman"
-	"github.com/pbmgames/pbm/engine/western"
 )
 
 // Info describes a game for the service: its name, seat limits and default
 // options.
-type Info struct {
-	Kind     string
-	RU, EN   string
-	MinSeats int
-	MaxSeats int
-	Defaults json.RawMessage
-}
+type Info = engine.Info
 
-// The lengths a game by mail gets unless its organiser chooses another:
-// under the calendar model, with standing orders, a 4-seat game's median
-// stays within 14 days and its 90th percentile within 21 (README,
-// "Calendar"). The engines' own default (20 laps) is the full length.
-const (
-	WesternMailLaps     = 5
-	BusinessmanMailLaps = 10
-)
+var registry = map[string]engine.Def{}
 
-// def is one game's entry: how to make, load and replay it under a rules
-// version, and how to write a new game's options out whole.
-type def struct {
-	info   Info
-	create func(rules int, opts json.RawMessage, seats int, seed [32]byte) (engine.Game, error)
-	load   func(rules int, state []byte) (engine.Game, error)
-	// current is the version new games are made with.
-	current  func() int
-	complete func(opts json.RawMessage) (json.RawMessage, error)
-}
-
-func westernMail() western.Options {
-	o := western.DefaultOptions()
-	o.Laps = WesternMailLaps
-	return o
-}
-
-func businessmanMail() businessman.Options {
-	o := businessman.DefaultOptions()
-	o.Laps = BusinessmanMailLaps
-	return o
-}
-
-var registry = map[string]def{
-	western.Name: {
-		info: Info{Kind: western.Name, RU: "Вестерн", EN: "Western",
-			MinSeats: western.MinSeats, MaxSeats: western.MaxSeats, Defaults: mustJSON(westernMail())},
-		create: func(rules int, raw json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
-			r, ok := western.Rulebook[rules]
-			if !ok {
-				return nil, fmt.Errorf("%w: %d", ErrUnknownRules, rules)
-			}
-			opts, err := decodeOptions(raw, western.DefaultOptions())
-			if err != nil {
-				return nil, err
-			}
-			s, err := western.New(opts, seats, seed)
-			if err != nil {
-				return nil, err
-			}
-			s.Rules = r
-			return western.Game{S: s}, nil
-		},
-		load: func(rules int, state []byte) (engine.Game, error) {
-			r, ok := western.Rulebook[rules]
-			if !ok {
-				return nil, fmt.Errorf("%w: %d", ErrUnknownRules, rules)
-			}
-			s, err := western.Unmarshal(state)
-			if err != nil {
-				return nil, err
-			}
-			s.Rules = r
-			return western.Game{S: s}, nil
-		},
-		current:  func() int { return western.CurrentRules },
-		complete: func(raw json.RawMessage) (json.RawMessage, error) { return completeOptions(raw, westernMail()) },
-	},
-	businessman.Name: {
-		info: Info{Kind: businessman.Name, RU: "Бизнесмен", EN: "Businessman",
-			MinSeats: businessman.MinSeats, MaxSeats: businessman.MaxSeats, Defaults: mustJSON(businessmanMail())},
-		create: func(rules int, raw json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
-			r, ok := businessman.Rulebook[rules]
-			if !ok {
-				return nil, fmt.Errorf("%w: %d", ErrUnknownRules, rules)
-			}
-			opts, err := decodeOptions(raw, businessman.DefaultOptions())
-			if err != nil {
-				return nil, err
-			}
-			s, err := businessman.New(opts, seats, seed)
-			if err != nil {
-				return nil, err
-			}
-			s.Rules = r
-			return businessman.Game{S: s}, nil
-		},
-		load: func(rules int, state []byte) (engine.Game, error) {
-			r, ok := businessman.Rulebook[rules]
-			if !ok {
-				return nil, fmt.Errorf("%w: %d", ErrUnknownRules, rules)
-			}
-			s, err := businessman.Unmarshal(state)
-			if err != nil {
-				return nil, err
-			}
-			s.Rules = r
-			return businessman.Game{S: s}, nil
-		},
-		current:  func() int { return businessman.CurrentRules },
-		complete: func(raw json.RawMessage) (json.RawMessage, error) { return completeOptions(raw, businessmanMail()) },
-	},
+// Register adds a game. Registering a kind twice is a programming error,
+// met at start-up.
+func Register(d engine.Def) {
+	if d.Info.Kind == "" {
+		panic("games: register a game without a kind")
+	}
+	if _, dup := registry[d.Info.Kind]; dup {
+		panic("games: " + d.Info.Kind + " registered twice")
+	}
+	registry[d.Info.Kind] = d
 }
 
 // ErrUnknownGame is returned for a kind no game has.
@@ -133,13 +37,13 @@ var ErrUnknownGame = fmt.Errorf("%w: unknown game", engine.ErrBadOptions)
 
 // ErrUnknownRules is returned for a rules version this engine does not
 // play.
-var ErrUnknownRules = errors.New("rules version not in this engine")
+var ErrUnknownRules = engine.ErrUnknownRules
 
 // List describes every game, in name order.
 func List() []Info {
 	var out []Info
 	for _, d := range registry {
-		out = append(out, d.info)
+		out = append(out, d.Info)
 	}
 	slices.SortFunc(out, func(a, b Info) int { return strings.Compare(a.Kind, b.Kind) })
 	return out
@@ -148,7 +52,7 @@ func List() []Info {
 // Lookup describes one game.
 func Lookup(kind string) (Info, bool) {
 	d, ok := registry[kind]
-	return d.info, ok
+	return d.Info, ok
 }
 
 // CurrentRules is the rules version new games of kind are made with
@@ -158,7 +62,7 @@ func CurrentRules(kind string) int {
 	if !ok {
 		return 0
 	}
-	return d.current()
+	return d.CurrentRules()
 }
 
 // New starts a game of kind under rules version rules from its options
@@ -169,7 +73,7 @@ func New(kind string, rules int, opts json.RawMessage, seats int, seed [32]byte)
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownGame, kind)
 	}
-	return d.create(rules, opts, seats, seed)
+	return d.New(rules, opts, seats, seed)
 }
 
 // Complete writes a new game's options out whole: what the organiser gave,
@@ -182,7 +86,7 @@ func Complete(kind string, opts json.RawMessage) (json.RawMessage, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownGame, kind)
 	}
-	return d.complete(opts)
+	return d.Complete(opts)
 }
 
 // Load restores a game of rules version rules from its stored state.
@@ -191,7 +95,15 @@ func Load(kind string, rules int, state []byte) (engine.Game, error) {
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownGame, kind)
 	}
-	return d.load(rules, state)
+	return d.Load(rules, state)
+}
+
+// Secret tells whether an action of a game of kind is secret from the
+// seats other than its own (a sealed bid): they may see its type only
+// (P-3). Nothing of an unknown kind is.
+func Secret(kind string, a engine.Action) bool {
+	d, ok := registry[kind]
+	return ok && d.Secret != nil && d.Secret(a)
 }
 
 // Replay plays a log from the start (P-1) under rules version rules and
@@ -208,37 +120,4 @@ func Replay(kind string, rules int, opts json.RawMessage, seats int, seed [32]by
 		}
 	}
 	return g, nil
-}
-
-// decodeOptions reads options over their defaults, refusing unknown fields.
-func decodeOptions[T interface{ Validate() error }](raw json.RawMessage, def T) (T, error) {
-	opts := def
-	if len(raw) > 0 && string(raw) != "null" {
-		dec := json.NewDecoder(bytes.NewReader(raw))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&opts); err != nil {
-			return def, fmt.Errorf("%w: %v", engine.ErrBadOptions, err)
-		}
-	}
-	if err := opts.Validate(); err != nil {
-		return def, err
-	}
-	return opts, nil
-}
-
-// completeOptions is decodeOptions written back as JSON.
-func completeOptions[T interface{ Validate() error }](raw json.RawMessage, def T) (json.RawMessage, error) {
-	opts, err := decodeOptions(raw, def)
-	if err != nil {
-		return nil, err
-	}
-	return json.Marshal(opts)
-}
-
-func mustJSON(v any) json.RawMessage {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err)
-	}
-	return b
 }

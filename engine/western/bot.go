@@ -196,3 +196,15 @@ func (s *State) botPick(seat int, legal []engine.Choice) engine.Action {
 }
 
 // cash kept in hand to buy what the bot stops on
+
+// Default is the action a missed deadline plays for seat (P-4): the first
+// choice marked Default — no purchase, no optional action.
+func (s *State) Default(seat engine.Seat) (engine.Action, bool) {
+	var buf [48]engine.Choice
+	for _, c := range s.appendLegal(buf[:0], seat) {
+		if c.Default {
+			return c.Action, true
+		}
+	}
+	return engine.Action{}, false
+}

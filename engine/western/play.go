@@ -57,43 +57,18 @@ const (
 	EvEnd         = "game_over" // Other: why (engine.OverLaps, engine.OverLastOne)
 )
 
-// Apply checks a against seat's legal actions and returns the new state and
-// the events it caused. s is never changed.
+// Apply is engine.Apply: the new state and the events of a legal action.
 func (s *State) Apply(seat engine.Seat, a engine.Action) (*State, []engine.Event, error) {
-	if err := s.check(seat, a); err != nil {
-		return nil, nil, err
-	}
-	n := s.Clone()
-	ev := n.do(seat, a, nil)
-	return n, ev, nil
+	return engine.Apply(s, seat, a)
 }
 
-// Play is Apply in place, for play-outs and replays that own the state:
-// it still checks legality, appends the events to ev, and leaves s
-// unchanged when it refuses.
+// Play is engine.Play: Apply in place, for play-outs and replays.
 func (s *State) Play(seat engine.Seat, a engine.Action, ev []engine.Event) ([]engine.Event, error) {
-	if err := s.check(seat, a); err != nil {
-		return ev, err
-	}
-	return s.do(seat, a, ev), nil
+	return engine.Play(s, seat, a, ev)
 }
 
-func (s *State) check(seat engine.Seat, a engine.Action) error {
-	if s.Phase == PhOver {
-		return engine.Refuse(engine.ErrGameOver, seat, a, "")
-	}
-	if seat < 0 || seat >= len(s.Players) || !s.owes(seat) {
-		return engine.Refuse(engine.ErrNotYourTurn, seat, a, "")
-	}
-	var buf [48]engine.Choice
-	if engine.Find(s.appendChoices(buf[:0], seat, a.Type == ASell), a) < 0 {
-		return engine.Refuse(engine.ErrIllegalAction, seat, a, "")
-	}
-	return nil
-}
-
-// do applies a legal action.
-func (s *State) do(seat int, a engine.Action, ev []engine.Event) []engine.Event {
+// Do applies a legal action (engine.Machine): it checks nothing.
+func (s *State) Do(seat int, a engine.Action, ev []engine.Event) []engine.Event {
 	s.Actions++
 	p := &s.Players[seat]
 	switch a.Type {
@@ -235,57 +210,159 @@ func (s *State) afterAct(ev []engine.Event) []engine.Event {
 	return ev
 }
 
-// move walks the token steps cells (W-2). At a fork it stops and asks,
-// unless the path is already chosen (W-4).
-func (s *State) move(seat, steps, chosen int, ev []engine.Event) []engine.Event {
-	p := &s.Players[seat]
-	for steps > 0 {
-		next := Board[p.Cell].Next
-		to := next[0]
-		if len(next) > 1 {
-			if chosen == 0 {
-				if n := s.openPaths(seat, p.Cell); n > 1 {
-					s.Phase, s.Steps = PhFork, steps
-					return append(ev, engine.Event{Type: EvForkAsked, Seat: seat, Cell: p.Cell})
-				}
-			} else {
-				to = chosen
-			}
-		}
-		chosen = 0
-		s.leave(seat, p.Cell, to)
-		p.Cell = to
-		steps--
-		if to == 1 {
-			ev = s.lap(seat, ev)
-			if s.Phase == PhOver || p.Bankrupt {
-				return ev
-			}
-		}
-	}
-	s.Steps = 0
-	ev = append(ev, engine.Event{Type: EvMove, Seat: seat, Cell: p.Cell})
-	return s.land(seat, ev)
+// gain pays seat from the bank.
+func (s *State) gain(seat int, amt int64, typ string, cell int, ev []engine.Event) []engine.Event {
+	return engine.Gain(&s.Players[seat].Cash, &s.Bank, seat, amt, typ, cell, ev)
 }
 
-// openPaths counts the paths seat may take from a fork.
-func (s *State) openPaths(seat, cell int) int {
-	n := 0
-	for _, to := range Board[cell].Next {
-		if s.pathOpen(seat, cell, to) {
-			n++
-		}
-	}
-	return n
+// loot is a gain on the slippery path: it counts toward what the
+// godfather and raids take (W-24).
+func (s *State) loot(seat int, amt int64, cell int, ev []engine.Event) []engine.Event {
+	s.Players[seat].Loot += amt
+	return s.gain(seat, amt, EvGain, cell, ev)
 }
 
-// leave keeps the per-visit tallies of the slippery path and the colony.
-func (s *State) leave(seat, from, to int) {
+// charge makes seat pay the bank. Short of cash, W-14: the deposit is drawn,
+// then goods are sold at the exchange price, then holdings at par, cheapest
+// first; if that is not enough the seat is bankrupt.
+func (s *State) charge(seat int, amt int64, typ string, cell int, ev []engine.Event) []engine.Event {
+	if amt <= 0 {
+		return ev
+	}
 	p := &s.Players[seat]
-	if Board[from].Slippy && !Board[to].Slippy {
-		p.Loot = 0 // W-25: out to the red market, the loot is plain money now
+	if p.Cash < amt {
+		ev = s.raise(seat, amt, ev)
 	}
-	if Board[to].Kind == KIsland {
-		p.ColonyLaps = 0 // W-34: the colony is behind; its earnings are still the colony's (W-33)
+	if p.Cash < amt {
+		paid := p.Cash
+		p.Cash = 0
+		s.Bank -= paid
+		ev = append(ev, engine.Event{Type: typ, Seat: seat, Cell: cell, Amount: -paid})
+		return s.bankrupt(seat, ev)
 	}
+	p.Cash -= amt
+	s.Bank -= amt
+	return append(ev, engine.Event{Type: typ, Seat: seat, Cell: cell, Amount: -amt})
+}
+
+// raise turns the seat's assets into cash until it holds amt (W-14).
+func (s *State) raise(seat int, amt int64, ev []engine.Event) []engine.Event {
+	p := &s.Players[seat]
+	if d := min(p.Deposit, amt-p.Cash); d > 0 {
+		p.Deposit -= d
+		p.Cash += d
+		ev = append(ev, engine.Event{Type: EvWithdraw, Seat: seat, Other: int(d)})
+	}
+	for g := Cars; g < numGoods && p.Cash < amt; g++ {
+		price := s.goodPrice(g)
+		need := (amt - p.Cash + price - 1) / price
+		n := min(need, p.Goods[g])
+		if n == 0 {
+			continue
+		}
+		p.Goods[g] -= n
+		ev = append(ev, engine.Event{Type: EvSellGood, Seat: seat, Good: g.String(), Other: int(n)})
+		ev = s.gain(seat, n*price, EvForced, 0, ev)
+	}
+	for p.Cash < amt {
+		cheapest := 0
+		for cell := 1; cell <= NumCells; cell++ {
+			if int(s.Owner[cell]) == seat && (cheapest == 0 || Board[cell].Price < Board[cheapest].Price) {
+				cheapest = cell
+			}
+		}
+		if cheapest == 0 {
+			break
+		}
+		s.Owner[cheapest] = -1
+		ev = s.gain(seat, Board[cheapest].Price, EvForced, cheapest, ev)
+	}
+	return ev
+}
+
+// bankrupt takes seat out of the game (W-14): its holdings go back to the
+// bank, free; its debts die with it.
+func (s *State) bankrupt(seat int, ev []engine.Event) []engine.Event {
+	p := &s.Players[seat]
+	p.Bankrupt = true
+	for cell := 1; cell <= NumCells; cell++ {
+		if int(s.Owner[cell]) == seat {
+			s.Owner[cell] = -1
+		}
+	}
+	p.Goods = [numGoods]int64{}
+	p.Narco, p.Skip = 0, 0
+	p.Credit, p.ColonyLoan = 0, 0 // the bank writes the debts off
+	ev = append(ev, engine.Event{Type: EvBankrupt, Seat: seat})
+	left := 0
+	for i := range s.Players {
+		if s.active(i) {
+			left++
+		}
+	}
+	if left <= 1 { // W-40: the last one standing
+		s.finish()
+		return append(ev, engine.Event{Type: EvEnd, Seat: seat, Other: engine.OverLastOne})
+	}
+	if seat == s.Turn && s.Phase != PhOver && s.Phase != PhAuction {
+		return s.endTurn(ev) // an open auction closes first (settleAuction)
+	}
+	return ev
+}
+
+// resign takes seat out of the game by its own choice: its money goes to
+// the bank and it is out as if bankrupt. A pending offer to it lapses; an
+// open auction goes on without its bid.
+func (s *State) resign(seat int, ev []engine.Event) []engine.Event {
+	p := &s.Players[seat]
+	left := p.Cash + p.Deposit
+	p.Cash, p.Deposit = 0, 0
+	s.Bank -= left
+	ev = append(ev, engine.Event{Type: EvResign, Seat: seat, Amount: -left})
+	switch s.Phase {
+	case PhOffer: // only the offered seat owes now
+		s.Offer, s.Phase = Offer{}, PhAct
+		if ev = s.bankrupt(seat, ev); s.Phase == PhOver {
+			return ev
+		}
+		return s.afterAct(ev)
+	case PhAuction:
+		if ev = s.bankrupt(seat, ev); s.Phase == PhOver {
+			return ev
+		}
+		return s.settleAuction(ev)
+	}
+	return s.bankrupt(seat, ev)
+}
+
+// endTurn passes the turn to the next seat still playing, skipping (and
+// counting down) those in prison.
+func (s *State) endTurn(ev []engine.Event) []engine.Event {
+	if s.Phase == PhOver {
+		return ev
+	}
+	s.Used, s.Steps = 0, 0
+	n := len(s.Players)
+	next := s.Turn
+	for {
+		next = (next + 1) % n
+		p := &s.Players[next]
+		if p.Bankrupt {
+			continue
+		}
+		if p.Skip > 0 {
+			p.Skip--
+			ev = append(ev, engine.Event{Type: EvSkip, Seat: next, Other: p.Skip})
+			continue
+		}
+		break
+	}
+	s.Turn, s.Phase = next, PhRoll
+	return append(ev, engine.Event{Type: EvTurn, Seat: next})
+}
+
+// finish ends the game.
+func (s *State) finish() {
+	s.Phase = PhOver
+	s.Steps, s.Used = 0, 0
 }

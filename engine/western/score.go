@@ -42,12 +42,7 @@ func (s *State) NetWorth(seat int) (int64, map[string]int64) {
 
 // Score ranks the seats (W-0, W-40): those still playing by net worth, then
 // the bankrupt; ties keep seat order.
-func (s *State) Score() []engine.Score {
-	out := make([]engine.Score, len(s.Players))
-	for i := range s.Players {
-		nw, parts := s.NetWorth(i)
-		out[i] = engine.Score{Seat: i, NetWorth: nw, Bankrupt: s.Players[i].Bankrupt, Parts: parts}
-	}
-	engine.Rank(out)
-	return out
-}
+func (s *State) Score() []engine.Score { return engine.Ranked(s) }
+
+// Bankrupt tells whether seat has left the game.
+func (s *State) Bankrupt(seat engine.Seat) bool { return s.Players[seat].Bankrupt }

@@ -15,6 +15,9 @@ const Name = "western"
 // FormatVersion is the version of the serialised state.
 const FormatVersion = 1
 
+// seating is the game's seat limits and title for engine.Table.
+var seating = engine.Seating{Title: "«Вестерн»", Min: MinSeats, Max: MaxSeats}
+
 // Seat limits.
 const (
 	MinSeats = 2
@@ -87,15 +90,7 @@ func (p Phase) String() string { return phaseNames[p] }
 func (p Phase) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
 
 // UnmarshalText reads a phase name.
-func (p *Phase) UnmarshalText(b []byte) error {
-	for i, n := range phaseNames {
-		if n == string(b) {
-			*p = Phase(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown phase %q", b)
-}
+func (p *Phase) UnmarshalText(b []byte) error { return engine.ParseName(p, "phase", phaseNames[:], b) }
 
 // Player is one seat's position. All of it is public in «Вестерн».
 type Player struct {
@@ -136,10 +131,7 @@ type Offer struct {
 
 // State is a whole game. Treat it as a value: Apply returns a new one.
 type State struct {
-	Format  int                `json:"v"`
-	Opts    Options            `json:"opts"`
-	RNG     engine.RNG         `json:"rng"`
-	Turn    engine.Seat        `json:"turn"`
+	engine.Table[Options]
 	Phase   Phase              `json:"phase"`
 	Steps   int                `json:"steps,omitempty"` // steps left at a fork
 	Die     int                `json:"die,omitempty"`   // last roll
@@ -168,4 +160,114 @@ func leadIndex(cell int) int {
 		}
 	}
 	return -1
+}
+
+// New starts a game of seats players (W-1: each with the $50,000 loan in
+// cash) from options and a seed (P-1). The first player is drawn from the
+// seed.
+func New(opts Options, seats int, seed [32]byte) (*State, error) {
+	table, err := engine.OpenTable(FormatVersion, seating, opts, seats, seed)
+	if err != nil {
+		return nil, err
+	}
+	s := &State{Table: table, Players: make([]Player, seats), Rules: Rulebook[CurrentRules]}
+	for i := range s.Players {
+		s.Players[i] = Player{Cell: 1, Cash: StartLoan}
+	}
+	for i := range s.Owner {
+		s.Owner[i] = -1
+	}
+	for i := range s.Rates {
+		s.Rates[i] = StartRate
+	}
+	for g := Cars; g < numGoods; g++ {
+		s.GoodPts[g] = StartRate
+	}
+	s.Auction.reset()
+	s.Turn = s.RNG.IntN(seats) // P-1: the first player is a random draw
+	return s, nil
+}
+
+func (a *Auction) reset() {
+	*a = Auction{}
+	for i := range a.Bids {
+		a.Bids[i] = -1
+	}
+}
+
+// Clone returns a deep copy.
+func (s *State) Clone() *State {
+	c := *s
+	c.Players = append([]Player(nil), s.Players...)
+	return &c
+}
+
+// Over tells whether the game has ended.
+func (s *State) Over() bool { return s.Phase == PhOver }
+
+// Seats is the number of players.
+func (s *State) Seats() int { return len(s.Players) }
+
+// active tells whether seat is still playing.
+func (s *State) active(seat int) bool { return !s.Players[seat].Bankrupt }
+
+// Owing lists the seats that owe a decision now.
+func (s *State) Owing() []engine.Seat {
+	switch s.Phase {
+	case PhOver:
+		return nil
+	case PhOffer:
+		return []engine.Seat{s.Offer.To}
+	case PhAuction:
+		var out []engine.Seat
+		for i := range s.Players {
+			if s.active(i) && s.Auction.Bids[i] < 0 {
+				out = append(out, i)
+			}
+		}
+		return out
+	default:
+		return []engine.Seat{s.Turn}
+	}
+}
+
+// Owes tells whether seat owes a decision, without allocating
+// (engine.Machine).
+func (s *State) Owes(seat engine.Seat) bool { return s.owes(seat) }
+
+func (s *State) owes(seat int) bool {
+	switch s.Phase {
+	case PhOver:
+		return false
+	case PhOffer:
+		return seat == s.Offer.To
+	case PhAuction:
+		return s.active(seat) && s.Auction.Bids[seat] < 0
+	default:
+		return seat == s.Turn
+	}
+}
+
+// shareValue is what a holding is worth: leading shares at the stock rate
+// (W-9: a point is 10% of nominal), the others at par.
+func (s *State) shareValue(cell int) int64 {
+	c := &Board[cell]
+	if i := leadIndex(cell); i >= 0 {
+		return c.Price * int64(s.Rates[i]) / 10
+	}
+	return c.Price
+}
+
+// goodPrice is the commodity-exchange price of one unit (W-15).
+func (s *State) goodPrice(g Good) int64 { return Goods[g].PerPoint * int64(s.GoodPts[g]) }
+
+// sellable is how many units of g the markets take from seat now (W-16:
+// below 0 on the labour exchange, only half of the cars and cola).
+func (s *State) sellable(seat int, g Good) int64 {
+	p := &s.Players[seat]
+	n := p.Goods[g]
+	if p.Labour < 0 && !s.Opts.Beginners && (g == Cars || g == Cola) {
+		n /= 2
+	}
+	return n
 }

@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/functions/internal/present"
+	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
@@ -276,7 +276,6 @@ func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
 	if inv := rd.seatIndex(); inv >= 0 {
 		seat = rec.Seats[inv].Engine
 	}
-	pr := present.For(rec.Kind)
 	out := make([]LogEntry, 0, len(entries))
 	for _, e := range entries {
 		le := LogEntry{N: e.N, Seat: e.Seat, Action: e.Action, At: e.At, Events: []engine.Event{}}
@@ -288,7 +287,7 @@ func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
 		if e.Seat == seat && e.Delegated() {
 			le.By = e.By
 		}
-		if hidden(pr, e, seat) {
+		if hidden(rec.Kind, e, seat) {
 			le.Action = engine.Action{Type: e.Action.Type} // a sealed bid's amount stays secret (P-3)
 		}
 		out = append(out, le)
@@ -297,9 +296,9 @@ func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
 }
 
 // hidden tells whether the command's details are secret from seat: a
-// secret action (a sealed bid) of another seat.
-func hidden(p present.Game, e service.Entry, seat int) bool {
-	return e.Seat != seat && p.SecretAction(e.Action.Type)
+// secret action (a sealed bid) of another seat, as its game says.
+func hidden(kind string, e service.Entry, seat int) bool {
+	return e.Seat != seat && games.Secret(kind, e.Action)
 }
 
 func (a *api) result(w http.ResponseWriter, r *http.Request) {

@@ -82,7 +82,7 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 		e := h.entries[i]
 		le := logEntry{N: i + 1, Seat: e.Seat, Name: name(e.Seat), Action: pr.Command(l, e.Action, name),
 			At: dateTime(l, time.Unix(e.At, 0).UTC()), Step: link("step", i+1)}
-		if hidden(pr, e, seat) {
+		if hidden(rec.Kind, e, seat) {
 			le.Action = pr.SecretText(l) // its details stay secret (P-3)
 		}
 		if e.Seat == seat {

@@ -20,6 +20,7 @@ import (
 	"sync"
 
 	"github.com/pbmgames/pbm/engine/games"
+	_ "github.com/pbmgames/pbm/functions/internal/catalog" // registers the games
 	"github.com/pbmgames/pbm/templates"
 )
 

@@ -214,9 +214,7 @@ func (b businessGame) Command(l string, a engine.Action, name func(int) string) 
 	return s
 }
 
-// No action of «Бизнесмен» is secret: a card is named when it is played,
-// face up; the draws are private events, not secret actions.
-func (businessGame) SecretAction(string) bool { return false }
+// No action of «Бизнесмен» is secret (businessman.Secret).
 func (businessGame) SecretText(string) string { return "" }
 
 func (businessGame) TurnEvent(e engine.Event) bool { return e.Type == bm.EvTurn || e.Type == bm.EvEnd }

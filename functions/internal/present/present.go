@@ -15,6 +15,7 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
+	_ "github.com/pbmgames/pbm/functions/internal/catalog" // registers the games
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -35,10 +36,8 @@ type Game interface {
 	ActionLabel(l string, a engine.Action, name func(int) string) string
 	// Command is a log entry's action, its amount included.
 	Command(l string, a engine.Action, name func(int) string) string
-	// SecretAction tells whether an action of this type is secret from
-	// the other seats (a sealed bid): the log shows them its type only.
-	SecretAction(typ string) bool
-	// SecretText is what the log says of a secret action.
+	// SecretText is what the log says of a secret action (the engine
+	// says which are: games.Secret).
 	SecretText(l string) string
 	// EventText tells an event in words; "" leaves it out.
 	EventText(l string, e engine.Event, name func(int) string) string
@@ -249,7 +248,6 @@ func (p plain) Kind() string                         { return p.kind }
 func (plain) Money(l string, v int64) string         { return amount(l, v) }
 func (plain) Currency() string                       { return "" }
 func (plain) CellName(_ string, n int) string        { return fmt.Sprint(n) }
-func (plain) SecretAction(string) bool               { return false }
 func (plain) SecretText(l string) string             { return "" }
 func (plain) TurnEvent(e engine.Event) bool          { return e.Type == "turn" || e.Type == "game_over" }
 func (plain) Options(string, json.RawMessage) string { return "" }

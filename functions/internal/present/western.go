@@ -130,10 +130,8 @@ func westernUnit(l, typ string) string {
 	return ""
 }
 
-// SecretAction: a sealed bid (or pass) is its bidder's alone, its amount
-// for good (P-3).
-func (westernGame) SecretAction(typ string) bool { return typ == western.ABid || typ == western.APass }
-func (westernGame) SecretText(l string) string   { return templates.T(l, "sealed_bid") }
+// SecretText: a sealed bid (or pass) is its bidder's alone (western.Secret).
+func (westernGame) SecretText(l string) string { return templates.T(l, "sealed_bid") }
 
 func (westernGame) TurnEvent(e engine.Event) bool {
 	return e.Type == western.EvTurn || e.Type == western.EvEnd

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
+	_ "github.com/pbmgames/pbm/functions/internal/catalog" // registers the games
 )
 
 // Format names the document and its version.

@@ -39,6 +39,11 @@ const (
 	AResign        = engine.Resign
 )
 
+// Secret tells whether an action is secret from the other seats (P-3): no
+// action of «Бизнесмен» is. A card is named when it is played, face up;
+// the draws are private events, not secret actions.
+func Secret(engine.Action) bool { return false }
+
 const priceStep = 1_000
 
 // wants tells whether a listing restricted to type only includes type t.
@@ -442,4 +447,49 @@ func redeemCost(cell int) int64    { return Board[cell].Price * RedeemPct / 100 
 func bankBuyPrice(cell int) int64  { return Board[cell].Price * BankBuyPct / 100 }
 func buildingSale(cell int, level uint8) int64 {
 	return buildCost(cell, level-1) * BuildingSalePct / 100
+}
+
+// check says why seat may not take a now, or nil.
+func (s *State) check(seat engine.Seat, a engine.Action) error { return engine.Check(s, seat, a) }
+
+// Allows is allowed for engine.Machine.
+func (s *State) Allows(seat engine.Seat, a engine.Action) bool { return s.allowed(seat, a) }
+
+// allowed tells whether the seat that owes a decision may take a: whether
+// a choice of Legal admits it. Only the choices of a's type are listed.
+func (s *State) allowed(seat engine.Seat, a engine.Action) bool {
+	if a.Type == "" || s.Phase == PhOver || s.owing() != seat {
+		return false
+	}
+	switch a.Type { // the commonest, without listing (TestCheckAgreesWithLegal)
+	case APlayCard:
+		return s.cardAllowed(seat, a)
+	case ARoll:
+		return s.Phase == PhRoll && a == engine.Action{Type: ARoll}
+	case AEnd:
+		return s.Phase == PhAct && a == engine.Action{Type: AEnd} && !s.mustPlay(seat)
+	}
+	var buf [48]engine.Choice // lists of one type are short; a longer one spills to the heap
+	return engine.Find(s.appendChoices(buf[:0], seat, a.Type), a) >= 0
+}
+
+// cardAllowed is allowed for play_card without listing the hand's every
+// colour: the same conditions as appendExchange (TestCheckAgreesWithLegal).
+func (s *State) cardAllowed(seat int, a engine.Action) bool {
+	if s.Phase != PhAct || !s.Exch || s.Used&usedCard != 0 || a.Target != 0 ||
+		a.Cell < 0 || a.Cell >= len(XCards) || !s.Players[seat].holds(a.Cell) {
+		return false
+	}
+	k := ColourIndex(a.Good)
+	if k < 0 {
+		return false
+	}
+	if XCards[a.Cell].Kind == XTwo {
+		if a.Amount != 2 && a.Amount != -2 {
+			return false
+		}
+	} else if a.Amount != 0 {
+		return false
+	}
+	return s.cardAffordable(seat, a.Cell, k, a.Amount)
 }
