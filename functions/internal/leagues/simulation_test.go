@@ -103,7 +103,7 @@ func (p *people) run(season int, limit time.Time) *leagues.Season {
 				return s
 			}
 			p.push(visit{at: v.at.Add(time.Hour)})
-		} else if err := p.play(v.game, v.invite); err != nil {
+		} else if err := calendar.Visit(p.ctx, p.svc, v.game, v.invite, p.key); err != nil {
 			p.t.Fatalf("visit of seat %d of game %s at %s: %v", v.invite, v.game, v.at, err)
 		}
 		p.plan(season)
@@ -167,35 +167,10 @@ func (p *people) plan(season int) {
 	}
 }
 
-// play is a member on their page making every decision they owe, as the
-// engine's bot would choose, each posted with a fresh key.
-func (p *people) play(game string, invite int) error {
-	for range 1000 {
-		rec, _, err := p.svc.Load(p.ctx, game)
-		if err != nil {
-			return err
-		}
-		if rec.Status != service.StatusPlaying {
-			return nil
-		}
-		g, err := p.svc.Engine(rec)
-		if err != nil {
-			return err
-		}
-		seat := rec.Seats[invite].Engine
-		if !slices.Contains(g.Owing(), seat) {
-			return nil
-		}
-		a, ok := g.Bot(seat)
-		if !ok {
-			return fmt.Errorf("seat %d owes a decision the bot cannot make", seat)
-		}
-		p.keys++
-		if _, err := p.svc.Act(p.ctx, game, invite, a, fmt.Sprintf("member-%06d", p.keys), service.Precondition{Position: rec.SeatPosition(seat)}); err != nil {
-			return err
-		}
-	}
-	return fmt.Errorf("a visit of over 1000 decisions")
+// key is a fresh key for a member's decision, as their page makes one.
+func (p *people) key() string {
+	p.keys++
+	return fmt.Sprintf("member-%06d", p.keys)
 }
 
 // describe writes a season's tables and standings, as the fixture below

@@ -113,30 +113,24 @@ func (s *Store) LeagueItems(ctx context.Context, league, prefix string) ([]store
 		names["#sk"] = AttrSK
 		values[":prefix"] = &types.AttributeValueMemberS{Value: prefix}
 	}
-	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
+	var out []store.LeagueItem
+	err := s.query(ctx, &dynamodb.QueryInput{
 		TableName:                 aws.String(s.table),
 		ConsistentRead:            aws.Bool(true),
 		KeyConditionExpression:    aws.String(cond),
 		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: values,
+	}, func(item map[string]types.AttributeValue) error {
+		sk, ok := item[AttrSK].(*types.AttributeValueMemberS)
+		if !ok {
+			return errors.New("item without sort key")
+		}
+		it, err := decodeLeagueItem(league, sk.Value, item)
+		out = append(out, it)
+		return err
 	})
-	var out []store.LeagueItem
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("dynamostore: items of league %s: %w", league, err)
-		}
-		for _, item := range page.Items {
-			sk, ok := item[AttrSK].(*types.AttributeValueMemberS)
-			if !ok {
-				return nil, fmt.Errorf("dynamostore: items of league %s: item without sort key", league)
-			}
-			it, err := decodeLeagueItem(league, sk.Value, item)
-			if err != nil {
-				return nil, err
-			}
-			out = append(out, it)
-		}
+	if err != nil {
+		return nil, fmt.Errorf("dynamostore: items of league %s: %w", league, err)
 	}
 	return out, nil
 }
@@ -147,7 +141,9 @@ func (s *Store) LeaguesWaking(ctx context.Context, before int64) ([]string, erro
 	if before <= 0 {
 		return nil, nil
 	}
-	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
+	var ids []string
+	seen := map[string]bool{}
+	err := s.query(ctx, &dynamodb.QueryInput{
 		TableName:                aws.String(s.table),
 		IndexName:                aws.String(WakeIndex),
 		KeyConditionExpression:   aws.String("#wpk = :l AND #wake <= :before"),
@@ -156,24 +152,36 @@ func (s *Store) LeaguesWaking(ctx context.Context, before int64) ([]string, erro
 			":l":      &types.AttributeValueMemberS{Value: leagueWakePK},
 			":before": num(before),
 		},
-	})
-	var ids []string
-	seen := map[string]bool{}
-	for p.HasMorePages() {
-		out, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("dynamostore: leagues waking by %d: %w", before, err)
+	}, func(item map[string]types.AttributeValue) error {
+		pk, ok := item[AttrPK].(*types.AttributeValueMemberS)
+		if !ok || !strings.HasPrefix(pk.Value, leaguePrefix) {
+			return fmt.Errorf("unexpected item %v", item[AttrPK])
 		}
-		for _, item := range out.Items {
-			pk, ok := item[AttrPK].(*types.AttributeValueMemberS)
-			if !ok || !strings.HasPrefix(pk.Value, leaguePrefix) {
-				return nil, fmt.Errorf("dynamostore: leagues waking by %d: unexpected item %v", before, item[AttrPK])
-			}
-			if id := strings.TrimPrefix(pk.Value, leaguePrefix); !seen[id] {
-				seen[id] = true
-				ids = append(ids, id)
+		if id := strings.TrimPrefix(pk.Value, leaguePrefix); !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("dynamostore: leagues waking by %d: %w", before, err)
+	}
+	return ids, nil
+}
+
+// query runs a paginated Query and hands fn every item of every page.
+func (s *Store) query(ctx context.Context, in *dynamodb.QueryInput, fn func(map[string]types.AttributeValue) error) error {
+	p := dynamodb.NewQueryPaginator(s.client, in)
+	for p.HasMorePages() {
+		page, err := p.NextPage(ctx)
+		if err != nil {
+			return err
+		}
+		for _, item := range page.Items {
+			if err := fn(item); err != nil {
+				return err
 			}
 		}
 	}
-	return ids, nil
+	return nil
 }
