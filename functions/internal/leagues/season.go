@@ -131,7 +131,10 @@ func (s *Service) StartSeason(ctx context.Context, id string, divisions [][]stri
 	}
 	n := 1
 	if last != nil {
-		if !last.Over {
+		// The league takes a season in (ratings, proposal) in the sweep
+		// that ends it: only then may the next begin, or the last round
+		// would never be rated.
+		if !last.Over || !l.tookIn(last) {
 			return 0, &service.Error{Code: service.CodeWrongStatus, RU: "Текущий сезон ещё идёт.", EN: "The current season is still running."}
 		}
 		n = last.N + 1
@@ -162,7 +165,8 @@ func (s *Service) StartSeason(ctx context.Context, id string, divisions [][]stri
 			}
 		}
 	}
-	if _, err := s.put(ctx, id, seasonKey(n), season, 0, season.wakeAt(s.now().Unix())); err != nil {
+	// The first round wakes the sweep on its date, even one already past.
+	if _, err := s.put(ctx, id, seasonKey(n), season, 0, season.Rounds[0].StartAt); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return 0, &service.Error{Code: service.CodeConflict, RU: "Этот сезон уже начат.", EN: "That season has started already.", Cause: err}
 		}
@@ -232,10 +236,10 @@ func (season *Season) Standings() ([][]league.Row, error) {
 	return out, nil
 }
 
-// wakeAt is when the season next needs the sweep: a round's start, until
-// its games are made; for a round that is open, or made but not yet
-// started (its games wait for the organiser to confirm their address),
-// now+CheckEvery, and no
+// wakeAt is when the season next needs the sweep: a round's start still
+// to come; for a round that is open, or due but not yet started (its
+// games wait for the organiser to confirm their address, or for the
+// limits of new games), now+CheckEvery, and no
 // later than an open round's closing date; 0 once every round is closed.
 func (season *Season) wakeAt(now int64) int64 {
 	var wake int64 = math.MaxInt64
@@ -243,7 +247,7 @@ func (season *Season) wakeAt(now int64) int64 {
 	for _, r := range season.Rounds {
 		switch {
 		case r.Closed:
-		case !r.Started && (r.StartAt > now || r.Tables[0].Game == ""):
+		case !r.Started && r.StartAt > now:
 			wake = min(wake, r.StartAt)
 		case !r.Started:
 			wake = min(wake, check)
