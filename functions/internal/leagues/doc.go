@@ -52,6 +52,17 @@
 // league says otherwise) a bot; their standing orders, if they set any,
 // play what they cover first.
 //
+// # What the service of games does not yet do for leagues
+//
+// A round's game is made as an organiser makes one: each seat gets an
+// invitation mail and, as the league accepts it, the organiser an
+// "accepted" mail (a season of 3 × 7 members × 4 rounds: 84 of each), and
+// each game counts against the organiser's limits of new games
+// (service.DefaultLimits: 5 an hour, 20 a day; a round that meets them
+// waits, and the sweep tries again hourly). A game created already seated
+// and silent, for a trusted caller such as this package, would replace
+// both mails by the league's own "your table for the new round" mail.
+//
 // # Joining by invitation (not built yet)
 //
 // A member will join by a signed link: a linksign token of a new purpose

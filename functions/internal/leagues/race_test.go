@@ -88,9 +88,18 @@ func raceClose(t *testing.T, st gameStore) {
 	}
 
 	// The closing date passes with the game still running: it is scored
-	// as it stands.
+	// as it stands, and the game is left as it is.
 	closeAt := time.Unix(s.Rounds[0].CloseAt, 0)
 	c.Set(closeAt)
+	rec, gameVersion, err := svc.Load(ctx, game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := svc.Engine(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scores := g.Score()
 	racing.arm()
 	twoSweeps(t, lg, closeAt)
 	if closes, conflicts := racing.counts(); closes != 1 || conflicts < 1 {
@@ -103,6 +112,16 @@ func raceClose(t *testing.T, st gameStore) {
 	r := s.Rounds[0]
 	if !r.Closed || !s.Over || r.Tables[0].Result == nil || r.Tables[0].Result.Finished || r.ClosedAt != closeAt.Unix() {
 		t.Fatalf("round after the race: %+v (season over %v)", r, s.Over)
+	}
+	if _, v, err := svc.Load(ctx, game); err != nil || v != gameVersion {
+		t.Errorf("the game after its round closed: version %d (%v), want %d, untouched", v, err, gameVersion)
+	}
+	wantResults, err := league.Results(s.Rounds[0].Tables[0].Seats, scores)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fmt.Sprint(r.Tables[0].Result.Results) != fmt.Sprint(wantResults) {
+		t.Errorf("results %+v, want the engine's score as the game stood: %+v", r.Tables[0].Result.Results, wantResults)
 	}
 	l, _, err = lg.League(ctx, l.ID)
 	if err != nil {

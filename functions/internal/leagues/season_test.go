@@ -103,6 +103,7 @@ func TestSeasonOfThreeDivisions(t *testing.T) {
 		t.Errorf("moves %s, want %s", got, wantMoves)
 	}
 	checkVanished(t, svc, season)
+	logMails(t, svc, season)
 
 	// The ratings are the season's tables rated one after another.
 	var all []league.Table
@@ -196,4 +197,27 @@ func checkVanished(t *testing.T, svc *service.Service, season *leagues.Season) {
 	if games != 4 || bots < 1 {
 		t.Errorf("%s sat at %d games, handed to a bot in %d; want 4 and at least 1", vanished, games, bots)
 	}
+}
+
+// logMails counts the mails the season's games left for the organiser and
+// for the members, by kind (no notifier runs: the outboxes keep them).
+func logMails(t *testing.T, svc *service.Service, season *leagues.Season) {
+	t.Helper()
+	organiser, members := map[string]int{}, map[string]int{}
+	for _, r := range season.Rounds {
+		for _, table := range r.Tables {
+			rec, _, err := svc.Load(t.Context(), table.Game)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, m := range rec.Outbox {
+				if m.Seat < 0 {
+					organiser[m.Kind]++
+				} else {
+					members[m.Kind]++
+				}
+			}
+		}
+	}
+	t.Logf("mails of the season's 24 games: to the organiser %v; to the members %v", organiser, members)
 }
