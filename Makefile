@@ -34,7 +34,7 @@ GOFMT_PRUNE  := -name node_modules -o -name .git -o -name .local -o -name .aws-s
 step = @printf '\n==> %s\n' $(1)
 
 .PHONY: all run test vet fmt-check lint-template go-test deps-browser build lambdas \
-	build-ApiFunction build-NotifyFunction build-SweepFunction build-BouncesFunction \
+	check-artifacts-dir build-ApiFunction build-NotifyFunction build-SweepFunction build-BouncesFunction \
 	bench fuzz calendar lengths clean
 
 all: test
@@ -100,23 +100,20 @@ lambdas:
 	@ls -l bin/*/bootstrap
 
 # One target per function in template.yaml (SAM: BuildMethod makefile; it
-# sets ARTIFACTS_DIR).
-check-artifacts-dir = @[ -n "$(ARTIFACTS_DIR)" ] || { echo "ARTIFACTS_DIR is not set (sam build sets it)"; exit 1; }
+# sets ARTIFACTS_DIR, which each checks first).
+check-artifacts-dir:
+	@[ -n "$(ARTIFACTS_DIR)" ] || { echo "ARTIFACTS_DIR is not set (sam build sets it)"; exit 1; }
 
-build-ApiFunction:
-	$(check-artifacts-dir)
+build-ApiFunction: check-artifacts-dir
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/api
 
-build-NotifyFunction:
-	$(check-artifacts-dir)
+build-NotifyFunction: check-artifacts-dir
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/notify
 
-build-SweepFunction:
-	$(check-artifacts-dir)
+build-SweepFunction: check-artifacts-dir
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/sweep
 
-build-BouncesFunction:
-	$(check-artifacts-dir)
+build-BouncesFunction: check-artifacts-dir
 	$(LAMBDA_ENV) $(GO) build $(LAMBDA_FLAGS) -o $(ARTIFACTS_DIR)/bootstrap ./functions/bounces
 
 bench:

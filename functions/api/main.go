@@ -5,8 +5,6 @@
 package main
 
 import (
-	"context"
-
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/pbmgames/pbm/functions/internal/wiring"
@@ -14,8 +12,6 @@ import (
 )
 
 func main() {
-	log := wiring.Logger()
-	app, err := wiring.Lambda(context.Background(), log, wiring.API)
-	wiring.Must(log, "wiring", err)
+	app := wiring.Init(wiring.API)
 	lambda.Start(lambdahttp.Handler(app.Handler()))
 }

@@ -16,9 +16,7 @@ import (
 )
 
 func main() {
-	log := wiring.Logger()
-	app, err := wiring.Lambda(context.Background(), log, wiring.TableOnly) // the table only
-	wiring.Must(log, "wiring", err)
+	app := wiring.Init(wiring.TableOnly) // the table only
 	lambda.Start(func(ctx context.Context, ev events.SNSEvent) error {
 		return bounces.Handle(ctx, ev, app.Store.Suppress, app.Log)
 	})

@@ -16,9 +16,7 @@ import (
 )
 
 func main() {
-	log := wiring.Logger()
-	app, err := wiring.Lambda(context.Background(), log, sesmail.SendsMail)
-	wiring.Must(log, "wiring", err)
+	app := wiring.Init(sesmail.SendsMail)
 	lambda.Start(func(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
 		return streams.Handle(ctx, ev, app.Notifier.Drain, app.Log)
 	})

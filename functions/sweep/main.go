@@ -19,9 +19,7 @@ import (
 )
 
 func main() {
-	log := wiring.Logger()
-	app, err := wiring.Lambda(context.Background(), log, sesmail.SendsMail)
-	wiring.Must(log, "wiring", err)
+	app := wiring.Init(sesmail.SendsMail)
 	// The scheduled event carries nothing the sweep needs. A failure is
 	// logged by the runtime and counted in Errors; the next run retries.
 	lambda.Start(func(ctx context.Context) error { return app.Sweep(ctx, time.Now()) })

@@ -31,6 +31,20 @@ func LambdaAWS(ctx context.Context) (aws.Config, error) {
 	return lambdaAWS(os.LookupEnv)
 }
 
+// LocalAWS returns the AWS SDK configuration of a client of a local
+// server that speaks an AWS API at endpoint ("http://127.0.0.1:P":
+// dynalite, aws-ses-v2-local): region us-east-1 and static dummy
+// credentials, so that nothing is read from the environment. The local
+// clients (dynamostore.NewLocalClient, sesmailer.NewLocalClient) are
+// built from it.
+func LocalAWS(endpoint string) aws.Config {
+	return aws.Config{
+		Region:       "us-east-1",
+		BaseEndpoint: aws.String(endpoint),
+		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
+	}
+}
+
 func lambdaAWS(lookup func(string) (string, bool)) (aws.Config, error) {
 	get := func(keys ...string) string {
 		for _, k := range keys {

@@ -41,17 +41,54 @@ import (
 const startTimeout = 60 * time.Second
 
 var (
-	dynaliteOnce sync.Once
-	dynaliteURL  string
-	dynaliteErr  error
-
-	sesOnce sync.Once
-	sesURL  string
-	sesErr  error
-
 	mu      sync.Mutex
 	started []*server
 )
+
+// shared is a server the tests of a process share: started on first use
+// (startWithRetry), or the one running at the address in the environment
+// variable env if set.
+type shared struct {
+	name  string // of the node_modules binary
+	env   string
+	args  func(port int) []string
+	ready readyFunc
+
+	once     sync.Once
+	endpoint string
+	err      error
+}
+
+var (
+	dynalite = &shared{name: "dynalite", env: "DYNALITE_ENDPOINT",
+		args: func(port int) []string {
+			return []string{"--host", "127.0.0.1", "--port", strconv.Itoa(port),
+				"--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0"}
+		},
+		ready: waitForLine("Dynalite listening at")}
+	sesLocal = &shared{name: "aws-ses-v2-local", env: "SES_ENDPOINT",
+		args: func(port int) []string {
+			return []string{"--host", "127.0.0.1", "--port", strconv.Itoa(port)}
+		},
+		ready: waitForHTTP("/store")}
+)
+
+// use returns the server's endpoint, starting it on first use; a server
+// that could not start fails t.
+func (s *shared) use(t testing.TB) string {
+	t.Helper()
+	s.once.Do(func() {
+		if ep := os.Getenv(s.env); ep != "" {
+			s.endpoint = ep
+			return
+		}
+		s.endpoint, s.err = startWithRetry(s.name, s.args, s.ready)
+	})
+	if s.err != nil {
+		t.Fatalf("testenv: %s: %v", s.name, s.err)
+	}
+	return s.endpoint
+}
 
 // Main runs the tests and then kills the servers they started. Call it from
 // TestMain.
@@ -77,20 +114,7 @@ func StopAll() {
 // first use, or uses DYNALITE_ENDPOINT if set.
 func Dynalite(t testing.TB) string {
 	t.Helper()
-	dynaliteOnce.Do(func() {
-		if ep := os.Getenv("DYNALITE_ENDPOINT"); ep != "" {
-			dynaliteURL = ep
-			return
-		}
-		dynaliteURL, dynaliteErr = startWithRetry("dynalite", func(port int) []string {
-			return []string{"--host", "127.0.0.1", "--port", strconv.Itoa(port),
-				"--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0"}
-		}, waitForLine("Dynalite listening at"))
-	})
-	if dynaliteErr != nil {
-		t.Fatalf("testenv: dynalite: %v", dynaliteErr)
-	}
-	return dynaliteURL
+	return dynalite.use(t)
 }
 
 // SESLocal returns the endpoint ("http://127.0.0.1:P") of an
@@ -99,19 +123,7 @@ func Dynalite(t testing.TB) string {
 // SES_ENDPOINT if set.
 func SESLocal(t testing.TB) string {
 	t.Helper()
-	sesOnce.Do(func() {
-		if ep := os.Getenv("SES_ENDPOINT"); ep != "" {
-			sesURL = ep
-			return
-		}
-		sesURL, sesErr = startWithRetry("aws-ses-v2-local", func(port int) []string {
-			return []string{"--host", "127.0.0.1", "--port", strconv.Itoa(port)}
-		}, waitForHTTP("/store"))
-	})
-	if sesErr != nil {
-		t.Fatalf("testenv: aws-ses-v2-local: %v", sesErr)
-	}
-	return sesURL
+	return sesLocal.use(t)
 }
 
 // DynamoClient returns a DynamoDB client for endpoint (from Dynalite) with

@@ -236,24 +236,13 @@ func (p *planner) anneal(season []Round, steps int) {
 		ti, tj := season[r][i], season[r][j]
 		ai, bj := p.rng.IntN(len(ti)), p.rng.IntN(len(tj))
 		a, b := ti[ai], tj[bj]
-		delta := 0
-		for _, x := range ti {
-			if x != a {
-				delta += meetWeight * (p.meetCost(p.met[a][x]-1) - p.meetCost(p.met[a][x]) +
-					p.meetCost(p.met[b][x]+1) - p.meetCost(p.met[b][x]))
-			}
+		delta := p.tradeDelta(ti, a, b) + p.tradeDelta(tj, b, a)
+		smallMove := p.isSmall(i) != p.isSmall(j)
+		in, out := b, a // who moves into the small table, if one is small
+		if p.isSmall(j) {
+			in, out = a, b
 		}
-		for _, y := range tj {
-			if y != b {
-				delta += meetWeight * (p.meetCost(p.met[b][y]-1) - p.meetCost(p.met[b][y]) +
-					p.meetCost(p.met[a][y]+1) - p.meetCost(p.met[a][y]))
-			}
-		}
-		if p.isSmall(i) != p.isSmall(j) {
-			in, out := b, a // who moves into the small table
-			if p.isSmall(j) {
-				in, out = a, b
-			}
+		if smallMove {
 			delta += p.smallCost(p.small[in]+1) - p.smallCost(p.small[in]) +
 				p.smallCost(p.small[out]-1) - p.smallCost(p.small[out])
 		}
@@ -262,30 +251,11 @@ func (p *planner) anneal(season []Round, steps int) {
 		if delta > 0 && (temp == 0 || p.rng.Float64() >= math.Exp(-float64(delta)/temp)) {
 			continue
 		}
-		for _, x := range ti {
-			if x != a {
-				p.met[a][x]--
-				p.met[x][a]--
-				p.met[b][x]++
-				p.met[x][b]++
-			}
-		}
-		for _, y := range tj {
-			if y != b {
-				p.met[b][y]--
-				p.met[y][b]--
-				p.met[a][y]++
-				p.met[y][a]++
-			}
-		}
-		if p.isSmall(i) != p.isSmall(j) {
-			if p.isSmall(i) {
-				p.small[a]--
-				p.small[b]++
-			} else {
-				p.small[b]--
-				p.small[a]++
-			}
+		p.trade(ti, a, b)
+		p.trade(tj, b, a)
+		if smallMove {
+			p.small[out]--
+			p.small[in]++
 		}
 		ti[ai], tj[bj] = b, a
 		cost += delta
@@ -295,6 +265,31 @@ func (p *planner) anneal(season []Round, steps int) {
 		}
 	}
 	copy(season, best)
+}
+
+// tradeDelta is the change in the weighted meeting cost when member out
+// leaves table, of the same round, for member in, who sits elsewhere.
+func (p *planner) tradeDelta(table []int, out, in int) int {
+	delta := 0
+	for _, x := range table {
+		if x != out {
+			delta += meetWeight * (p.meetCost(p.met[out][x]-1) - p.meetCost(p.met[out][x]) +
+				p.meetCost(p.met[in][x]+1) - p.meetCost(p.met[in][x]))
+		}
+	}
+	return delta
+}
+
+// trade records in the meetings that member out left table for member in.
+func (p *planner) trade(table []int, out, in int) {
+	for _, x := range table {
+		if x != out {
+			p.met[out][x]--
+			p.met[x][out]--
+			p.met[in][x]++
+			p.met[x][in]++
+		}
+	}
 }
 
 // seatOrder arranges every table's seats so that each member sits in each

@@ -53,10 +53,10 @@ type League struct {
 	MissesToBot int `json:"misses_to_bot,omitempty"`
 	// RoundDays is the time a round is given; 0: from the game's
 	// estimated length (RoundLength).
-	RoundDays int `json:"round_days,omitempty"`
-	Rounds    int `json:"rounds"`    // a season's
-	Divisions int `json:"divisions"` // the first season's
-	Swap      int `json:"swap"`      // members promoted and relegated between neighbours
+	RoundDays int      `json:"round_days,omitempty"`
+	Rounds    int      `json:"rounds"`    // a season's
+	Divisions int      `json:"divisions"` // the first season's
+	Swap      int      `json:"swap"`      // members promoted and relegated between neighbours
 	Members   []Member `json:"members"`
 	Created   int64    `json:"created"`
 

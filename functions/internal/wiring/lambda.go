@@ -85,6 +85,16 @@ func Lambda(ctx context.Context, log *slog.Logger, role Role) (*App, error) {
 	return New(p), nil
 }
 
+// Init is a Lambda function's start-up, the same in every main: its
+// logger (Logger), the application wired for role (Lambda), and the end
+// of the init, so that Lambda reports it failed, if the wiring fails.
+func Init(role Role) *App {
+	log := Logger()
+	app, err := Lambda(context.Background(), log, role)
+	Must(log, "wiring", err)
+	return app
+}
+
 // Must ends the init, so that Lambda reports it failed, if err is set.
 func Must(log *slog.Logger, step string, err error) {
 	if err != nil {

@@ -16,11 +16,11 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/pbmgames/pbm/infra/config"
 	"github.com/pbmgames/pbm/infra/mailer"
 )
 
@@ -46,11 +46,7 @@ func New(client *sesv2.Client, from, configurationSet string) *Sender {
 // ("http://127.0.0.1:P", e.g. aws-ses-v2-local), with dummy credentials
 // and region us-east-1; optFns adjust its options.
 func NewLocalClient(endpoint string, optFns ...func(*sesv2.Options)) *sesv2.Client {
-	return sesv2.New(sesv2.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String(endpoint),
-		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
-	}, optFns...)
+	return sesv2.NewFromConfig(config.LocalAWS(endpoint), optFns...)
 }
 
 // ErrInvalid marks a message that cannot be sent as it is (no sender or

@@ -95,6 +95,42 @@ func open(path string, o *bolt.Options) (*Store, error) {
 // Close closes the file.
 func (s *Store) Close() error { return s.db.Close() }
 
+// view runs fn on bucket name in one read-only transaction, unless ctx
+// is done.
+func (s *Store) view(ctx context.Context, name []byte, fn func(*bolt.Bucket) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.db.View(func(tx *bolt.Tx) error { return fn(tx.Bucket(name)) })
+}
+
+// update runs fn on bucket name in one read-write transaction, unless
+// ctx is done.
+func (s *Store) update(ctx context.Context, name []byte, fn func(*bolt.Bucket) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error { return fn(tx.Bucket(name)) })
+}
+
+// keys lists the keys of bucket name whose entries match, in key order.
+func (s *Store) keys(ctx context.Context, name []byte, match func(k, v []byte) (bool, error)) ([]string, error) {
+	var keys []string
+	err := s.view(ctx, name, func(b *bolt.Bucket) error {
+		return b.ForEach(func(k, v []byte) error {
+			ok, err := match(k, v)
+			if ok {
+				keys = append(keys, string(k))
+			}
+			return err
+		})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return keys, nil
+}
+
 // A game record is a fixed header, the wake time (8 bytes) if flagWake is
 // set, and the body. Records written before WakeAt existed have no
 // flagWake and read as they did.
@@ -179,8 +215,8 @@ func (s *Store) GetGame(ctx context.Context, id string) (store.Game, error) {
 		return store.Game{}, fmt.Errorf("boltstore: get game with empty id: %w", store.ErrNotFound)
 	}
 	var g store.Game
-	err := s.db.View(func(tx *bolt.Tx) error {
-		rec := tx.Bucket(bucketGames).Get([]byte(id))
+	err := s.view(ctx, bucketGames, func(games *bolt.Bucket) error {
+		rec := games.Get([]byte(id))
 		if rec == nil {
 			return fmt.Errorf("boltstore: get game %s: %w", id, store.ErrNotFound)
 		}
@@ -257,8 +293,7 @@ func (s *Store) PutChunk(ctx context.Context, c store.Chunk) error {
 	if n := chunkItemSize(c); n > MaxItemBytes {
 		return fmt.Errorf("boltstore: put chunk %s/%d: %d bytes over %d: %w", c.GameID, c.Seq, n, MaxItemBytes, store.ErrTooLarge)
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		chunks := tx.Bucket(bucketChunks)
+	return s.update(ctx, bucketChunks, func(chunks *bolt.Bucket) error {
 		key := chunkKey(c.GameID, c.Seq)
 		if old := chunks.Get(key); old != nil {
 			if !bytes.Equal(old, c.Body) {
@@ -286,8 +321,8 @@ func (s *Store) Chunks(ctx context.Context, gameID string) ([]store.Chunk, error
 	}
 	prefix := chunkPrefix(gameID)
 	var out []store.Chunk
-	err := s.db.View(func(tx *bolt.Tx) error {
-		cur := tx.Bucket(bucketChunks).Cursor()
+	err := s.view(ctx, bucketChunks, func(chunks *bolt.Bucket) error {
+		cur := chunks.Cursor()
 		for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
 			if len(k) != len(prefix)+8 {
 				return fmt.Errorf("boltstore: chunks of %s: corrupt key %x", gameID, k)
@@ -305,43 +340,17 @@ func (s *Store) Chunks(ctx context.Context, gameID string) ([]store.Chunk, error
 
 // PendingOutbox lists the games whose outbox flag is set.
 func (s *Store) PendingOutbox(ctx context.Context) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	var ids []string
-	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketOutbox).ForEach(func(k, _ []byte) error {
-			ids = append(ids, string(k))
-			return nil
-		})
-	})
-	if err != nil {
-		return nil, err
-	}
-	return ids, nil
+	return s.keys(ctx, bucketOutbox, func(_, _ []byte) (bool, error) { return true, nil })
 }
 
 // Waking lists the games whose WakeAt is set and at most before.
 func (s *Store) Waking(ctx context.Context, before int64) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	var ids []string
-	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketWake).ForEach(func(k, v []byte) error {
-			if len(v) != wakeLen {
-				return fmt.Errorf("boltstore: waking: corrupt wake time of %s", k)
-			}
-			if int64(binary.BigEndian.Uint64(v)) <= before {
-				ids = append(ids, string(k))
-			}
-			return nil
-		})
+	return s.keys(ctx, bucketWake, func(k, v []byte) (bool, error) {
+		if len(v) != wakeLen {
+			return false, fmt.Errorf("boltstore: waking: corrupt wake time of %s", k)
+		}
+		return int64(binary.BigEndian.Uint64(v)) <= before, nil
 	})
-	if err != nil {
-		return nil, err
-	}
-	return ids, nil
 }
 
 // Item sizes as DynamoDB counts them (and dynalite, which enforces the

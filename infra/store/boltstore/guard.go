@@ -3,7 +3,6 @@ package boltstore
 import (
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -33,19 +32,21 @@ func readGuard(v []byte) (expires, n int64, err error) {
 	return int64(binary.BigEndian.Uint64(v[0:])), int64(binary.BigEndian.Uint64(v[8:])), nil
 }
 
-// Count adds one in one transaction.
-func (s *Store) Count(ctx context.Context, k string, limit, expires, now int64) error {
+// updateGuard runs fn on the guard bucket in one transaction, unless ctx
+// is done or the key k is empty; op names the write in the error.
+func (s *Store) updateGuard(ctx context.Context, op, k string, fn func(*bolt.Bucket) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
 	if k == "" {
-		return errors.New("boltstore: count with empty key")
+		return fmt.Errorf("boltstore: %s with empty key", op)
 	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketGuard)
-		if err != nil {
-			return err
-		}
+	return s.update(ctx, bucketGuard, fn)
+}
+
+// Count adds one in one transaction.
+func (s *Store) Count(ctx context.Context, k string, limit, expires, now int64) error {
+	return s.updateGuard(ctx, "count", k, func(b *bolt.Bucket) error {
 		n, exp := int64(0), expires
 		if v := b.Get([]byte(k)); v != nil {
 			oldExp, oldN, err := readGuard(v)
@@ -88,32 +89,15 @@ func pruneGuard(b *bolt.Bucket, now int64, keep string) error {
 
 // Mark writes the mark in one transaction.
 func (s *Store) Mark(ctx context.Context, k string, expires int64) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if k == "" {
-		return errors.New("boltstore: mark with empty key")
-	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketGuard)
-		if err != nil {
-			return err
-		}
+	return s.updateGuard(ctx, "mark", k, func(b *bolt.Bucket) error {
 		return b.Put([]byte(k), guardValue(expires, 0))
 	})
 }
 
 // Marked reads the mark.
 func (s *Store) Marked(ctx context.Context, k string, now int64) (bool, error) {
-	if err := ctx.Err(); err != nil {
-		return false, err
-	}
 	var live bool
-	err := s.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketGuard)
-		if b == nil {
-			return nil
-		}
+	err := s.view(ctx, bucketGuard, func(b *bolt.Bucket) error {
 		v := b.Get([]byte(k))
 		if v == nil {
 			return nil

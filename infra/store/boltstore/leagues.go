@@ -58,13 +58,10 @@ func decodeLeagueItem(league, key string, rec []byte) (store.LeagueItem, error) 
 
 // GetLeagueItem reads one item.
 func (s *Store) GetLeagueItem(ctx context.Context, league, key string) (store.LeagueItem, error) {
-	if err := ctx.Err(); err != nil {
-		return store.LeagueItem{}, err
-	}
 	var it store.LeagueItem
-	err := s.db.View(func(tx *bolt.Tx) error {
+	err := s.view(ctx, bucketLeagues, func(b *bolt.Bucket) error {
 		var rec []byte
-		if b := tx.Bucket(bucketLeagues); b != nil {
+		if b != nil { // made by the first write
 			rec = b.Get(leagueKey(league, key))
 		}
 		if rec == nil {
@@ -132,12 +129,8 @@ func (s *Store) PutLeagueItem(ctx context.Context, it store.LeagueItem, prev int
 
 // LeagueItems lists a league's items whose key begins with prefix.
 func (s *Store) LeagueItems(ctx context.Context, league, prefix string) ([]store.LeagueItem, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	var out []store.LeagueItem
-	err := s.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketLeagues)
+	err := s.view(ctx, bucketLeagues, func(b *bolt.Bucket) error {
 		if b == nil {
 			return nil
 		}
@@ -165,13 +158,9 @@ func (s *Store) LeagueItems(ctx context.Context, league, prefix string) ([]store
 // LeaguesWaking lists the leagues with an item whose WakeAt is set and at
 // most before.
 func (s *Store) LeaguesWaking(ctx context.Context, before int64) ([]string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	var ids []string
 	seen := map[string]bool{}
-	err := s.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketLeagueWake)
+	err := s.view(ctx, bucketLeagueWake, func(b *bolt.Bucket) error {
 		if b == nil {
 			return nil
 		}

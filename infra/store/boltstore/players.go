@@ -44,18 +44,15 @@ func (s *Store) GetPlayer(ctx context.Context, email string) (store.Player, erro
 		return store.Player{}, fmt.Errorf("boltstore: get player with empty address: %w", store.ErrNotFound)
 	}
 	var r playerRec
-	err := s.db.View(func(tx *bolt.Tx) error {
-		v := tx.Bucket(bucketPlayers).Get([]byte(email))
-		if v == nil {
-			return fmt.Errorf("boltstore: get player %s: %w", email, store.ErrNotFound)
+	err := s.view(ctx, bucketPlayers, func(b *bolt.Bucket) error {
+		found, err := readPlayer(b, email, &r)
+		if err == nil && !found {
+			err = store.ErrNotFound
 		}
-		if err := json.Unmarshal(v, &r); err != nil {
-			return fmt.Errorf("boltstore: get player %s: %w", email, err)
-		}
-		return nil
+		return err
 	})
 	if err != nil {
-		return store.Player{}, err
+		return store.Player{}, fmt.Errorf("boltstore: get player %s: %w", email, err)
 	}
 	return store.Player{
 		Email:            email,
@@ -71,30 +68,37 @@ func (s *Store) GetPlayer(ctx context.Context, email string) (store.Player, erro
 	}, nil
 }
 
+// readPlayer reads the record of the player at email in b into r, and
+// says whether there is one.
+func readPlayer(b *bolt.Bucket, email string, r *playerRec) (found bool, err error) {
+	v := b.Get([]byte(email))
+	if v == nil {
+		return false, nil
+	}
+	return true, json.Unmarshal(v, r)
+}
+
+func writePlayer(b *bolt.Bucket, email string, r *playerRec) error {
+	v, err := json.Marshal(r)
+	if err != nil {
+		return err
+	}
+	return b.Put([]byte(email), v)
+}
+
 // updatePlayer applies change to the player's record, a zero one if there
 // is none, in one transaction.
 func (s *Store) updatePlayer(ctx context.Context, email string, change func(*playerRec)) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketPlayers)
-		key := []byte(email)
+	return s.update(ctx, bucketPlayers, func(b *bolt.Bucket) error {
 		var r playerRec
-		if v := b.Get(key); v != nil {
-			if err := json.Unmarshal(v, &r); err != nil {
-				return err
-			}
+		if _, err := readPlayer(b, email, &r); err != nil {
+			return err
 		}
 		change(&r)
 		if n := playerItemSize(email, &r); n > MaxItemBytes {
 			return fmt.Errorf("%d bytes over %d: %w", n, MaxItemBytes, store.ErrTooLarge)
 		}
-		v, err := json.Marshal(&r)
-		if err != nil {
-			return err
-		}
-		return b.Put(key, v)
+		return writePlayer(b, email, &r)
 	})
 }
 
@@ -210,29 +214,20 @@ func (s *Store) QueueDigest(ctx context.Context, email string, item store.Digest
 // TakeDigest returns and clears the player's digest in one transaction.
 func (s *Store) TakeDigest(ctx context.Context, email string) ([]store.DigestItem, error) {
 	if err := ctx.Err(); err != nil {
-		return nil, err
+		return nil, err // not wrapped, as every other method's
 	}
 	email = normEmail(email)
 	var items []store.DigestItem
-	err := s.db.Update(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketPlayers)
-		v := b.Get([]byte(email))
-		if v == nil {
-			return nil
-		}
+	err := s.update(ctx, bucketPlayers, func(b *bolt.Bucket) error {
 		var r playerRec
-		if err := json.Unmarshal(v, &r); err != nil {
+		if found, err := readPlayer(b, email, &r); !found || err != nil {
 			return err
 		}
 		if len(r.Digest) == 0 {
 			return nil
 		}
 		items, r.Digest, r.DigestAt = r.Digest, nil, 0
-		v, err := json.Marshal(&r)
-		if err != nil {
-			return err
-		}
-		return b.Put([]byte(email), v)
+		return writePlayer(b, email, &r)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: take digest of %s: %w", email, err)
@@ -245,18 +240,12 @@ func (s *Store) DigestsDue(ctx context.Context, before int64) ([]string, error) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var emails []string
-	err := s.db.View(func(tx *bolt.Tx) error {
-		return tx.Bucket(bucketPlayers).ForEach(func(k, v []byte) error {
-			var r playerRec
-			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("player %s: %w", k, err)
-			}
-			if len(r.Digest) > 0 && r.DigestAt <= before {
-				emails = append(emails, string(k))
-			}
-			return nil
-		})
+	emails, err := s.keys(ctx, bucketPlayers, func(k, v []byte) (bool, error) {
+		var r playerRec
+		if err := json.Unmarshal(v, &r); err != nil {
+			return false, fmt.Errorf("player %s: %w", k, err)
+		}
+		return len(r.Digest) > 0 && r.DigestAt <= before, nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: digests due by %d: %w", before, err)

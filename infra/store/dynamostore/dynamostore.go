@@ -43,11 +43,11 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
+	"github.com/pbmgames/pbm/infra/config"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -108,11 +108,7 @@ func New(client *dynamodb.Client, table string) *Store {
 // environment. optFns adjust the options further (an HTTP client, say). In
 // AWS build the client from the default config instead.
 func NewLocalClient(endpoint string, optFns ...func(*dynamodb.Options)) *dynamodb.Client {
-	return dynamodb.New(dynamodb.Options{
-		Region:       "us-east-1",
-		BaseEndpoint: aws.String(endpoint),
-		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
-	}, optFns...)
+	return dynamodb.NewFromConfig(config.LocalAWS(endpoint), optFns...)
 }
 
 // CreateTable creates table with the layout Store expects (on-demand
@@ -174,75 +170,20 @@ func gamePK(id string) string { return gamePrefix + id }
 
 func chunkSK(seq int) string { return fmt.Sprintf("%s%08d", chunkPrefix, seq) }
 
-func key(pk, sk string) map[string]types.AttributeValue {
-	return map[string]types.AttributeValue{
-		AttrPK: &types.AttributeValueMemberS{Value: pk},
-		AttrSK: &types.AttributeValueMemberS{Value: sk},
-	}
-}
-
 // GetGame reads a game with one strongly consistent GetItem.
 func (s *Store) GetGame(ctx context.Context, id string) (store.Game, error) {
 	if id == "" {
 		return store.Game{}, fmt.Errorf("dynamostore: get game with empty id: %w", store.ErrNotFound)
 	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(s.table),
-		Key:            key(gamePK(id), gameSK),
-		ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
-		return store.Game{}, fmt.Errorf("dynamostore: get game %s: %w", id, err)
-	}
-	if out.Item == nil {
-		return store.Game{}, fmt.Errorf("dynamostore: get game %s: %w", id, store.ErrNotFound)
-	}
-	g, err := decodeGame(id, out.Item)
-	if err != nil {
-		return store.Game{}, fmt.Errorf("dynamostore: get game %s: %w", id, err)
-	}
-	return g, nil
+	return getDecoded(ctx, s, key(gamePK(id), gameSK), "get game", id, decodeGame)
 }
 
-func decodeGame(id string, item map[string]types.AttributeValue) (store.Game, error) {
-	g := store.Game{ID: id}
-	var err error
-	if g.Version, err = numAttr(item, AttrVer); err != nil {
-		return store.Game{}, err
-	}
-	if g.UpdatedAt, err = numAttr(item, AttrUpd); err != nil {
-		return store.Game{}, err
-	}
-	if g.Body, err = binAttr(item, AttrBody); err != nil {
-		return store.Game{}, err
-	}
-	_, g.OutboxPending = item[AttrOutbox]
-	if _, ok := item[AttrWake]; ok {
-		if g.WakeAt, err = numAttr(item, AttrWake); err != nil {
-			return store.Game{}, err
-		}
-	}
-	return g, nil
-}
-
-func numAttr(item map[string]types.AttributeValue, name string) (int64, error) {
-	v, ok := item[name].(*types.AttributeValueMemberN)
-	if !ok {
-		return 0, fmt.Errorf("attribute %s missing or not a number", name)
-	}
-	n, err := strconv.ParseInt(v.Value, 10, 64)
-	if err != nil {
-		return 0, fmt.Errorf("attribute %s: %w", name, err)
-	}
-	return n, nil
-}
-
-func binAttr(item map[string]types.AttributeValue, name string) ([]byte, error) {
-	v, ok := item[name].(*types.AttributeValueMemberB)
-	if !ok {
-		return nil, fmt.Errorf("attribute %s missing or not binary", name)
-	}
-	return v.Value, nil
+// decodeGame reads a game item; wpk and wake are there only while
+// WakeAt is set.
+func decodeGame(id string, a *attrs) store.Game {
+	_, pending := a.item[AttrOutbox]
+	return store.Game{ID: id, Version: a.num(AttrVer), UpdatedAt: a.num(AttrUpd), Body: a.bin(AttrBody),
+		OutboxPending: pending, WakeAt: a.optNum(AttrWake)}
 }
 
 // PutGame writes g as version prev+1 with one conditional PutItem.
@@ -255,15 +196,15 @@ func (s *Store) PutGame(ctx context.Context, g store.Game, prev int64) (int64, e
 	}
 	ver := prev + 1
 	item := key(gamePK(g.ID), gameSK)
-	item[AttrVer] = &types.AttributeValueMemberN{Value: strconv.FormatInt(ver, 10)}
-	item[AttrUpd] = &types.AttributeValueMemberN{Value: strconv.FormatInt(g.UpdatedAt, 10)}
+	item[AttrVer] = num(ver)
+	item[AttrUpd] = num(g.UpdatedAt)
 	item[AttrBody] = &types.AttributeValueMemberB{Value: nonNil(g.Body)}
 	if g.OutboxPending {
-		item[AttrOutbox] = &types.AttributeValueMemberS{Value: outboxFlag}
+		item[AttrOutbox] = str(outboxFlag)
 	}
 	if g.WakeAt > 0 {
-		item[AttrWakePK] = &types.AttributeValueMemberS{Value: wakePK}
-		item[AttrWake] = &types.AttributeValueMemberN{Value: strconv.FormatInt(g.WakeAt, 10)}
+		item[AttrWakePK] = str(wakePK)
+		item[AttrWake] = num(g.WakeAt)
 	}
 	in := &dynamodb.PutItemInput{
 		TableName: aws.String(s.table),
@@ -275,9 +216,7 @@ func (s *Store) PutGame(ctx context.Context, g store.Game, prev int64) (int64, e
 	} else {
 		in.ConditionExpression = aws.String("#ver = :prev")
 		in.ExpressionAttributeNames = map[string]string{"#ver": AttrVer}
-		in.ExpressionAttributeValues = map[string]types.AttributeValue{
-			":prev": &types.AttributeValueMemberN{Value: strconv.FormatInt(prev, 10)},
-		}
+		in.ExpressionAttributeValues = attrMap{":prev": num(prev)}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return 0, fmt.Errorf("dynamostore: put game %s version %d: %w", g.ID, ver, mapErr(err))
@@ -312,17 +251,9 @@ func (s *Store) PutChunk(ctx context.Context, c store.Chunk) error {
 	if !errors.As(err, &ccf) {
 		return fmt.Errorf("dynamostore: put chunk %s/%d: %w", c.GameID, c.Seq, mapErr(err))
 	}
-	old := ccf.Item
-	if old == nil {
-		out, gerr := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-			TableName:      aws.String(s.table),
-			Key:            key(gamePK(c.GameID), chunkSK(c.Seq)),
-			ConsistentRead: aws.Bool(true),
-		})
-		if gerr != nil {
-			return fmt.Errorf("dynamostore: put chunk %s/%d: read back: %w", c.GameID, c.Seq, gerr)
-		}
-		old = out.Item
+	old, err := s.failedItem(ctx, ccf, key(gamePK(c.GameID), chunkSK(c.Seq)))
+	if err != nil {
+		return fmt.Errorf("dynamostore: put chunk %s/%d: %w", c.GameID, c.Seq, err)
 	}
 	body, berr := binAttr(old, AttrBody)
 	if berr != nil {
@@ -340,40 +271,28 @@ func (s *Store) Chunks(ctx context.Context, gameID string) ([]store.Chunk, error
 	if gameID == "" {
 		return nil, nil
 	}
-	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
-		TableName:              aws.String(s.table),
-		ConsistentRead:         aws.Bool(true),
-		KeyConditionExpression: aws.String("#pk = :pk AND begins_with(#sk, :log)"),
-		ExpressionAttributeNames: map[string]string{
-			"#pk": AttrPK,
-			"#sk": AttrSK,
-		},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":pk":  &types.AttributeValueMemberS{Value: gamePK(gameID)},
-			":log": &types.AttributeValueMemberS{Value: chunkPrefix},
-		},
-	})
 	var chunks []store.Chunk
-	for p.HasMorePages() {
-		out, err := p.NextPage(ctx)
+	q := keyQuery{cond: "#pk = :pk AND begins_with(#sk, :log)",
+		names:  map[string]string{"#pk": AttrPK, "#sk": AttrSK},
+		values: attrMap{":pk": str(gamePK(gameID)), ":log": str(chunkPrefix)}}
+	err := s.query(ctx, q, "chunks of "+gameID, func(item attrMap) error {
+		sk, ok := item[AttrSK].(*types.AttributeValueMemberS)
+		if !ok {
+			return errors.New("item without sort key")
+		}
+		seq, err := strconv.Atoi(strings.TrimPrefix(sk.Value, chunkPrefix))
 		if err != nil {
-			return nil, fmt.Errorf("dynamostore: chunks of %s: %w", gameID, err)
+			return fmt.Errorf("bad sort key %q", sk.Value)
 		}
-		for _, item := range out.Items {
-			sk, ok := item[AttrSK].(*types.AttributeValueMemberS)
-			if !ok {
-				return nil, fmt.Errorf("dynamostore: chunks of %s: item without sort key", gameID)
-			}
-			seq, err := strconv.Atoi(strings.TrimPrefix(sk.Value, chunkPrefix))
-			if err != nil {
-				return nil, fmt.Errorf("dynamostore: chunks of %s: bad sort key %q", gameID, sk.Value)
-			}
-			body, err := binAttr(item, AttrBody)
-			if err != nil {
-				return nil, fmt.Errorf("dynamostore: chunks of %s: chunk %d: %w", gameID, seq, err)
-			}
-			chunks = append(chunks, store.Chunk{GameID: gameID, Seq: seq, Body: body})
+		body, err := binAttr(item, AttrBody)
+		if err != nil {
+			return fmt.Errorf("chunk %d: %w", seq, err)
 		}
+		chunks = append(chunks, store.Chunk{GameID: gameID, Seq: seq, Body: body})
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return chunks, nil
 }
@@ -382,30 +301,9 @@ func (s *Store) Chunks(ctx context.Context, gameID string) ([]store.Chunk, error
 // A global secondary index is eventually consistent in AWS: a game flagged
 // or cleared a moment ago may be missed or listed once more.
 func (s *Store) PendingOutbox(ctx context.Context) ([]string, error) {
-	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
-		TableName:                aws.String(s.table),
-		IndexName:                aws.String(OutboxIndex),
-		KeyConditionExpression:   aws.String("#ob = :one"),
-		ExpressionAttributeNames: map[string]string{"#ob": AttrOutbox},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":one": &types.AttributeValueMemberS{Value: outboxFlag},
-		},
-	})
-	var ids []string
-	for p.HasMorePages() {
-		out, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("dynamostore: pending outbox: %w", err)
-		}
-		for _, item := range out.Items {
-			pk, ok := item[AttrPK].(*types.AttributeValueMemberS)
-			if !ok || !strings.HasPrefix(pk.Value, gamePrefix) {
-				return nil, fmt.Errorf("dynamostore: pending outbox: unexpected item %v", item[AttrPK])
-			}
-			ids = append(ids, strings.TrimPrefix(pk.Value, gamePrefix))
-		}
-	}
-	return ids, nil
+	q := keyQuery{index: OutboxIndex, cond: "#ob = :one",
+		names: map[string]string{"#ob": AttrOutbox}, values: attrMap{":one": str(outboxFlag)}}
+	return s.queryIDs(ctx, q, gamePrefix, "pending outbox")
 }
 
 // Waking lists the games in the wake index whose wake is at most before,
@@ -415,34 +313,10 @@ func (s *Store) Waking(ctx context.Context, before int64) ([]string, error) {
 	if before <= 0 {
 		return nil, nil // no game wakes at or before 0
 	}
-	p := dynamodb.NewQueryPaginator(s.client, &dynamodb.QueryInput{
-		TableName:              aws.String(s.table),
-		IndexName:              aws.String(WakeIndex),
-		KeyConditionExpression: aws.String("#wpk = :w AND #wake <= :before"),
-		ExpressionAttributeNames: map[string]string{
-			"#wpk":  AttrWakePK,
-			"#wake": AttrWake,
-		},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":w":      &types.AttributeValueMemberS{Value: wakePK},
-			":before": &types.AttributeValueMemberN{Value: strconv.FormatInt(before, 10)},
-		},
-	})
-	var ids []string
-	for p.HasMorePages() {
-		out, err := p.NextPage(ctx)
-		if err != nil {
-			return nil, fmt.Errorf("dynamostore: waking by %d: %w", before, err)
-		}
-		for _, item := range out.Items {
-			pk, ok := item[AttrPK].(*types.AttributeValueMemberS)
-			if !ok || !strings.HasPrefix(pk.Value, gamePrefix) {
-				return nil, fmt.Errorf("dynamostore: waking by %d: unexpected item %v", before, item[AttrPK])
-			}
-			ids = append(ids, strings.TrimPrefix(pk.Value, gamePrefix))
-		}
-	}
-	return ids, nil
+	q := keyQuery{index: WakeIndex, cond: "#wpk = :w AND #wake <= :before",
+		names:  map[string]string{"#wpk": AttrWakePK, "#wake": AttrWake},
+		values: attrMap{":w": str(wakePK), ":before": num(before)}}
+	return s.queryIDs(ctx, q, gamePrefix, fmt.Sprintf("waking by %d", before))
 }
 
 // mapErr wraps the store's sentinel errors around the service's: a failed

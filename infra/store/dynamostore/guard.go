@@ -27,7 +27,7 @@ const (
 
 var _ store.GuardStore = (*Store)(nil)
 
-func guardKey(k string) map[string]types.AttributeValue { return key(guardPrefix+k, guardSK) }
+func guardKey(k string) attrMap { return key(guardPrefix+k, guardSK) }
 
 // Count is one UpdateItem that adds one under the condition that the
 // counter is absent, or live and under limit. When the condition fails
@@ -45,7 +45,7 @@ func (s *Store) Count(ctx context.Context, k string, limit, expires, now int64) 
 			UpdateExpression:                    aws.String("SET #ttl = if_not_exists(#ttl, :exp) ADD #n :one"),
 			ConditionExpression:                 aws.String("attribute_not_exists(#n) OR (#n < :lim AND #ttl > :now)"),
 			ExpressionAttributeNames:            map[string]string{"#n": AttrCount, "#ttl": AttrTTL},
-			ExpressionAttributeValues:           map[string]types.AttributeValue{":exp": num(expires), ":one": num(1), ":lim": num(limit), ":now": num(now)},
+			ExpressionAttributeValues:           attrMap{":exp": num(expires), ":one": num(1), ":lim": num(limit), ":now": num(now)},
 			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		})
 		var ccf *types.ConditionalCheckFailedException
@@ -55,13 +55,9 @@ func (s *Store) Count(ctx context.Context, k string, limit, expires, now int64) 
 			}
 			return nil
 		}
-		old := ccf.Item
-		if old == nil {
-			out, gerr := s.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: guardKey(k), ConsistentRead: aws.Bool(true)})
-			if gerr != nil {
-				return fmt.Errorf("dynamostore: count %s: read back: %w", k, gerr)
-			}
-			old = out.Item
+		old, err := s.failedItem(ctx, ccf, guardKey(k))
+		if err != nil {
+			return fmt.Errorf("dynamostore: count %s: %w", k, err)
 		}
 		ttl, terr := numAttr(old, AttrTTL)
 		if terr != nil {
@@ -77,7 +73,7 @@ func (s *Store) Count(ctx context.Context, k string, limit, expires, now int64) 
 			Item:                      item,
 			ConditionExpression:       aws.String("#ttl = :old"),
 			ExpressionAttributeNames:  map[string]string{"#ttl": AttrTTL},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":old": num(ttl)},
+			ExpressionAttributeValues: attrMap{":old": num(ttl)},
 		})
 		if err == nil {
 			return nil
@@ -103,14 +99,14 @@ func (s *Store) Mark(ctx context.Context, k string, expires int64) error {
 
 // Marked is one strongly consistent GetItem.
 func (s *Store) Marked(ctx context.Context, k string, now int64) (bool, error) {
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(s.table), Key: guardKey(k), ConsistentRead: aws.Bool(true)})
+	item, err := s.getItem(ctx, guardKey(k))
 	if err != nil {
 		return false, fmt.Errorf("dynamostore: marked %s: %w", k, err)
 	}
-	if out.Item == nil {
+	if item == nil {
 		return false, nil
 	}
-	ttl, err := numAttr(out.Item, AttrTTL)
+	ttl, err := numAttr(item, AttrTTL)
 	if err != nil {
 		return false, fmt.Errorf("dynamostore: marked %s: %w", k, err)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -37,35 +37,12 @@ func (s *Store) GetLeagueItem(ctx context.Context, league, k string) (store.Leag
 	if league == "" || k == "" {
 		return store.LeagueItem{}, fmt.Errorf("dynamostore: get league item with empty league or key: %w", store.ErrNotFound)
 	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(s.table),
-		Key:            key(leaguePK(league), k),
-		ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
-		return store.LeagueItem{}, fmt.Errorf("dynamostore: get league %s item %s: %w", league, k, err)
-	}
-	if out.Item == nil {
-		return store.LeagueItem{}, fmt.Errorf("dynamostore: get league %s item %s: %w", league, k, store.ErrNotFound)
-	}
-	return decodeLeagueItem(league, k, out.Item)
+	return getDecoded(ctx, s, key(leaguePK(league), k), "get league", league+" item "+k,
+		func(_ string, a *attrs) store.LeagueItem { return decodeLeagueItem(league, k, a) })
 }
 
-func decodeLeagueItem(league, k string, item map[string]types.AttributeValue) (store.LeagueItem, error) {
-	it := store.LeagueItem{League: league, Key: k}
-	var err error
-	if it.Version, err = numAttr(item, AttrVer); err != nil {
-		return it, fmt.Errorf("dynamostore: league %s item %s: %w", league, k, err)
-	}
-	if it.Body, err = binAttr(item, AttrBody); err != nil {
-		return it, fmt.Errorf("dynamostore: league %s item %s: %w", league, k, err)
-	}
-	if _, ok := item[AttrWake]; ok {
-		if it.WakeAt, err = numAttr(item, AttrWake); err != nil {
-			return it, fmt.Errorf("dynamostore: league %s item %s: %w", league, k, err)
-		}
-	}
-	return it, nil
+func decodeLeagueItem(league, k string, a *attrs) store.LeagueItem {
+	return store.LeagueItem{League: league, Key: k, Version: a.num(AttrVer), Body: a.bin(AttrBody), WakeAt: a.optNum(AttrWake)}
 }
 
 // PutLeagueItem writes it as version prev+1 with one conditional PutItem.
@@ -81,8 +58,7 @@ func (s *Store) PutLeagueItem(ctx context.Context, it store.LeagueItem, prev int
 	item[AttrVer] = num(ver)
 	item[AttrBody] = &types.AttributeValueMemberB{Value: nonNil(it.Body)}
 	if it.WakeAt > 0 {
-		item[AttrWakePK] = &types.AttributeValueMemberS{Value: leagueWakePK}
-		item[AttrWake] = num(it.WakeAt)
+		item[AttrWakePK], item[AttrWake] = str(leagueWakePK), num(it.WakeAt)
 	}
 	in := &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item}
 	if prev == 0 {
@@ -91,7 +67,7 @@ func (s *Store) PutLeagueItem(ctx context.Context, it store.LeagueItem, prev int
 	} else {
 		in.ConditionExpression = aws.String("#ver = :prev")
 		in.ExpressionAttributeNames = map[string]string{"#ver": AttrVer}
-		in.ExpressionAttributeValues = map[string]types.AttributeValue{":prev": num(prev)}
+		in.ExpressionAttributeValues = attrMap{":prev": num(prev)}
 	}
 	if _, err := s.client.PutItem(ctx, in); err != nil {
 		return 0, fmt.Errorf("dynamostore: put league %s item %s version %d: %w", it.League, it.Key, ver, mapErr(err))
@@ -105,83 +81,40 @@ func (s *Store) LeagueItems(ctx context.Context, league, prefix string) ([]store
 	if league == "" {
 		return nil, nil
 	}
-	cond := "#pk = :pk"
-	names := map[string]string{"#pk": AttrPK}
-	values := map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: leaguePK(league)}}
-	if prefix != "" {
-		cond += " AND begins_with(#sk, :prefix)"
-		names["#sk"] = AttrSK
-		values[":prefix"] = &types.AttributeValueMemberS{Value: prefix}
+	q := keyQuery{cond: "#pk = :pk", names: map[string]string{"#pk": AttrPK}, values: attrMap{":pk": str(leaguePK(league))}}
+	if prefix != "" { // an empty prefix is no valid key condition
+		q.cond += " AND begins_with(#sk, :prefix)"
+		q.names["#sk"], q.values[":prefix"] = AttrSK, str(prefix)
 	}
 	var out []store.LeagueItem
-	err := s.query(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(s.table),
-		ConsistentRead:            aws.Bool(true),
-		KeyConditionExpression:    aws.String(cond),
-		ExpressionAttributeNames:  names,
-		ExpressionAttributeValues: values,
-	}, func(item map[string]types.AttributeValue) error {
+	err := s.query(ctx, q, "items of league "+league, func(item attrMap) error {
 		sk, ok := item[AttrSK].(*types.AttributeValueMemberS)
 		if !ok {
 			return errors.New("item without sort key")
 		}
-		it, err := decodeLeagueItem(league, sk.Value, item)
-		out = append(out, it)
-		return err
+		a := attrs{item: item}
+		out = append(out, decodeLeagueItem(league, sk.Value, &a))
+		return a.err
 	})
 	if err != nil {
-		return nil, fmt.Errorf("dynamostore: items of league %s: %w", league, err)
+		return nil, err
 	}
 	return out, nil
 }
 
 // LeaguesWaking lists the leagues in the wake index's partition "L" whose
-// wake is at most before, with a paginated Query.
+// wake is at most before, each once.
 func (s *Store) LeaguesWaking(ctx context.Context, before int64) ([]string, error) {
 	if before <= 0 {
 		return nil, nil
 	}
-	var ids []string
-	seen := map[string]bool{}
-	err := s.query(ctx, &dynamodb.QueryInput{
-		TableName:                aws.String(s.table),
-		IndexName:                aws.String(WakeIndex),
-		KeyConditionExpression:   aws.String("#wpk = :l AND #wake <= :before"),
-		ExpressionAttributeNames: map[string]string{"#wpk": AttrWakePK, "#wake": AttrWake},
-		ExpressionAttributeValues: map[string]types.AttributeValue{
-			":l":      &types.AttributeValueMemberS{Value: leagueWakePK},
-			":before": num(before),
-		},
-	}, func(item map[string]types.AttributeValue) error {
-		pk, ok := item[AttrPK].(*types.AttributeValueMemberS)
-		if !ok || !strings.HasPrefix(pk.Value, leaguePrefix) {
-			return fmt.Errorf("unexpected item %v", item[AttrPK])
-		}
-		if id := strings.TrimPrefix(pk.Value, leaguePrefix); !seen[id] {
-			seen[id] = true
-			ids = append(ids, id)
-		}
-		return nil
-	})
+	q := keyQuery{index: WakeIndex, cond: "#wpk = :l AND #wake <= :before",
+		names:  map[string]string{"#wpk": AttrWakePK, "#wake": AttrWake},
+		values: attrMap{":l": str(leagueWakePK), ":before": num(before)}}
+	ids, err := s.queryIDs(ctx, q, leaguePrefix, fmt.Sprintf("leagues waking by %d", before))
 	if err != nil {
-		return nil, fmt.Errorf("dynamostore: leagues waking by %d: %w", before, err)
+		return nil, err
 	}
-	return ids, nil
-}
-
-// query runs a paginated Query and hands fn every item of every page.
-func (s *Store) query(ctx context.Context, in *dynamodb.QueryInput, fn func(map[string]types.AttributeValue) error) error {
-	p := dynamodb.NewQueryPaginator(s.client, in)
-	for p.HasMorePages() {
-		page, err := p.NextPage(ctx)
-		if err != nil {
-			return err
-		}
-		for _, item := range page.Items {
-			if err := fn(item); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	slices.Sort(ids)
+	return slices.Compact(ids), nil
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -36,12 +35,8 @@ var _ store.PlayerStore = (*Store)(nil)
 // normEmail is the key form of an address: lower-case.
 func normEmail(email string) string { return strings.ToLower(email) }
 
-func playerKey(email string) map[string]types.AttributeValue {
+func playerKey(email string) attrMap {
 	return key(playerPrefix+email, playerSK)
-}
-
-func num(v int64) types.AttributeValue {
-	return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
 }
 
 // GetPlayer reads a player with one strongly consistent GetItem.
@@ -50,87 +45,23 @@ func (s *Store) GetPlayer(ctx context.Context, email string) (store.Player, erro
 	if email == "" {
 		return store.Player{}, fmt.Errorf("dynamostore: get player with empty address: %w", store.ErrNotFound)
 	}
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(s.table),
-		Key:            playerKey(email),
-		ConsistentRead: aws.Bool(true),
-	})
-	if err != nil {
-		return store.Player{}, fmt.Errorf("dynamostore: get player %s: %w", email, err)
-	}
-	if out.Item == nil {
-		return store.Player{}, fmt.Errorf("dynamostore: get player %s: %w", email, store.ErrNotFound)
-	}
-	p, err := decodePlayer(email, out.Item)
-	if err != nil {
-		return store.Player{}, fmt.Errorf("dynamostore: get player %s: %w", email, err)
-	}
-	return p, nil
+	return getDecoded(ctx, s, playerKey(email), "get player", email, decodePlayer)
 }
 
 // decodePlayer reads a player item; attributes a player has never had
 // written are absent and read as zero.
-func decodePlayer(email string, item map[string]types.AttributeValue) (store.Player, error) {
-	p := store.Player{Email: email}
-	var err error
-	if p.Lang, err = optString(item, AttrLang); err != nil {
-		return store.Player{}, err
-	}
-	if p.Mail, err = optString(item, AttrMail); err != nil {
-		return store.Player{}, err
-	}
-	if p.TimeZone, err = optString(item, AttrTZ); err != nil {
-		return store.Player{}, err
-	}
-	if p.SuppressedReason, err = optString(item, AttrSuppReason); err != nil {
-		return store.Player{}, err
-	}
-	if p.Unsubscribed, err = optBool(item, AttrUnsub); err != nil {
-		return store.Player{}, err
-	}
-	if p.Suppressed, err = optBool(item, AttrSupp); err != nil {
-		return store.Player{}, err
-	}
-	if _, ok := item[AttrSuppAt]; ok {
-		if p.SuppressedAt, err = numAttr(item, AttrSuppAt); err != nil {
-			return store.Player{}, err
-		}
-	}
-	if _, ok := item[AttrUpd]; ok {
-		if p.UpdatedAt, err = numAttr(item, AttrUpd); err != nil {
-			return store.Player{}, err
-		}
-	}
-	switch v := item[AttrGames].(type) {
-	case nil:
-	case *types.AttributeValueMemberSS:
-		p.Games = slices.Clone(v.Value)
-		slices.Sort(p.Games)
-	default:
-		return store.Player{}, fmt.Errorf("attribute %s is not a string set", AttrGames)
-	}
-	return p, nil
-}
-
-func optString(item map[string]types.AttributeValue, name string) (string, error) {
-	switch v := item[name].(type) {
-	case nil:
-		return "", nil
-	case *types.AttributeValueMemberS:
-		return v.Value, nil
-	default:
-		return "", fmt.Errorf("attribute %s is not a string", name)
-	}
-}
-
-func optBool(item map[string]types.AttributeValue, name string) (bool, error) {
-	switch v := item[name].(type) {
-	case nil:
-		return false, nil
-	case *types.AttributeValueMemberBOOL:
-		return v.Value, nil
-	default:
-		return false, fmt.Errorf("attribute %s is not a boolean", name)
+func decodePlayer(email string, a *attrs) store.Player {
+	return store.Player{
+		Email:            email,
+		Lang:             a.optString(AttrLang),
+		Mail:             a.optString(AttrMail),
+		TimeZone:         a.optString(AttrTZ),
+		SuppressedReason: a.optString(AttrSuppReason),
+		Unsubscribed:     a.optBool(AttrUnsub),
+		Suppressed:       a.optBool(AttrSupp),
+		SuppressedAt:     a.optNum(AttrSuppAt),
+		UpdatedAt:        a.optNum(AttrUpd),
+		Games:            a.optSortedSet(AttrGames),
 	}
 }
 
@@ -138,14 +69,24 @@ func optBool(item map[string]types.AttributeValue, name string) (bool, error) {
 // set, REMOVE for those in remove, ADD of add (a string set) to games.
 // UpdateItem creates the item when it is missing.
 type update struct {
-	set    map[string]types.AttributeValue
+	set    attrMap
 	remove []string
 	add    []string
 }
 
+// setString sets the string attribute name to v, or removes it if v is
+// "": a player item holds no empty strings.
+func (u *update) setString(name, v string) {
+	if v == "" {
+		u.remove = append(u.remove, name)
+	} else {
+		u.set[name] = str(v)
+	}
+}
+
 func (s *Store) updatePlayer(ctx context.Context, email string, u update) error {
 	names := map[string]string{}
-	values := map[string]types.AttributeValue{}
+	values := attrMap{}
 	var sets, removes []string
 	// Sorted so that the expression is the same from call to call.
 	for _, name := range slices.Sorted(maps.Keys(u.set)) {
@@ -191,7 +132,7 @@ func (s *Store) AddPlayerGame(ctx context.Context, email, gameID string, at int6
 		return fmt.Errorf("dynamostore: add game to player %s: empty game id", email)
 	}
 	err := s.updatePlayer(ctx, email, update{
-		set: map[string]types.AttributeValue{AttrUpd: num(at)},
+		set: attrMap{AttrUpd: num(at)},
 		add: []string{gameID},
 	})
 	if err != nil {
@@ -201,24 +142,16 @@ func (s *Store) AddPlayerGame(ctx context.Context, email, gameID string, at int6
 }
 
 // SetPlayerPrefs sets the preferences with one UpdateItem. An empty
-// language or mail preference removes the attribute.
+// language, mail or time zone preference removes the attribute.
 func (s *Store) SetPlayerPrefs(ctx context.Context, email, lang, mail, tz string, unsubscribed bool, at int64) error {
 	email = normEmail(email)
 	if email == "" {
 		return errors.New("dynamostore: set player prefs with empty address")
 	}
-	u := update{set: map[string]types.AttributeValue{
-		AttrUnsub: &types.AttributeValueMemberBOOL{Value: unsubscribed},
-		AttrUpd:   num(at),
-	}}
-	for name, v := range map[string]string{AttrLang: lang, AttrMail: mail, AttrTZ: tz} {
-		if v == "" {
-			u.remove = append(u.remove, name)
-		} else {
-			u.set[name] = &types.AttributeValueMemberS{Value: v}
-		}
-	}
-	slices.Sort(u.remove)
+	u := update{set: attrMap{AttrUnsub: boolean(unsubscribed), AttrUpd: num(at)}}
+	u.setString(AttrLang, lang)
+	u.setString(AttrMail, mail)
+	u.setString(AttrTZ, tz)
 	if err := s.updatePlayer(ctx, email, u); err != nil {
 		return fmt.Errorf("dynamostore: set prefs of player %s: %w", email, err)
 	}
@@ -232,18 +165,105 @@ func (s *Store) Suppress(ctx context.Context, email, reason string, at int64) er
 	if email == "" {
 		return errors.New("dynamostore: suppress empty address")
 	}
-	u := update{set: map[string]types.AttributeValue{
-		AttrSupp:   &types.AttributeValueMemberBOOL{Value: true},
-		AttrSuppAt: num(at),
-		AttrUpd:    num(at),
-	}}
-	if reason == "" {
-		u.remove = []string{AttrSuppReason}
-	} else {
-		u.set[AttrSuppReason] = &types.AttributeValueMemberS{Value: reason}
-	}
+	u := update{set: attrMap{AttrSupp: boolean(true), AttrSuppAt: num(at), AttrUpd: num(at)}}
+	u.setString(AttrSuppReason, reason)
 	if err := s.updatePlayer(ctx, email, u); err != nil {
 		return fmt.Errorf("dynamostore: suppress player %s: %w", email, err)
 	}
 	return nil
+}
+
+// The daily digest is kept in the player item (AttrDigest, and
+// AttrDigestPK and AttrDigestAt for the digest index).
+
+// digestItem is one queued item as a map in the list AttrDigest.
+func digestItem(it store.DigestItem) types.AttributeValue {
+	return &types.AttributeValueMemberM{Value: attrMap{
+		"g":  str(it.Game),
+		"k":  str(it.Kind),
+		"s":  num(int64(it.Seat)),
+		"at": num(it.At),
+	}}
+}
+
+func decodeDigestItem(v types.AttributeValue) (store.DigestItem, error) {
+	m, ok := v.(*types.AttributeValueMemberM)
+	if !ok {
+		return store.DigestItem{}, fmt.Errorf("digest item is not a map")
+	}
+	a := attrs{item: m.Value}
+	it := store.DigestItem{Game: a.optString("g"), Kind: a.optString("k"), Seat: int(a.num("s")), At: a.num("at")}
+	return it, a.err
+}
+
+// QueueDigest appends the item with one UpdateItem (list_append), and sets
+// dpk and dig, which put the player in the digest index, unless set.
+func (s *Store) QueueDigest(ctx context.Context, email string, item store.DigestItem, at int64) error {
+	email = normEmail(email)
+	if email == "" {
+		return errors.New("dynamostore: queue digest for empty address")
+	}
+	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: aws.String(s.table),
+		Key:       playerKey(email),
+		UpdateExpression: aws.String("SET #dq = list_append(if_not_exists(#dq, :empty), :item), " +
+			"#dig = if_not_exists(#dig, :at), #dpk = :d"),
+		ExpressionAttributeNames: map[string]string{"#dq": AttrDigest, "#dig": AttrDigestAt, "#dpk": AttrDigestPK},
+		ExpressionAttributeValues: attrMap{
+			":empty": &types.AttributeValueMemberL{Value: []types.AttributeValue{}},
+			":item":  &types.AttributeValueMemberL{Value: []types.AttributeValue{digestItem(item)}},
+			":at":    num(at),
+			":d":     str(digestPK),
+		},
+	})
+	if err := mapErr(err); err != nil {
+		return fmt.Errorf("dynamostore: queue digest for %s: %w", email, err)
+	}
+	return nil
+}
+
+// TakeDigest removes the queue and the index attributes with one
+// conditional UpdateItem that returns the old item, so nothing queued in
+// between is lost. With nothing queued the condition fails and no item is
+// created.
+func (s *Store) TakeDigest(ctx context.Context, email string) ([]store.DigestItem, error) {
+	email = normEmail(email)
+	if email == "" {
+		return nil, nil
+	}
+	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                aws.String(s.table),
+		Key:                      playerKey(email),
+		UpdateExpression:         aws.String("REMOVE #dq, #dig, #dpk"),
+		ConditionExpression:      aws.String("attribute_exists(#dq)"),
+		ExpressionAttributeNames: map[string]string{"#dq": AttrDigest, "#dig": AttrDigestAt, "#dpk": AttrDigestPK},
+		ReturnValues:             types.ReturnValueAllOld,
+	})
+	if err = mapErr(err); errors.Is(err, store.ErrConflict) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dynamostore: take digest of %s: %w", email, err)
+	}
+	l, ok := out.Attributes[AttrDigest].(*types.AttributeValueMemberL)
+	if !ok {
+		return nil, fmt.Errorf("dynamostore: take digest of %s: attribute %s is not a list", email, AttrDigest)
+	}
+	items := make([]store.DigestItem, 0, len(l.Value))
+	for _, v := range l.Value {
+		it, err := decodeDigestItem(v)
+		if err != nil {
+			return nil, fmt.Errorf("dynamostore: take digest of %s: %w", email, err)
+		}
+		items = append(items, it)
+	}
+	return items, nil
+}
+
+// DigestsDue queries the sparse digest index: partition "D", dig ≤ before.
+func (s *Store) DigestsDue(ctx context.Context, before int64) ([]string, error) {
+	q := keyQuery{index: DigestIndex, cond: "#dpk = :d AND #dig <= :before",
+		names:  map[string]string{"#dpk": AttrDigestPK, "#dig": AttrDigestAt},
+		values: attrMap{":d": str(digestPK), ":before": num(before)}}
+	return s.queryIDs(ctx, q, playerPrefix, fmt.Sprintf("digests due by %d", before))
 }

@@ -9,23 +9,6 @@ import (
 	"github.com/pbmgames/pbm/infra/store"
 )
 
-// RunGuard runs the conformance suite of a store.GuardStore. newStore is
-// called once per subtest; every subtest uses keys of its own.
-func RunGuard(t *testing.T, newStore func(t *testing.T) store.GuardStore) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s store.GuardStore)
-	}{
-		{"CountUpToLimit", testCountUpToLimit},
-		{"CountExpires", testCountExpires},
-		{"CountRaceStopsAtLimit", testCountRace},
-		{"MarkExpires", testMarkExpires},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
-	}
-}
-
 // testCountUpToLimit: limit calls succeed, the next ones fail with
 // ErrLimited, and counters of other keys are apart.
 func testCountUpToLimit(t *testing.T, s store.GuardStore) {

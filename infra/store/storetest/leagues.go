@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -13,19 +12,13 @@ import (
 // RunLeagues runs the conformance suite of a store.LeagueStore. newStore
 // is called once per subtest; every subtest uses league ids of its own.
 func RunLeagues(t *testing.T, newStore func(t *testing.T) store.LeagueStore) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s store.LeagueStore)
-	}{
+	runSuite(t, newStore, []subtest[store.LeagueStore]{
 		{"NotFound", testLeagueNotFound},
 		{"CreateUpdateAndStale", testLeagueVersions},
 		{"RaceHasOneWinner", testLeagueRace},
 		{"ItemsByPrefixInKeyOrder", testLeagueItems},
 		{"WakingOncePerLeague", testLeaguesWaking},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) { tc.fn(t, newStore(t)) })
-	}
+	})
 }
 
 func testLeagueNotFound(t *testing.T, s store.LeagueStore) {
@@ -61,9 +54,7 @@ func testLeagueVersions(t *testing.T, s store.LeagueStore) {
 		t.Fatalf("stale update: %v, want ErrConflict", err)
 	}
 	got, err := s.GetLeagueItem(ctx, id, "league")
-	if err != nil {
-		t.Fatal(err)
-	}
+	mustOK(t, err, "GetLeagueItem(%s, league)", id)
 	if got.Version != 2 || string(got.Body) != "two" || got.WakeAt != 0 || got.League != id || got.Key != "league" {
 		t.Fatalf("after a stale write: %+v, want version 2, body two, no wake", got)
 	}
@@ -77,20 +68,11 @@ func testLeagueVersions(t *testing.T, s store.LeagueStore) {
 func testLeagueRace(t *testing.T, s store.LeagueStore) {
 	ctx := context.Background()
 	id := newID(t)
-	if _, err := s.PutLeagueItem(ctx, store.LeagueItem{League: id, Key: "season/0001", Body: []byte("open")}, 0); err != nil {
-		t.Fatal(err)
-	}
-	const racers = 8
-	var wg sync.WaitGroup
-	errs := make([]error, racers)
-	for i := range racers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, errs[i] = s.PutLeagueItem(ctx, store.LeagueItem{League: id, Key: "season/0001", Body: []byte{'w', byte('0' + i)}}, 1)
-		}()
-	}
-	wg.Wait()
+	mustPutLeague(t, s, store.LeagueItem{League: id, Key: "season/0001", Body: []byte("open")}, 0)
+	errs := race(8, func(i int) error {
+		_, err := s.PutLeagueItem(ctx, store.LeagueItem{League: id, Key: "season/0001", Body: []byte{'w', byte('0' + i)}}, 1)
+		return err
+	})
 	won := -1
 	for i, err := range errs {
 		switch {
@@ -103,9 +85,7 @@ func testLeagueRace(t *testing.T, s store.LeagueStore) {
 		}
 	}
 	got, err := s.GetLeagueItem(ctx, id, "season/0001")
-	if err != nil {
-		t.Fatal(err)
-	}
+	mustOK(t, err, "GetLeagueItem(%s, season/0001)", id)
 	if won < 0 || got.Version != 2 || string(got.Body) != string([]byte{'w', byte('0' + won)}) {
 		t.Fatalf("winner %d, stored %+v", won, got)
 	}
@@ -122,15 +102,11 @@ func testLeagueItems(t *testing.T, s store.LeagueStore) {
 		{League: id, Key: "season/0001", Body: []byte("s1")},
 		{League: id + "x", Key: "season/0003", Body: []byte("other")},
 	} {
-		if _, err := s.PutLeagueItem(ctx, it, 0); err != nil {
-			t.Fatal(err)
-		}
+		mustPutLeague(t, s, it, 0)
 	}
 	keys := func(prefix string) []string {
 		items, err := s.LeagueItems(ctx, id, prefix)
-		if err != nil {
-			t.Fatal(err)
-		}
+		mustOK(t, err, "LeagueItems(%s, %q)", id, prefix)
 		var out []string
 		for _, it := range items {
 			if it.League != id || it.Version != 1 {
@@ -155,9 +131,7 @@ func testLeaguesWaking(t *testing.T, s store.LeagueStore) {
 	id, later := newID(t), newID(t)
 	put := func(league, key string, wake, prev int64) {
 		t.Helper()
-		if _, err := s.PutLeagueItem(ctx, store.LeagueItem{League: league, Key: key, Body: []byte("b"), WakeAt: wake}, prev); err != nil {
-			t.Fatal(err)
-		}
+		mustPutLeague(t, s, store.LeagueItem{League: league, Key: key, Body: []byte("b"), WakeAt: wake}, prev)
 	}
 	put(id, "league", 100, 0)
 	put(id, "season/0001", 200, 0)
@@ -165,9 +139,7 @@ func testLeaguesWaking(t *testing.T, s store.LeagueStore) {
 	waking := func(before int64) []string {
 		t.Helper()
 		ids, err := s.LeaguesWaking(ctx, before)
-		if err != nil {
-			t.Fatal(err)
-		}
+		mustOK(t, err, "LeaguesWaking(%d)", before)
 		var ours []string
 		for _, x := range ids {
 			if x == id || x == later {
@@ -195,11 +167,15 @@ func testLeaguesWaking(t *testing.T, s store.LeagueStore) {
 	}
 	if games, ok := s.(store.Store); ok {
 		ids, err := games.Waking(ctx, 10_000)
-		if err != nil {
-			t.Fatal(err)
-		}
+		mustOK(t, err, "Waking(10000)")
 		if slices.Contains(ids, id) || slices.Contains(ids, later) {
 			t.Errorf("the games' Waking lists leagues: %v", ids)
 		}
 	}
+}
+
+func mustPutLeague(t *testing.T, s store.LeagueStore, it store.LeagueItem, prev int64) {
+	t.Helper()
+	_, err := s.PutLeagueItem(context.Background(), it, prev)
+	mustOK(t, err, "PutLeagueItem(%s, %s, prev %d)", it.League, it.Key, prev)
 }

@@ -6,36 +6,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
-
-// RunPlayers runs the suite of store.PlayerStore. newStore is called once
-// per subtest; the stores it returns may share their data: every subtest
-// uses addresses of its own.
-func RunPlayers(t *testing.T, newStore func(t *testing.T) store.PlayerStore) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s store.PlayerStore)
-	}{
-		{"NotFound", testPlayerNotFound},
-		{"AddGameCreatesAndIsIdempotent", testAddPlayerGame},
-		{"ConcurrentAddsLoseNothing", testConcurrentAdds},
-		{"PrefsRoundTripKeepGames", testPlayerPrefs},
-		{"SuppressKeepsPrefsAndGames", testSuppress},
-		{"AddressesCaseInsensitive", testPlayerCase},
-		{"DigestQueueAndTake", testDigestQueueTake},
-		{"DigestsDue", testDigestsDue},
-		{"ConcurrentQueueingLosesNothing", testConcurrentQueue},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.fn(t, newStore(t))
-		})
-	}
-}
 
 // newEmail returns a lower-case address no other subtest or run uses.
 func newEmail(t *testing.T) string {
@@ -46,31 +20,22 @@ func newEmail(t *testing.T) string {
 func mustGetPlayer(t *testing.T, s store.PlayerStore, email string) store.Player {
 	t.Helper()
 	p, err := s.GetPlayer(context.Background(), email)
-	if err != nil {
-		t.Fatalf("GetPlayer(%s): %v", email, err)
-	}
-	return p
+	return must(t, p, err, "GetPlayer(%s)", email)
 }
 
 func mustAddGame(t *testing.T, s store.PlayerStore, email, gameID string, at int64) {
 	t.Helper()
-	if err := s.AddPlayerGame(context.Background(), email, gameID, at); err != nil {
-		t.Fatalf("AddPlayerGame(%s, %s): %v", email, gameID, err)
-	}
+	mustOK(t, s.AddPlayerGame(context.Background(), email, gameID, at), "AddPlayerGame(%s, %s)", email, gameID)
 }
 
 func mustSetPrefs(t *testing.T, s store.PlayerStore, email, lang, mail, tz string, unsub bool, at int64) {
 	t.Helper()
-	if err := s.SetPlayerPrefs(context.Background(), email, lang, mail, tz, unsub, at); err != nil {
-		t.Fatalf("SetPlayerPrefs(%s): %v", email, err)
-	}
+	mustOK(t, s.SetPlayerPrefs(context.Background(), email, lang, mail, tz, unsub, at), "SetPlayerPrefs(%s)", email)
 }
 
 func mustSuppress(t *testing.T, s store.PlayerStore, email, reason string, at int64) {
 	t.Helper()
-	if err := s.Suppress(context.Background(), email, reason, at); err != nil {
-		t.Fatalf("Suppress(%s): %v", email, err)
-	}
+	mustOK(t, s.Suppress(context.Background(), email, reason, at), "Suppress(%s)", email)
 }
 
 // samePlayer compares all fields; no games and an empty list are alike.
@@ -123,27 +88,13 @@ func testConcurrentAdds(t *testing.T, s store.PlayerStore) {
 	ctx := context.Background()
 	email := newEmail(t)
 	base := newID(t)
-	var (
-		wg    sync.WaitGroup
-		start = make(chan struct{})
-		errs  = make([]error, adders)
-		want  []string
-	)
+	var want []string
 	for i := range adders {
-		id := fmt.Sprintf("%s-%02d", base, i)
-		want = append(want, id)
-		wg.Go(func() {
-			<-start
-			errs[i] = s.AddPlayerGame(ctx, email, id, int64(i+1))
-		})
+		want = append(want, fmt.Sprintf("%s-%02d", base, i))
 	}
-	close(start)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("adder %d: %v", i, err)
-		}
-	}
+	raceOK(t, "adder", adders, func(i int) error {
+		return s.AddPlayerGame(ctx, email, want[i], int64(i+1))
+	})
 	p := mustGetPlayer(t, s, email)
 	if !slices.Equal(p.Games, want) {
 		t.Fatalf("games after %d concurrent adds = %v (%d), want %v", adders, p.Games, len(p.Games), want)
@@ -232,27 +183,19 @@ func testPlayerCase(t *testing.T, s store.PlayerStore) {
 
 func mustQueue(t *testing.T, s store.PlayerStore, email string, it store.DigestItem) {
 	t.Helper()
-	if err := s.QueueDigest(context.Background(), email, it, it.At); err != nil {
-		t.Fatalf("QueueDigest(%s): %v", email, err)
-	}
+	mustOK(t, s.QueueDigest(context.Background(), email, it, it.At), "QueueDigest(%s)", email)
 }
 
 func mustTake(t *testing.T, s store.PlayerStore, email string) []store.DigestItem {
 	t.Helper()
 	items, err := s.TakeDigest(context.Background(), email)
-	if err != nil {
-		t.Fatalf("TakeDigest(%s): %v", email, err)
-	}
-	return items
+	return must(t, items, err, "TakeDigest(%s)", email)
 }
 
 func mustDue(t *testing.T, s store.PlayerStore, before int64) []string {
 	t.Helper()
 	emails, err := s.DigestsDue(context.Background(), before)
-	if err != nil {
-		t.Fatalf("DigestsDue(%d): %v", before, err)
-	}
-	return emails
+	return must(t, emails, err, "DigestsDue(%d)", before)
 }
 
 func testDigestQueueTake(t *testing.T, s store.PlayerStore) {
@@ -332,24 +275,9 @@ func testConcurrentQueue(t *testing.T, s store.PlayerStore) {
 	const queuers = 16
 	ctx := context.Background()
 	email := newEmail(t)
-	var (
-		wg    sync.WaitGroup
-		start = make(chan struct{})
-		errs  = make([]error, queuers)
-	)
-	for i := range queuers {
-		wg.Go(func() {
-			<-start
-			errs[i] = s.QueueDigest(ctx, email, store.DigestItem{Game: fmt.Sprintf("g%02d", i), Kind: "over", Seat: i, At: int64(i + 1)}, int64(i+1))
-		})
-	}
-	close(start)
-	wg.Wait()
-	for i, err := range errs {
-		if err != nil {
-			t.Fatalf("queuer %d: %v", i, err)
-		}
-	}
+	raceOK(t, "queuer", queuers, func(i int) error {
+		return s.QueueDigest(ctx, email, store.DigestItem{Game: fmt.Sprintf("g%02d", i), Kind: "over", Seat: i, At: int64(i + 1)}, int64(i+1))
+	})
 	got := mustTake(t, s, email)
 	seen := map[int]bool{}
 	for _, it := range got {

@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"slices"
-	"sync"
 	"testing"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -22,10 +21,7 @@ const MaxItemBytes = 400 * 1024
 // returns may share their data (one table, say): every subtest uses game
 // ids of its own.
 func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
-	tests := []struct {
-		name string
-		fn   func(t *testing.T, s store.Store)
-	}{
+	runSuite(t, newStore, []subtest[store.Store]{
 		{"NotFound", testNotFound},
 		{"CreateThenGet", testCreateThenGet},
 		{"CreateTwiceConflicts", testCreateTwice},
@@ -39,12 +35,35 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"WakingMovedAndCleared", testWakingCleared},
 		{"WakingFailedWriteChangesNothing", testWakingFailedWrite},
 		{"TooLarge", testTooLarge},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			tc.fn(t, newStore(t))
-		})
-	}
+	})
+}
+
+// RunPlayers runs the suite of store.PlayerStore. newStore is called once
+// per subtest; the stores it returns may share their data: every subtest
+// uses addresses of its own.
+func RunPlayers(t *testing.T, newStore func(t *testing.T) store.PlayerStore) {
+	runSuite(t, newStore, []subtest[store.PlayerStore]{
+		{"NotFound", testPlayerNotFound},
+		{"AddGameCreatesAndIsIdempotent", testAddPlayerGame},
+		{"ConcurrentAddsLoseNothing", testConcurrentAdds},
+		{"PrefsRoundTripKeepGames", testPlayerPrefs},
+		{"SuppressKeepsPrefsAndGames", testSuppress},
+		{"AddressesCaseInsensitive", testPlayerCase},
+		{"DigestQueueAndTake", testDigestQueueTake},
+		{"DigestsDue", testDigestsDue},
+		{"ConcurrentQueueingLosesNothing", testConcurrentQueue},
+	})
+}
+
+// RunGuard runs the conformance suite of a store.GuardStore. newStore is
+// called once per subtest; every subtest uses keys of its own.
+func RunGuard(t *testing.T, newStore func(t *testing.T) store.GuardStore) {
+	runSuite(t, newStore, []subtest[store.GuardStore]{
+		{"CountUpToLimit", testCountUpToLimit},
+		{"CountExpires", testCountExpires},
+		{"CountRaceStopsAtLimit", testCountRace},
+		{"MarkExpires", testMarkExpires},
+	})
 }
 
 // newID returns a game id no other subtest or run uses.
@@ -60,10 +79,7 @@ func newID(t *testing.T) string {
 func mustGet(t *testing.T, s store.Store, id string) store.Game {
 	t.Helper()
 	g, err := s.GetGame(context.Background(), id)
-	if err != nil {
-		t.Fatalf("GetGame(%s): %v", id, err)
-	}
-	return g
+	return must(t, g, err, "GetGame(%s)", id)
 }
 
 func mustPut(t *testing.T, s store.Store, g store.Game, prev int64) int64 {
@@ -171,25 +187,15 @@ func testRace(t *testing.T, s store.Store) {
 	mustPut(t, s, store.Game{ID: id, Body: []byte("start")}, 0)
 	for round := range rounds {
 		prev := int64(round + 1)
-		var (
-			wg      sync.WaitGroup
-			start   = make(chan struct{})
-			errs    = make([]error, writers)
-			winners []int
-		)
-		for w := range writers {
-			wg.Go(func() {
-				<-start
-				g := store.Game{ID: id, Body: []byte{byte(round), byte(w)}, UpdatedAt: int64(w)}
-				v, err := s.PutGame(ctx, g, prev)
-				if err == nil && v != prev+1 {
-					err = errors.New("wrong version returned")
-				}
-				errs[w] = err
-			})
-		}
-		close(start)
-		wg.Wait()
+		errs := race(writers, func(w int) error {
+			g := store.Game{ID: id, Body: []byte{byte(round), byte(w)}, UpdatedAt: int64(w)}
+			v, err := s.PutGame(ctx, g, prev)
+			if err == nil && v != prev+1 {
+				err = errors.New("wrong version returned")
+			}
+			return err
+		})
+		var winners []int
 		for w, err := range errs {
 			switch {
 			case err == nil:
