@@ -20,16 +20,9 @@ func TestProposalAfterLeavingAndJoining(t *testing.T) {
 	start := time.Date(2027, 6, 7, 9, 0, 0, 0, time.UTC)
 	c := &clock{now: start}
 	svc, lg := services(t, st, st, c)
-	l, err := lg.Create(ctx, leagues.CreateRequest{Name: "Pairs", Organiser: servicePerson("Organiser", "org@pairs.example"),
-		Kind: "western", Options: []byte(`{"laps":1}`), TableSize: 2, DeadlineHours: 12, Rounds: 1, Divisions: 2, RoundDays: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"Ada", "Bea", "Cid", "Dan"} {
-		if err := lg.AddMember(ctx, l.ID, leagues.Member{Name: name, Email: name + "@pairs.example", Lang: "en"}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	l := newLeague(t, lg, leagues.CreateRequest{Name: "Pairs", Organiser: servicePerson("Organiser", "org@pairs.example"),
+		Kind: "western", Options: []byte(`{"laps":1}`), TableSize: 2, DeadlineHours: 12, Rounds: 1, Divisions: 2, RoundDays: 1},
+		"Ada", "Bea", "Cid", "Dan")
 	if err := lg.AddMember(ctx, l.ID, leagues.Member{Name: "Ada", Email: "other@pairs.example"}); service.AsError(err).Code != service.CodeInvalid {
 		t.Errorf("a second Ada: %v, want invalid", err)
 	}
@@ -50,7 +43,7 @@ func TestProposalAfterLeavingAndJoining(t *testing.T) {
 	if err := lg.Leave(ctx, l.ID, "Bea"); err != nil {
 		t.Fatal(err)
 	}
-	if err := lg.AddMember(ctx, l.ID, leagues.Member{Name: "Eve", Email: "eve@pairs.example"}); err != nil {
+	if err := lg.AddMember(ctx, l.ID, leagues.Member{Name: "Eve", Email: "eve@league.example"}); err != nil {
 		t.Fatal(err)
 	}
 	for at := start.Add(time.Hour); !at.After(start.Add(24 * time.Hour)); at = at.Add(time.Hour) {

@@ -49,16 +49,9 @@ func raceClose(t *testing.T, st gameStore) {
 	c := &clock{now: start}
 	racing := &barrierStore{LeagueStore: st}
 	svc, lg := services(t, st, racing, c)
-	l, err := lg.Create(ctx, leagues.CreateRequest{Name: "Race", Organiser: servicePerson("Organiser", "org@race.example"),
-		Kind: "western", Options: []byte(`{"laps":1}`), TableSize: 4, DeadlineHours: 24, Rounds: 1, Divisions: 1, RoundDays: 2})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"Ada", "Bea", "Cid", "Dan"} {
-		if err := lg.AddMember(ctx, l.ID, leagues.Member{Name: name, Email: name + "@race.example"}); err != nil {
-			t.Fatal(err)
-		}
-	}
+	l := newLeague(t, lg, leagues.CreateRequest{Name: "Race", Organiser: servicePerson("Organiser", "org@race.example"),
+		Kind: "western", Options: []byte(`{"laps":1}`), TableSize: 4, DeadlineHours: 24, Rounds: 1, Divisions: 1, RoundDays: 2},
+		"Ada", "Bea", "Cid", "Dan")
 	if _, err := lg.StartSeason(ctx, l.ID, nil, start); err != nil {
 		t.Fatal(err)
 	}

@@ -71,3 +71,19 @@ func boltStore(t *testing.T) *boltstore.Store {
 func servicePerson(name, email string) service.Person {
 	return service.Person{Name: name, Email: email, Lang: "ru"}
 }
+
+// newLeague creates a league of req with members of the names given
+// (addresses <name>@league.example, in English).
+func newLeague(t *testing.T, lg *leagues.Service, req leagues.CreateRequest, names ...string) *leagues.League {
+	t.Helper()
+	l, err := lg.Create(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		if err := lg.AddMember(t.Context(), l.ID, leagues.Member{Name: name, Email: name + "@league.example", Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return l
+}
