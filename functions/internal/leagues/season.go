@@ -236,6 +236,12 @@ func (season *Season) Standings() ([][]league.Row, error) {
 	return out, nil
 }
 
+// PointsByRound is each member of division d's running total of points
+// after each round (hundredths), for the chart of the season.
+func (season *Season) PointsByRound(d int) (map[string][]int64, error) {
+	return league.PointsByRound(season.Divisions[d], season.Results(d), len(season.Rounds))
+}
+
 // wakeAt is when the season next needs the sweep: a round's start still
 // to come; for a round that is open, or due but not yet started (its
 // games wait for the organiser to confirm their address, or for the

@@ -89,6 +89,17 @@ func TestSeasonOfThreeDivisions(t *testing.T) {
 	if got := standingsText(season.Tables); got != wantStandings {
 		t.Errorf("standings:\n%s\nwant:\n%s", got, wantStandings)
 	}
+	for d, rows := range season.Tables {
+		chart, err := season.PointsByRound(d)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, row := range rows {
+			if line := chart[row.Member]; len(line) != 4 || line[3] != row.Points {
+				t.Errorf("%s's points by round %v end elsewhere than the table's %d", row.Member, line, row.Points)
+			}
+		}
+	}
 	if end := time.Unix(season.Rounds[3].CloseAt, 0); !end.Equal(start.Add(12 * 24 * time.Hour)) {
 		t.Errorf("the season ends %s, want four rounds of three days after %s", end, start)
 	}
