@@ -114,9 +114,6 @@ func decisionMail(kind string) bool {
 // sweepEvery is the schedule of the sweep function (template.yaml).
 const sweepEvery = 5 * time.Minute
 
-// maxVisitActions bounds the decisions one visit makes.
-const maxVisitActions = 1000
-
 // Play simulates one game of setup from seed.
 func Play(ctx context.Context, cfg Config, setup Setup, seed uint64) (Result, error) {
 	return play(ctx, cfg, setup, seed, nil)
@@ -306,38 +303,12 @@ func (s *sim) handle(e event) error {
 	return s.visit(e.person)
 }
 
-// visit is a person on their page: they make every decision they owe,
-// one after another, choosing as the engine's bot would (the choice is
-// not what is measured, the time is), each through the service with a
-// fresh key, as the page posts it.
+// visit is a person on their page (Visit), with the simulator's keys.
 func (s *sim) visit(p int) error {
-	for range maxVisitActions {
-		rec, _, err := s.svc.Load(s.ctx, s.id)
-		if err != nil {
-			return err
-		}
-		if rec.Status != service.StatusPlaying {
-			return nil
-		}
-		g, err := s.svc.Engine(rec)
-		if err != nil {
-			return err
-		}
-		seat := rec.Seats[p].Engine
-		if !slices.Contains(g.Owing(), seat) {
-			return nil
-		}
-		a, ok := g.Bot(seat)
-		if !ok {
-			return fmt.Errorf("seat %d owes a decision the bot cannot make", seat)
-		}
+	return Visit(s.ctx, s.svc, s.id, p, func() string {
 		s.keys++
-		pre := service.Precondition{Position: rec.SeatPosition(seat)}
-		if _, err := s.svc.Act(s.ctx, s.id, p, a, fmt.Sprintf("simulated-%06d", s.keys), pre); err != nil {
-			return fmt.Errorf("seat %d %v: %w", seat, a, err)
-		}
-	}
-	return fmt.Errorf("person %d: a visit of over %d decisions", p, maxVisitActions)
+		return fmt.Sprintf("simulated-%06d", s.keys)
+	})
 }
 
 // afterEvent brings the waits up to date, notes the end of the game and

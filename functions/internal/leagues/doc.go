@@ -1,0 +1,73 @@
+// Package leagues runs leagues over the pure core of package league
+// (issue 14, SPEC §1 "League organisers"): a league's members and
+// divisions, its seasons of rounds, the games of each round made and
+// played by the game service like any other, the results, the season
+// tables, promotion and relegation, and the rating across seasons. It
+// knows no HTTP and sends no mail of its own.
+//
+// # Items
+//
+// A league is kept as a few items of a store.LeagueStore, each under its
+// own version (optimistic locking, as a game's item):
+//
+//   - "league": the league's settings and members, the ratings and which
+//     rounds they include, and the next season proposed;
+//   - "season/0001", "season/0002", …: one season's divisions, its rounds
+//     with their dates, for each round its tables (the members in seat
+//     order and the game's id) and their results, and once it is over the
+//     season table of each division. The latest is the current season.
+//
+// A season item carries the time it next needs the clock (WakeAt): the
+// next round's start, or for an open round its closing date, but no later
+// than CheckEvery, when the sweep looks whether the round's games have all
+// ended.
+//
+// # The sweep
+//
+// Sweep(ctx, now) reads the leagues the store says are due and, for each,
+// starts the rounds whose date has come and closes those whose games are
+// all over or whose closing date has passed, all in one conditional write
+// of the season item. A round's games are created with an idempotency key
+// made of the league, season, round and table (service.CreateRequest.Key),
+// so a round started twice, or by two sweeps at once, makes each game
+// once; closing writes the results with the season item's version, so of
+// two sweeps closing a round at once one writes and the other, finding the
+// item moved, reads it again and finds the round closed. The ratings and
+// the next season's proposal then follow in the league item, which records
+// the rounds its ratings include: whatever sweep gets there rates each
+// round once.
+//
+// A game still running when its round closes is scored as it stands (the
+// engine's Score: by net worth, the bankrupt last, W-40 / B-0); the game
+// itself is not changed and may be played on, but its result in the
+// league is the one recorded at the close.
+//
+// # Seats
+//
+// Members joined the league to play, so the league accepts each seat of a
+// round's game on its member's behalf as soon as the game may invite (the
+// organiser's address confirmed): the game starts at once. A member who
+// vanishes keeps their seat: their deadlines play the default, and after
+// MissesToBot misses in a row (the service's default, 2, unless the
+// league says otherwise) a bot; their standing orders, if they set any,
+// play what they cover first.
+//
+// # What the service of games does not yet do for leagues
+//
+// A round's game is made as an organiser makes one: each seat gets an
+// invitation mail and, as the league accepts it, the organiser an
+// "accepted" mail (a season of 3 × 7 members × 4 rounds: 84 of each), and
+// each game counts against the organiser's limits of new games
+// (service.DefaultLimits: 5 an hour, 20 a day; a round that meets them
+// waits, and the sweep tries again hourly). A game created already seated
+// and silent, for a trusted caller such as this package, would replace
+// both mails by the league's own "your table for the new round" mail.
+//
+// # Joining by invitation (not built yet)
+//
+// A member will join by a signed link: a linksign token of a new purpose
+// ("league-invite") whose Game field holds the league's id and whose
+// expiry is the invitation's; the join form adds the member with
+// AddMember. The organiser's page would sign a "league-organiser" token
+// the same way. Until then AddMember is the organiser adding a member.
+package leagues

@@ -1,0 +1,333 @@
+package leagues
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/pbmgames/pbm/functions/internal/league"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// Sweep starts the rounds whose date has come and closes those whose
+// games are all over or whose closing date has passed, in every league
+// the store says is due by now; then brings each league's ratings and,
+// at a season's end, its proposal up to date. Two sweeps at once change
+// each thing once (see the package's doc). Leagues are swept
+// service.SweepWorkers at a time; an error of one does not stop the
+// others.
+func (s *Service) Sweep(ctx context.Context, now time.Time) error {
+	ids, err := s.store.LeaguesWaking(ctx, now.Unix())
+	if err != nil {
+		return fmt.Errorf("leagues due: %w", err)
+	}
+	return service.ForEach(ctx, ids, func(ctx context.Context, id string) error {
+		if err := s.sweepLeague(ctx, id, now); err != nil {
+			s.log.ErrorContext(ctx, "league sweep", "league", id, "err", err)
+			return fmt.Errorf("league %s: %w", id, err)
+		}
+		return nil
+	})
+}
+
+// sweepLeague does what the clock asks of one league's current season,
+// in one conditional write of the season item, read again and redone if
+// another write got there first.
+func (s *Service) sweepLeague(ctx context.Context, id string, now time.Time) error {
+	l, _, err := s.League(ctx, id)
+	if err != nil {
+		return err
+	}
+	var (
+		season *Season
+		ver    int64
+		wake   int64
+	)
+	for attempt := 1; ; attempt++ {
+		var stored int64
+		season, ver, stored, err = s.current(ctx, id)
+		if err != nil || season == nil {
+			return err
+		}
+		changed, err := s.advance(ctx, l, season, now)
+		if err != nil {
+			return err
+		}
+		wake = season.wakeAt(now.Unix())
+		if season.Over && !l.tookIn(season) {
+			wake = now.Unix() // until the league has the season's ratings and proposal
+		}
+		if !changed && wake == stored {
+			break
+		}
+		ver, err = s.put(ctx, id, seasonKey(season.N), season, ver, wake)
+		if errors.Is(err, store.ErrConflict) && attempt < maxAttempts {
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("season %d: %w", season.N, err)
+		}
+		break
+	}
+	if err := s.takeIn(ctx, id, season); err != nil {
+		return err
+	}
+	if season.Over && wake != 0 {
+		// The league has taken the season in: nothing more is due. A
+		// conflict means another sweep wrote the item; the next sweep
+		// finds the wake and clears it.
+		if _, err := s.put(ctx, id, seasonKey(season.N), season, ver, 0); err != nil && !errors.Is(err, store.ErrConflict) {
+			return fmt.Errorf("season %d: %w", season.N, err)
+		}
+	}
+	return nil
+}
+
+// advance starts and closes the season's rounds that are due, and ends the
+// season after its last round. It tells whether it changed the season.
+func (s *Service) advance(ctx context.Context, l *League, season *Season, now time.Time) (bool, error) {
+	if season.Over {
+		return false, nil
+	}
+	changed := false
+	for i := range season.Rounds {
+		r := &season.Rounds[i]
+		if r.Closed {
+			continue
+		}
+		if !r.Started {
+			if now.Unix() < r.StartAt {
+				break // later rounds start later still
+			}
+			did, err := s.startRound(ctx, l, season.N, r)
+			if err != nil {
+				return false, fmt.Errorf("start round %d of season %d: %w", r.N, season.N, err)
+			}
+			changed = changed || did
+		}
+		if r.Started {
+			did, err := s.closeRound(ctx, r, now)
+			if err != nil {
+				return false, fmt.Errorf("close round %d of season %d: %w", r.N, season.N, err)
+			}
+			changed = changed || did
+		}
+	}
+	if !slices.ContainsFunc(season.Rounds, func(r Round) bool { return !r.Closed }) {
+		tables, err := season.Standings()
+		if err != nil {
+			return false, err
+		}
+		season.Over, season.Tables, changed = true, tables, true
+		s.log.InfoContext(ctx, "season over", "league", l.ID, "season", season.N)
+	}
+	return changed, nil
+}
+
+// gameKey is the idempotency key of a table's game: the same table makes
+// the same game however often its round is started.
+func gameKey(league string, season, round, table int) string {
+	return fmt.Sprintf("lg-%s-s%d-r%d-t%d", league, season, round, table)
+}
+
+// startRound makes the round's games through the game service, each with
+// its table's key, and accepts every seat on its member's behalf (members
+// joined the league to play), which starts the game. A game waiting for
+// the organiser to confirm their address is confirmed once they have
+// confirmed it for another game; until then the round waits. It tells
+// whether it changed the round.
+func (s *Service) startRound(ctx context.Context, l *League, season int, r *Round) (bool, error) {
+	changed, all := false, true
+	for ti := range r.Tables {
+		t := &r.Tables[ti]
+		req := service.CreateRequest{Kind: l.Kind, Name: fmt.Sprintf("%s · %d.%d.%d", l.Name, season, r.N, ti+1),
+			Options: l.Options, Organiser: l.Organiser, DeadlineHours: l.DeadlineHours, MissesToBot: l.MissesToBot,
+			Key: gameKey(l.ID, season, r.N, ti), Client: "league/" + l.ID}
+		for _, name := range t.Seats {
+			m, ok := l.Member(name)
+			if !ok {
+				return false, fmt.Errorf("table %d seats %q, who is not a member", ti+1, name)
+			}
+			req.Seats = append(req.Seats, service.Person{Name: m.Name, Email: m.Email, Lang: m.Lang})
+		}
+		c, err := s.games.Create(ctx, req)
+		if e := service.AsError(err); e != nil && e.Code == service.CodeTooMany {
+			// The organiser's limit of new games: the next sweep goes on.
+			s.log.WarnContext(ctx, "league game waits for the limits", "league", l.ID, "table", ti+1, "retry_after", e.RetryAfter)
+			all = false
+			continue
+		}
+		if err != nil {
+			return false, fmt.Errorf("table %d: %w", ti+1, err)
+		}
+		if t.Game != c.ID {
+			t.Game, changed = c.ID, true
+		}
+		ok, err := s.seat(ctx, l, c.ID)
+		if err != nil {
+			return false, fmt.Errorf("table %d game %s: %w", ti+1, c.ID, err)
+		}
+		all = all && ok
+	}
+	if all {
+		r.Started, changed = true, true
+	}
+	return changed, nil
+}
+
+// seat accepts every seat of a league's game once it may invite; it tells
+// whether the game has started.
+func (s *Service) seat(ctx context.Context, l *League, id string) (bool, error) {
+	rec, _, err := s.games.Load(ctx, id)
+	if err != nil {
+		return false, err
+	}
+	if rec.Status == service.StatusUnconfirmed {
+		ok, err := s.games.Confirmed(ctx, l.Organiser.Email)
+		if err != nil || !ok {
+			return false, err
+		}
+		if err := s.games.Confirm(ctx, id); err != nil {
+			return false, err
+		}
+		if rec, _, err = s.games.Load(ctx, id); err != nil {
+			return false, err
+		}
+	}
+	if rec.Status != service.StatusInvited {
+		return true, nil // playing (or, played on from a first start, over)
+	}
+	for i, st := range rec.Seats {
+		if st.Accepted {
+			continue
+		}
+		if _, err := s.games.Accept(ctx, id, i); err != nil {
+			return false, fmt.Errorf("accept seat %d: %w", i, err)
+		}
+	}
+	return true, nil
+}
+
+// closeRound records the results of a started round when all its games
+// are over or its closing date has come: each game's Score, as it stands
+// for a game still running. It tells whether it closed the round.
+func (s *Service) closeRound(ctx context.Context, r *Round, now time.Time) (bool, error) {
+	recs := make([]*service.Record, len(r.Tables))
+	over := true
+	for i, t := range r.Tables {
+		rec, _, err := s.games.Load(ctx, t.Game)
+		if err != nil {
+			return false, err
+		}
+		recs[i] = rec
+		over = over && rec.Status == service.StatusOver
+	}
+	if !over && now.Unix() < r.CloseAt {
+		return false, nil
+	}
+	for i := range r.Tables {
+		t, rec := &r.Tables[i], recs[i]
+		g, err := s.games.Engine(rec)
+		if err != nil {
+			return false, err
+		}
+		// The engine numbers the seats that accepted; in a league game
+		// every seat did, in the table's order, but the mapping is read
+		// rather than assumed.
+		seats := make([]string, g.Seats())
+		for inv, st := range rec.Seats {
+			if st.Engine >= 0 && st.Engine < len(seats) && inv < len(t.Seats) {
+				seats[st.Engine] = t.Seats[inv]
+			}
+		}
+		results, err := league.Results(seats, g.Score())
+		if err != nil {
+			return false, fmt.Errorf("game %s: %w", t.Game, err)
+		}
+		t.Result = &league.Table{Game: t.Game, Round: r.N, Finished: rec.Status == service.StatusOver, Results: results}
+	}
+	r.Closed, r.ClosedAt = true, now.Unix()
+	return true, nil
+}
+
+// ratedKey names a round among those the ratings include.
+func ratedKey(season, round int) string { return fmt.Sprintf("%04d/%02d", season, round) }
+
+// tookIn tells whether the league's ratings include every closed round
+// of the season and, once it is over, its proposal is made.
+func (l *League) tookIn(season *Season) bool {
+	for _, r := range season.Rounds {
+		if r.Closed && !slices.Contains(l.Rated, ratedKey(season.N, r.N)) {
+			return false
+		}
+	}
+	return !season.Over || l.ProposedAfter == season.N
+}
+
+// takeIn rates the season's closed rounds the league has not rated yet,
+// each once and in order (league.RatingModel.RateTables over the round's
+// tables of every division), and at the season's end proposes the next
+// one: promotion and relegation (league.Promote), the members leaving out
+// and those who joined in the bottom division (league.NextSeason).
+func (s *Service) takeIn(ctx context.Context, id string, season *Season) error {
+	return s.updateLeague(ctx, id, func(l *League) error {
+		if l.tookIn(season) {
+			return errUnchanged
+		}
+		for _, r := range season.Rounds {
+			key := ratedKey(season.N, r.N)
+			if !r.Closed || slices.Contains(l.Rated, key) {
+				continue
+			}
+			var tables []league.Table
+			for _, t := range r.Tables {
+				tables = append(tables, *t.Result)
+			}
+			ratings, err := s.rating.RateTables(l.Ratings, tables)
+			if err != nil {
+				return fmt.Errorf("rate round %d of season %d: %w", r.N, season.N, err)
+			}
+			l.Ratings, l.Rated = ratings, append(l.Rated, key)
+		}
+		if season.Over && l.ProposedAfter != season.N {
+			next, moves, err := league.Promote(season.Tables, l.Swap)
+			if err != nil {
+				// Divisions too small to swap so many: the organiser
+				// decides; the proposal keeps the divisions.
+				s.log.WarnContext(ctx, "no promotion", "league", id, "season", season.N, "err", err)
+				next, moves = nil, nil
+				for _, rows := range season.Tables {
+					var names []string
+					for _, row := range rows {
+						names = append(names, row.Member)
+					}
+					next = append(next, names)
+				}
+			}
+			var leaving, joining []string
+			seated := map[string]bool{}
+			for _, div := range season.Divisions {
+				for _, name := range div {
+					seated[name] = true
+				}
+			}
+			for _, m := range l.Members {
+				switch {
+				case m.Leaving && seated[m.Name]:
+					leaving = append(leaving, m.Name)
+				case !m.Leaving && !seated[m.Name]:
+					joining = append(joining, m.Name)
+				}
+			}
+			proposal, err := league.NextSeason(next, leaving, joining)
+			if err != nil {
+				return fmt.Errorf("propose season %d: %w", season.N+1, err)
+			}
+			l.Proposal, l.Moves, l.ProposedAfter = proposal, moves, season.N
+		}
+		return nil
+	})
+}

@@ -1,0 +1,268 @@
+package leagues
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"time"
+
+	"github.com/pbmgames/pbm/functions/internal/league"
+	"github.com/pbmgames/pbm/functions/internal/lengths"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// Season is one season of a league.
+type Season struct {
+	N         int        `json:"n"` // 1, 2, …
+	Divisions [][]string `json:"divisions"`
+	Start     int64      `json:"start"`
+	Rounds    []Round    `json:"rounds"`
+	Over      bool       `json:"over,omitempty"`
+	// Tables is each division's season table, once the season is over.
+	Tables [][]league.Row `json:"tables,omitempty"`
+}
+
+// Round is one round of a season: its dates and tables.
+type Round struct {
+	N       int   `json:"n"` // 1, 2, …
+	StartAt int64 `json:"start_at"`
+	CloseAt int64 `json:"close_at"` // a game still running then is scored as it stands
+	// Started: every game is made and its seats accepted.
+	Started  bool    `json:"started,omitempty"`
+	Closed   bool    `json:"closed,omitempty"`
+	ClosedAt int64   `json:"closed_at,omitempty"`
+	Tables   []Table `json:"tables"`
+}
+
+// Table is one game of a round.
+type Table struct {
+	Division int      `json:"division"` // 0 = top
+	Seats    []string `json:"seats"`    // members in seat (turn) order
+	Game     string   `json:"game,omitempty"`
+	// Result is the table's result, recorded once when the round closes.
+	Result *league.Table `json:"result,omitempty"`
+}
+
+// RoundLength is the time a round of the league is given: RoundDays if
+// the organiser set it, else the 90th percentile of the calendar
+// simulator's length of the league's game at its table size and deadline
+// (package lengths), in whole days, and at least a day; two weeks when the
+// simulator has no figure for the game.
+func (l *League) RoundLength() time.Duration {
+	days := l.RoundDays
+	if days == 0 {
+		days = 14
+		var o struct {
+			Laps int `json:"laps"`
+		}
+		est, err := lengths.For(l.Kind, l.Options, l.TableSize, l.DeadlineHours)
+		if err == nil && json.Unmarshal(l.Options, &o) == nil {
+			for _, e := range est {
+				if e.Laps == o.Laps {
+					days = max(1, e.DaysP90)
+				}
+			}
+		}
+	}
+	return time.Duration(days) * 24 * time.Hour
+}
+
+// Proposal is the divisions the next season would seat: for the first
+// season the members in the order they joined, split into the league's
+// divisions (the first ones a member larger where they do not divide
+// evenly); after a season, what its end proposed. The organiser confirms
+// it, or edits it, with StartSeason.
+func (s *Service) Proposal(ctx context.Context, id string) ([][]string, error) {
+	l, _, err := s.League(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	last, _, _, err := s.current(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if last == nil {
+		var names []string
+		for _, m := range l.Members {
+			if !m.Leaving {
+				names = append(names, m.Name)
+			}
+		}
+		out := make([][]string, l.Divisions)
+		for d := range out {
+			from, to := d*len(names)/l.Divisions, (d+1)*len(names)/l.Divisions
+			out[d] = slices.Clone(names[from:to])
+		}
+		return out, nil
+	}
+	if !last.Over || l.ProposedAfter != last.N {
+		return nil, &service.Error{Code: service.CodeWrongStatus, RU: "Сезон ещё не окончен.", EN: "The season is not over yet."}
+	}
+	return l.Proposal, nil
+}
+
+// StartSeason starts the next season with the divisions the organiser
+// confirmed (nil: the proposal as it stands), its first round at start:
+// each division is seated for the whole season (league.PlanDivision, from
+// a seed made of the league, the season and the division, so the same
+// season is seated the same way). The sweep then makes each round's games
+// on its date. It answers the season's number. Of two starts at once one
+// succeeds.
+func (s *Service) StartSeason(ctx context.Context, id string, divisions [][]string, start time.Time) (int, error) {
+	l, _, err := s.League(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	if divisions == nil {
+		if divisions, err = s.Proposal(ctx, id); err != nil {
+			return 0, err
+		}
+	}
+	last, _, _, err := s.current(ctx, id)
+	if err != nil {
+		return 0, err
+	}
+	n := 1
+	if last != nil {
+		// The league takes a season in (ratings, proposal) in the sweep
+		// that ends it: only then may the next begin, or the last round
+		// would never be rated.
+		if !last.Over || !l.tookIn(last) {
+			return 0, &service.Error{Code: service.CodeWrongStatus, RU: "Текущий сезон ещё идёт.", EN: "The current season is still running."}
+		}
+		n = last.N + 1
+	}
+	seen := map[string]bool{}
+	for _, div := range divisions {
+		for _, name := range div {
+			if _, ok := l.Member(name); !ok || seen[name] {
+				return 0, invalid("В дивизионах не участник или участник дважды: "+name, "Not a member, or a member twice, in the divisions: "+name)
+			}
+			seen[name] = true
+		}
+	}
+	season := &Season{N: n, Divisions: divisions, Start: start.Unix()}
+	length := l.RoundLength()
+	for r := range l.Rounds {
+		from := start.Add(time.Duration(r) * length)
+		season.Rounds = append(season.Rounds, Round{N: r + 1, StartAt: from.Unix(), CloseAt: from.Add(length).Unix()})
+	}
+	for d, members := range divisions {
+		plan, err := league.PlanDivision(members, l.Format(), seatingSeed(l.ID, n, d))
+		if err != nil {
+			return 0, invalid(fmt.Sprintf("Дивизион %d: %v", d+1, err), fmt.Sprintf("Division %d: %v", d+1, err))
+		}
+		for r, tables := range plan {
+			for _, seats := range tables {
+				season.Rounds[r].Tables = append(season.Rounds[r].Tables, Table{Division: d, Seats: seats})
+			}
+		}
+	}
+	// The first round wakes the sweep on its date, even one already past.
+	if _, err := s.put(ctx, id, seasonKey(n), season, 0, season.Rounds[0].StartAt); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return 0, &service.Error{Code: service.CodeConflict, RU: "Этот сезон уже начат.", EN: "That season has started already.", Cause: err}
+		}
+		return 0, fmt.Errorf("start season %d of league %s: %w", n, id, err)
+	}
+	s.log.InfoContext(ctx, "season started", "league", id, "season", n, "divisions", len(divisions))
+	return n, nil
+}
+
+// seatingSeed is the seed of one division's seating in one season.
+func seatingSeed(league string, season, division int) uint64 {
+	h := sha256.Sum256([]byte("seating\x00" + league + "\x00" + strconv.Itoa(season) + "\x00" + strconv.Itoa(division)))
+	return binary.LittleEndian.Uint64(h[:8])
+}
+
+// Season reads season n of a league and its version.
+func (s *Service) Season(ctx context.Context, id string, n int) (*Season, int64, error) {
+	var season Season
+	ver, err := s.get(ctx, id, seasonKey(n), &season)
+	if err != nil {
+		return nil, 0, err
+	}
+	return &season, ver, nil
+}
+
+// current reads the latest season of a league (nil before the first),
+// its version and its wake time.
+func (s *Service) current(ctx context.Context, id string) (*Season, int64, int64, error) {
+	items, err := s.store.LeagueItems(ctx, id, "season/")
+	if err != nil {
+		return nil, 0, 0, fmt.Errorf("seasons of league %s: %w", id, err)
+	}
+	if len(items) == 0 {
+		return nil, 0, 0, nil
+	}
+	last := items[len(items)-1]
+	var season Season
+	if err := json.Unmarshal(last.Body, &season); err != nil {
+		return nil, 0, 0, fmt.Errorf("league %s %s: %w", id, last.Key, err)
+	}
+	return &season, last.Version, last.WakeAt, nil
+}
+
+// Results is every recorded table of division d, in round order.
+func (season *Season) Results(d int) []league.Table {
+	var out []league.Table
+	for _, r := range season.Rounds {
+		for _, t := range r.Tables {
+			if t.Division == d && t.Result != nil {
+				out = append(out, *t.Result)
+			}
+		}
+	}
+	return out
+}
+
+// Standings is each division's season table from the rounds closed so far.
+func (season *Season) Standings() ([][]league.Row, error) {
+	out := make([][]league.Row, len(season.Divisions))
+	for d, members := range season.Divisions {
+		rows, err := league.Standings(members, season.Results(d))
+		if err != nil {
+			return nil, fmt.Errorf("season %d division %d: %w", season.N, d+1, err)
+		}
+		out[d] = rows
+	}
+	return out, nil
+}
+
+// PointsByRound is each member of division d's running total of points
+// after each round (hundredths), for the chart of the season.
+func (season *Season) PointsByRound(d int) (map[string][]int64, error) {
+	return league.PointsByRound(season.Divisions[d], season.Results(d), len(season.Rounds))
+}
+
+// wakeAt is when the season next needs the sweep: a round's start still
+// to come; for a round that is open, or due but not yet started (its
+// games wait for the organiser to confirm their address, or for the
+// limits of new games), now+CheckEvery, and no
+// later than an open round's closing date; 0 once every round is closed.
+func (season *Season) wakeAt(now int64) int64 {
+	var wake int64 = math.MaxInt64
+	check := now + int64(CheckEvery/time.Second)
+	for _, r := range season.Rounds {
+		switch {
+		case r.Closed:
+		case !r.Started && r.StartAt > now:
+			wake = min(wake, r.StartAt)
+		case !r.Started:
+			wake = min(wake, check)
+		default:
+			wake = min(wake, check, r.CloseAt)
+		}
+	}
+	if wake == math.MaxInt64 {
+		return 0
+	}
+	return wake
+}

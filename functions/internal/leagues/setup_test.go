@@ -1,0 +1,89 @@
+package leagues_test
+
+import (
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pbmgames/pbm/functions/internal/leagues"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
+	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
+)
+
+// gameStore is what a test's services keep games and leagues in: both
+// stores are all of these.
+type gameStore interface {
+	store.Store
+	store.PlayerStore
+	store.GuardStore
+	store.LeagueStore
+}
+
+// clock is a test's injected time.
+type clock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.now
+}
+
+func (c *clock) Set(t time.Time) {
+	c.mu.Lock()
+	c.now = t
+	c.mu.Unlock()
+}
+
+// services builds the game service and the league service on st, both
+// seeded from the test's name.
+func services(t *testing.T, st gameStore, leagueStore store.LeagueStore, c *clock) (*service.Service, *leagues.Service) {
+	t.Helper()
+	keys, err := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.DiscardHandler)
+	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Now: c.Now, Rand: testenv.Rand(t.Name()),
+		Limits: servicetest.Roomy, Log: log})
+	lg := leagues.New(leagues.Config{Store: leagueStore, Games: svc, Now: c.Now, Rand: testenv.Rand(t.Name() + "/leagues"), Log: log})
+	return svc, lg
+}
+
+func boltStore(t *testing.T) *boltstore.Store {
+	t.Helper()
+	st, err := boltstore.OpenScratch(filepath.Join(t.TempDir(), "games.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+func servicePerson(name, email string) service.Person {
+	return service.Person{Name: name, Email: email, Lang: "ru"}
+}
+
+// newLeague creates a league of req with members of the names given
+// (addresses <name>@league.example, in English).
+func newLeague(t *testing.T, lg *leagues.Service, req leagues.CreateRequest, names ...string) *leagues.League {
+	t.Helper()
+	l, err := lg.Create(t.Context(), req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range names {
+		if err := lg.AddMember(t.Context(), l.ID, leagues.Member{Name: name, Email: name + "@league.example", Lang: "en"}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return l
+}
