@@ -86,50 +86,6 @@ func (r *Record) wakeKey(now int64) int64 {
 	return w
 }
 
-// autoplay plays, in the same commit and for as long as there are any
-// (bounded by maxAutoplay), the decisions nobody need be asked: those of
-// seats handed to a bot, and those the seats' standing orders cover.
-//
-// When it stops at the bound with more to play, it marks the record so
-// that the sweep wakes the game at once and plays on (Tick), rather than
-// leaving a decision nobody is asked about to its deadline.
-func (s *Service) autoplay(rec *Record, g engine.Game, next int64) error {
-	rec.PlayOn = false
-	for n := 0; !g.Over(); n++ {
-		if n == maxAutoplay {
-			rec.PlayOn = true
-			return nil
-		}
-		seat, a, by := -1, engine.Action{}, byBot
-		for _, o := range g.Owing() {
-			if o < len(rec.Bots) && rec.Bots[o] {
-				var ok bool
-				if a, ok = g.Bot(o); !ok {
-					return fmt.Errorf("game %s: bot of seat %d has no move", rec.ID, o)
-				}
-				seat = o
-				break
-			}
-			if oa, ok := rec.byOrders(g, o); ok {
-				seat, a, by = o, oa, byOrder
-				break
-			}
-		}
-		if seat < 0 {
-			return nil
-		}
-		after, ev, err := g.Apply(seat, a)
-		if err != nil {
-			return fmt.Errorf("game %s: %s of seat %d chose %v: %w", rec.ID, by, seat, a, err)
-		}
-		if err := s.record(rec, g, after, seat, a, "", ev, next, by); err != nil {
-			return err
-		}
-		g = after
-	}
-	return nil
-}
-
 // Tick does what the clock asks of a game (P-4): a seat whose deadline has
 // passed gets its default played, and after repeated misses its seat is
 // handed to a bot; a seat whose deadline is near is reminded by mail. It

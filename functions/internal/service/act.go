@@ -1,0 +1,361 @@
+package service
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// Precondition is what a move was chosen on; zero fields check nothing.
+type Precondition struct {
+	// Version is the stored version of the game (API clients).
+	Version int64
+	// Position is the seat's position a mail's link was issued for
+	// (Record.SeatPosition): the link acts while the seat owes decisions
+	// of that round.
+	Position int64
+	// Step and Decision are what a seat page's form was shown on: the
+	// seat's own step (Record.SeatStep) and the decisions it owed
+	// (DecisionOf). Only the seat itself moves its step, and only a change
+	// of what it owes changes the decision: another seat's move never
+	// stales a form whose decision is still owed.
+	Step     int64
+	Decision string
+}
+
+// SeatPosition numbers a seat's rounds of decisions: one more each time
+// the seat begins to owe decisions after owing none (a turn, a sealed
+// bid, an offer), when it is mailed. A link carries it, so it opens the
+// seat's decisions for as long as the seat owes any of that round — a
+// turn of several decisions, whatever other seats do meanwhile — and
+// then shows "already done".
+func (r *Record) SeatPosition(seat int) int64 {
+	if seat < 0 || seat >= len(r.Rounds) {
+		return 1
+	}
+	return int64(r.Rounds[seat]) + 1
+}
+
+// LinkPosition is the position a seat's link issued now carries: its
+// round's while the seat owes decisions, else the next round's, so the
+// page a player is left on after their last decision opens their next
+// decisions once they come rather than saying "already done".
+func (r *Record) LinkPosition(seat int) int64 {
+	if seat >= 0 && seat < len(r.Due) && r.Due[seat] > 0 {
+		return r.SeatPosition(seat)
+	}
+	return r.SeatPosition(seat) + 1
+}
+
+// LinkDone tells whether a link of position pos (0: none) is for a round
+// of decisions the seat has finished, owes tells whether the seat owes any
+// now.
+func (r *Record) LinkDone(seat int, pos int64, owes bool) bool {
+	cur := r.SeatPosition(seat)
+	return pos != 0 && (pos < cur || pos == cur && !owes || pos > cur+1 || pos == cur+1 && owes)
+}
+
+// SeatStep numbers a seat's own commands: 1 before its first, one more
+// after each.
+func (r *Record) SeatStep(seat int) int64 {
+	if seat < 0 || seat >= len(r.Acted) {
+		return 1
+	}
+	return int64(r.Acted[seat]) + 1
+}
+
+// ErrDecisionChanged is the cause of a conflict when what a seat owes has
+// changed since the form it answers was drawn.
+var ErrDecisionChanged = errors.New("the seat's decisions changed")
+
+// DecisionOf fingerprints the decisions a seat owes, as Legal lists them.
+func DecisionOf(legal []engine.Choice) string {
+	b, err := json.Marshal(legal)
+	if err != nil { // plain data: cannot fail
+		panic(fmt.Sprintf("decision fingerprint: %v", err))
+	}
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:12])
+}
+
+// Result of an action.
+type Result struct {
+	Version  int64          `json:"version"`
+	N        int            `json:"n"`
+	Position int64          `json:"position"` // what a link issued now carries (Record.LinkPosition)
+	Events   []engine.Event `json:"events"`
+	Replayed bool           `json:"replayed,omitempty"` // a retry: nothing was applied again
+}
+
+// Act applies one action of the seat holding invitation invite. key makes
+// it idempotent: the same key again answers as the first time and applies
+// nothing. pre says what the player saw: if the game has moved on since,
+// the move is refused as a conflict rather than applied to a state the
+// player has not seen. A move costs one read and one conditional write.
+//
+// A move whose precondition names the seat's own step (a page's form) is
+// tried again when another write commits between its read and its write:
+// the retry checks the step and the decisions again, so only a change of
+// that seat's own decision refuses it, never someone else's write.
+func (s *Service) Act(ctx context.Context, id string, invite int, a engine.Action, key string, pre Precondition) (Result, error) {
+	if err := checkKey(key); err != nil {
+		return Result{}, err
+	}
+	for attempt := 1; ; attempt++ {
+		res, err := s.act(ctx, id, invite, a, key, pre)
+		if pre.Step == 0 || attempt == maxActAttempts || !errors.Is(err, errLostRace) {
+			return res, err
+		}
+	}
+}
+
+// maxActAttempts bounds the retries of a move that lost races to other
+// writes.
+const maxActAttempts = 5
+
+// errLostRace marks a move whose conditional write found the game moved on.
+var errLostRace = errors.New("lost the race")
+
+func (s *Service) act(ctx context.Context, id string, invite int, a engine.Action, key string, pre Precondition) (Result, error) {
+	rec, ver, err := s.Load(ctx, id)
+	if err != nil {
+		return Result{}, err
+	}
+	if invite < 0 || invite >= len(rec.Seats) {
+		return Result{}, Fail(CodeForbidden, fmt.Errorf("invite %d of %d", invite, len(rec.Seats)))
+	}
+	seat := rec.engineSeat(invite)
+	if k, ok := rec.findKey(seat, key); ok && seat >= 0 {
+		return s.replayedResult(ctx, rec, k, a)
+	}
+	switch {
+	case pre.Version != 0 && pre.Version != ver:
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: move made on version %d, game is at %d", store.ErrConflict, pre.Version, ver))
+	case pre.Position != 0 && pre.Position != rec.SeatPosition(seat):
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: link for position %d, seat is at %d", store.ErrConflict, pre.Position, rec.SeatPosition(seat)))
+	case pre.Step != 0 && pre.Step != rec.SeatStep(seat):
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: form for step %d, seat is at %d", store.ErrConflict, pre.Step, rec.SeatStep(seat)))
+	case rec.Status == StatusOver:
+		return Result{}, Fail(CodeGameOver, nil)
+	case rec.Status != StatusPlaying:
+		return Result{}, Fail(CodeWrongStatus, fmt.Errorf("act in status %s", rec.Status))
+	case seat < 0:
+		return Result{}, Fail(CodeForbidden, fmt.Errorf("invite %d has no seat", invite))
+	}
+	g, err := s.Engine(rec)
+	if err != nil {
+		return Result{}, err
+	}
+	if pre.Position != 0 && !slices.Contains(g.Owing(), seat) {
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: link for position %d, the seat owes nothing", store.ErrConflict, pre.Position))
+	}
+	if pre.Decision != "" && pre.Decision != DecisionOf(g.Legal(seat)) {
+		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: %w since its form", store.ErrConflict, ErrDecisionChanged))
+	}
+	next, ev, err := g.Apply(seat, a)
+	if err != nil {
+		return Result{}, err
+	}
+	if err := s.record(rec, g, next, seat, a, key, ev, ver+1, byPlayer); err != nil {
+		return Result{}, err
+	}
+	if err := s.autoplay(rec, next, ver+1); err != nil {
+		return Result{}, err
+	}
+	v, err := s.commit(ctx, rec, ver)
+	if err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			err = fmt.Errorf("%w: %w", errLostRace, err)
+		}
+		return Result{}, fmt.Errorf("act on game %s v%d: %w", id, ver, err)
+	}
+	s.log.InfoContext(ctx, "action applied", "game", id, "version", v, "seat", seat, "action", a.Type)
+	return Result{Version: v, N: rec.Moves - 1, Position: rec.LinkPosition(seat), Events: visible(ev, seat)}, nil
+}
+
+// ActBot plays the engine's bot for the seat of invitation invite: for
+// seats handed to a bot and for tests. Like Act it costs one read and one
+// conditional write.
+func (s *Service) ActBot(ctx context.Context, id string, invite int, key string) (Result, error) {
+	rec, ver, err := s.Load(ctx, id)
+	if err != nil {
+		return Result{}, err
+	}
+	if rec.Status != StatusPlaying {
+		return Result{}, Fail(CodeWrongStatus, fmt.Errorf("bot in status %s", rec.Status))
+	}
+	seat := rec.engineSeat(invite)
+	g, err := s.Engine(rec)
+	if err != nil {
+		return Result{}, err
+	}
+	a, ok := g.Bot(seat)
+	if !ok {
+		return Result{}, Fail(CodeNotYourTurn, fmt.Errorf("bot for seat %d: nothing owed", seat))
+	}
+	next, ev, err := g.Apply(seat, a)
+	if err != nil {
+		return Result{}, fmt.Errorf("bot for seat %d chose %v: %w", seat, a, err)
+	}
+	if err := s.record(rec, g, next, seat, a, key, ev, ver+1, byBot); err != nil {
+		return Result{}, err
+	}
+	if err := s.autoplay(rec, next, ver+1); err != nil {
+		return Result{}, err
+	}
+	v, err := s.commit(ctx, rec, ver)
+	if err != nil {
+		return Result{}, fmt.Errorf("bot on game %s v%d: %w", id, ver, err)
+	}
+	return Result{Version: v, N: rec.Moves - 1, Position: rec.LinkPosition(seat), Events: visible(ev, seat)}, nil
+}
+
+// Who made a command: the seat's player, the clock (a missed deadline
+// plays the default, P-4), or the bot a seat was handed to.
+type origin int
+
+const (
+	byPlayer origin = iota
+	byDeadline
+	byBot
+	byOrder // the seat's standing orders
+)
+
+// What Entry.By says of each origin.
+const (
+	ByDeadline = "deadline"
+	ByBot      = "bot"
+	ByOrder    = "order"
+)
+
+func (o origin) String() string {
+	switch o {
+	case byDeadline:
+		return ByDeadline
+	case byBot:
+		return ByBot
+	case byOrder:
+		return ByOrder
+	}
+	return ""
+}
+
+// record appends an applied command to the record, to be committed as
+// version next.
+func (s *Service) record(rec *Record, before, after engine.Game, seat int, a engine.Action, key string, ev []engine.Event, next int64, by origin) error {
+	state, err := after.MarshalJSON()
+	if err != nil {
+		return err
+	}
+	rec.State = state
+	if err := rec.appendEntry(Entry{N: rec.Moves, Seat: seat, Action: a, At: s.now().Unix(), Key: key, Events: ev, By: by.String()}); err != nil {
+		return err
+	}
+	rec.Moves++
+	for len(rec.Acted) < after.Seats() {
+		rec.Acted = append(rec.Acted, 0)
+	}
+	rec.Acted[seat]++
+	rec.grow(after.Seats())
+	if by == byPlayer {
+		rec.Misses[seat] = 0 // misses count in a row
+	}
+	if key != "" {
+		rec.Keys = rec.Keys.add(Idem{Seat: seat, Key: key, N: rec.Moves - 1, Version: next}, keepKeys)
+	}
+	if after.Over() {
+		rec.Status = StatusOver
+	}
+	s.planMail(rec, before, after)
+	return nil
+}
+
+// replayedResult answers a retried key as the first time, reading the
+// entry from its chunk if it has left the game item (a rare, late retry).
+// A key sent again with another action than the one it made (want) is no
+// retry: it is refused, as payment APIs do, rather than
+// answered with the first action's result.
+func (s *Service) replayedResult(ctx context.Context, rec *Record, k Idem, want engine.Action) (Result, error) {
+	var e Entry
+	if first := rec.Moves - rec.Log.Len(); k.N >= first {
+		_, rest := rec.Log.split(k.N - first)
+		one, _ := rest.split(1)
+		entries, err := one.decode()
+		if err != nil || len(entries) != 1 {
+			return Result{}, fmt.Errorf("game %s: entry %d of a retried key: %v", rec.ID, k.N, err)
+		}
+		e = entries[0]
+	} else {
+		all, err := s.FullLog(ctx, rec)
+		if err != nil {
+			return Result{}, err
+		}
+		e = all[k.N]
+	}
+	if want != e.Action {
+		return Result{}, Fail(CodeKeyReused, fmt.Errorf("key %q made %v, sent again with %v", k.Key, e.Action, want))
+	}
+	return Result{Version: k.Version, N: k.N, Position: rec.LinkPosition(e.Seat), Events: visible(e.Events, e.Seat), Replayed: true}, nil
+}
+
+// visible keeps the events seat may see (P-3).
+func visible(ev []engine.Event, seat int) []engine.Event {
+	out := make([]engine.Event, 0, len(ev))
+	for _, e := range ev {
+		if e.VisibleTo(seat) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// autoplay plays, in the same commit and for as long as there are any
+// (bounded by maxAutoplay), the decisions nobody need be asked: those of
+// seats handed to a bot, and those the seats' standing orders cover.
+//
+// When it stops at the bound with more to play, it marks the record so
+// that the sweep wakes the game at once and plays on (Tick), rather than
+// leaving a decision nobody is asked about to its deadline.
+func (s *Service) autoplay(rec *Record, g engine.Game, next int64) error {
+	rec.PlayOn = false
+	for n := 0; !g.Over(); n++ {
+		if n == maxAutoplay {
+			rec.PlayOn = true
+			return nil
+		}
+		seat, a, by := -1, engine.Action{}, byBot
+		for _, o := range g.Owing() {
+			if o < len(rec.Bots) && rec.Bots[o] {
+				var ok bool
+				if a, ok = g.Bot(o); !ok {
+					return fmt.Errorf("game %s: bot of seat %d has no move", rec.ID, o)
+				}
+				seat = o
+				break
+			}
+			if oa, ok := rec.byOrders(g, o); ok {
+				seat, a, by = o, oa, byOrder
+				break
+			}
+		}
+		if seat < 0 {
+			return nil
+		}
+		after, ev, err := g.Apply(seat, a)
+		if err != nil {
+			return fmt.Errorf("game %s: %s of seat %d chose %v: %w", rec.ID, by, seat, a, err)
+		}
+		if err := s.record(rec, g, after, seat, a, "", ev, next, by); err != nil {
+			return err
+		}
+		g = after
+	}
+	return nil
+}
