@@ -159,25 +159,12 @@ func (s *Service) act(ctx context.Context, id string, invite int, a engine.Actio
 	if pre.Decision != "" && pre.Decision != DecisionOf(g.Legal(seat)) {
 		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: %w since its form", store.ErrConflict, ErrDecisionChanged))
 	}
-	next, ev, err := g.Apply(seat, a)
+	res, err := s.decide(ctx, rec, ver, g, decision{seat: seat, action: a, key: key, by: byPlayer})
 	if err != nil {
 		return Result{}, err
 	}
-	if err := s.record(rec, g, next, seat, a, key, ev, ver+1, byPlayer); err != nil {
-		return Result{}, err
-	}
-	if err := s.autoplay(rec, next, ver+1); err != nil {
-		return Result{}, err
-	}
-	v, err := s.commit(ctx, rec, ver)
-	if err != nil {
-		if errors.Is(err, store.ErrConflict) {
-			err = fmt.Errorf("%w: %w", errLostRace, err)
-		}
-		return Result{}, fmt.Errorf("act on game %s v%d: %w", id, ver, err)
-	}
-	s.log.InfoContext(ctx, "action applied", "game", id, "version", v, "seat", seat, "action", a.Type)
-	return Result{Version: v, N: rec.Moves - 1, Position: rec.LinkPosition(seat), Events: visible(ev, seat)}, nil
+	s.log.InfoContext(ctx, "action applied", "game", id, "version", res.Version, "seat", seat, "action", a.Type)
+	return res, nil
 }
 
 // ActBot plays the engine's bot for the seat of invitation invite: for
@@ -200,11 +187,15 @@ func (s *Service) ActBot(ctx context.Context, id string, invite int, key string)
 	if !ok {
 		return Result{}, Fail(CodeNotYourTurn, fmt.Errorf("bot for seat %d: nothing owed", seat))
 	}
-	next, ev, err := g.Apply(seat, a)
+	return s.decide(ctx, rec, ver, g, decision{seat: seat, action: a, key: key, by: byBot})
+}
+
+// decide is the end of a move (Act, ActBot): it steps the decision d,
+// plays on what nobody need be asked, and commits rec as the version
+// after ver. The result is the seat's.
+func (s *Service) decide(ctx context.Context, rec *Record, ver int64, g engine.Game, d decision) (Result, error) {
+	next, ev, err := s.step(rec, g, d, ver+1)
 	if err != nil {
-		return Result{}, fmt.Errorf("bot for seat %d chose %v: %w", seat, a, err)
-	}
-	if err := s.record(rec, g, next, seat, a, key, ev, ver+1, byBot); err != nil {
 		return Result{}, err
 	}
 	if err := s.autoplay(rec, next, ver+1); err != nil {
@@ -212,9 +203,12 @@ func (s *Service) ActBot(ctx context.Context, id string, invite int, key string)
 	}
 	v, err := s.commit(ctx, rec, ver)
 	if err != nil {
-		return Result{}, fmt.Errorf("bot on game %s v%d: %w", id, ver, err)
+		if errors.Is(err, store.ErrConflict) {
+			err = fmt.Errorf("%w: %w", errLostRace, err)
+		}
+		return Result{}, fmt.Errorf("%s on game %s v%d: %w", d.by.verb(), rec.ID, ver, err)
 	}
-	return Result{Version: v, N: rec.Moves - 1, Position: rec.LinkPosition(seat), Events: visible(ev, seat)}, nil
+	return Result{Version: v, N: rec.Moves - 1, Position: rec.LinkPosition(d.seat), Events: visible(ev, d.seat)}, nil
 }
 
 // Who made a command: the seat's player, the clock (a missed deadline
@@ -245,6 +239,59 @@ func (o origin) String() string {
 		return ByOrder
 	}
 	return ""
+}
+
+// verb names a move of the origin in an error.
+func (o origin) verb() string {
+	if o == byPlayer {
+		return "act"
+	}
+	return o.String()
+}
+
+// decision is one command picked for a seat: the player's, or one picked
+// for it (its bot, its orders, its deadline's default).
+type decision struct {
+	seat   int
+	action engine.Action
+	key    string // its idempotency key ("" for none)
+	by     origin
+}
+
+// step applies d to g and records it in rec, to be committed as version
+// next: the one path every command takes, whoever picked it. A player's
+// action the engine refuses is refused with the engine's own error, which
+// the player reads; any other origin picked it from the engine, so a
+// refusal is the server's fault and says what was tried.
+func (s *Service) step(rec *Record, g engine.Game, d decision, next int64) (engine.Game, []engine.Event, error) {
+	after, ev, err := g.Apply(d.seat, d.action)
+	if err != nil {
+		if d.by == byPlayer {
+			return nil, nil, err
+		}
+		return nil, nil, fmt.Errorf("game %s: %s of seat %d chose %v: %w", rec.ID, d.by, d.seat, d.action, err)
+	}
+	if err := s.record(rec, g, after, d.seat, d.action, d.key, ev, next, d.by); err != nil {
+		return nil, nil, err
+	}
+	return after, ev, nil
+}
+
+// playOn steps, in one commit, the commands pick picks, until it picks
+// none, the game ends or maxAutoplay were played; it answers the game
+// and how many it played.
+func (s *Service) playOn(rec *Record, g engine.Game, next int64, pick func(engine.Game) (decision, bool, error)) (engine.Game, int, error) {
+	n := 0
+	for ; n < maxAutoplay && !g.Over(); n++ {
+		d, ok, err := pick(g)
+		if err != nil || !ok {
+			return g, n, err
+		}
+		if g, _, err = s.step(rec, g, d, next); err != nil {
+			return nil, n, err
+		}
+	}
+	return g, n, nil
 }
 
 // record appends an applied command to the record, to be committed as
@@ -324,38 +371,24 @@ func visible(ev []engine.Event, seat int) []engine.Event {
 // that the sweep wakes the game at once and plays on (Tick), rather than
 // leaving a decision nobody is asked about to its deadline.
 func (s *Service) autoplay(rec *Record, g engine.Game, next int64) error {
-	rec.PlayOn = false
-	for n := 0; !g.Over(); n++ {
-		if n == maxAutoplay {
-			rec.PlayOn = true
-			return nil
-		}
-		seat, a, by := -1, engine.Action{}, byBot
+	g, n, err := s.playOn(rec, g, next, func(g engine.Game) (decision, bool, error) {
 		for _, o := range g.Owing() {
 			if o < len(rec.Bots) && rec.Bots[o] {
-				var ok bool
-				if a, ok = g.Bot(o); !ok {
-					return fmt.Errorf("game %s: bot of seat %d has no move", rec.ID, o)
+				a, ok := g.Bot(o)
+				if !ok {
+					return decision{}, false, fmt.Errorf("game %s: bot of seat %d has no move", rec.ID, o)
 				}
-				seat = o
-				break
+				return decision{seat: o, action: a, by: byBot}, true, nil
 			}
-			if oa, ok := rec.byOrders(g, o); ok {
-				seat, a, by = o, oa, byOrder
-				break
+			if a, ok := rec.byOrders(g, o); ok {
+				return decision{seat: o, action: a, by: byOrder}, true, nil
 			}
 		}
-		if seat < 0 {
-			return nil
-		}
-		after, ev, err := g.Apply(seat, a)
-		if err != nil {
-			return fmt.Errorf("game %s: %s of seat %d chose %v: %w", rec.ID, by, seat, a, err)
-		}
-		if err := s.record(rec, g, after, seat, a, "", ev, next, by); err != nil {
-			return err
-		}
-		g = after
+		return decision{}, false, nil
+	})
+	if err != nil {
+		return err
 	}
+	rec.PlayOn = n == maxAutoplay && !g.Over()
 	return nil
 }

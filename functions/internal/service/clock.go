@@ -115,43 +115,18 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 		changed = true
 	}
 	missed := map[int]bool{} // a turn played out by defaults is one miss
-	for n := 0; n < maxAutoplay && !g.Over(); n++ {
-		seat := -1
+	g, played, err := s.playOn(rec, g, ver+1, func(g engine.Game) (decision, bool, error) {
 		for _, o := range g.Owing() {
 			if due := rec.Due[o]; due != 0 && due <= now {
-				seat = o
-				break
+				return s.missed(ctx, rec, g, o, missed)
 			}
 		}
-		if seat < 0 {
-			break
-		}
-		if !missed[seat] {
-			missed[seat] = true
-			rec.Misses[seat]++
-		}
-		a, ok := g.Default(seat)
-		if !ok {
-			return fmt.Errorf("game %s: seat %d owes a decision with no default", id, seat)
-		}
-		if rec.Misses[seat] >= rec.missesToBot() {
-			if rec.OnMisses == OnMissesDrop && canResign(g, seat) {
-				a = engine.Action{Type: engine.Resign}
-				s.log.InfoContext(ctx, "player dropped", "game", id, "seat", seat, "misses", rec.Misses[seat])
-			} else if !rec.Bots[seat] {
-				rec.Bots[seat] = true
-				s.log.InfoContext(ctx, "seat handed to a bot", "game", id, "seat", seat, "misses", rec.Misses[seat])
-			}
-		}
-		after, ev, err := g.Apply(seat, a)
-		if err != nil {
-			return fmt.Errorf("game %s: %v for seat %d at its deadline: %w", id, a, seat, err)
-		}
-		if err := s.record(rec, g, after, seat, a, fmt.Sprintf("deadline-%d-%d", seat, rec.SeatStep(seat)), ev, ver+1, byDeadline); err != nil {
-			return err
-		}
-		g, changed = after, true
+		return decision{}, false, nil
+	})
+	if err != nil {
+		return err
 	}
+	changed = changed || played > 0
 	if changed {
 		if err := s.autoplay(rec, g, ver+1); err != nil {
 			return err
@@ -175,6 +150,31 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 		return fmt.Errorf("tick game %s v%d: %w", id, ver, err)
 	}
 	return nil
+}
+
+// missed picks what a seat whose deadline has passed plays: its default,
+// or its resignation when repeated misses drop the player; repeated
+// misses may hand the seat to a bot first. missed counts each seat's miss
+// once in a tick (a turn played out by defaults is one miss).
+func (s *Service) missed(ctx context.Context, rec *Record, g engine.Game, seat int, missed map[int]bool) (decision, bool, error) {
+	if !missed[seat] {
+		missed[seat] = true
+		rec.Misses[seat]++
+	}
+	a, ok := g.Default(seat)
+	if !ok {
+		return decision{}, false, fmt.Errorf("game %s: seat %d owes a decision with no default", rec.ID, seat)
+	}
+	if rec.Misses[seat] >= rec.missesToBot() {
+		if rec.OnMisses == OnMissesDrop && canResign(g, seat) {
+			a = engine.Action{Type: engine.Resign}
+			s.log.InfoContext(ctx, "player dropped", "game", rec.ID, "seat", seat, "misses", rec.Misses[seat])
+		} else if !rec.Bots[seat] {
+			rec.Bots[seat] = true
+			s.log.InfoContext(ctx, "seat handed to a bot", "game", rec.ID, "seat", seat, "misses", rec.Misses[seat])
+		}
+	}
+	return decision{seat: seat, action: a, key: fmt.Sprintf("deadline-%d-%d", seat, rec.SeatStep(seat)), by: byDeadline}, true, nil
 }
 
 // SweepWorkers is how many games a sweep works on at once: each is a few
