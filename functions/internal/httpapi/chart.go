@@ -10,6 +10,7 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/boardpic"
 	"github.com/pbmgames/pbm/functions/internal/present"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -117,7 +118,7 @@ func netWorthChart(l string, pr present.Game, s series, names []string) template
 		if len(w) == 1 {
 			b.WriteString("0 0")
 		}
-		fmt.Fprintf(&b, `"><title>%s</title></path>`+"\n", html.EscapeString(nameFunc(names)(seat)))
+		fmt.Fprintf(&b, `"><title>%s</title></path>`+"\n", html.EscapeString(views.NameFunc(names)(seat)))
 	}
 	for seat, w := range s.Worth {
 		if len(w) > 0 {
@@ -135,7 +136,7 @@ func netWorthChart(l string, pr present.Game, s series, names []string) template
 		}
 		b.WriteString("/>")
 		marker(&b, seat, lx+36, ly, 6)
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f">%s</text>`+"\n", lx+48, ly+4, html.EscapeString(clip(nameFunc(names)(seat), 20)))
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f">%s</text>`+"\n", lx+48, ly+4, html.EscapeString(clip(views.NameFunc(names)(seat), 20)))
 	}
 	b.WriteString("</svg>")
 	return template.HTML(b.String()) // every text in it is escaped above
@@ -188,7 +189,7 @@ func chartDesc(l string, pr present.Game, s series, names []string) string {
 		for _, v := range w {
 			top = max(top, v)
 		}
-		parts = append(parts, templates.Tf(l, "chart_desc_seat", nameFunc(names)(seat), pr.Money(l, top), pr.Money(l, w[len(w)-1])))
+		parts = append(parts, templates.Tf(l, "chart_desc_seat", views.NameFunc(names)(seat), pr.Money(l, top), pr.Money(l, w[len(w)-1])))
 	}
 	return templates.Tf(l, "chart_desc", s.Moves[len(s.Moves)-1]) + " " + strings.Join(parts, "; ") + "."
 }

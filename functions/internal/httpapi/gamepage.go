@@ -13,6 +13,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/boardpic"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -28,30 +29,6 @@ func seatCSS() template.CSS {
 		fmt.Fprintf(&b, ".s%d{--c:%s}", i, boardpic.SeatHex(i))
 	}
 	return template.CSS(b.String()) // made of fixed hex colours only
-}
-
-// seatNames lists the players' names by engine seat.
-func seatNames(rec *service.Record, seats int) []string {
-	names := make([]string, seats)
-	for i := range names {
-		names[i] = "—"
-	}
-	for _, s := range rec.Seats {
-		if s.Accepted && s.Engine >= 0 && s.Engine < seats {
-			names[s.Engine] = s.Name
-		}
-	}
-	return names
-}
-
-// nameFunc names an engine seat, "—" for none.
-func nameFunc(names []string) func(int) string {
-	return func(s int) string {
-		if s >= 0 && s < len(names) {
-			return names[s]
-		}
-		return "—"
-	}
 }
 
 // seatPanel is what a page shows of one seat: what the game's presenter
@@ -89,7 +66,7 @@ func panels(l string, kind string, g engine.Game, reader int, names []string) []
 	owing := g.Owing()
 	out := make([]seatPanel, g.Seats())
 	for i := range out {
-		out[i] = seatPanel{Seat: i, Name: nameFunc(names)(i), Me: i == reader,
+		out[i] = seatPanel{Seat: i, Name: views.NameFunc(names)(i), Me: i == reader,
 			Turn: !g.Over() && g.Turn() == i, Owes: slices.Contains(owing, i)}
 	}
 	for _, sc := range scores {
@@ -262,7 +239,7 @@ type waiting struct {
 func waitingFor(l string, rec *service.Record, g engine.Game, names []string, now time.Time) []waiting {
 	var out []waiting
 	for _, s := range g.Owing() {
-		out = append(out, waiting{Name: nameFunc(names)(s), Seat: s, Due: newDeadline(l, due(rec, s), now)})
+		out = append(out, waiting{Name: views.NameFunc(names)(s), Seat: s, Due: newDeadline(l, due(rec, s), now)})
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 )
 
 // logPageSize is how many commands one page of the log lists.
@@ -74,10 +75,10 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 	if inv := rd.seatIndex(); inv >= 0 {
 		seat = rec.Seats[inv].Engine
 	}
-	names := seatNames(rec, h.seats)
+	names := views.SeatNames(rec, h.seats)
 	link := func(k string, v int) string { return pageLink("/g/"+rec.ID+"/log", token, l, k, strconv.Itoa(v)) }
 	pr := present.For(rec.Kind)
-	name := nameFunc(names)
+	name := views.NameFunc(names)
 	entry := func(i int) logEntry {
 		e := h.entries[i]
 		le := logEntry{N: i + 1, Seat: e.Seat, Name: name(e.Seat), Action: pr.Command(l, e.Action, name),
@@ -120,7 +121,7 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 			a.pageError(w, r, err)
 			return
 		}
-		d.Squares = present.For(rec.Kind).Squares(l, g.View(seat), nameFunc(names))
+		d.Squares = present.For(rec.Kind).Squares(l, g.View(seat), views.NameFunc(names))
 		d.ToStart, d.ToEnd = link("step", 0), link("step", d.Total)
 		if step > 0 {
 			d.Back, d.Back10 = link("step", step-1), link("step", max(step-10, 0))

@@ -15,6 +15,7 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/templates"
 )
@@ -208,7 +209,7 @@ func formAction(r *http.Request) (engine.Action, error) {
 		}
 	}
 	if v := f.Get("alt"); v != "" { // a decision chosen from a form's list
-		if err := parseAlt(v, &a); err != nil {
+		if err := views.ParseAlt(v, &a); err != nil {
 			return a, service.Fail(service.CodeInvalid, err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/templates"
 )
@@ -41,9 +42,9 @@ type seatData struct {
 	Options, Deadline string
 	Prompt            string
 	Due               *deadline
-	Default           *choiceView
+	Default           *views.Choice
 	Focus, AllURL     string // a page that lists one long group of decisions
-	Groups            []choiceGroup
+	Groups            []views.Group
 	Waiting           []waiting
 	Events            []eventLine
 	EventsMore        bool
@@ -122,7 +123,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	if inv >= 0 {
 		seat = rec.Seats[inv].Engine
 	}
-	names := seatNames(rec, g.Seats())
+	names := views.SeatNames(rec, g.Seats())
 	now := a.now()
 
 	legal := g.Legal(seat)
@@ -148,16 +149,16 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		d.Step, d.Decision = rec.SeatStep(seat), service.DecisionOf(legal)
 		d.Focus = r.URL.Query().Get("show")
 		more := func(g string) string { return pageLink("/g/"+rec.ID, token, l, "show", g) }
-		d.Default, d.Groups = arrangeChoices(l, pr, legal, view, names, turnEnders(g, seat, legal), d.Focus, more)
-		if !slices.ContainsFunc(d.Groups, func(g choiceGroup) bool { return g.Key == d.Focus }) {
+		d.Default, d.Groups = views.Arrange(l, pr, legal, view, names, views.TurnEnders(g, seat, legal), d.Focus, more)
+		if !slices.ContainsFunc(d.Groups, func(g views.Group) bool { return g.Key == d.Focus }) {
 			d.Focus = "" // no such group now: the whole page
 		}
 		d.AllURL = pageLink("/g/"+rec.ID, token, l)
 		d.Due = newDeadline(l, due(rec, seat), now)
-		d.Prompt = pr.Prompt(l, view, seat, true, nameFunc(names))
+		d.Prompt = pr.Prompt(l, view, seat, true, views.NameFunc(names))
 	} else if !d.Over {
 		d.Waiting = waitingFor(l, rec, g, names, now)
-		d.Prompt = pr.Prompt(l, view, seat, false, nameFunc(names))
+		d.Prompt = pr.Prompt(l, view, seat, false, views.NameFunc(names))
 	}
 
 	all := panels(l, rec.Kind, g, seat, names)
@@ -175,12 +176,12 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		a.pageError(w, r, err)
 		return
 	}
-	d.Squares = pr.Squares(l, view, nameFunc(names))
+	d.Squares = pr.Squares(l, view, views.NameFunc(names))
 	if d.Over {
 		d.RecordURL = pageLink("/g/"+rec.ID+"/record", token, l)
 		d.Standings = byPlace(all)
 		if log, err := rec.Recent(); err == nil && len(log) > 0 {
-			d.OverWhy = present.OverText(pr, l, log[len(log)-1].Events, nameFunc(names))
+			d.OverWhy = present.OverText(pr, l, log[len(log)-1].Events, views.NameFunc(names))
 		}
 		if h, err := a.loadHistory(r.Context(), rec); err != nil {
 			a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
@@ -195,7 +196,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		lines = storyLinesOver
 	}
 	if d.Focus == "" {
-		d.Events, d.EventsMore = storySince(rec, seat, l, nameFunc(names), lines)
+		d.Events, d.EventsMore = storySince(rec, seat, l, views.NameFunc(names), lines)
 	}
 	a.render(w, r, status, "seat.html", d)
 }
