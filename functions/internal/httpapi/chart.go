@@ -32,7 +32,7 @@ var dashes = [...]string{"", "7 4", "2 3", "10 3 2 3", "4 2", "12 4"}
 // netWorthChart draws every seat's net worth over the game as an inline
 // SVG line chart: gridlines, labelled axes, one line a seat in its board
 // colour and dash, a numbered marker at its end, and a legend.
-func netWorthChart(l string, pr present.Game, s series, names []string) template.HTML {
+func netWorthChart(l string, pr present.Game, s views.Series, names []string) template.HTML {
 	if len(s.Moves) < 2 || len(s.Worth) == 0 {
 		return ""
 	}
@@ -179,7 +179,7 @@ func niceStep(span float64, n int) float64 {
 
 // chartDesc is the text alternative of the chart: each seat's net worth
 // at the start, its highest and at the end.
-func chartDesc(l string, pr present.Game, s series, names []string) string {
+func chartDesc(l string, pr present.Game, s views.Series, names []string) string {
 	var parts []string
 	for seat, w := range s.Worth {
 		if len(w) == 0 {

@@ -65,22 +65,22 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 		a.render(w, r, http.StatusOK, "log.html", d)
 		return
 	}
-	h, err := a.loadHistory(r.Context(), rec)
+	h, err := views.LoadHistory(r.Context(), a.svc, rec)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
 	}
-	d.Started, d.Total = true, len(h.entries)
+	d.Started, d.Total = true, len(h.Entries)
 	seat := engine.Spectator
 	if inv := rd.seatIndex(); inv >= 0 {
 		seat = rec.Seats[inv].Engine
 	}
-	names := views.SeatNames(rec, h.seats)
+	names := views.SeatNames(rec, h.Seats)
 	link := func(k string, v int) string { return pageLink("/g/"+rec.ID+"/log", token, l, k, strconv.Itoa(v)) }
 	pr := present.For(rec.Kind)
 	name := views.NameFunc(names)
 	entry := func(i int) logEntry {
-		e := h.entries[i]
+		e := h.Entries[i]
 		le := logEntry{N: i + 1, Seat: e.Seat, Name: name(e.Seat), Action: pr.Command(l, e.Action, name),
 			At: dateTime(l, time.Unix(e.At, 0).UTC()), Step: link("step", i+1)}
 		if hidden(pr, e, seat) {
@@ -105,7 +105,7 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		step = min(max(step, 0), d.Total)
-		g, err := h.at(step)
+		g, err := h.At(step)
 		if err != nil {
 			a.pageError(w, r, err)
 			return

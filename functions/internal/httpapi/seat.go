@@ -183,9 +183,9 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		if log, err := rec.Recent(); err == nil && len(log) > 0 {
 			d.OverWhy = present.OverText(pr, l, log[len(log)-1].Events, views.NameFunc(names))
 		}
-		if h, err := a.loadHistory(r.Context(), rec); err != nil {
+		if h, err := views.LoadHistory(r.Context(), a.svc, rec); err != nil {
 			a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
-		} else if s, err := h.netWorth(chartPoints); err != nil {
+		} else if s, err := h.NetWorth(chartPoints); err != nil {
 			a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
 		} else {
 			d.Chart = netWorthChart(l, pr, s, names)
