@@ -2,88 +2,12 @@ package service
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/infra/store"
 )
-
-// Precondition is what a move was chosen on; zero fields check nothing.
-type Precondition struct {
-	// Version is the stored version of the game (API clients).
-	Version int64
-	// Position is the seat's position a mail's link was issued for
-	// (Record.SeatPosition): the link acts while the seat owes decisions
-	// of that round.
-	Position int64
-	// Step and Decision are what a seat page's form was shown on: the
-	// seat's own step (Record.SeatStep) and the decisions it owed
-	// (DecisionOf). Only the seat itself moves its step, and only a change
-	// of what it owes changes the decision: another seat's move never
-	// stales a form whose decision is still owed.
-	Step     int64
-	Decision string
-}
-
-// SeatPosition numbers a seat's rounds of decisions: one more each time
-// the seat begins to owe decisions after owing none (a turn, a sealed
-// bid, an offer), when it is mailed. A link carries it, so it opens the
-// seat's decisions for as long as the seat owes any of that round — a
-// turn of several decisions, whatever other seats do meanwhile — and
-// then shows "already done".
-func (r *Record) SeatPosition(seat int) int64 {
-	if seat < 0 || seat >= len(r.Rounds) {
-		return 1
-	}
-	return int64(r.Rounds[seat]) + 1
-}
-
-// LinkPosition is the position a seat's link issued now carries: its
-// round's while the seat owes decisions, else the next round's, so the
-// page a player is left on after their last decision opens their next
-// decisions once they come rather than saying "already done".
-func (r *Record) LinkPosition(seat int) int64 {
-	if seat >= 0 && seat < len(r.Due) && r.Due[seat] > 0 {
-		return r.SeatPosition(seat)
-	}
-	return r.SeatPosition(seat) + 1
-}
-
-// LinkDone tells whether a link of position pos (0: none) is for a round
-// of decisions the seat has finished, owes tells whether the seat owes any
-// now.
-func (r *Record) LinkDone(seat int, pos int64, owes bool) bool {
-	cur := r.SeatPosition(seat)
-	return pos != 0 && (pos < cur || pos == cur && !owes || pos > cur+1 || pos == cur+1 && owes)
-}
-
-// SeatStep numbers a seat's own commands: 1 before its first, one more
-// after each.
-func (r *Record) SeatStep(seat int) int64 {
-	if seat < 0 || seat >= len(r.Acted) {
-		return 1
-	}
-	return int64(r.Acted[seat]) + 1
-}
-
-// ErrDecisionChanged is the cause of a conflict when what a seat owes has
-// changed since the form it answers was drawn.
-var ErrDecisionChanged = errors.New("the seat's decisions changed")
-
-// DecisionOf fingerprints the decisions a seat owes, as Legal lists them.
-func DecisionOf(legal []engine.Choice) string {
-	b, err := json.Marshal(legal)
-	if err != nil { // plain data: cannot fail
-		panic(fmt.Sprintf("decision fingerprint: %v", err))
-	}
-	h := sha256.Sum256(b)
-	return hex.EncodeToString(h[:12])
-}
 
 // Result of an action.
 type Result struct {
@@ -135,13 +59,10 @@ func (s *Service) act(ctx context.Context, id string, invite int, a engine.Actio
 	if k, ok := rec.findKey(seat, key); ok && seat >= 0 {
 		return s.replayedResult(ctx, rec, k, a)
 	}
+	if err := pre.checkRecord(rec, ver, seat); err != nil {
+		return Result{}, err
+	}
 	switch {
-	case pre.Version != 0 && pre.Version != ver:
-		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: move made on version %d, game is at %d", store.ErrConflict, pre.Version, ver))
-	case pre.Position != 0 && pre.Position != rec.SeatPosition(seat):
-		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: link for position %d, seat is at %d", store.ErrConflict, pre.Position, rec.SeatPosition(seat)))
-	case pre.Step != 0 && pre.Step != rec.SeatStep(seat):
-		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: form for step %d, seat is at %d", store.ErrConflict, pre.Step, rec.SeatStep(seat)))
 	case rec.Status == StatusOver:
 		return Result{}, Fail(CodeGameOver, nil)
 	case rec.Status != StatusPlaying:
@@ -153,11 +74,8 @@ func (s *Service) act(ctx context.Context, id string, invite int, a engine.Actio
 	if err != nil {
 		return Result{}, err
 	}
-	if pre.Position != 0 && !slices.Contains(g.Owing(), seat) {
-		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: link for position %d, the seat owes nothing", store.ErrConflict, pre.Position))
-	}
-	if pre.Decision != "" && pre.Decision != DecisionOf(g.Legal(seat)) {
-		return Result{}, Fail(CodeConflict, fmt.Errorf("%w: %w since its form", store.ErrConflict, ErrDecisionChanged))
+	if err := pre.checkGame(g, seat); err != nil {
+		return Result{}, err
 	}
 	res, err := s.decide(ctx, rec, ver, g, decision{seat: seat, action: a, key: key, by: byPlayer})
 	if err != nil {

@@ -4,10 +4,12 @@
 // it knows nothing of HTTP.
 //
 // Its files by job: service.go wires it and reads and writes a game;
-// create.go makes games and seats players (with guard.go, the limits and
-// the organiser's confirmation); act.go applies a seat's, a bot's or an
-// order's decision; clock.go does what deadlines ask (Tick, the sweep);
-// log.go reads the log; mail.go plans the mail a commit leaves.
+// create.go makes games and seats players (validate.go checks what they
+// send, guard.go the limits and the organiser's confirmation); auth.go
+// signs and checks links; act.go applies a seat's, a bot's or an order's
+// decision, on what precondition.go says the move was chosen on; clock.go
+// does what deadlines ask (Tick, the sweep); log.go reads and replays the
+// log; mail.go plans the mail a commit leaves.
 package service
 
 import (

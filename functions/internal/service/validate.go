@@ -81,12 +81,21 @@ func checkName(name string) error {
 	if name == "" || utf8.RuneCountInString(name) > MaxNameLen || !utf8.ValidString(name) {
 		return invalid(fmt.Sprintf("Имя: от 1 до %d символов.", MaxNameLen), fmt.Sprintf("A name must be 1 to %d characters.", MaxNameLen))
 	}
-	for _, r := range name {
-		if unicode.IsControl(r) || r == '<' || r == '>' || r == '&' || r == '"' || r == '`' || unicode.Is(unicode.Cf, r) {
-			return invalid("Имя не должно содержать управляющих символов и разметки.", "A name may not hold control characters or markup.")
-		}
+	if !plainText(name) {
+		return invalid("Имя не должно содержать управляющих символов и разметки.", "A name may not hold control characters or markup.")
 	}
 	return nil
+}
+
+// plainText tells whether s holds no control characters and no markup,
+// which could break a page or a mail.
+func plainText(s string) bool {
+	for _, r := range s {
+		if unicode.IsControl(r) || r == '<' || r == '>' || r == '&' || r == '"' || r == '`' || unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
+	return true
 }
 
 // checkGameName allows an empty name (the game is then named by its kind
@@ -99,10 +108,8 @@ func checkGameName(name string) error {
 	if utf8.RuneCountInString(name) > MaxGameNameLen || !utf8.ValidString(name) {
 		return invalid(fmt.Sprintf("Название игры: до %d символов.", MaxGameNameLen), fmt.Sprintf("A game's name must be at most %d characters.", MaxGameNameLen))
 	}
-	for _, r := range name {
-		if unicode.IsControl(r) || r == '<' || r == '>' || r == '&' || r == '"' || r == '`' || unicode.Is(unicode.Cf, r) {
-			return invalid("Название игры не должно содержать управляющих символов и разметки.", "A game's name may not hold control characters or markup.")
-		}
+	if !plainText(name) {
+		return invalid("Название игры не должно содержать управляющих символов и разметки.", "A game's name may not hold control characters or markup.")
 	}
 	return nil
 }
