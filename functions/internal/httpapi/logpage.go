@@ -22,7 +22,7 @@ type logEntry struct {
 	Name   string
 	Action string
 	At     string
-	Events []eventLine
+	Events []views.EventLine
 	Step   string // the replay after it
 }
 
@@ -43,7 +43,7 @@ type logData struct {
 	Entry                                             *logEntry
 	Board                                             template.HTML
 	Squares                                           []present.Square // the board in words
-	Panels                                            []seatPanel
+	Panels                                            []views.Panel
 	Back, Back10, Fwd, Fwd10, ToStart, ToEnd, ListURL string
 }
 
@@ -82,7 +82,7 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 	entry := func(i int) logEntry {
 		e := h.Entries[i]
 		le := logEntry{N: i + 1, Seat: e.Seat, Name: name(e.Seat), Action: pr.Command(l, e.Action, name),
-			At: dateTime(l, time.Unix(e.At, 0).UTC()), Step: link("step", i+1)}
+			At: views.DateTime(l, time.Unix(e.At, 0).UTC()), Step: link("step", i+1)}
 		if hidden(pr, e, seat) {
 			le.Action = pr.SecretText(l) // its details stay secret (P-3)
 		}
@@ -92,7 +92,7 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 				le.Action = t
 			}
 		}
-		le.Events = eventLines(l, pr, e.Events, seat, name)
+		le.Events = views.EventLines(l, pr, e.Events, seat, name)
 		return le
 	}
 	d.StartURL, d.ListURL = link("step", 0), pageLink("/g/"+rec.ID+"/log", token, l)
@@ -116,7 +116,7 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 			d.Entry = &e
 			d.ListURL = link("from", (step-1)/logPageSize*logPageSize+1)
 		}
-		d.Panels = panels(l, rec.Kind, g, seat, names)
+		d.Panels = views.Panels(l, rec.Kind, g, seat, names)
 		if d.Board, err = boardSVG(l, g, seat, names); err != nil {
 			a.pageError(w, r, err)
 			return

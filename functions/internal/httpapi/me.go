@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/templates"
@@ -27,7 +28,7 @@ type myGame struct {
 	OrdersURL                  string // the seat's standing orders
 	Organiser, YourTurn        bool
 	Phase                      string // invited, playing or over
-	Due                        *deadline
+	Due                        *views.Deadline
 }
 
 // mePage is the player's "my games" page: every game with a link, and the
@@ -97,7 +98,7 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 			}
 			g.YourTurn = rec.Status == service.StatusPlaying && s.Engine >= 0 && s.Engine < len(rec.Due) && rec.Due[s.Engine] > 0
 			if g.YourTurn {
-				g.Due = newDeadline(l, rec.Due[s.Engine], a.now())
+				g.Due = views.NewDeadline(l, rec.Due[s.Engine], a.now())
 			}
 		}
 		if g.URL == "" && rec.Organiser.Email == email {

@@ -7,6 +7,7 @@ import (
 	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
 
@@ -23,7 +24,7 @@ type orgPlayer struct {
 	NetWorth            int64  // in a started game
 	Worth               string // NetWorth in the game's money
 	InviteURL, InviteID string // while the game waits for them
-	Due                 *deadline
+	Due                 *views.Deadline
 }
 
 // orgData is the organiser's page.
@@ -54,7 +55,7 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 	l := lang(r)
 	info, _ := games.Lookup(rec.Kind)
 	d := orgData{page: newPage(r, "organiser_page"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
-		Error: errMsg, Options: optionsText(l, rec), Deadline: deadlineText(l, rec), MinSeats: info.MinSeats,
+		Error: errMsg, Options: views.OptionsText(l, rec), Deadline: views.DeadlineText(l, rec), MinSeats: info.MinSeats,
 		Unconfirmed: rec.Status == service.StatusUnconfirmed, OrgEmail: rec.Organiser.Email,
 		Invited: rec.Status == service.StatusInvited, Playing: rec.Status == service.StatusPlaying, Over: rec.Status == service.StatusOver}
 	d.Title = d.GameName + " — " + d.Title
@@ -103,7 +104,7 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 			p.Bot = p.Seat < len(rec.Bots) && rec.Bots[p.Seat]
 			p.Owes = slices.Contains(owing, p.Seat)
 			if p.Owes {
-				p.Due = newDeadline(l, due(rec, p.Seat), now)
+				p.Due = views.NewDeadline(l, views.Due(rec, p.Seat), now)
 			}
 			for _, sc := range scores {
 				if sc.Seat == p.Seat {
@@ -157,7 +158,7 @@ func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	me := rec.Seats[rd.claims.Seat]
 	d := inviteData{page: newPage(r, "invite_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Name: me.Name,
-		Organiser: rec.Organiser.Name, Options: optionsText(l, rec), Deadline: duration(l, timeHours(deadlineHours(rec))),
+		Organiser: rec.Organiser.Name, Options: views.OptionsText(l, rec), Deadline: views.Duration(l, timeHours(views.DeadlineHours(rec))),
 		Accepted: me.Accepted, Open: rec.Status == service.StatusInvited, RulesURL: rulesLink(rec.Kind, l)}
 	for i, s := range rec.Seats {
 		if i != rd.claims.Seat {

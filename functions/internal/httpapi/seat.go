@@ -41,20 +41,20 @@ type seatData struct {
 	Decision          string
 	Options, Deadline string
 	Prompt            string
-	Due               *deadline
+	Due               *views.Deadline
 	Default           *views.Choice
 	Focus, AllURL     string // a page that lists one long group of decisions
 	Groups            []views.Group
-	Waiting           []waiting
-	Events            []eventLine
+	Waiting           []views.Waiting
+	Events            []views.EventLine
 	EventsMore        bool
 	Board             template.HTML
 	Squares           []present.Square // the board in words, legible on a phone
 	OverWhy           string           // what ended the game
 	RulesURL          string
-	Me                *seatPanel
-	Others            []seatPanel
-	Standings         []seatPanel
+	Me                *views.Panel
+	Others            []views.Panel
+	Standings         []views.Panel
 	Chart             template.HTML
 	LogURL            string
 	OrdersURL         string // the seat's standing orders, while the game goes on
@@ -99,7 +99,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	inv := rd.seatIndex()
 	d := seatData{page: newPage(r, "game"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
 		Error: errMsg, Role: roleOf(rd), Seated: inv >= 0, Version: ver, Moves: rec.Moves,
-		Options: optionsText(l, rec), Deadline: deadlineText(l, rec), RulesURL: rulesLink(rec.Kind, l),
+		Options: views.OptionsText(l, rec), Deadline: views.DeadlineText(l, rec), RulesURL: rulesLink(rec.Kind, l),
 		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed()}
 	d.Title, d.Game = rec.Title(l, d.GameName), true
 	if r.Method != http.MethodGet {
@@ -154,14 +154,14 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 			d.Focus = "" // no such group now: the whole page
 		}
 		d.AllURL = pageLink("/g/"+rec.ID, token, l)
-		d.Due = newDeadline(l, due(rec, seat), now)
+		d.Due = views.NewDeadline(l, views.Due(rec, seat), now)
 		d.Prompt = pr.Prompt(l, view, seat, true, views.NameFunc(names))
 	} else if !d.Over {
-		d.Waiting = waitingFor(l, rec, g, names, now)
+		d.Waiting = views.WaitingFor(l, rec, g, names, now)
 		d.Prompt = pr.Prompt(l, view, seat, false, views.NameFunc(names))
 	}
 
-	all := panels(l, rec.Kind, g, seat, names)
+	all := views.Panels(l, rec.Kind, g, seat, names)
 	for i := range all {
 		switch {
 		case d.Over: // the standings tell each seat's net worth, broken down
@@ -179,7 +179,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	d.Squares = pr.Squares(l, view, views.NameFunc(names))
 	if d.Over {
 		d.RecordURL = pageLink("/g/"+rec.ID+"/record", token, l)
-		d.Standings = byPlace(all)
+		d.Standings = views.ByPlace(all)
 		if log, err := rec.Recent(); err == nil && len(log) > 0 {
 			d.OverWhy = present.OverText(pr, l, log[len(log)-1].Events, views.NameFunc(names))
 		}
@@ -196,7 +196,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		lines = storyLinesOver
 	}
 	if d.Focus == "" {
-		d.Events, d.EventsMore = storySince(rec, seat, l, views.NameFunc(names), lines)
+		d.Events, d.EventsMore = views.StorySince(rec, seat, l, views.NameFunc(names), lines)
 	}
 	a.render(w, r, status, "seat.html", d)
 }
