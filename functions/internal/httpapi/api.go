@@ -7,6 +7,7 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
 
@@ -43,6 +44,9 @@ type PlayerView struct {
 type reader struct {
 	claims linksign.Claims
 }
+
+// view is the reader as views know it.
+func (rd reader) view() views.Reader { return views.ReaderOf(rd.claims) }
 
 func (rd reader) seatIndex() int {
 	if rd.claims.Purpose == linksign.PurposeSeat {
