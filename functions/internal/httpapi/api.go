@@ -292,18 +292,12 @@ func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
 		if e.Seat == seat && e.Delegated() {
 			le.By = e.By
 		}
-		if hidden(pr, e, seat) {
+		if views.Hidden(pr, e, seat) {
 			le.Action = engine.Action{Type: e.Action.Type} // a sealed bid's amount stays secret (P-3)
 		}
 		out = append(out, le)
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"id": rec.ID, "kind": rec.Kind, "log": out})
-}
-
-// hidden tells whether the command's details are secret from seat: a
-// secret action (a sealed bid) of another seat.
-func hidden(p present.Game, e service.Entry, seat int) bool {
-	return e.Seat != seat && p.SecretAction(e.Action.Type)
 }
 
 func (a *api) result(w http.ResponseWriter, r *http.Request) {
