@@ -5,7 +5,6 @@ import (
 	"net/http"
 	"net/url"
 
-	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/views"
@@ -46,13 +45,10 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		return
 	}
 	l := lang(r)
-	var g engine.Game
-	if rec.State != nil {
-		var err error
-		if g, err = a.svc.Engine(rec); err != nil {
-			a.pageError(w, r, err)
-			return
-		}
+	g, err := a.engine(rec)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
 	}
 	q := r.URL.Query()
 	d := seatData{page: newPage(r, "game"), Token: token, GameName: gameName(l, rec.Kind), RulesURL: rulesLink(rec.Kind, l)}
@@ -67,7 +63,6 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		a.render(w, r, status, "seat.html", d)
 		return
 	}
-	var err error
 	if d.Board, err = boardSVG(l, g, d.Seat, d.Names); err != nil {
 		a.pageError(w, r, err)
 		return
