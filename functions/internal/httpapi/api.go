@@ -88,17 +88,38 @@ func (a *api) createGame(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) accept(w http.ResponseWriter, r *http.Request) {
-	rd, err := a.authorize(r, bearer(r), linksign.PurposeInvite)
+	tok, seat, err := a.acceptInvite(r, bearer(r))
 	if err != nil {
 		a.fail(w, r, err)
 		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"seat_token": tok, "seat": seat})
+}
+
+// acceptInvite seats the player of an invitation token; it answers their
+// seat's token and their invitation index.
+func (a *api) acceptInvite(r *http.Request, token string) (string, int, error) {
+	rd, err := a.authorize(r, token, linksign.PurposeInvite)
+	if err != nil {
+		return "", 0, err
 	}
 	tok, err := a.svc.Accept(r.Context(), r.PathValue("id"), rd.claims.Seat)
+	return tok, rd.claims.Seat, err
+}
+
+// seatRequest authorizes the bearer's seat token for the game in the
+// path and decodes the JSON body into req. On an error it answers and
+// returns false.
+func (a *api) seatRequest(w http.ResponseWriter, r *http.Request, req any) (reader, bool) {
+	rd, err := a.authorize(r, bearer(r), linksign.PurposeSeat)
+	if err == nil {
+		err = decodeJSON(r, req)
+	}
 	if err != nil {
 		a.fail(w, r, err)
-		return
+		return reader{}, false
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"seat_token": tok, "seat": rd.claims.Seat})
+	return rd, true
 }
 
 func (a *api) start(w http.ResponseWriter, r *http.Request) {
@@ -158,14 +179,9 @@ type ActRequest struct {
 }
 
 func (a *api) act(w http.ResponseWriter, r *http.Request) {
-	rd, err := a.authorize(r, bearer(r), linksign.PurposeSeat)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
 	var req ActRequest
-	if err := decodeJSON(r, &req); err != nil {
-		a.fail(w, r, err)
+	rd, ok := a.seatRequest(w, r, &req)
+	if !ok {
 		return
 	}
 	// A token issued for a position (a mail's link) acts only on it.
@@ -217,14 +233,9 @@ func (a *api) result(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	g, err := a.svc.Engine(rec)
-	if err != nil {
+	if g, err := a.svc.Engine(rec); err != nil {
 		a.fail(w, r, err)
-		return
+	} else {
+		writeJSON(w, http.StatusOK, views.Result(rec, g))
 	}
-	out := map[string]any{"id": rec.ID, "over": g.Over(), "moves": rec.Moves, "scores": g.Score(), "seed_sha256": rec.SeedCommitment()}
-	if seed := rec.RevealedSeed(); seed != "" {
-		out["seed"] = seed
-	}
-	writeJSON(w, http.StatusOK, out)
 }

@@ -156,11 +156,17 @@ func (a *api) unsubscribePage(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, err)
 		return
 	}
+	a.renderUnsubscribe(w, r, token, false)
+}
+
+// renderUnsubscribe draws the unsubscribe page: asking to confirm, with
+// the token, or saying it is done.
+func (a *api) renderUnsubscribe(w http.ResponseWriter, r *http.Request, token string, done bool) {
 	a.render(w, r, http.StatusOK, "unsubscribe.html", struct {
 		page
 		Token string
 		Done  bool
-	}{newPage(r, "unsubscribe"), token, false})
+	}{newPage(r, "unsubscribe"), token, done})
 }
 
 // unsubscribe is the one-click unsubscribe of RFC 8058 (a POST with
@@ -183,9 +189,5 @@ func (a *api) unsubscribe(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, err)
 		return
 	}
-	a.render(w, r, http.StatusOK, "unsubscribe.html", struct {
-		page
-		Token string
-		Done  bool
-	}{newPage(r, "unsubscribe"), "", true})
+	a.renderUnsubscribe(w, r, "", true)
 }

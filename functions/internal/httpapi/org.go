@@ -120,12 +120,8 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 // startPage starts the game with those who have accepted; a refusal (too
 // few of them) is shown on the organiser's page.
 func (a *api) startPage(w http.ResponseWriter, r *http.Request) {
-	if !a.parseForm(w, r) {
-		return
-	}
-	token := r.PostFormValue("t")
-	if _, err := a.authorize(r, token, linksign.PurposeOrganiser); err != nil {
-		a.pageError(w, r, err)
+	_, token, ok := a.postedReader(w, r, linksign.PurposeOrganiser)
+	if !ok {
 		return
 	}
 	if err := a.svc.Start(r.Context(), r.PathValue("id")); err != nil {
@@ -180,12 +176,7 @@ func (a *api) acceptPage(w http.ResponseWriter, r *http.Request) {
 	if !a.parseForm(w, r) {
 		return
 	}
-	rd, err := a.authorize(r, r.PostFormValue("t"), linksign.PurposeInvite)
-	if err != nil {
-		a.pageError(w, r, err)
-		return
-	}
-	seatToken, err := a.svc.Accept(r.Context(), r.PathValue("id"), rd.claims.Seat)
+	seatToken, _, err := a.acceptInvite(r, r.PostFormValue("t"))
 	if err != nil {
 		a.pageError(w, r, err)
 		return

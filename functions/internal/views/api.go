@@ -100,3 +100,13 @@ func LogEntries(rec *service.Record, entries []service.Entry, rd Reader) []LogEn
 	}
 	return out
 }
+
+// Result is the standings of a started game: the scores so far, and the
+// seed once the game is over.
+func Result(rec *service.Record, g engine.Game) map[string]any {
+	out := map[string]any{"id": rec.ID, "over": g.Over(), "moves": rec.Moves, "scores": g.Score(), "seed_sha256": rec.SeedCommitment()}
+	if seed := rec.RevealedSeed(); seed != "" {
+		out["seed"] = seed
+	}
+	return out
+}
