@@ -132,13 +132,7 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 			return err
 		}
 	}
-	for seat, due := range rec.Due {
-		if due == 0 || rec.Reminded[seat] || rec.Bots[seat] || rec.unasked(seat) || rec.remindAt(seat) > now {
-			continue
-		}
-		rec.Reminded[seat] = true
-		inv := rec.inviteOf(seat)
-		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("%s-%d-%d", MailReminder, inv, rec.Moves), Kind: MailReminder, Seat: inv, Moves: rec.Moves, Due: due})
+	if rec.remind(now) {
 		changed = true
 	}
 	if !changed && (rec.WakeKey == 0 || rec.WakeKey > now || rec.wakeKey(now) == rec.WakeKey) {
@@ -150,6 +144,23 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 		return fmt.Errorf("tick game %s v%d: %w", id, ver, err)
 	}
 	return nil
+}
+
+// remind mails a reminder to each seat whose deadline is near (a quarter
+// of its time left) and that has not been reminded of it; it tells
+// whether it mailed any.
+func (r *Record) remind(now int64) bool {
+	mailed := false
+	for seat, due := range r.Due {
+		if due == 0 || r.Reminded[seat] || r.Bots[seat] || r.unasked(seat) || r.remindAt(seat) > now {
+			continue
+		}
+		r.Reminded[seat] = true
+		inv := r.inviteOf(seat)
+		r.Outbox = append(r.Outbox, Mail{ID: fmt.Sprintf("%s-%d-%d", MailReminder, inv, r.Moves), Kind: MailReminder, Seat: inv, Moves: r.Moves, Due: due})
+		mailed = true
+	}
+	return mailed
 }
 
 // missed picks what a seat whose deadline has passed plays: its default,

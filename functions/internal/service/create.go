@@ -60,33 +60,9 @@ type Created struct {
 // organiser's address (CodeTooMany beyond them); one with a key seen
 // before answers the game that key made and counts nothing.
 func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error) {
-	info, ok := games.Lookup(req.Kind)
-	if !ok {
-		return Created{}, invalid("Неизвестная игра.", "Unknown game.")
-	}
-	if n := len(req.Seats); n < info.MinSeats || n > info.MaxSeats {
-		return Created{}, invalid(
-			fmt.Sprintf("В игре должно быть от %d до %d игроков.", info.MinSeats, info.MaxSeats),
-			fmt.Sprintf("A game needs %d to %d players.", info.MinSeats, info.MaxSeats))
-	}
-	org, err := cleanPerson(req.Organiser, true)
+	org, err := checkCreate(&req)
 	if err != nil {
 		return Created{}, err
-	}
-	req.Name = strings.TrimSpace(req.Name)
-	if err := checkGameName(req.Name); err != nil {
-		return Created{}, err
-	}
-	if req.DeadlineHours < 0 || req.DeadlineHours > MaxDeadlineHours {
-		return Created{}, invalid(fmt.Sprintf("Срок хода: от 1 до %d часов.", MaxDeadlineHours), fmt.Sprintf("The move deadline must be 1 to %d hours.", MaxDeadlineHours))
-	}
-	if req.MissesToBot < 0 || req.MissesToBot > 100 {
-		return Created{}, invalid("Пропусков до передачи хода боту: от 1 до 100.", "Misses before a bot takes the seat must be 1 to 100.")
-	}
-	switch req.OnMisses {
-	case "", OnMissesBot, OnMissesDrop:
-	default:
-		return Created{}, invalid("on_misses: bot или drop.", "on_misses must be bot or drop.")
 	}
 	var keyed string
 	if req.Key != "" {
@@ -100,17 +76,8 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	}
 	rec := &Record{Format: RecordFormat, Kind: req.Kind, Name: req.Name, Status: StatusInvited, Organiser: org,
 		DeadlineHours: req.DeadlineHours, MissesToBot: req.MissesToBot, OnMisses: req.OnMisses}
-	seen := map[string]bool{}
-	for _, p := range req.Seats {
-		p, err := cleanPerson(p, false)
-		if err != nil {
-			return Created{}, err
-		}
-		if seen[p.Email] {
-			return Created{}, invalid("Один адрес почты указан дважды: "+p.Email, "The same email is given twice: "+p.Email)
-		}
-		seen[p.Email] = true
-		rec.Seats = append(rec.Seats, SeatInfo{Person: p, Engine: -1})
+	if rec.Seats, err = seatsOf(req.Seats); err != nil {
+		return Created{}, err
 	}
 	rec.Seed = make([]byte, 32)
 	if _, err := io.ReadFull(s.rand, rec.Seed); err != nil {
@@ -168,6 +135,59 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	}
 	s.log.InfoContext(ctx, "game created", "game", rec.ID, "kind", rec.Kind, "seats", len(rec.Seats), "confirmed", confirmed)
 	return out, nil
+}
+
+// checkCreate checks a creation's game, its number of seats, its name
+// (trimmed) and its deadlines, and cleans its organiser.
+func checkCreate(req *CreateRequest) (Person, error) {
+	info, ok := games.Lookup(req.Kind)
+	if !ok {
+		return Person{}, invalid("Неизвестная игра.", "Unknown game.")
+	}
+	if n := len(req.Seats); n < info.MinSeats || n > info.MaxSeats {
+		return Person{}, invalid(
+			fmt.Sprintf("В игре должно быть от %d до %d игроков.", info.MinSeats, info.MaxSeats),
+			fmt.Sprintf("A game needs %d to %d players.", info.MinSeats, info.MaxSeats))
+	}
+	org, err := cleanPerson(req.Organiser, true)
+	if err != nil {
+		return Person{}, err
+	}
+	req.Name = strings.TrimSpace(req.Name)
+	if err := checkGameName(req.Name); err != nil {
+		return Person{}, err
+	}
+	if req.DeadlineHours < 0 || req.DeadlineHours > MaxDeadlineHours {
+		return Person{}, invalid(fmt.Sprintf("Срок хода: от 1 до %d часов.", MaxDeadlineHours), fmt.Sprintf("The move deadline must be 1 to %d hours.", MaxDeadlineHours))
+	}
+	if req.MissesToBot < 0 || req.MissesToBot > 100 {
+		return Person{}, invalid("Пропусков до передачи хода боту: от 1 до 100.", "Misses before a bot takes the seat must be 1 to 100.")
+	}
+	switch req.OnMisses {
+	case "", OnMissesBot, OnMissesDrop:
+	default:
+		return Person{}, invalid("on_misses: bot или drop.", "on_misses must be bot or drop.")
+	}
+	return org, nil
+}
+
+// seatsOf checks and cleans the people invited to the seats of a game:
+// each once.
+func seatsOf(people []Person) ([]SeatInfo, error) {
+	var seats []SeatInfo
+	seen := map[string]bool{}
+	for _, p := range people {
+		p, err := cleanPerson(p, false)
+		if err != nil {
+			return nil, err
+		}
+		if seen[p.Email] {
+			return nil, invalid("Один адрес почты указан дважды: "+p.Email, "The same email is given twice: "+p.Email)
+		}
+		seen[p.Email] = true
+		seats = append(seats, SeatInfo{Person: p, Engine: -1})
+	}
+	return seats, nil
 }
 
 // replayCreate answers a creation whose key made game id before: that
