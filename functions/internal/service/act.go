@@ -189,7 +189,7 @@ func (s *Service) step(rec *Record, g engine.Game, d decision, next int64) (engi
 		}
 		return nil, nil, fmt.Errorf("game %s: %s of seat %d chose %v: %w", rec.ID, d.by, d.seat, d.action, err)
 	}
-	if err := s.record(rec, g, after, d.seat, d.action, d.key, ev, next, d.by); err != nil {
+	if err := s.record(rec, g, after, d, ev, next); err != nil {
 		return nil, nil, err
 	}
 	return after, ev, nil
@@ -214,13 +214,14 @@ func (s *Service) playOn(rec *Record, g engine.Game, next int64, pick func(engin
 
 // record appends an applied command to the record, to be committed as
 // version next.
-func (s *Service) record(rec *Record, before, after engine.Game, seat int, a engine.Action, key string, ev []engine.Event, next int64, by origin) error {
+func (s *Service) record(rec *Record, before, after engine.Game, d decision, ev []engine.Event, next int64) error {
+	seat, key, by := d.seat, d.key, d.by
 	state, err := after.MarshalJSON()
 	if err != nil {
 		return err
 	}
 	rec.State = state
-	if err := rec.appendEntry(Entry{N: rec.Moves, Seat: seat, Action: a, At: s.now().Unix(), Key: key, Events: ev, By: by.String()}); err != nil {
+	if err := rec.appendEntry(Entry{N: rec.Moves, Seat: seat, Action: d.action, At: s.now().Unix(), Key: key, Events: ev, By: by.String()}); err != nil {
 		return err
 	}
 	rec.Moves++
