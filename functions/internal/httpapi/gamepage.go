@@ -10,9 +10,9 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/boardpic"
 )
 
-// The pieces of a game the pages share: the players' panels, the story
-// of events, deadlines and the board. Everything here is made from one
-// reader's view of the game (P-3).
+// The pictures of a game the pages share: the seats' colours and the
+// board, drawn from one reader's view of the game (P-3). What the pages
+// say of the game (panels, story, deadlines) is made in views.
 
 // seatCSS gives each seat's class its board colour: the dots, panels
 // and lines of a seat on the pages match its token.

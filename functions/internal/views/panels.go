@@ -21,6 +21,7 @@ type Panel struct {
 	Parts                    []PartRow
 }
 
+// PartRow is one part of a seat's score, in the game's money.
 type PartRow struct {
 	Label, Value string
 	Zero         bool
