@@ -3,6 +3,7 @@ package httpapi
 import (
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -32,6 +33,11 @@ func (a *api) buildView(rec *service.Record, ver int64, rd reader) (GameView, er
 		return GameView{}, err
 	}
 	return views.Game(rec, ver, g, rd.view()), nil
+}
+
+// sign signs a link token of the service (views.Signer).
+func (a *api) sign(p linksign.Purpose, game string, seat int, ttl time.Duration) (string, error) {
+	return a.svc.Token(p, game, seat, 0, ttl)
 }
 
 // engine is the engine game of rec; nil before it starts.
