@@ -57,21 +57,8 @@ func myGame(l, email string, rec *service.Record, now time.Time, sign Signer, li
 		if s.Email != email {
 			continue
 		}
-		purpose, path := linksign.PurposeSeat, "/g/"+rec.ID
-		if !s.Accepted && rec.Status == service.StatusInvited {
-			purpose, path = linksign.PurposeInvite, "/g/"+rec.ID+"/invite"
-		}
-		t, err := sign(purpose, rec.ID, i, service.SeatTokenTTL)
-		if err != nil {
+		if err := g.seat(l, rec, i, now, sign, link); err != nil {
 			return MyGame{}, err
-		}
-		g.URL = link(path, t)
-		if purpose == linksign.PurposeSeat && rec.Status != service.StatusOver {
-			g.OrdersURL = link("/g/"+rec.ID+"/orders", t)
-		}
-		g.YourTurn = rec.Status == service.StatusPlaying && s.Engine >= 0 && s.Engine < len(rec.Due) && rec.Due[s.Engine] > 0
-		if g.YourTurn {
-			g.Due = NewDeadline(l, rec.Due[s.Engine], now)
 		}
 	}
 	if g.URL == "" && rec.Organiser.Email == email {
@@ -82,6 +69,29 @@ func myGame(l, email string, rec *service.Record, now time.Time, sign Signer, li
 		g.URL, g.Organiser = link("/g/"+rec.ID+"/org", t), true
 	}
 	return g, nil
+}
+
+// seat links g to seat i of rec, the player's: its page (the invitation
+// while it waits), its orders, and the decision it owes.
+func (g *MyGame) seat(l string, rec *service.Record, i int, now time.Time, sign Signer, link func(path, token string) string) error {
+	s := rec.Seats[i]
+	purpose, path := linksign.PurposeSeat, "/g/"+rec.ID
+	if !s.Accepted && rec.Status == service.StatusInvited {
+		purpose, path = linksign.PurposeInvite, "/g/"+rec.ID+"/invite"
+	}
+	t, err := sign(purpose, rec.ID, i, service.SeatTokenTTL)
+	if err != nil {
+		return err
+	}
+	g.URL = link(path, t)
+	if purpose == linksign.PurposeSeat && rec.Status != service.StatusOver {
+		g.OrdersURL = link("/g/"+rec.ID+"/orders", t)
+	}
+	g.YourTurn = rec.Status == service.StatusPlaying && s.Engine >= 0 && s.Engine < len(rec.Due) && rec.Due[s.Engine] > 0
+	if g.YourTurn {
+		g.Due = NewDeadline(l, rec.Due[s.Engine], now)
+	}
+	return nil
 }
 
 // gameRank orders a player's games: moves owed first, then games in
