@@ -114,15 +114,7 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 		}
 		changed = true
 	}
-	missed := map[int]bool{} // a turn played out by defaults is one miss
-	g, played, err := s.playOn(rec, g, ver+1, func(g engine.Game) (decision, bool, error) {
-		for _, o := range g.Owing() {
-			if due := rec.Due[o]; due != 0 && due <= now {
-				return s.missed(ctx, rec, g, o, missed)
-			}
-		}
-		return decision{}, false, nil
-	})
+	g, played, err := s.playMissed(ctx, rec, g, ver+1, now)
 	if err != nil {
 		return err
 	}
@@ -161,6 +153,21 @@ func (r *Record) remind(now int64) bool {
 		mailed = true
 	}
 	return mailed
+}
+
+// playMissed plays, to be committed as version next, what the seats whose
+// deadline has passed by now play (missed); it answers the game and how
+// many commands it played.
+func (s *Service) playMissed(ctx context.Context, rec *Record, g engine.Game, next, now int64) (engine.Game, int, error) {
+	missed := map[int]bool{} // a turn played out by defaults is one miss
+	return s.playOn(rec, g, next, func(g engine.Game) (decision, bool, error) {
+		for _, o := range g.Owing() {
+			if due := rec.Due[o]; due != 0 && due <= now {
+				return s.missed(ctx, rec, g, o, missed)
+			}
+		}
+		return decision{}, false, nil
+	})
 }
 
 // missed picks what a seat whose deadline has passed plays: its default,
