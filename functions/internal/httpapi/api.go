@@ -3,95 +3,49 @@ package httpapi
 import (
 	"errors"
 	"net/http"
+	"time"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
 
-// GameView is the JSON of a game as one reader may see it.
-type GameView struct {
-	ID      string       `json:"id"`
-	Kind    string       `json:"kind"`
-	Status  string       `json:"status"`
-	Version int64        `json:"version"`
-	Moves   int          `json:"moves"`
-	As      string       `json:"as"`             // seat, organiser or spectator
-	Seat    *int         `json:"seat,omitempty"` // the reader's invitation index
-	Players []PlayerView `json:"players"`
-	Owing   []int        `json:"owing,omitempty"` // invitation indexes that owe a decision
-	Game    any          `json:"game,omitempty"`  // the engine's view for this reader (P-3)
-	// SeedSHA256 commits to the game's seed from its creation on; Seed
-	// (hex) is revealed once the game is over, and never before.
-	SeedSHA256 string `json:"seed_sha256"`
-	Seed       string `json:"seed,omitempty"`
-	// Rules is the rules version the game is played under.
-	Rules int `json:"rules"`
-}
-
-// PlayerView is one invited player, as the reader may see them.
-type PlayerView struct {
-	Index    int    `json:"index"`
-	Name     string `json:"name"`
-	Email    string `json:"email,omitempty"` // the organiser and the player only
-	Accepted bool   `json:"accepted"`
-	Seat     int    `json:"seat"` // in the engine; −1 if not playing
-}
+// The JSON answers of the API, made in views.
+type (
+	GameView   = views.GameView
+	PlayerView = views.PlayerView
+	LogEntry   = views.LogEntry
+)
 
 // reader is who a token says is reading.
 type reader struct {
 	claims linksign.Claims
 }
 
-func (rd reader) seatIndex() int {
-	if rd.claims.Purpose == linksign.PurposeSeat {
-		return rd.claims.Seat
-	}
-	return -1
-}
+// view is the reader as views know it.
+func (rd reader) view() views.Reader { return views.ReaderOf(rd.claims) }
 
 // buildView makes the view of rec for a reader.
 func (a *api) buildView(rec *service.Record, ver int64, rd reader) (GameView, error) {
-	v := GameView{ID: rec.ID, Kind: rec.Kind, Status: rec.Status, Version: ver, Moves: rec.Moves,
-		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed(), Rules: rec.Rules}
-	inv := rd.seatIndex()
-	switch rd.claims.Purpose {
-	case linksign.PurposeSeat:
-		v.As = "seat"
-		v.Seat = &inv
-	case linksign.PurposeOrganiser:
-		v.As = "organiser"
-	default:
-		v.As = "spectator"
-	}
-	for i, s := range rec.Seats {
-		p := PlayerView{Index: i, Name: s.Name, Accepted: s.Accepted, Seat: s.Engine}
-		if v.As == "organiser" || i == inv {
-			p.Email = s.Email
-		}
-		v.Players = append(v.Players, p)
-	}
-	if rec.State == nil {
-		return v, nil
-	}
-	g, err := a.svc.Engine(rec)
+	g, err := a.engine(rec)
 	if err != nil {
-		return v, err
+		return GameView{}, err
 	}
-	seat := engine.Spectator
-	if inv >= 0 {
-		seat = rec.Seats[inv].Engine
+	return views.Game(rec, ver, g, rd.view()), nil
+}
+
+// sign signs a link token of the service (views.Signer).
+func (a *api) sign(p linksign.Purpose, game string, seat int, ttl time.Duration) (string, error) {
+	return a.svc.Token(p, game, seat, 0, ttl)
+}
+
+// engine is the engine game of rec; nil before it starts.
+func (a *api) engine(rec *service.Record) (engine.Game, error) {
+	if rec.State == nil {
+		return nil, nil
 	}
-	v.Game = g.View(seat)
-	for _, s := range g.Owing() {
-		for i, st := range rec.Seats {
-			if st.Engine == s && st.Accepted {
-				v.Owing = append(v.Owing, i)
-			}
-		}
-	}
-	return v, nil
+	return a.svc.Engine(rec)
 }
 
 // authorize checks the request's token for the game in the path.
@@ -140,17 +94,38 @@ func (a *api) createGame(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) accept(w http.ResponseWriter, r *http.Request) {
-	rd, err := a.authorize(r, bearer(r), linksign.PurposeInvite)
+	tok, seat, err := a.acceptInvite(r, bearer(r))
 	if err != nil {
 		a.fail(w, r, err)
 		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"seat_token": tok, "seat": seat})
+}
+
+// acceptInvite seats the player of an invitation token; it answers their
+// seat's token and their invitation index.
+func (a *api) acceptInvite(r *http.Request, token string) (string, int, error) {
+	rd, err := a.authorize(r, token, linksign.PurposeInvite)
+	if err != nil {
+		return "", 0, err
 	}
 	tok, err := a.svc.Accept(r.Context(), r.PathValue("id"), rd.claims.Seat)
+	return tok, rd.claims.Seat, err
+}
+
+// seatRequest authorizes the bearer's seat token for the game in the
+// path and decodes the JSON body into req. On an error it answers and
+// returns false.
+func (a *api) seatRequest(w http.ResponseWriter, r *http.Request, req any) (reader, bool) {
+	rd, err := a.authorize(r, bearer(r), linksign.PurposeSeat)
+	if err == nil {
+		err = decodeJSON(r, req)
+	}
 	if err != nil {
 		a.fail(w, r, err)
-		return
+		return reader{}, false
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"seat_token": tok, "seat": rd.claims.Seat})
+	return rd, true
 }
 
 func (a *api) start(w http.ResponseWriter, r *http.Request) {
@@ -210,14 +185,9 @@ type ActRequest struct {
 }
 
 func (a *api) act(w http.ResponseWriter, r *http.Request) {
-	rd, err := a.authorize(r, bearer(r), linksign.PurposeSeat)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
 	var req ActRequest
-	if err := decodeJSON(r, &req); err != nil {
-		a.fail(w, r, err)
+	rd, ok := a.seatRequest(w, r, &req)
+	if !ok {
 		return
 	}
 	// A token issued for a position (a mail's link) acts only on it.
@@ -250,18 +220,6 @@ func (a *api) actFailed(w http.ResponseWriter, r *http.Request, rd reader, err e
 	a.failWith(w, r, err, ver, v)
 }
 
-// LogEntry is one command of the log as a reader may see it.
-type LogEntry struct {
-	N      int            `json:"n"`
-	Seat   int            `json:"seat"`
-	Action engine.Action  `json:"action"`
-	At     int64          `json:"at"`
-	Events []engine.Event `json:"events"`
-	// By says, to the seat that made the command only, that its standing
-	// orders ("order") or a missed deadline ("deadline") played it.
-	By string `json:"by,omitempty"`
-}
-
 func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
 	rd, rec, _, ok := a.loadGame(w, r, a.fail, bearer(r), anyReader...)
 	if !ok {
@@ -272,33 +230,8 @@ func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	seat := engine.Spectator
-	if inv := rd.seatIndex(); inv >= 0 {
-		seat = rec.Seats[inv].Engine
-	}
-	out := make([]LogEntry, 0, len(entries))
-	for _, e := range entries {
-		le := LogEntry{N: e.N, Seat: e.Seat, Action: e.Action, At: e.At, Events: []engine.Event{}}
-		for _, ev := range e.Events {
-			if ev.VisibleTo(seat) {
-				le.Events = append(le.Events, ev)
-			}
-		}
-		if e.Seat == seat && e.Delegated() {
-			le.By = e.By
-		}
-		if hidden(rec.Kind, e, seat) {
-			le.Action = engine.Action{Type: e.Action.Type} // a sealed bid's amount stays secret (P-3)
-		}
-		out = append(out, le)
-	}
+	out := views.LogEntries(rec, entries, rd.view())
 	writeJSON(w, http.StatusOK, map[string]any{"id": rec.ID, "kind": rec.Kind, "log": out})
-}
-
-// hidden tells whether the command's details are secret from seat: a
-// secret action (a sealed bid) of another seat, as its game says.
-func hidden(kind string, e service.Entry, seat int) bool {
-	return e.Seat != seat && games.Secret(kind, e.Action)
 }
 
 func (a *api) result(w http.ResponseWriter, r *http.Request) {
@@ -306,14 +239,9 @@ func (a *api) result(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	g, err := a.svc.Engine(rec)
-	if err != nil {
+	if g, err := a.svc.Engine(rec); err != nil {
 		a.fail(w, r, err)
-		return
+	} else {
+		writeJSON(w, http.StatusOK, views.Result(rec, g))
 	}
-	out := map[string]any{"id": rec.ID, "over": g.Over(), "moves": rec.Moves, "scores": g.Score(), "seed_sha256": rec.SeedCommitment()}
-	if seed := rec.RevealedSeed(); seed != "" {
-		out["seed"] = seed
-	}
-	writeJSON(w, http.StatusOK, out)
 }

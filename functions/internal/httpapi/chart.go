@@ -10,6 +10,7 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/boardpic"
 	"github.com/pbmgames/pbm/functions/internal/present"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -31,7 +32,7 @@ var dashes = [...]string{"", "7 4", "2 3", "10 3 2 3", "4 2", "12 4"}
 // netWorthChart draws every seat's net worth over the game as an inline
 // SVG line chart: gridlines, labelled axes, one line a seat in its board
 // colour and dash, a numbered marker at its end, and a legend.
-func netWorthChart(l string, pr present.Game, s series, names []string) template.HTML {
+func netWorthChart(l string, pr present.Game, s views.Series, names []string) template.HTML {
 	if len(s.Moves) < 2 || len(s.Worth) == 0 {
 		return ""
 	}
@@ -117,7 +118,7 @@ func netWorthChart(l string, pr present.Game, s series, names []string) template
 		if len(w) == 1 {
 			b.WriteString("0 0")
 		}
-		fmt.Fprintf(&b, `"><title>%s</title></path>`+"\n", html.EscapeString(nameFunc(names)(seat)))
+		fmt.Fprintf(&b, `"><title>%s</title></path>`+"\n", html.EscapeString(views.NameFunc(names)(seat)))
 	}
 	for seat, w := range s.Worth {
 		if len(w) > 0 {
@@ -135,7 +136,7 @@ func netWorthChart(l string, pr present.Game, s series, names []string) template
 		}
 		b.WriteString("/>")
 		marker(&b, seat, lx+36, ly, 6)
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f">%s</text>`+"\n", lx+48, ly+4, html.EscapeString(clip(nameFunc(names)(seat), 20)))
+		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f">%s</text>`+"\n", lx+48, ly+4, html.EscapeString(clip(views.NameFunc(names)(seat), 20)))
 	}
 	b.WriteString("</svg>")
 	return template.HTML(b.String()) // every text in it is escaped above
@@ -178,7 +179,7 @@ func niceStep(span float64, n int) float64 {
 
 // chartDesc is the text alternative of the chart: each seat's net worth
 // at the start, its highest and at the end.
-func chartDesc(l string, pr present.Game, s series, names []string) string {
+func chartDesc(l string, pr present.Game, s views.Series, names []string) string {
 	var parts []string
 	for seat, w := range s.Worth {
 		if len(w) == 0 {
@@ -188,7 +189,7 @@ func chartDesc(l string, pr present.Game, s series, names []string) string {
 		for _, v := range w {
 			top = max(top, v)
 		}
-		parts = append(parts, templates.Tf(l, "chart_desc_seat", nameFunc(names)(seat), pr.Money(l, top), pr.Money(l, w[len(w)-1])))
+		parts = append(parts, templates.Tf(l, "chart_desc_seat", views.NameFunc(names)(seat), pr.Money(l, top), pr.Money(l, w[len(w)-1])))
 	}
 	return templates.Tf(l, "chart_desc", s.Moves[len(s.Moves)-1]) + " " + strings.Join(parts, "; ") + "."
 }

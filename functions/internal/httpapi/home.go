@@ -18,6 +18,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/lengths"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -168,7 +169,7 @@ func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg
 		d.Rows = append(d.Rows, row)
 	}
 	for _, h := range deadlineChoices {
-		d.Deadlines = append(d.Deadlines, deadlineChoice{Hours: h, Label: duration(l, timeHours(h)), Selected: h == hours})
+		d.Deadlines = append(d.Deadlines, deadlineChoice{Hours: h, Label: views.Duration(l, timeHours(h)), Selected: h == hours})
 	}
 	a.render(w, r, status, "home.html", d)
 }
@@ -183,7 +184,7 @@ func newFormKey() string {
 // lengthsOf is the table of a game's lengths at the default options and
 // the deadline chosen; nil when the simulator has no figures for it.
 func lengthsOf(l string, info games.Info, hours int) *lengthTable {
-	t := &lengthTable{Deadline: duration(l, timeHours(hours))}
+	t := &lengthTable{Deadline: views.Duration(l, timeHours(hours))}
 	byLaps := map[int]int{} // index in t.Rows
 	for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
 		est, err := lengths.For(info.Kind, nil, seats, hours)

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/httplang"
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -242,23 +243,8 @@ var statusOf = map[service.Code]int{
 	service.CodeInternal:     http.StatusInternalServerError,
 }
 
-// lang picks the reader's language: ?lang=, then Accept-Language; Russian
-// unless English is asked for first.
-func lang(r *http.Request) string {
-	if l := r.URL.Query().Get("lang"); l == "ru" || l == "en" {
-		return l
-	}
-	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
-		tag := strings.ToLower(strings.TrimSpace(strings.SplitN(part, ";", 2)[0]))
-		switch {
-		case strings.HasPrefix(tag, "ru"):
-			return "ru"
-		case strings.HasPrefix(tag, "en"):
-			return "en"
-		}
-	}
-	return "ru"
-}
+// lang picks the reader's language (httplang.Of).
+func lang(r *http.Request) string { return httplang.Of(r) }
 
 // errorBody is the JSON of every failure.
 type errorBody struct {

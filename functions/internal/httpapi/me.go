@@ -3,10 +3,10 @@ package httpapi
 import (
 	"errors"
 	"net/http"
-	"slices"
 	"strings"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/templates"
@@ -20,14 +20,6 @@ func (a *api) playerClaims(r *http.Request, token string, p linksign.Purpose) (s
 		return "", err
 	}
 	return c, nil
-}
-
-type myGame struct {
-	Name, Status, URL, Players string
-	OrdersURL                  string // the seat's standing orders
-	Organiser, YourTurn        bool
-	Phase                      string // invited, playing or over
-	Due                        *deadline
 }
 
 // mePage is the player's "my games" page: every game with a link, and the
@@ -52,7 +44,7 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 		page
 		Token, Email, Notice, Mail, TimeZone string
 		Unsubscribed                         bool
-		Games                                []myGame
+		Games                                []views.MyGame
 	}{page: newPage(r, "my_games"), Token: token, Email: email, Notice: notice, Mail: p.Mail, TimeZone: p.TimeZone, Unsubscribed: p.Unsubscribed}
 	if r.Method != http.MethodGet {
 		data.langLinks("/me", token)
@@ -60,6 +52,7 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 	if data.Mail == "" {
 		data.Mail = store.MailAll
 	}
+	var recs []*service.Record
 	for _, id := range p.Games {
 		rec, _, err := a.svc.Load(r.Context(), id)
 		if errors.Is(err, store.ErrNotFound) {
@@ -69,64 +62,14 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 			a.pageError(w, r, err)
 			return
 		}
-		g := myGame{Status: templates.T(l, "status_"+rec.Status), Phase: rec.Status}
-		var names []string
-		for _, s := range rec.Seats {
-			names = append(names, s.Name)
-		}
-		g.Players = strings.Join(names, ", ")
-		// A game is named as its organiser named it, else by its kind and
-		// players, as in its mails' subjects; not by an id nobody remembers.
-		g.Name = rec.Title(l, gameName(l, rec.Kind))
-		for i, s := range rec.Seats {
-			if s.Email != email {
-				continue
-			}
-			purpose, path := linksign.PurposeSeat, "/g/"+rec.ID
-			if !s.Accepted && rec.Status == service.StatusInvited {
-				purpose, path = linksign.PurposeInvite, "/g/"+rec.ID+"/invite"
-			}
-			t, err := a.svc.Token(purpose, rec.ID, i, 0, service.SeatTokenTTL)
-			if err != nil {
-				a.pageError(w, r, err)
-				return
-			}
-			g.URL = pageLink(path, t, l)
-			if purpose == linksign.PurposeSeat && rec.Status != service.StatusOver {
-				g.OrdersURL = pageLink("/g/"+rec.ID+"/orders", t, l)
-			}
-			g.YourTurn = rec.Status == service.StatusPlaying && s.Engine >= 0 && s.Engine < len(rec.Due) && rec.Due[s.Engine] > 0
-			if g.YourTurn {
-				g.Due = newDeadline(l, rec.Due[s.Engine], a.now())
-			}
-		}
-		if g.URL == "" && rec.Organiser.Email == email {
-			t, err := a.svc.Token(linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL)
-			if err != nil {
-				a.pageError(w, r, err)
-				return
-			}
-			g.URL, g.Organiser = pageLink("/g/"+rec.ID+"/org", t, l), true
-		}
-		data.Games = append(data.Games, g)
+		recs = append(recs, rec)
 	}
-	// Moves owed first, then games in play, waiting, over; newest first
-	// within each (the index lists them oldest first).
-	slices.Reverse(data.Games)
-	slices.SortStableFunc(data.Games, func(x, y myGame) int { return gameRank(x) - gameRank(y) })
+	link := func(path, token string) string { return pageLink(path, token, l) }
+	if data.Games, err = views.MyGames(l, email, recs, a.now(), a.sign, link); err != nil {
+		a.pageError(w, r, err)
+		return
+	}
 	a.render(w, r, http.StatusOK, "me.html", data)
-}
-
-func gameRank(g myGame) int {
-	switch {
-	case g.YourTurn:
-		return 0
-	case g.Phase == service.StatusPlaying:
-		return 1
-	case g.Phase == service.StatusInvited:
-		return 2
-	}
-	return 3
 }
 
 // savePrefs stores the preferences form of the "my games" page.
@@ -155,11 +98,17 @@ func (a *api) unsubscribePage(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, err)
 		return
 	}
+	a.renderUnsubscribe(w, r, token, false)
+}
+
+// renderUnsubscribe draws the unsubscribe page: asking to confirm, with
+// the token, or saying it is done.
+func (a *api) renderUnsubscribe(w http.ResponseWriter, r *http.Request, token string, done bool) {
 	a.render(w, r, http.StatusOK, "unsubscribe.html", struct {
 		page
 		Token string
 		Done  bool
-	}{newPage(r, "unsubscribe"), token, false})
+	}{newPage(r, "unsubscribe"), token, done})
 }
 
 // unsubscribe is the one-click unsubscribe of RFC 8058 (a POST with
@@ -182,9 +131,5 @@ func (a *api) unsubscribe(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, err)
 		return
 	}
-	a.render(w, r, http.StatusOK, "unsubscribe.html", struct {
-		page
-		Token string
-		Done  bool
-	}{newPage(r, "unsubscribe"), "", true})
+	a.renderUnsubscribe(w, r, "", true)
 }

@@ -34,14 +34,9 @@ func (a *api) getOrders(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) putOrders(w http.ResponseWriter, r *http.Request) {
-	rd, err := a.authorize(r, bearer(r), linksign.PurposeSeat)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
 	var req OrdersRequest
-	if err := decodeJSON(r, &req); err != nil {
-		a.fail(w, r, err)
+	rd, ok := a.seatRequest(w, r, &req)
+	if !ok {
 		return
 	}
 	if err := a.svc.SetOrders(r.Context(), r.PathValue("id"), rd.claims.Seat, req.Orders); err != nil {

@@ -2,42 +2,18 @@ package httpapi
 
 import (
 	"net/http"
-	"slices"
 
-	"github.com/pbmgames/pbm/engine/games"
-	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
 
-// orgPlayer is one invited player on the organiser's page.
-type orgPlayer struct {
-	Index               int
-	Seat                int // in the engine, −1 if not playing
-	Name, Email         string
-	Accepted            bool
-	Unreachable         bool   // their mail bounced or complained
-	Unsent              bool   // a mail to them was parked (service.ParkedMail)
-	Bot                 bool   // a bot plays the seat (missed deadlines)
-	Owes, Out           bool   // owes a decision now; bankrupt or left
-	NetWorth            int64  // in a started game
-	Worth               string // NetWorth in the game's money
-	InviteURL, InviteID string // while the game waits for them
-	Due                 *deadline
-}
-
-// orgData is the organiser's page.
+// orgData is the organiser's page: its view (views.OrgPage), with its
+// token and the game's name.
 type orgData struct {
 	page
-	ID, Token, GameName, Status, Error  string
-	Options, Deadline                   string
-	Unconfirmed, Invited, Playing, Over bool
-	OrgEmail                            string
-	Players                             []orgPlayer
-	Accepted, MinSeats                  int
-	CanStart                            bool
-	UnsentToYou                         bool // a mail to the organiser was parked
-	GameURL, LogURL, SpectatorURL       string
+	views.OrgPage
+	Token, GameName string
 }
 
 func (a *api) orgPage(w http.ResponseWriter, r *http.Request) {
@@ -51,67 +27,22 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 	if !ok {
 		return
 	}
-	l := lang(r)
-	info, _ := games.Lookup(rec.Kind)
-	d := orgData{page: newPage(r, "organiser_page"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
-		Error: errMsg, Options: optionsText(l, rec), Deadline: deadlineText(l, rec), MinSeats: info.MinSeats,
-		Unconfirmed: rec.Status == service.StatusUnconfirmed, OrgEmail: rec.Organiser.Email,
-		Invited: rec.Status == service.StatusInvited, Playing: rec.Status == service.StatusPlaying, Over: rec.Status == service.StatusOver}
-	d.Title = d.GameName + " — " + d.Title
-	if r.Method != http.MethodGet {
-		d.langLinks("/g/"+rec.ID+"/org", token)
-	}
-	spect, err := a.svc.Token(linksign.PurposeSpectator, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL)
+	g, err := a.engine(rec)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
 	}
-	d.SpectatorURL = a.link("/g/"+rec.ID, spect, l)
-	d.GameURL, d.LogURL = pageLink("/g/"+rec.ID, token, l), pageLink("/g/"+rec.ID+"/log", token, l)
-	for i, s := range rec.Seats {
-		p := orgPlayer{Index: i, Seat: s.Engine, Name: s.Name, Email: s.Email, Accepted: s.Accepted,
-			Unreachable: slices.Contains(rec.Unreachable, i),
-			Unsent:      slices.ContainsFunc(rec.Parked, func(m service.ParkedMail) bool { return m.Seat == i })}
-		if s.Accepted {
-			d.Accepted++
-		}
-		if d.Invited && !s.Accepted {
-			t, err := a.svc.Token(linksign.PurposeInvite, rec.ID, i, 0, service.InviteTokenTTL)
-			if err != nil {
-				a.pageError(w, r, err)
-				return
-			}
-			p.InviteURL = a.link("/g/"+rec.ID+"/invite", t, s.Lang)
-		}
-		d.Players = append(d.Players, p)
+	l := lang(r)
+	d := orgData{page: newPage(r, "organiser_page"), Token: token, GameName: gameName(l, rec.Kind)}
+	d.OrgPage, err = views.Organiser(views.OrgRequest{Lang: l, Rec: rec, Game: g, Error: errMsg, Now: a.now(), Sign: a.sign,
+		Link: func(path string) string { return pageLink(path, token, l) }, Share: a.link})
+	if err != nil {
+		a.pageError(w, r, err)
+		return
 	}
-	d.CanStart = d.Invited && d.Accepted >= d.MinSeats
-	d.UnsentToYou = slices.ContainsFunc(rec.Parked, func(m service.ParkedMail) bool { return m.Seat < 0 })
-	if rec.State != nil {
-		g, err := a.svc.Engine(rec)
-		if err != nil {
-			a.pageError(w, r, err)
-			return
-		}
-		scores, owing := g.Score(), g.Owing()
-		now := a.now()
-		for i := range d.Players {
-			p := &d.Players[i]
-			if p.Seat < 0 || !p.Accepted {
-				continue
-			}
-			p.Bot = p.Seat < len(rec.Bots) && rec.Bots[p.Seat]
-			p.Owes = slices.Contains(owing, p.Seat)
-			if p.Owes {
-				p.Due = newDeadline(l, due(rec, p.Seat), now)
-			}
-			for _, sc := range scores {
-				if sc.Seat == p.Seat {
-					p.NetWorth, p.Out = sc.NetWorth, sc.Bankrupt
-					p.Worth = present.For(rec.Kind).Money(l, sc.NetWorth)
-				}
-			}
-		}
+	d.Title = d.GameName + " — " + d.Title
+	if r.Method != http.MethodGet {
+		d.langLinks("/g/"+rec.ID+"/org", token)
 	}
 	a.render(w, r, status, "org.html", d)
 }
@@ -119,12 +50,8 @@ func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, st
 // startPage starts the game with those who have accepted; a refusal (too
 // few of them) is shown on the organiser's page.
 func (a *api) startPage(w http.ResponseWriter, r *http.Request) {
-	if !a.parseForm(w, r) {
-		return
-	}
-	token := r.PostFormValue("t")
-	if _, err := a.authorize(r, token, linksign.PurposeOrganiser); err != nil {
-		a.pageError(w, r, err)
+	_, token, ok := a.postedReader(w, r, linksign.PurposeOrganiser)
+	if !ok {
 		return
 	}
 	if err := a.svc.Start(r.Context(), r.PathValue("id")); err != nil {
@@ -157,7 +84,7 @@ func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	me := rec.Seats[rd.claims.Seat]
 	d := inviteData{page: newPage(r, "invite_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Name: me.Name,
-		Organiser: rec.Organiser.Name, Options: optionsText(l, rec), Deadline: duration(l, timeHours(deadlineHours(rec))),
+		Organiser: rec.Organiser.Name, Options: views.OptionsText(l, rec), Deadline: views.Duration(l, timeHours(views.DeadlineHours(rec))),
 		Accepted: me.Accepted, Open: rec.Status == service.StatusInvited, RulesURL: rulesLink(rec.Kind, l)}
 	for i, s := range rec.Seats {
 		if i != rd.claims.Seat {
@@ -179,12 +106,7 @@ func (a *api) acceptPage(w http.ResponseWriter, r *http.Request) {
 	if !a.parseForm(w, r) {
 		return
 	}
-	rd, err := a.authorize(r, r.PostFormValue("t"), linksign.PurposeInvite)
-	if err != nil {
-		a.pageError(w, r, err)
-		return
-	}
-	seatToken, err := a.svc.Accept(r.Context(), r.PathValue("id"), rd.claims.Seat)
+	seatToken, _, err := a.acceptInvite(r, r.PostFormValue("t"))
 	if err != nil {
 		a.pageError(w, r, err)
 		return

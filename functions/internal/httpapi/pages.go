@@ -15,6 +15,7 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/templates"
 )
@@ -109,13 +110,8 @@ func (a *api) link(path, token, l string) string {
 // seat moved meanwhile. Each answer redirects to the page, so a turn of
 // several decisions goes on in one visit.
 func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
-	if !a.parseForm(w, r) {
-		return
-	}
-	token := r.PostFormValue("t")
-	rd, err := a.authorize(r, token, linksign.PurposeSeat)
-	if err != nil {
-		a.pageError(w, r, err)
+	rd, token, ok := a.postedReader(w, r, linksign.PurposeSeat)
+	if !ok {
 		return
 	}
 	act, err := formAction(r)
@@ -191,6 +187,22 @@ func (a *api) parseForm(w http.ResponseWriter, r *http.Request) bool {
 	return true
 }
 
+// postedReader reads a page's posted form and authorizes its token for
+// the game in the path, for purpose. On an error it answers with the
+// error page and returns false.
+func (a *api) postedReader(w http.ResponseWriter, r *http.Request, purpose linksign.Purpose) (reader, string, bool) {
+	if !a.parseForm(w, r) {
+		return reader{}, "", false
+	}
+	token := r.PostFormValue("t")
+	rd, err := a.authorize(r, token, purpose)
+	if err != nil {
+		a.pageError(w, r, err)
+		return reader{}, "", false
+	}
+	return rd, token, true
+}
+
 // formAction reads an action from a posted form.
 func formAction(r *http.Request) (engine.Action, error) {
 	f := r.PostForm
@@ -208,7 +220,7 @@ func formAction(r *http.Request) (engine.Action, error) {
 		}
 	}
 	if v := f.Get("alt"); v != "" { // a decision chosen from a form's list
-		if err := parseAlt(v, &a); err != nil {
+		if err := views.ParseAlt(v, &a); err != nil {
 			return a, service.Fail(service.CodeInvalid, err)
 		}
 	}

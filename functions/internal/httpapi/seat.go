@@ -4,78 +4,28 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
-	"slices"
 
-	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
-	"github.com/pbmgames/pbm/infra/linksign"
-	"github.com/pbmgames/pbm/templates"
+	"github.com/pbmgames/pbm/functions/internal/views"
 )
 
 // chartPoints bounds the samples of the net-worth chart.
 const chartPoints = 200
 
-// storyLines bounds the story of the seat page; the game-over page tells
-// only the end.
-const (
-	storyLines     = 30
-	storyLinesOver = 12
-)
-
-// seatData is the game page: a seat's (with its decisions), the
-// organiser's or a spectator's (read only), and the game-over page.
+// seatData is the game page: the view of its reader (views.SeatPage),
+// with its token, names and pictures.
 type seatData struct {
 	page
-	ID, Token, GameName, Status string
-	Notice, Error               string
-	Role                        string // seat, organiser or spectator
-	Started, Over, Seated       bool
-	Owes, MyTurn                bool
-	Version                     int64
-	Moves                       int
-	// Step and Decision go with each form: what the seat's decision was
-	// when the page was drawn (service.Precondition).
-	Step              int64
-	Decision          string
-	Options, Deadline string
-	Prompt            string
-	Due               *deadline
-	Default           *choiceView
-	Focus, AllURL     string // a page that lists one long group of decisions
-	Groups            []choiceGroup
-	Waiting           []waiting
-	Events            []eventLine
-	EventsMore        bool
-	Board             template.HTML
-	Squares           []present.Square // the board in words, legible on a phone
-	OverWhy           string           // what ended the game
-	RulesURL          string
-	Me                *seatPanel
-	Others            []seatPanel
-	Standings         []seatPanel
-	Chart             template.HTML
-	LogURL            string
-	OrdersURL         string // the seat's standing orders, while the game goes on
-	// SeedSHA256 commits to the dice and cards from the creation on; Seed
-	// reveals them once the game is over.
-	SeedSHA256, Seed string
-	RecordURL        string // the game record to download, once the game is over
+	views.SeatPage
+	Token, GameName string
+	RulesURL        string
+	Board           template.HTML
+	Chart           template.HTML
 }
 
 func (a *api) seatPage(w http.ResponseWriter, r *http.Request) {
 	a.renderSeat(w, r, r.URL.Query().Get("t"), http.StatusOK, "")
-}
-
-// roleOf names who a token says is reading.
-func roleOf(rd reader) string {
-	switch rd.claims.Purpose {
-	case linksign.PurposeSeat:
-		return "seat"
-	case linksign.PurposeOrganiser:
-		return "organiser"
-	}
-	return "spectator"
 }
 
 // pageLink is a link from one page of a game to another, relative to the
@@ -95,107 +45,46 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		return
 	}
 	l := lang(r)
-	inv := rd.seatIndex()
-	d := seatData{page: newPage(r, "game"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Status: rec.Status,
-		Error: errMsg, Role: roleOf(rd), Seated: inv >= 0, Version: ver, Moves: rec.Moves,
-		Options: optionsText(l, rec), Deadline: deadlineText(l, rec), RulesURL: rulesLink(rec.Kind, l),
-		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed()}
-	d.Title, d.Game = rec.Title(l, d.GameName), true
-	if r.Method != http.MethodGet {
-		d.langLinks("/g/"+rec.ID, token)
-	}
-	if rec.State == nil {
-		a.render(w, r, status, "seat.html", d)
-		return
-	}
-	g, err := a.svc.Engine(rec)
+	g, err := a.engine(rec)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
 	}
-	d.Started, d.Over = true, g.Over()
-	d.LogURL = pageLink("/g/"+rec.ID+"/log", token, l)
-	if inv >= 0 && !d.Over {
-		d.OrdersURL = pageLink("/g/"+rec.ID+"/orders", token, l)
+	q := r.URL.Query()
+	d := seatData{page: newPage(r, "game"), Token: token, GameName: gameName(l, rec.Kind), RulesURL: rulesLink(rec.Kind, l)}
+	d.SeatPage = views.Seat(views.SeatRequest{Lang: l, Rec: rec, Version: ver, Game: g, Reader: rd.view(),
+		LinkPosition: rd.claims.Version, Error: errMsg, Done: q.Get("done") != "", Focus: q.Get("show"), Now: a.now(),
+		Link: func(path string, query ...string) string { return pageLink(path, token, l, query...) }})
+	d.Title, d.Game = rec.Title(l, d.GameName), true
+	if r.Method != http.MethodGet {
+		d.langLinks("/g/"+rec.ID, token)
 	}
-	seat := engine.Spectator
-	if inv >= 0 {
-		seat = rec.Seats[inv].Engine
+	if g == nil {
+		a.render(w, r, status, "seat.html", d)
+		return
 	}
-	names := seatNames(rec, g.Seats())
-	now := a.now()
-
-	legal := g.Legal(seat)
-	// A mail's link acts for the round of decisions it was mailed for,
-	// as long as the seat owes any of it: a turn of several decisions is
-	// resumed from it. Once the seat owes nothing more of that round it
-	// shows "already done" and where things stand (SPEC §4); a newer mail
-	// (or "my games") has the link for the next round, and so has the page
-	// a seat is left on after its last decision (Record.LinkPosition).
-	if rec.LinkDone(seat, rd.claims.Version, len(legal) > 0) {
-		legal = nil
-		if errMsg == "" {
-			d.Notice = templates.T(l, "already_done")
-		}
-	}
-	if r.URL.Query().Get("done") != "" && errMsg == "" { // a form posted on a page the game had left
-		d.Notice = templates.T(l, "already_done")
-	}
-	pr := present.For(rec.Kind)
-	view := g.View(seat)
-	if len(legal) > 0 {
-		d.Owes, d.MyTurn = true, g.Turn() == seat
-		d.Step, d.Decision = rec.SeatStep(seat), service.DecisionOf(legal)
-		d.Focus = r.URL.Query().Get("show")
-		more := func(g string) string { return pageLink("/g/"+rec.ID, token, l, "show", g) }
-		d.Default, d.Groups = arrangeChoices(l, pr, legal, view, names, turnEnders(g, seat, legal), d.Focus, more)
-		if !slices.ContainsFunc(d.Groups, func(g choiceGroup) bool { return g.Key == d.Focus }) {
-			d.Focus = "" // no such group now: the whole page
-		}
-		d.AllURL = pageLink("/g/"+rec.ID, token, l)
-		d.Due = newDeadline(l, due(rec, seat), now)
-		d.Prompt = pr.Prompt(l, view, seat, true, nameFunc(names))
-	} else if !d.Over {
-		d.Waiting = waitingFor(l, rec, g, names, now)
-		d.Prompt = pr.Prompt(l, view, seat, false, nameFunc(names))
-	}
-
-	all := panels(l, rec.Kind, g, seat, names)
-	for i := range all {
-		switch {
-		case d.Over: // the standings tell each seat's net worth, broken down
-		case d.Focus != "": // a page for one choice among many: just that
-		case all[i].Me:
-			d.Me = &all[i]
-		default:
-			d.Others = append(d.Others, all[i])
-		}
-	}
-	if d.Board, err = boardSVG(l, g, seat, names); err != nil {
+	if d.Board, err = boardSVG(l, g, d.Seat, d.Names); err != nil {
 		a.pageError(w, r, err)
 		return
 	}
-	d.Squares = pr.Squares(l, view, nameFunc(names))
 	if d.Over {
-		d.RecordURL = pageLink("/g/"+rec.ID+"/record", token, l)
-		d.Standings = byPlace(all)
-		if log, err := rec.Recent(); err == nil && len(log) > 0 {
-			d.OverWhy = present.OverText(pr, l, log[len(log)-1].Events, nameFunc(names))
-		}
-		if h, err := a.loadHistory(r.Context(), rec); err != nil {
-			a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
-		} else if s, err := h.netWorth(chartPoints); err != nil {
-			a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
-		} else {
-			d.Chart = netWorthChart(l, pr, s, names)
-		}
-	}
-	lines := storyLines
-	if d.Over {
-		lines = storyLinesOver
-	}
-	if d.Focus == "" {
-		d.Events, d.EventsMore = storySince(rec, seat, l, nameFunc(names), lines)
+		d.Chart = a.chart(r, rec, l, d.Names)
 	}
 	a.render(w, r, status, "seat.html", d)
+}
+
+// chart draws the net worth of every seat over a game that is over; none
+// when its log does not replay (the page goes without it).
+func (a *api) chart(r *http.Request, rec *service.Record, l string, names []string) template.HTML {
+	h, err := views.LoadHistory(r.Context(), a.svc, rec)
+	if err != nil {
+		a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
+		return ""
+	}
+	s, err := h.NetWorth(chartPoints)
+	if err != nil {
+		a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
+		return ""
+	}
+	return netWorthChart(l, present.For(rec.Kind), s, names)
 }

@@ -8,6 +8,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/pbmgames/pbm/engine"
@@ -384,4 +386,25 @@ func (r *Record) RevealedSeed() string {
 		return ""
 	}
 	return hex.EncodeToString(r.Seed)
+}
+
+// Title names the game for subjects, pages and "my games": the name its
+// organiser gave it, else its kind (kindName, in the reader's language)
+// and its players — «Вестерн» (Анна, Bob, Вера) — past three counted.
+func (r *Record) Title(lang, kindName string) string {
+	if r.Name != "" {
+		return r.Name
+	}
+	names := make([]string, 0, 4)
+	for _, s := range r.Seats {
+		names = append(names, s.Name)
+	}
+	if len(names) > 3 {
+		names = append(names[:3], "+"+strconv.Itoa(len(r.Seats)-3))
+	}
+	title := kindName
+	if lang != "en" {
+		title = "«" + kindName + "»"
+	}
+	return title + " (" + strings.Join(names, ", ") + ")"
 }

@@ -39,11 +39,7 @@ func (s *Service) settleRules(ctx context.Context, rec *Record) error {
 	if err != nil {
 		return err
 	}
-	cmds := make([]engine.Command, len(entries))
-	for i, e := range entries {
-		cmds[i] = engine.Command{Seat: e.Seat, Action: e.Action}
-	}
-	replayed, err := games.Replay(rec.Kind, current, rec.Options, stored.Seats(), [32]byte(rec.Seed), cmds)
+	replayed, err := Replay(rec, current, stored.Seats(), entries, nil)
 	if err != nil {
 		return nil // it does not even replay: a first-version game
 	}

@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/pbmgames/pbm/infra/httplang"
 )
 
 // listLimit bounds how many mails the list page shows.
@@ -30,7 +32,7 @@ func (b *Mailbox) Handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /mailbox", b.listPage)
 	mux.HandleFunc("GET /mailbox/{$}", func(w http.ResponseWriter, r *http.Request) {
-		http.Redirect(w, r, withLang("/mailbox", lang(r), nil), http.StatusSeeOther)
+		http.Redirect(w, r, withLang("/mailbox", httplang.Of(r), nil), http.StatusSeeOther)
 	})
 	mux.HandleFunc("GET /mailbox/{n}", b.mailPage)
 	mux.HandleFunc("GET /mailbox/{n}/cid/{cid}", b.picture)
@@ -40,24 +42,6 @@ func (b *Mailbox) Handler() http.Handler {
 		w.Header().Set("Cache-Control", "no-store")
 		mux.ServeHTTP(w, r)
 	})
-}
-
-// lang is "en" if asked for by ?lang= or first in Accept-Language, else
-// "ru".
-func lang(r *http.Request) string {
-	if l := r.URL.Query().Get("lang"); l == "ru" || l == "en" {
-		return l
-	}
-	for _, part := range strings.Split(r.Header.Get("Accept-Language"), ",") {
-		tag := strings.ToLower(strings.TrimSpace(strings.SplitN(part, ";", 2)[0]))
-		switch {
-		case strings.HasPrefix(tag, "ru"):
-			return "ru"
-		case strings.HasPrefix(tag, "en"):
-			return "en"
-		}
-	}
-	return "ru"
 }
 
 // withLang is path with query q and lang.
@@ -171,7 +155,7 @@ type page struct {
 }
 
 func (b *Mailbox) render(w http.ResponseWriter, r *http.Request, t *template.Template, status int, title string, q url.Values, data any) {
-	l := lang(r)
+	l := httplang.Of(r)
 	other := "en"
 	if l == "en" {
 		other = "ru"
@@ -196,7 +180,7 @@ type listItem struct {
 }
 
 func (b *Mailbox) listPage(w http.ResponseWriter, r *http.Request) {
-	l := lang(r)
+	l := httplang.Of(r)
 	to := strings.TrimSpace(r.URL.Query().Get("to"))
 	mails, err := b.List(to, listLimit+1)
 	if err != nil {
@@ -286,7 +270,7 @@ func (b *Mailbox) mail(w http.ResponseWriter, r *http.Request) (Mail, bool) {
 	case err == nil:
 		return m, true
 	case errors.Is(err, ErrNotFound), errors.Is(err, strconv.ErrSyntax), errors.Is(err, strconv.ErrRange):
-		http.Error(w, texts(lang(r))["notfound"], http.StatusNotFound)
+		http.Error(w, texts(httplang.Of(r))["notfound"], http.StatusNotFound)
 	default:
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 	}
@@ -332,7 +316,7 @@ func (b *Mailbox) picture(w http.ResponseWriter, r *http.Request) {
 		_, _ = w.Write(p.Data)
 		return
 	}
-	http.Error(w, texts(lang(r))["notfound"], http.StatusNotFound)
+	http.Error(w, texts(httplang.Of(r))["notfound"], http.StatusNotFound)
 }
 
 func (b *Mailbox) clear(w http.ResponseWriter, r *http.Request) {
@@ -340,5 +324,5 @@ func (b *Mailbox) clear(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
-	http.Redirect(w, r, withLang("/mailbox", lang(r), nil), http.StatusSeeOther)
+	http.Redirect(w, r, withLang("/mailbox", httplang.Of(r), nil), http.StatusSeeOther)
 }

@@ -1,4 +1,4 @@
-package httpapi
+package views
 
 import (
 	"strings"
@@ -29,7 +29,7 @@ func TestTurnEndersMarked(t *testing.T) {
 		legal := g.Legal(seat)
 		if i := findType(legal, western.ANarcoBuy); i >= 0 && g.Turn() == seat {
 			seen++
-			ends := turnEnders(g, seat, legal)
+			ends := TurnEnders(g, seat, legal)
 			a := legal[i].Action
 			a.Amount = legal[i].Min
 			next, _, err := g.Apply(seat, a)
@@ -44,12 +44,12 @@ func TestTurnEndersMarked(t *testing.T) {
 				ended++
 			}
 			for _, l := range []string{"ru", "en"} {
-				prompt := p.Prompt(l, g.View(seat), seat, true, nameFunc(names))
+				prompt := p.Prompt(l, g.View(seat), seat, true, NameFunc(names))
 				if strings.Contains(prompt, "end the turn") || strings.Contains(prompt, "закончите ход") {
 					t.Errorf("%s prompt %q promises the player ends the turn", l, prompt)
 				}
-				lead, groups := arrangeChoices(l, p, legal, g.View(seat), names, ends, "", func(string) string { return "" })
-				all := []choiceView{*lead}
+				lead, groups := Arrange(l, p, legal, g.View(seat), names, ends, "", func(string) string { return "" })
+				all := []Choice{*lead}
 				for _, gr := range groups {
 					all = append(all, gr.Choices...)
 				}

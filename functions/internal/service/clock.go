@@ -86,50 +86,6 @@ func (r *Record) wakeKey(now int64) int64 {
 	return w
 }
 
-// autoplay plays, in the same commit and for as long as there are any
-// (bounded by maxAutoplay), the decisions nobody need be asked: those of
-// seats handed to a bot, and those the seats' standing orders cover.
-//
-// When it stops at the bound with more to play, it marks the record so
-// that the sweep wakes the game at once and plays on (Tick), rather than
-// leaving a decision nobody is asked about to its deadline.
-func (s *Service) autoplay(rec *Record, g engine.Game, next int64) error {
-	rec.PlayOn = false
-	for n := 0; !g.Over(); n++ {
-		if n == maxAutoplay {
-			rec.PlayOn = true
-			return nil
-		}
-		seat, a, by := -1, engine.Action{}, byBot
-		for _, o := range g.Owing() {
-			if o < len(rec.Bots) && rec.Bots[o] {
-				var ok bool
-				if a, ok = g.Bot(o); !ok {
-					return fmt.Errorf("game %s: bot of seat %d has no move", rec.ID, o)
-				}
-				seat = o
-				break
-			}
-			if oa, ok := rec.byOrders(g, o); ok {
-				seat, a, by = o, oa, byOrder
-				break
-			}
-		}
-		if seat < 0 {
-			return nil
-		}
-		after, ev, err := g.Apply(seat, a)
-		if err != nil {
-			return fmt.Errorf("game %s: %s of seat %d chose %v: %w", rec.ID, by, seat, a, err)
-		}
-		if err := s.record(rec, g, after, seat, a, "", ev, next, by); err != nil {
-			return err
-		}
-		g = after
-	}
-	return nil
-}
-
 // Tick does what the clock asks of a game (P-4): a seat whose deadline has
 // passed gets its default played, and after repeated misses its seat is
 // handed to a bot; a seat whose deadline is near is reminded by mail. It
@@ -158,56 +114,17 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 		}
 		changed = true
 	}
-	missed := map[int]bool{} // a turn played out by defaults is one miss
-	for n := 0; n < maxAutoplay && !g.Over(); n++ {
-		seat := -1
-		for _, o := range g.Owing() {
-			if due := rec.Due[o]; due != 0 && due <= now {
-				seat = o
-				break
-			}
-		}
-		if seat < 0 {
-			break
-		}
-		if !missed[seat] {
-			missed[seat] = true
-			rec.Misses[seat]++
-		}
-		a, ok := g.Default(seat)
-		if !ok {
-			return fmt.Errorf("game %s: seat %d owes a decision with no default", id, seat)
-		}
-		if rec.Misses[seat] >= rec.missesToBot() {
-			if rec.OnMisses == OnMissesDrop && canResign(g, seat) {
-				a = engine.Action{Type: engine.Resign}
-				s.log.InfoContext(ctx, "player dropped", "game", id, "seat", seat, "misses", rec.Misses[seat])
-			} else if !rec.Bots[seat] {
-				rec.Bots[seat] = true
-				s.log.InfoContext(ctx, "seat handed to a bot", "game", id, "seat", seat, "misses", rec.Misses[seat])
-			}
-		}
-		after, ev, err := g.Apply(seat, a)
-		if err != nil {
-			return fmt.Errorf("game %s: %v for seat %d at its deadline: %w", id, a, seat, err)
-		}
-		if err := s.record(rec, g, after, seat, a, fmt.Sprintf("deadline-%d-%d", seat, rec.SeatStep(seat)), ev, ver+1, byDeadline); err != nil {
-			return err
-		}
-		g, changed = after, true
+	g, played, err := s.playMissed(ctx, rec, g, ver+1, now)
+	if err != nil {
+		return err
 	}
+	changed = changed || played > 0
 	if changed {
 		if err := s.autoplay(rec, g, ver+1); err != nil {
 			return err
 		}
 	}
-	for seat, due := range rec.Due {
-		if due == 0 || rec.Reminded[seat] || rec.Bots[seat] || rec.unasked(seat) || rec.remindAt(seat) > now {
-			continue
-		}
-		rec.Reminded[seat] = true
-		inv := rec.inviteOf(seat)
-		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("%s-%d-%d", MailReminder, inv, rec.Moves), Kind: MailReminder, Seat: inv, Moves: rec.Moves, Due: due})
+	if rec.remind(now) {
 		changed = true
 	}
 	if !changed && (rec.WakeKey == 0 || rec.WakeKey > now || rec.wakeKey(now) == rec.WakeKey) {
@@ -219,6 +136,63 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 		return fmt.Errorf("tick game %s v%d: %w", id, ver, err)
 	}
 	return nil
+}
+
+// remind mails a reminder to each seat whose deadline is near (a quarter
+// of its time left) and that has not been reminded of it; it tells
+// whether it mailed any.
+func (r *Record) remind(now int64) bool {
+	mailed := false
+	for seat, due := range r.Due {
+		if due == 0 || r.Reminded[seat] || r.Bots[seat] || r.unasked(seat) || r.remindAt(seat) > now {
+			continue
+		}
+		r.Reminded[seat] = true
+		inv := r.inviteOf(seat)
+		r.Outbox = append(r.Outbox, Mail{ID: fmt.Sprintf("%s-%d-%d", MailReminder, inv, r.Moves), Kind: MailReminder, Seat: inv, Moves: r.Moves, Due: due})
+		mailed = true
+	}
+	return mailed
+}
+
+// playMissed plays, to be committed as version next, what the seats whose
+// deadline has passed by now play (missed); it answers the game and how
+// many commands it played.
+func (s *Service) playMissed(ctx context.Context, rec *Record, g engine.Game, next, now int64) (engine.Game, int, error) {
+	missed := map[int]bool{} // a turn played out by defaults is one miss
+	return s.playOn(rec, g, next, func(g engine.Game) (decision, bool, error) {
+		for _, o := range g.Owing() {
+			if due := rec.Due[o]; due != 0 && due <= now {
+				return s.missed(ctx, rec, g, o, missed)
+			}
+		}
+		return decision{}, false, nil
+	})
+}
+
+// missed picks what a seat whose deadline has passed plays: its default,
+// or its resignation when repeated misses drop the player; repeated
+// misses may hand the seat to a bot first. missed counts each seat's miss
+// once in a tick (a turn played out by defaults is one miss).
+func (s *Service) missed(ctx context.Context, rec *Record, g engine.Game, seat int, missed map[int]bool) (decision, bool, error) {
+	if !missed[seat] {
+		missed[seat] = true
+		rec.Misses[seat]++
+	}
+	a, ok := g.Default(seat)
+	if !ok {
+		return decision{}, false, fmt.Errorf("game %s: seat %d owes a decision with no default", rec.ID, seat)
+	}
+	if rec.Misses[seat] >= rec.missesToBot() {
+		if rec.OnMisses == OnMissesDrop && canResign(g, seat) {
+			a = engine.Action{Type: engine.Resign}
+			s.log.InfoContext(ctx, "player dropped", "game", rec.ID, "seat", seat, "misses", rec.Misses[seat])
+		} else if !rec.Bots[seat] {
+			rec.Bots[seat] = true
+			s.log.InfoContext(ctx, "seat handed to a bot", "game", rec.ID, "seat", seat, "misses", rec.Misses[seat])
+		}
+	}
+	return decision{seat: seat, action: a, key: fmt.Sprintf("deadline-%d-%d", seat, rec.SeatStep(seat)), by: byDeadline}, true, nil
 }
 
 // SweepWorkers is how many games a sweep works on at once: each is a few

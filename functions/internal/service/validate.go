@@ -1,0 +1,129 @@
+package service
+
+import (
+	"fmt"
+	"net/mail"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// checkKey refuses a missing or odd idempotency key.
+func checkKey(key string) error {
+	if len(key) < MinKeyLen || len(key) > MaxKeyLen {
+		return invalid("Нужен ключ запроса (key) длиной от 8 до 64 символов.", "An idempotency key of 8 to 64 characters is required.")
+	}
+	for _, r := range key {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return invalid("Ключ запроса: только латинские буквы, цифры, - и _.", "The idempotency key may hold only letters, digits, - and _.")
+		}
+	}
+	return nil
+}
+
+// cleanPerson validates a name, an email and a language.
+func cleanPerson(p Person, organiser bool) (Person, error) {
+	p.Name = strings.TrimSpace(p.Name)
+	p.Email = strings.TrimSpace(p.Email)
+	if p.Lang == "" {
+		p.Lang = "ru"
+	}
+	// Each message names whose field is wrong: the organiser, or the
+	// player by name (by address when the name is what is missing).
+	ru, en := whoseField(p, organiser)
+	if p.Lang != "ru" && p.Lang != "en" {
+		return p, invalid(ru+": язык — ru или en.", en+": the language must be ru or en.")
+	}
+	if p.Name == "" && organiser {
+		p.Name = "—"
+	}
+	if err := checkName(p.Name); err != nil {
+		e := AsError(err)
+		return p, invalid(ru+": "+lowerFirst(e.RU), en+": "+lowerFirst(e.EN))
+	}
+	if len(p.Email) > MaxEmailLen {
+		return p, invalid(ru+": слишком длинный адрес почты.", en+": the email address is too long.")
+	}
+	if p.Email == "" {
+		return p, invalid(ru+": нужен адрес почты.", en+": the email address is missing.")
+	}
+	addr, err := mail.ParseAddress(p.Email)
+	if err != nil || addr.Address != p.Email || addr.Name != "" || !strings.Contains(p.Email[strings.LastIndexByte(p.Email, '@')+1:], ".") {
+		return p, invalid(ru+": неверный адрес почты «"+sanitize(p.Email)+"».", en+": invalid email address «"+sanitize(p.Email)+"».")
+	}
+	p.Email = strings.ToLower(p.Email)
+	return p, nil
+}
+
+// whoseField names the person a form's row is about, in Russian and
+// English, for an error message about one of its fields.
+func whoseField(p Person, organiser bool) (ru, en string) {
+	switch {
+	case organiser:
+		return "Организатор", "Organiser"
+	case p.Name != "" && checkName(p.Name) == nil:
+		return "Игрок «" + p.Name + "»", "Player «" + p.Name + "»"
+	case p.Email != "":
+		return "Игрок с адресом «" + sanitize(p.Email) + "»", "The player with address «" + sanitize(p.Email) + "»"
+	}
+	return "Игрок", "A player"
+}
+
+// lowerFirst lowers a message's first letter, to follow a colon.
+func lowerFirst(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToLower(r)) + s[n:]
+}
+
+// checkName refuses names that could break a page or a mail: control
+// characters, markup, or an empty or overlong name.
+func checkName(name string) error {
+	if name == "" || utf8.RuneCountInString(name) > MaxNameLen || !utf8.ValidString(name) {
+		return invalid(fmt.Sprintf("Имя: от 1 до %d символов.", MaxNameLen), fmt.Sprintf("A name must be 1 to %d characters.", MaxNameLen))
+	}
+	if !plainText(name) {
+		return invalid("Имя не должно содержать управляющих символов и разметки.", "A name may not hold control characters or markup.")
+	}
+	return nil
+}
+
+// plainText tells whether s holds no control characters and no markup,
+// which could break a page or a mail.
+func plainText(s string) bool {
+	for _, r := range s {
+		if unicode.IsControl(r) || r == '<' || r == '>' || r == '&' || r == '"' || r == '`' || unicode.Is(unicode.Cf, r) {
+			return false
+		}
+	}
+	return true
+}
+
+// checkGameName allows an empty name (the game is then named by its kind
+// and players) or one of up to MaxGameNameLen characters with no control
+// characters or markup, as a player's name.
+func checkGameName(name string) error {
+	if name == "" {
+		return nil
+	}
+	if utf8.RuneCountInString(name) > MaxGameNameLen || !utf8.ValidString(name) {
+		return invalid(fmt.Sprintf("Название игры: до %d символов.", MaxGameNameLen), fmt.Sprintf("A game's name must be at most %d characters.", MaxGameNameLen))
+	}
+	if !plainText(name) {
+		return invalid("Название игры не должно содержать управляющих символов и разметки.", "A game's name may not hold control characters or markup.")
+	}
+	return nil
+}
+
+// sanitize makes user text safe to echo inside an error message.
+func sanitize(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r == '<' || r == '>' {
+			return -1
+		}
+		return r
+	}, s)
+	if utf8.RuneCountInString(s) > 60 {
+		s = string([]rune(s)[:60]) + "…"
+	}
+	return s
+}

@@ -1,0 +1,68 @@
+package views
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/service"
+)
+
+// History is a started game's whole log, which replays exactly from the
+// seed (P-1): the game-over chart and the log's replay step through it.
+// The seed stays on the server; pages show only views.
+type History struct {
+	rec     *service.Record
+	Entries []service.Entry
+	Seats   int
+}
+
+// LoadHistory reads the whole log of a started game.
+func LoadHistory(ctx context.Context, svc *service.Service, rec *service.Record) (*History, error) {
+	g, err := svc.Engine(rec)
+	if err != nil {
+		return nil, err
+	}
+	if len(rec.Seed) != 32 {
+		return nil, fmt.Errorf("game %s: seed of %d bytes", rec.ID, len(rec.Seed))
+	}
+	entries, err := svc.FullLog(ctx, rec)
+	if err != nil {
+		return nil, err
+	}
+	return &History{rec: rec, Entries: entries, Seats: g.Seats()}, nil
+}
+
+// At is the game after its first n commands.
+func (h *History) At(n int) (engine.Game, error) {
+	return service.Replay(h.rec, h.rec.Rules, h.Seats, h.Entries[:min(max(n, 0), len(h.Entries))], nil)
+}
+
+// Series is every seat's net worth through the game, sampled.
+type Series struct {
+	Moves []int     // the command count at each sample
+	Worth [][]int64 // Worth[seat][sample]
+}
+
+// NetWorth replays the whole game and samples every seat's net worth at
+// most points times, the start and the end included.
+func (h *History) NetWorth(points int) (Series, error) {
+	n := len(h.Entries)
+	every := max(1, (n+points-2)/max(points-1, 1))
+	s := Series{Worth: make([][]int64, h.Seats)}
+	_, err := service.Replay(h.rec, h.rec.Rules, h.Seats, h.Entries, func(moves int, g engine.Game) {
+		if moves != 0 && moves%every != 0 && moves != n {
+			return
+		}
+		s.Moves = append(s.Moves, moves)
+		for _, sc := range g.Score() {
+			if sc.Seat >= 0 && sc.Seat < h.Seats {
+				s.Worth[sc.Seat] = append(s.Worth[sc.Seat], sc.NetWorth)
+			}
+		}
+	})
+	if err != nil {
+		return Series{}, err
+	}
+	return s, nil
+}

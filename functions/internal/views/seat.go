@@ -1,0 +1,168 @@
+package views
+
+import (
+	"slices"
+	"time"
+
+	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/present"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/templates"
+)
+
+// storyLines bounds the story of the seat page; the game-over page tells
+// only the end.
+const (
+	storyLines     = 30
+	storyLinesOver = 12
+)
+
+// SeatRequest is what a game page is made from.
+type SeatRequest struct {
+	Lang    string
+	Rec     *service.Record
+	Version int64
+	Game    engine.Game // nil before the game starts
+	Reader  Reader
+	// LinkPosition is the seat's position the reader's link was issued
+	// for (0: none; service.Record.SeatPosition).
+	LinkPosition int64
+	Error        string // why the form just sent was refused
+	Done         bool   // a form was sent on a page the game had left
+	Focus        string // the group of decisions a page of its own lists
+	Now          time.Time
+	// Link makes a link to another page of the game for the same reader,
+	// in the same language: its path, then query names and values.
+	Link func(path string, query ...string) string
+}
+
+// SeatPage is the game page: a seat's (with its decisions), the
+// organiser's or a spectator's (read only), and the game-over page.
+type SeatPage struct {
+	ID, Status            string
+	Notice, Error         string
+	Role                  string // seat, organiser or spectator
+	Started, Over, Seated bool
+	Owes, MyTurn          bool
+	Version               int64
+	Moves                 int
+	// Step and Decision go with each form: what the seat's decision was
+	// when the page was drawn (service.Precondition).
+	Step              int64
+	Decision          string
+	Options, Deadline string
+	Prompt            string
+	Due               *Deadline
+	Default           *Choice
+	Focus, AllURL     string // a page that lists one long group of decisions
+	Groups            []Group
+	Waiting           []Waiting
+	Events            []EventLine
+	EventsMore        bool
+	Squares           []present.Square // the board in words, legible on a phone
+	OverWhy           string           // what ended the game
+	Me                *Panel
+	Others            []Panel
+	Standings         []Panel
+	LogURL            string
+	OrdersURL         string // the seat's standing orders, while the game goes on
+	// SeedSHA256 commits to the dice and cards from the creation on; Seed
+	// reveals them once the game is over.
+	SeedSHA256, Seed string
+	RecordURL        string // the game record to download, once the game is over
+	// Seat is the reader's engine seat and Names the players' names by
+	// engine seat: what the board is drawn for.
+	Seat  int
+	Names []string
+}
+
+// Seat makes the game page of q's reader.
+func Seat(q SeatRequest) SeatPage {
+	l, rec, g := q.Lang, q.Rec, q.Game
+	d := SeatPage{ID: rec.ID, Status: rec.Status, Error: q.Error, Role: q.Reader.Role, Seated: q.Reader.Invite >= 0,
+		Version: q.Version, Moves: rec.Moves, Options: OptionsText(l, rec), Deadline: DeadlineText(l, rec),
+		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed(), Seat: engine.Spectator}
+	if g == nil {
+		return d
+	}
+	d.Started, d.Over = true, g.Over()
+	d.LogURL = q.Link("/g/" + rec.ID + "/log")
+	if d.Seated && !d.Over {
+		d.OrdersURL = q.Link("/g/" + rec.ID + "/orders")
+	}
+	d.Seat, d.Names = q.Reader.Seat(rec), SeatNames(rec, g.Seats())
+	name := NameFunc(d.Names)
+	pr := present.For(rec.Kind)
+	view := g.View(d.Seat)
+	if legal := d.legal(q); len(legal) > 0 {
+		d.decide(q, pr, legal, view)
+	} else if !d.Over {
+		d.Waiting = WaitingFor(l, rec, g, d.Names, q.Now)
+		d.Prompt = pr.Prompt(l, view, d.Seat, false, name)
+	}
+	all := Panels(l, rec.Kind, g, d.Seat, d.Names)
+	for i := range all {
+		switch {
+		case d.Over: // the standings tell each seat's net worth, broken down
+		case d.Focus != "": // a page for one choice among many: just that
+		case all[i].Me:
+			d.Me = &all[i]
+		default:
+			d.Others = append(d.Others, all[i])
+		}
+	}
+	d.Squares = pr.Squares(l, view, name)
+	lines := storyLines
+	if d.Over {
+		lines = storyLinesOver
+		d.RecordURL = q.Link("/g/" + rec.ID + "/record")
+		d.Standings = ByPlace(all)
+		if log, err := rec.Recent(); err == nil && len(log) > 0 {
+			d.OverWhy = present.OverText(pr, l, log[len(log)-1].Events, name)
+		}
+	}
+	if d.Focus == "" {
+		d.Events, d.EventsMore = StorySince(rec, d.Seat, l, name, lines)
+	}
+	return d
+}
+
+// legal lists the decisions the page offers: none once the reader's link
+// is for a round the seat has finished, which the page says.
+//
+// A mail's link acts for the round of decisions it was mailed for, as
+// long as the seat owes any of it: a turn of several decisions is resumed
+// from it. Once the seat owes nothing more of that round it shows
+// "already done" and where things stand (SPEC §4); a newer mail (or "my
+// games") has the link for the next round, and so has the page a seat is
+// left on after its last decision (Record.LinkPosition).
+func (d *SeatPage) legal(q SeatRequest) []engine.Choice {
+	legal := q.Game.Legal(d.Seat)
+	if q.Rec.LinkDone(d.Seat, q.LinkPosition, len(legal) > 0) {
+		legal = nil
+		if q.Error == "" {
+			d.Notice = templates.T(q.Lang, "already_done")
+		}
+	}
+	if q.Done && q.Error == "" { // a form posted on a page the game had left
+		d.Notice = templates.T(q.Lang, "already_done")
+	}
+	return legal
+}
+
+// decide fills in the decisions the seat owes: the forms, the prompt and
+// the deadline.
+func (d *SeatPage) decide(q SeatRequest, pr present.Game, legal []engine.Choice, view any) {
+	l, rec, g := q.Lang, q.Rec, q.Game
+	d.Owes, d.MyTurn = true, g.Turn() == d.Seat
+	d.Step, d.Decision = rec.SeatStep(d.Seat), service.DecisionOf(legal)
+	d.Focus = q.Focus
+	more := func(g string) string { return q.Link("/g/"+rec.ID, "show", g) }
+	d.Default, d.Groups = Arrange(l, pr, legal, view, d.Names, TurnEnders(g, d.Seat, legal), d.Focus, more)
+	if !slices.ContainsFunc(d.Groups, func(g Group) bool { return g.Key == d.Focus }) {
+		d.Focus = "" // no such group now: the whole page
+	}
+	d.AllURL = q.Link("/g/" + rec.ID)
+	d.Due = NewDeadline(l, Due(rec, d.Seat), q.Now)
+	d.Prompt = pr.Prompt(l, view, d.Seat, true, NameFunc(d.Names))
+}
