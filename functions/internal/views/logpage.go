@@ -1,11 +1,11 @@
 package views
 
 import (
-	"github.com/pbmgames/pbm/engine/games"
 	"strconv"
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 )
