@@ -346,7 +346,7 @@ func parts(l string, pr present.Game, p map[string]int64) string {
 // zone is the time zone the player chose on "my games" (their browser's
 // guess, saved), UTC when none is known.
 func (c *Composer) zone(ctx context.Context, email string) *time.Location {
-	p, err := c.svc.Player(ctx, email)
+	p, err := c.svc.Prefs(ctx, email)
 	if err != nil {
 		return time.UTC
 	}

@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
@@ -22,19 +21,22 @@ func (a *api) playerClaims(r *http.Request, token string, p linksign.Purpose) (s
 	return c, nil
 }
 
-// mePage is the player's "my games" page: every game with a link, and the
-// mail preferences.
+// mePage is the player's "my games" page: a page of their games, each
+// with a link, a link to the next page, and the mail preferences.
 func (a *api) mePage(w http.ResponseWriter, r *http.Request) {
 	a.renderMe(w, r, r.URL.Query().Get("t"), "")
 }
 
+// renderMe draws the "my games" page from the games after the cursor in
+// the query's "after" (the first page without): the player item and one
+// query of their memberships.
 func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice string) {
 	email, err := a.playerClaims(r, token, linksign.PurposeMyGames)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
 	}
-	p, err := a.svc.Player(r.Context(), email)
+	p, err := a.svc.Prefs(r.Context(), email)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
@@ -45,6 +47,9 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 		Token, Email, Notice, Mail, TimeZone string
 		Unsubscribed                         bool
 		Games                                []views.MyGame
+		// Next is the link to the next page of games, First to the
+		// first when this is not it.
+		Next, First string
 	}{page: newPage(r, "my_games"), Token: token, Email: email, Notice: notice, Mail: p.Mail, TimeZone: p.TimeZone, Unsubscribed: p.Unsubscribed}
 	if r.Method != http.MethodGet {
 		data.langLinks("/me", token)
@@ -52,22 +57,22 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 	if data.Mail == "" {
 		data.Mail = store.MailAll
 	}
-	var recs []*service.Record
-	for _, id := range p.Games {
-		rec, _, err := a.svc.Load(r.Context(), id)
-		if errors.Is(err, store.ErrNotFound) {
-			continue // indexed before a create that did not commit
-		}
-		if err != nil {
-			a.pageError(w, r, err)
-			return
-		}
-		recs = append(recs, rec)
-	}
-	link := func(path, token string) string { return pageLink(path, token, l) }
-	if data.Games, err = views.MyGames(l, email, recs, a.now(), a.sign, link); err != nil {
+	after := r.URL.Query().Get("after")
+	games, next, err := a.svc.MyGames(r.Context(), p, after, service.MyGamesPage)
+	if err != nil {
 		a.pageError(w, r, err)
 		return
+	}
+	link := func(path, token string) string { return pageLink(path, token, l) }
+	if data.Games, err = views.MyGames(l, games, a.now(), a.sign, link); err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	if next != "" {
+		data.Next = pageLink("/me", token, l, "after", next)
+	}
+	if after != "" {
+		data.First = link("/me", token)
 	}
 	a.render(w, r, http.StatusOK, "me.html", data)
 }

@@ -2,8 +2,10 @@ package service
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -14,19 +16,30 @@ import (
 // ErrNoPlayers: this deployment keeps no player index.
 var errNoPlayers = errors.New("no player store configured")
 
-// Player reads what is kept about an address; an unknown address is a
-// player with no games and default preferences.
+// Player reads what is kept about an address, and the ids of all their
+// games, sorted: one query a thousand games besides the player item (a
+// mail reads Prefs, a page MyGames). An unknown address is a player with
+// no games and default preferences.
 func (s *Service) Player(ctx context.Context, email string) (store.Player, error) {
-	if s.players == nil {
-		return store.Player{}, Fail(CodeInternal, errNoPlayers)
-	}
-	p, err := s.players.GetPlayer(ctx, strings.ToLower(email))
-	if errors.Is(err, store.ErrNotFound) {
-		return store.Player{Email: strings.ToLower(email)}, nil
-	}
+	p, err := s.Prefs(ctx, email)
 	if err != nil {
-		return p, fmt.Errorf("player: %w", err)
+		return p, err
 	}
+	for cursor := ""; ; {
+		ms, next, err := s.players.Memberships(ctx, p.Email, cursor, 1000)
+		if err != nil {
+			return p, fmt.Errorf("player: %w", err)
+		}
+		for _, m := range ms {
+			p.Games = append(p.Games, m.Game)
+		}
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	slices.Sort(p.Games)
+	p.Games = slices.Compact(p.Games)
 	return p, nil
 }
 
@@ -57,7 +70,7 @@ func (s *Service) SetPrefs(ctx context.Context, email, lang, mail, tz string, un
 // Unsubscribe stops every mail but those asking the player to act
 // (RFC 8058 one-click), keeping the other preferences.
 func (s *Service) Unsubscribe(ctx context.Context, email string) error {
-	p, err := s.Player(ctx, email)
+	p, err := s.Prefs(ctx, email)
 	if err != nil {
 		return err
 	}
@@ -87,4 +100,213 @@ func (s *Service) VerifyPlayer(token string, p linksign.Purpose) (string, error)
 		return "", AsError(err)
 	}
 	return c.Game, nil
+}
+
+// Prefs reads the player item alone, a fixed size whatever the number of
+// games (issue 16): what a mail to the player needs.
+func (s *Service) Prefs(ctx context.Context, email string) (store.Player, error) {
+	if s.players == nil {
+		return store.Player{}, Fail(CodeInternal, errNoPlayers)
+	}
+	p, err := s.players.GetPlayer(ctx, strings.ToLower(email))
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Player{Email: strings.ToLower(email)}, nil
+	}
+	if err != nil {
+		return p, fmt.Errorf("player: %w", err)
+	}
+	return p, nil
+}
+
+// GameSummary is what a player's "my games" page shows of one game: kept
+// in their membership of it, so that a page of games is one query.
+type GameSummary struct {
+	ID      string   `json:"-"`
+	Name    string   `json:"n,omitempty"` // what the organiser called it
+	Kind    string   `json:"k"`
+	Players []string `json:"p,omitempty"`
+	Status  string   `json:"st"`
+	// Seat is the player's invitation index; -1 when they only organise.
+	Seat      int  `json:"s"`
+	Accepted  bool `json:"a,omitempty"`
+	Organiser bool `json:"o,omitempty"`
+	// Due is when the decision the player owes falls due; 0 when they
+	// owe none.
+	Due int64 `json:"d,omitempty"`
+}
+
+// YourTurn tells whether the player owes a decision.
+func (g GameSummary) YourTurn() bool { return g.Due > 0 }
+
+// Title names the game as Record.Title does.
+func (g GameSummary) Title(lang, kindName string) string {
+	r := Record{Name: g.Name}
+	for _, p := range g.Players {
+		r.Seats = append(r.Seats, SeatInfo{Person: Person{Name: p}})
+	}
+	return r.Title(lang, kindName)
+}
+
+// rank sorts the game among the player's (store.Membership.Rank).
+func (g GameSummary) rank() int {
+	switch {
+	case g.YourTurn():
+		return store.RankYourTurn
+	case g.Status == StatusPlaying:
+		return store.RankPlaying
+	case g.Status == StatusInvited || g.Status == StatusUnconfirmed:
+		return store.RankInvited
+	}
+	return store.RankOver
+}
+
+// summaries are the game's summaries for each of its people by address:
+// the organiser's, and the seats' once the invitations can leave.
+func (r *Record) summaries() map[string]GameSummary {
+	out := map[string]GameSummary{}
+	base := GameSummary{ID: r.ID, Name: r.Name, Kind: r.Kind, Status: r.Status, Seat: -1}
+	for _, s := range r.Seats {
+		base.Players = append(base.Players, s.Name)
+	}
+	if e := strings.ToLower(r.Organiser.Email); e != "" {
+		g := base
+		g.Organiser = true
+		out[e] = g
+	}
+	if r.Status == StatusUnconfirmed {
+		return out
+	}
+	for i, s := range r.Seats {
+		e := strings.ToLower(s.Email)
+		if e == "" {
+			continue
+		}
+		g, ok := out[e]
+		if !ok {
+			g = base
+		} else if g.Seat >= 0 {
+			continue // the player's first seat stands for them
+		}
+		g.Seat, g.Accepted = i, s.Accepted
+		if r.Status == StatusPlaying && s.Engine >= 0 && s.Engine < len(r.Due) {
+			g.Due = r.Due[s.Engine]
+		}
+		out[e] = g
+	}
+	return out
+}
+
+// memberStates encodes the summaries to compare them from commit to
+// commit.
+func (r *Record) memberStates() map[string]string {
+	out := map[string]string{}
+	for e, g := range r.summaries() {
+		b, _ := json.Marshal(g)
+		out[e] = string(b)
+	}
+	return out
+}
+
+// putMembers writes the memberships of the people in emails (all when
+// nil) as rec stands at version ver.
+func (s *Service) putMembers(ctx context.Context, rec *Record, ver int64, emails map[string]bool) error {
+	if s.players == nil {
+		return nil
+	}
+	now := s.now().Unix()
+	for e, g := range rec.summaries() {
+		if emails != nil && !emails[e] {
+			continue
+		}
+		b, err := json.Marshal(g)
+		if err != nil {
+			return err
+		}
+		err = s.players.PutMembership(ctx, store.Membership{Email: e, Game: rec.ID, Rank: g.rank(), Since: now, Summary: b, Version: ver})
+		if err != nil && !errors.Is(err, store.ErrConflict) { // a later commit's summary stands
+			return fmt.Errorf("membership of %s: %w", rec.ID, err)
+		}
+	}
+	return nil
+}
+
+// syncMembers, after the commit of rec as version ver, rewrites the
+// memberships of the people whose summary the commit changed (their turn
+// came or went, the game started or ended): usually one or two small
+// writes, none for most commits of a game. A failure is logged, not
+// returned: the game is committed, and the next change mends it.
+func (s *Service) syncMembers(ctx context.Context, rec *Record, ver int64) {
+	now := rec.memberStates()
+	if rec.seen != nil {
+		changed := map[string]bool{}
+		for e, st := range now {
+			if rec.seen[e] != st {
+				changed[e] = true
+			}
+		}
+		if len(changed) > 0 {
+			if err := s.putMembers(ctx, rec, ver, changed); err != nil {
+				s.log.ErrorContext(ctx, "my games", "game", rec.ID, "err", err)
+			}
+		}
+	}
+	rec.seen = now
+}
+
+// MyGamesPage is the number of games a page of "my games" lists.
+const MyGamesPage = 50
+
+// MyGames lists a page of the player's games, needs-you-now first, then
+// newest, from after the cursor ("" for the first page), and the cursor
+// of the next page ("" for none): one query. Games an older version
+// listed in the player item become memberships on the first read.
+func (s *Service) MyGames(ctx context.Context, p store.Player, cursor string, limit int) ([]GameSummary, string, error) {
+	if s.players == nil {
+		return nil, "", Fail(CodeInternal, errNoPlayers)
+	}
+	if cursor != "" {
+		if _, ok := store.ParseOrder(cursor); !ok {
+			return nil, "", invalid("Неверная ссылка на страницу.", "Bad page link.")
+		}
+	}
+	if len(p.Games) > 0 {
+		if err := s.migrateGames(ctx, p); err != nil {
+			return nil, "", err
+		}
+	}
+	ms, next, err := s.players.Memberships(ctx, p.Email, cursor, limit)
+	if err != nil {
+		return nil, "", fmt.Errorf("my games: %w", err)
+	}
+	out := make([]GameSummary, 0, len(ms))
+	for _, m := range ms {
+		var g GameSummary
+		if err := json.Unmarshal(m.Summary, &g); err != nil {
+			return nil, "", fmt.Errorf("my games: game %s: %w", m.Game, err)
+		}
+		g.ID = m.Game
+		out = append(out, g)
+	}
+	return out, next, nil
+}
+
+// migrateGames makes memberships of the games an older version listed in
+// the player item, then drops the list: once per such player.
+func (s *Service) migrateGames(ctx context.Context, p store.Player) error {
+	for _, id := range p.Games {
+		rec, ver, err := s.Load(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // indexed before a create that did not commit
+		}
+		if err != nil {
+			return err
+		}
+		if err := s.putMembers(ctx, rec, ver, map[string]bool{p.Email: true}); err != nil {
+			return err
+		}
+	}
+	if err := s.players.ForgetPlayerGames(ctx, p.Email, p.Games); err != nil {
+		return fmt.Errorf("my games: %w", err)
+	}
+	return nil
 }

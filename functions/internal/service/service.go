@@ -129,6 +129,7 @@ func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
 	if err := s.settleRules(ctx, &rec); err != nil {
 		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
 	}
+	rec.seen = rec.memberStates()
 	return &rec, g.Version, nil
 }
 
@@ -212,6 +213,7 @@ func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, e
 	if err != nil {
 		return 0, err
 	}
+	s.syncMembers(ctx, rec, v)
 	switch {
 	case len(rec.Outbox) == 0:
 	case s.committed != nil:

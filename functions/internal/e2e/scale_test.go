@@ -1,0 +1,193 @@
+package e2e
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"github.com/pbmgames/pbm/functions/internal/compose"
+	"github.com/pbmgames/pbm/functions/internal/httpapi"
+	"github.com/pbmgames/pbm/functions/internal/notify"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store/dynamostore"
+	"github.com/pbmgames/pbm/infra/testenv"
+)
+
+// scaleGames is how many games the scale test makes: PBM_SCALE_GAMES, or
+// 10,000 (issue 16's figure).
+func scaleGames(t *testing.T) int {
+	if s := os.Getenv("PBM_SCALE_GAMES"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("PBM_SCALE_GAMES=%q", s)
+		}
+		return n
+	}
+	return 10000
+}
+
+// itemBytes is the size DynamoDB counts for an item: each attribute's
+// name and value.
+func itemBytes(it map[string]types.AttributeValue) int {
+	n := 0
+	for name, v := range it {
+		n += len(name)
+		switch v := v.(type) {
+		case *types.AttributeValueMemberS:
+			n += len(v.Value)
+		case *types.AttributeValueMemberN:
+			n += len(v.Value)
+		case *types.AttributeValueMemberB:
+			n += len(v.Value)
+		case *types.AttributeValueMemberSS:
+			for _, s := range v.Value {
+				n += len(s)
+			}
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// TestScaleOnePlayer: one player in 10,000 games (PBM_SCALE_GAMES). Their
+// "my games" page is read in at most 3 requests and 60 KB, the player
+// item a mail to them reads is at most 1 KB, and a sweep of the 10,000
+// reminders due then finishes in at most a fifth of the 24.8 s issue 16
+// measured (figures logged; the time is asserted only with
+// PBM_SCALE_ASSERT_TIME=1, the machine being shared).
+func TestScaleOnePlayer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 games on dynalite: skipped in -short runs")
+	}
+	games := scaleGames(t)
+	ops := &opCounter{ops: map[string]int{}}
+	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *dynamodb.Options) {
+		o.HTTPClient = &http.Client{Transport: ops}
+	})
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	table := "games-" + hex.EncodeToString(b[:])
+	if err := dynamostore.CreateTable(t.Context(), client, table); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	ds := dynamostore.New(client, table)
+	clk := &clock{}
+	clk.unix.Store(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Unix())
+	// As in AWS: the stream's notifier mails, not the sweep; the sweep
+	// then drains what is still pending.
+	svc := service.New(service.Config{Store: ds, Players: ds, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds,
+		Limits: servicetest.Roomy, Now: clk.now})
+	n := &notify.Notifier{Sender: &countingSender{sent: map[string]int{}}, Players: ds, Log: discardLog(), Now: clk.now, Service: svc}
+	n.Composer = compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
+
+	t0 := time.Now()
+	idx := make([]string, games)
+	for i := range idx {
+		idx[i] = strconv.Itoa(i)
+	}
+	err := service.ForEach(t.Context(), idx, func(ctx context.Context, i string) error {
+		c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", DeadlineHours: 4,
+			Organiser: service.Person{Email: "o" + i + "@pbm.test"},
+			Seats:     []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B" + i, Email: "b" + i + "@pbm.test"}}})
+		if err != nil {
+			return err
+		}
+		if c.Unconfirmed {
+			if err := svc.Confirm(ctx, c.ID); err != nil {
+				return err
+			}
+		}
+		for s := 0; s < 2; s++ {
+			if _, err := svc.Accept(ctx, c.ID, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("made %d games in %v", games, time.Since(t0).Round(time.Millisecond))
+
+	// "My games" of the player in all of them, who has chosen their
+	// preferences (so that their item exists).
+	if err := svc.SetPrefs(t.Context(), "a@pbm.test", "en", "all", "Europe/Moscow", false); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: discardLog(), Now: clk.now}))
+	t.Cleanup(srv.Close)
+	token, err := svc.Token(linksign.PurposeMyGames, "a@pbm.test", linksign.NoSeat, 0, 24*time.Hour)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops.reset()
+	t0 = time.Now()
+	resp, err := http.Get(srv.URL + "/me?lang=en&t=" + url.QueryEscape(token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("my games: %d %v", resp.StatusCode, err)
+	}
+	took, reqs := time.Since(t0), ops.reset()
+	total := 0
+	for _, c := range reqs {
+		total += c
+	}
+	item, err := client.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: &table, ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "PLAYER#a@pbm.test"}, "sk": &types.AttributeValueMemberS{Value: "PLAYER"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	playerBytes := itemBytes(item.Item)
+	t.Logf("my games with %d games: %d requests %v, %d bytes, %v; the player item a mail reads: %d bytes",
+		games, total, reqs, len(page), took.Round(time.Millisecond), playerBytes)
+	if total > 3 || len(page) > 60<<10 {
+		t.Errorf("my games: %d requests and %d bytes, want at most 3 and 60 KB", total, len(page))
+	}
+	if playerBytes > 1024 {
+		t.Errorf("the player item is %d bytes, want at most 1 KB", playerBytes)
+	}
+
+	// Three hours in, every game's reminder is due: one sweep (ticks,
+	// then the pending outboxes, as wiring.App.Sweep).
+	clk.unix.Add(3 * 3600)
+	ops.reset()
+	t0 = time.Now()
+	ticked, err := svc.TickAll(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	tick := time.Since(t0)
+	if err := n.Sweep(t.Context(), ds.PendingOutbox); err != nil {
+		t.Fatal(err)
+	}
+	sweep := time.Since(t0)
+	reqs = ops.reset()
+	t.Logf("sweep of %d games due: %v (ticks %v, pending outbox %v); %v requests", ticked, sweep.Round(time.Millisecond),
+		tick.Round(time.Millisecond), (sweep - tick).Round(time.Millisecond), reqs)
+	if limit := 24800 * time.Millisecond / 5 * time.Duration(games) / 10000; os.Getenv("PBM_SCALE_ASSERT_TIME") == "1" && sweep > limit {
+		t.Errorf("the sweep took %v, want at most %v", sweep, limit)
+	}
+	if ticked != games {
+		t.Errorf("the sweep found %d games due, want %d", ticked, games)
+	}
+}
