@@ -392,35 +392,32 @@ func TestTable(t *testing.T) {
 		for a, want := range map[string]string{
 			dynamostore.AttrPK: "S", dynamostore.AttrSK: "S", dynamostore.AttrOutbox: "S",
 			dynamostore.AttrWakePK: "S", dynamostore.AttrWake: "N",
-			dynamostore.AttrDigestPK: "S", dynamostore.AttrDigestAt: "N", dynamostore.AttrMineOrder: "S",
+			dynamostore.AttrDigestPK: "S", dynamostore.AttrDigestAt: "N",
 		} {
 			if types[a] != want {
 				t.Errorf("%s: attribute %s is %q, want %s", id, a, types[a], want)
 			}
 		}
 		for _, want := range []struct {
-			name       string
-			keys       []keyElem
-			projection string
+			name string
+			keys []keyElem
 		}{
-			{dynamostore.OutboxIndex, []keyElem{{dynamostore.AttrOutbox, "HASH"}}, "KEYS_ONLY"},
-			{dynamostore.WakeIndex, []keyElem{{dynamostore.AttrWakePK, "HASH"}, {dynamostore.AttrWake, "RANGE"}}, "KEYS_ONLY"},
-			{dynamostore.DigestIndex, []keyElem{{dynamostore.AttrDigestPK, "HASH"}, {dynamostore.AttrDigestAt, "RANGE"}}, "KEYS_ONLY"},
-			// Issue 16: a player's games, with their summaries.
-			{dynamostore.MineIndex, []keyElem{{dynamostore.AttrPK, "HASH"}, {dynamostore.AttrMineOrder, "RANGE"}}, "INCLUDE"},
+			{dynamostore.OutboxIndex, []keyElem{{dynamostore.AttrOutbox, "HASH"}}},
+			{dynamostore.WakeIndex, []keyElem{{dynamostore.AttrWakePK, "HASH"}, {dynamostore.AttrWake, "RANGE"}}},
+			{dynamostore.DigestIndex, []keyElem{{dynamostore.AttrDigestPK, "HASH"}, {dynamostore.AttrDigestAt, "RANGE"}}},
 		} {
 			gsi := false
 			for _, ix := range tb.GlobalSecondaryIndexes {
 				if ix.IndexName == want.name {
-					gsi = slices.Equal(ix.KeySchema, want.keys) && ix.Projection.ProjectionType == want.projection
+					gsi = slices.Equal(ix.KeySchema, want.keys) && ix.Projection.ProjectionType == "KEYS_ONLY"
 				}
 			}
 			if !gsi {
-				t.Errorf("%s: no GSI %q keyed on %v projecting %s", id, want.name, want.keys, want.projection)
+				t.Errorf("%s: no GSI %q keyed on %v projecting KEYS_ONLY", id, want.name, want.keys)
 			}
 		}
-		if len(tb.GlobalSecondaryIndexes) != 4 {
-			t.Errorf("%s: %d GSIs, want the outbox, wake, digest and mine indexes only", id, len(tb.GlobalSecondaryIndexes))
+		if len(tb.GlobalSecondaryIndexes) != 3 {
+			t.Errorf("%s: %d GSIs, want the outbox, wake and digest indexes only", id, len(tb.GlobalSecondaryIndexes))
 		}
 		if tb.StreamSpecification == nil || tb.StreamSpecification.StreamViewType != "NEW_IMAGE" {
 			t.Errorf("%s: no stream of NEW_IMAGE (the notifier reads it)", id)

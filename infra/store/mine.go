@@ -3,21 +3,24 @@ package store
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
-// Membership is one game of a player's: an item of its own, so that the
-// player item keeps a fixed size however many games they play, and their
-// "my games" page reads one page of games in one query.
+// A player's games are items of their own beside the player item, so
+// that it keeps a fixed size however many games they play (issue 16):
+// a Membership per game, listed newest first a page at a time, and a Turn
+// per game while the player owes a decision in it, listed soonest due
+// first, so that "my games" shows what needs them now first. A turn that
+// comes or goes is one small write; nothing else of a move touches them.
+
+// Membership is one game of a player's.
 type Membership struct {
 	Email string // lower-case
 	Game  string
-	// Rank sorts a player's games: RankYourTurn first, then RankPlaying,
-	// RankInvited, RankOver.
-	Rank int
-	// Since is when the game last changed for the player (seconds since
-	// the epoch): newest first within a rank.
-	Since int64
+	// Created is when the game was made (seconds since the epoch): the
+	// listing is newest first.
+	Created int64
 	// Summary is what the page shows of the game, opaque to the store:
 	// the service's encoding, a few hundred bytes.
 	Summary []byte
@@ -27,65 +30,55 @@ type Membership struct {
 	Version int64
 }
 
-// Ranks of a membership (Membership.Rank).
-const (
-	RankYourTurn = 0 // the player owes a decision
-	RankPlaying  = 1
-	RankInvited  = 2
-	RankOver     = 3
-)
-
-// maxSince bounds Since in the order key: seconds until the year 2286.
-const maxSince = 9_999_999_999
-
-// Order is the key a player's games are listed by: rank, newest first
-// within it, then the game id (unique within the player).
-func (m Membership) Order() string {
-	since := min(max(m.Since, 0), maxSince)
-	return fmt.Sprintf("%d#%010d#%s", min(max(m.Rank, 0), 9), maxSince-since, m.Game)
+// Turn is a game in which the player owes a decision.
+type Turn struct {
+	Email   string // lower-case
+	Game    string
+	Due     int64  // when the decision falls due: soonest first
+	Summary []byte // as Membership's
 }
 
-// ParseOrder checks a listing cursor (an Order) and returns the game id
-// it ends with.
-func ParseOrder(cursor string) (game string, ok bool) {
-	parts := strings.SplitN(cursor, "#", 3)
-	if len(parts) != 3 || len(parts[0]) != 1 || parts[0][0] < '0' || parts[0][0] > '9' || len(parts[1]) != 10 || parts[2] == "" {
-		return "", false
+// maxTime bounds the times in listing keys: ten digits, seconds until
+// the year 2286.
+const maxTime = 9_999_999_999
+
+// timeKey is t as ten digits, so that keys sort as times do.
+func timeKey(t int64) string { return fmt.Sprintf("%010d", min(max(t, 0), maxTime)) }
+
+// Cursor is where a listing of memberships resumes after m.
+func (m Membership) Cursor() string { return timeKey(maxTime-m.Created) + "#" + m.Game }
+
+// TurnKey is the key of a turn within the player's turns.
+func (t Turn) TurnKey() string { return timeKey(t.Due) + "#" + t.Game }
+
+// ParseCursor checks a listing cursor (Membership.Cursor).
+func ParseCursor(cursor string) bool {
+	digits, game, ok := strings.Cut(cursor, "#")
+	if !ok || len(digits) != 10 || game == "" {
+		return false
 	}
-	for _, c := range parts[1] {
-		if c < '0' || c > '9' {
-			return "", false
-		}
-	}
-	return parts[2], true
+	_, err := strconv.ParseUint(digits, 10, 64)
+	return err == nil
 }
 
-// OrderRank reads the rank and time back from an order key.
-func OrderRank(order string) (rank int, since int64, err error) {
-	if _, ok := ParseOrder(order); !ok {
-		return 0, 0, fmt.Errorf("order key %q", order)
-	}
-	rank = int(order[0] - '0')
-	var inv int64
-	for _, c := range order[2:12] {
-		inv = inv*10 + int64(c-'0')
-	}
-	return rank, maxSince - inv, nil
-}
-
-// MembershipStore keeps players' memberships. Every method is safe for
-// concurrent use.
+// MembershipStore keeps players' games. Every method is safe for
+// concurrent use and costs one request in DynamoDB.
 type MembershipStore interface {
 	// PutMembership writes m, replacing the player's earlier membership
-	// of the same game, in one write without a read; if that one is of a
-	// later Version it stays, and the error is ErrConflict.
+	// of the same game, without a read; if that one is of a later
+	// Version it stays, and the error is ErrConflict.
 	PutMembership(ctx context.Context, m Membership) error
-	// Memberships lists at most limit of the player's games in Order,
-	// from the one after cursor ("": from the first), and the cursor of
-	// the next page ("" when there is none). In DynamoDB it reads a
-	// global secondary index, eventually consistent: a membership just
-	// written may show its previous rank for a moment.
+	// Memberships lists at most limit of the player's games, newest
+	// first, from the one after cursor ("": from the first), and the
+	// cursor of the next page ("" when there is none).
 	Memberships(ctx context.Context, email, cursor string, limit int) ([]Membership, string, error)
+	// PutTurn records that the player owes a decision in t.Game, due at
+	// t.Due; DeleteTurn that they no longer owe the one due at due
+	// (nothing to delete is no error). Each is one small write.
+	PutTurn(ctx context.Context, t Turn) error
+	DeleteTurn(ctx context.Context, email, game string, due int64) error
+	// Turns lists at most limit of the player's turns, soonest due first.
+	Turns(ctx context.Context, email string, limit int) ([]Turn, error)
 	// ForgetPlayerGames removes ids from the list of games older versions
 	// kept in the player item (Player.Games), once they are memberships.
 	ForgetPlayerGames(ctx context.Context, email string, ids []string) error

@@ -147,19 +147,6 @@ func (g GameSummary) Title(lang, kindName string) string {
 	return r.Title(lang, kindName)
 }
 
-// rank sorts the game among the player's (store.Membership.Rank).
-func (g GameSummary) rank() int {
-	switch {
-	case g.YourTurn():
-		return store.RankYourTurn
-	case g.Status == StatusPlaying:
-		return store.RankPlaying
-	case g.Status == StatusInvited || g.Status == StatusUnconfirmed:
-		return store.RankInvited
-	}
-	return store.RankOver
-}
-
 // summaries are the game's summaries for each of its people by address:
 // the organiser's, and the seats' once the invitations can leave.
 func (r *Record) summaries() map[string]GameSummary {
@@ -196,98 +183,163 @@ func (r *Record) summaries() map[string]GameSummary {
 	return out
 }
 
-// memberStates encodes the summaries to compare them from commit to
-// commit.
-func (r *Record) memberStates() map[string]string {
-	out := map[string]string{}
-	for e, g := range r.summaries() {
-		b, _ := json.Marshal(g)
-		out[e] = string(b)
-	}
-	return out
-}
-
 // putMembers writes the memberships of the people in emails (all when
-// nil) as rec stands at version ver.
+// nil) as rec stands at version ver, and their turns.
 func (s *Service) putMembers(ctx context.Context, rec *Record, ver int64, emails map[string]bool) error {
 	if s.players == nil {
 		return nil
 	}
-	now := s.now().Unix()
 	for e, g := range rec.summaries() {
 		if emails != nil && !emails[e] {
 			continue
 		}
-		b, err := json.Marshal(g)
-		if err != nil {
+		if err := s.putMembership(ctx, rec, ver, e, g); err != nil {
 			return err
 		}
-		err = s.players.PutMembership(ctx, store.Membership{Email: e, Game: rec.ID, Rank: g.rank(), Since: now, Summary: b, Version: ver})
-		if err != nil && !errors.Is(err, store.ErrConflict) { // a later commit's summary stands
-			return fmt.Errorf("membership of %s: %w", rec.ID, err)
+		if g.YourTurn() {
+			if err := s.putTurn(ctx, rec.ID, e, g); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
 }
 
-// syncMembers, after the commit of rec as version ver, rewrites the
-// memberships of the people whose summary the commit changed (their turn
-// came or went, the game started or ended): usually one or two small
-// writes, none for most commits of a game. A failure is logged, not
+// putMembership writes the player's membership: the summary without the
+// deadline, which is the turn's.
+func (s *Service) putMembership(ctx context.Context, rec *Record, ver int64, email string, g GameSummary) error {
+	g.Due = 0
+	b, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	err = s.players.PutMembership(ctx, store.Membership{Email: email, Game: rec.ID, Created: rec.Created, Summary: b, Version: ver})
+	if err != nil && !errors.Is(err, store.ErrConflict) { // a later commit's summary stands
+		return fmt.Errorf("membership of %s: %w", rec.ID, err)
+	}
+	return nil
+}
+
+func (s *Service) putTurn(ctx context.Context, id, email string, g GameSummary) error {
+	b, err := json.Marshal(g)
+	if err != nil {
+		return err
+	}
+	if err := s.players.PutTurn(ctx, store.Turn{Email: email, Game: id, Due: g.Due, Summary: b}); err != nil {
+		return fmt.Errorf("turn in %s: %w", id, err)
+	}
+	return nil
+}
+
+// syncMembers, after the commit of rec as version ver, rewrites what the
+// commit changed of its people's games: the turn of a player whose
+// decision came or went (one small write each: most moves pass the turn
+// from one player to another), the membership of one whose game started,
+// ended, or whose invitation they accepted. A failure is logged, not
 // returned: the game is committed, and the next change mends it.
 func (s *Service) syncMembers(ctx context.Context, rec *Record, ver int64) {
-	now := rec.memberStates()
-	if rec.seen != nil {
-		changed := map[string]bool{}
-		for e, st := range now {
-			if rec.seen[e] != st {
-				changed[e] = true
-			}
-		}
-		if len(changed) > 0 {
-			if err := s.putMembers(ctx, rec, ver, changed); err != nil {
-				s.log.ErrorContext(ctx, "my games", "game", rec.ID, "err", err)
-			}
+	now := rec.summaries()
+	if rec.seen != nil && s.players != nil {
+		if err := s.syncChanged(ctx, rec, ver, rec.seen, now); err != nil {
+			s.log.ErrorContext(ctx, "my games", "game", rec.ID, "err", err)
 		}
 	}
 	rec.seen = now
 }
 
+func (s *Service) syncChanged(ctx context.Context, rec *Record, ver int64, was, now map[string]GameSummary) error {
+	for e, g := range now {
+		old, ok := was[e]
+		if !ok {
+			continue // not listed yet (its invitation has not left)
+		}
+		if old.Due != g.Due && old.Due > 0 {
+			if err := s.players.DeleteTurn(ctx, e, rec.ID, old.Due); err != nil {
+				return fmt.Errorf("turn in %s: %w", rec.ID, err)
+			}
+		}
+		if g.YourTurn() && (old.Due != g.Due || !sameSummary(old, g)) {
+			if err := s.putTurn(ctx, rec.ID, e, g); err != nil {
+				return err
+			}
+		}
+		if !sameSummary(old, g) {
+			if err := s.putMembership(ctx, rec, ver, e, g); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sameSummary tells whether the summaries agree but for the deadline.
+func sameSummary(x, y GameSummary) bool {
+	x.Due, y.Due = 0, 0
+	return x.ID == y.ID && x.Name == y.Name && x.Kind == y.Kind && slices.Equal(x.Players, y.Players) &&
+		x.Status == y.Status && x.Seat == y.Seat && x.Accepted == y.Accepted && x.Organiser == y.Organiser
+}
+
 // MyGamesPage is the number of games a page of "my games" lists.
 const MyGamesPage = 50
 
-// MyGames lists a page of the player's games, needs-you-now first, then
-// newest, from after the cursor ("" for the first page), and the cursor
-// of the next page ("" for none): one query. Games an older version
-// listed in the player item become memberships on the first read.
+// MyGames lists a page of the player's games from after the cursor (""
+// for the first page), and the cursor of the next page ("" for none):
+// newest first, the first page beginning with the games in which they
+// owe a decision, soonest due first. The first page is two queries, the
+// others one. Games an older version listed in the player item become
+// memberships on the first read.
 func (s *Service) MyGames(ctx context.Context, p store.Player, cursor string, limit int) ([]GameSummary, string, error) {
 	if s.players == nil {
 		return nil, "", Fail(CodeInternal, errNoPlayers)
 	}
-	if cursor != "" {
-		if _, ok := store.ParseOrder(cursor); !ok {
-			return nil, "", invalid("Неверная ссылка на страницу.", "Bad page link.")
-		}
+	if cursor != "" && !store.ParseCursor(cursor) {
+		return nil, "", invalid("Неверная ссылка на страницу.", "Bad page link.")
 	}
 	if len(p.Games) > 0 {
 		if err := s.migrateGames(ctx, p); err != nil {
 			return nil, "", err
 		}
 	}
+	var out []GameSummary
+	owed := map[string]bool{}
+	if cursor == "" {
+		ts, err := s.players.Turns(ctx, p.Email, limit)
+		if err != nil {
+			return nil, "", fmt.Errorf("my games: %w", err)
+		}
+		for _, t := range ts {
+			g, err := decodeSummary(t.Game, t.Summary)
+			if err != nil || owed[t.Game] {
+				continue // a turn left twice by two racing commits
+			}
+			owed[t.Game] = true
+			out = append(out, g)
+		}
+	}
 	ms, next, err := s.players.Memberships(ctx, p.Email, cursor, limit)
 	if err != nil {
 		return nil, "", fmt.Errorf("my games: %w", err)
 	}
-	out := make([]GameSummary, 0, len(ms))
 	for _, m := range ms {
-		var g GameSummary
-		if err := json.Unmarshal(m.Summary, &g); err != nil {
-			return nil, "", fmt.Errorf("my games: game %s: %w", m.Game, err)
+		if owed[m.Game] {
+			continue
 		}
-		g.ID = m.Game
+		g, err := decodeSummary(m.Game, m.Summary)
+		if err != nil {
+			return nil, "", err
+		}
 		out = append(out, g)
 	}
 	return out, next, nil
+}
+
+func decodeSummary(id string, b []byte) (GameSummary, error) {
+	var g GameSummary
+	if err := json.Unmarshal(b, &g); err != nil {
+		return g, fmt.Errorf("my games: game %s: %w", id, err)
+	}
+	g.ID = id
+	return g, nil
 }
 
 // migrateGames makes memberships of the games an older version listed in

@@ -150,7 +150,7 @@ type Record struct {
 	marking bool
 	// seen: the people's game summaries as loaded or last committed, so
 	// that a commit rewrites only the memberships it changed.
-	seen map[string]string
+	seen map[string]GameSummary
 }
 
 // grow sizes the per-seat slices for n engine seats.

@@ -129,7 +129,7 @@ func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
 	if err := s.settleRules(ctx, &rec); err != nil {
 		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
 	}
-	rec.seen = rec.memberStates()
+	rec.seen = rec.summaries()
 	return &rec, g.Version, nil
 }
 

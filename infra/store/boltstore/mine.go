@@ -13,43 +13,89 @@ import (
 	"github.com/pbmgames/pbm/infra/store"
 )
 
-// bucketMembers maps (address, 0, game id) to a membership as JSON. It
-// is made by the first membership written, so files of older versions
-// open as they are.
+// bucketMembers maps (address, 0, "GAME#" cursor) to a membership and
+// (address, 0, "TURN#" turn key) to a turn, as JSON, in the order they
+// are listed, as the DynamoDB store keeps them. It is made by the first
+// write, so files of older versions open as they are.
 var bucketMembers = []byte("members")
 
 var _ store.MembershipStore = (*Store)(nil)
 
-// memberRec is a membership's value in bucketMembers.
-type memberRec struct {
-	Rank    int    `json:"r"`
-	Since   int64  `json:"t"`
+// mineRec is the value of a membership or turn in bucketMembers.
+type mineRec struct {
+	Game    string `json:"g"`
+	Time    int64  `json:"t"` // Created of a membership, Due of a turn
 	Summary []byte `json:"s,omitempty"`
-	Version int64  `json:"v"`
+	Version int64  `json:"v,omitempty"`
 }
 
-func memberKey(email, game string) []byte { return []byte(email + "\x00" + game) }
+func mineKey(email, kind, rest string) []byte { return []byte(email + "\x00" + kind + rest) }
 
-// PutMembership writes the membership in one transaction.
-func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
+// updateMine runs fn on bucketMembers in one transaction.
+func (s *Store) updateMine(ctx context.Context, fn func(*bolt.Bucket) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	email := normEmail(m.Email)
-	if email == "" || m.Game == "" || strings.ContainsRune(email, 0) {
-		return fmt.Errorf("boltstore: put membership of %q in game %q: empty address or game", email, m.Game)
-	}
-	v, err := json.Marshal(memberRec{Rank: m.Rank, Since: m.Since, Summary: m.Summary, Version: m.Version})
-	if err != nil {
-		return err
-	}
-	err = s.db.Update(func(tx *bolt.Tx) error {
+	return s.db.Update(func(tx *bolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(bucketMembers)
 		if err != nil {
 			return err
 		}
-		if old := b.Get(memberKey(email, m.Game)); old != nil {
-			var r memberRec
+		return fn(b)
+	})
+}
+
+// listMine reads up to limit records of the player's of kind, after the
+// key rest if given, in key order.
+func (s *Store) listMine(ctx context.Context, email, kind, after string, limit int) ([]mineRec, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	var out []mineRec
+	more := false
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketMembers)
+		if b == nil {
+			return nil
+		}
+		prefix := mineKey(email, kind, "")
+		c := b.Cursor()
+		k, v := c.Seek(prefix)
+		if after != "" {
+			start := mineKey(email, kind, after)
+			for k, v = c.Seek(start); k != nil && bytes.Equal(k, start); k, v = c.Next() {
+			}
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			if len(out) == limit {
+				more = true
+				break
+			}
+			var r mineRec
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("%q: %w", k, err)
+			}
+			out = append(out, r)
+		}
+		return nil
+	})
+	return out, more, err
+}
+
+// PutMembership writes the membership unless a later version's is there.
+func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
+	email := normEmail(m.Email)
+	if email == "" || m.Game == "" || strings.ContainsRune(email, 0) {
+		return fmt.Errorf("boltstore: put membership of %q in game %q: empty address or game", email, m.Game)
+	}
+	v, err := json.Marshal(mineRec{Game: m.Game, Time: m.Created, Summary: m.Summary, Version: m.Version})
+	if err != nil {
+		return err
+	}
+	err = s.updateMine(ctx, func(b *bolt.Bucket) error {
+		k := mineKey(email, "GAME#", m.Cursor())
+		if old := b.Get(k); old != nil {
+			var r mineRec
 			if err := json.Unmarshal(old, &r); err != nil {
 				return err
 			}
@@ -57,7 +103,7 @@ func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
 				return store.ErrConflict
 			}
 		}
-		return b.Put(memberKey(email, m.Game), v)
+		return b.Put(k, v)
 	})
 	if err != nil {
 		return fmt.Errorf("boltstore: put membership of %s in game %s: %w", email, m.Game, err)
@@ -65,53 +111,72 @@ func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
 	return nil
 }
 
-// Memberships reads all the player's memberships and sorts them: the
-// local run has few.
+// Memberships reads one page of the player's memberships.
 func (s *Store) Memberships(ctx context.Context, email, cursor string, limit int) ([]store.Membership, string, error) {
-	if err := ctx.Err(); err != nil {
-		return nil, "", err
-	}
 	email = normEmail(email)
-	if cursor != "" {
-		if _, ok := store.ParseOrder(cursor); !ok {
-			return nil, "", fmt.Errorf("boltstore: memberships of %s: bad cursor %q", email, cursor)
-		}
+	if cursor != "" && !store.ParseCursor(cursor) {
+		return nil, "", fmt.Errorf("boltstore: memberships of %s: bad cursor %q", email, cursor)
 	}
 	if email == "" || limit < 1 {
 		return nil, "", nil
 	}
-	var all []store.Membership
-	err := s.db.View(func(tx *bolt.Tx) error {
-		b := tx.Bucket(bucketMembers)
-		if b == nil {
-			return nil
-		}
-		prefix := memberKey(email, "")
-		c := b.Cursor()
-		for k, v := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
-			var r memberRec
-			if err := json.Unmarshal(v, &r); err != nil {
-				return fmt.Errorf("membership %q: %w", k, err)
-			}
-			all = append(all, store.Membership{Email: email, Game: string(k[len(prefix):]), Rank: r.Rank, Since: r.Since, Summary: r.Summary, Version: r.Version})
-		}
-		return nil
-	})
+	recs, more, err := s.listMine(ctx, email, "GAME#", cursor, limit)
 	if err != nil {
 		return nil, "", fmt.Errorf("boltstore: memberships of %s: %w", email, err)
 	}
-	slices.SortFunc(all, func(x, y store.Membership) int { return strings.Compare(x.Order(), y.Order()) })
-	if cursor != "" {
-		i, _ := slices.BinarySearchFunc(all, cursor, func(m store.Membership, c string) int { return strings.Compare(m.Order(), c) })
-		for i < len(all) && all[i].Order() <= cursor {
-			i++
-		}
-		all = all[i:]
+	ms := make([]store.Membership, len(recs))
+	for i, r := range recs {
+		ms[i] = store.Membership{Email: email, Game: r.Game, Created: r.Time, Summary: r.Summary, Version: r.Version}
 	}
-	if len(all) <= limit {
-		return all, "", nil
+	next := ""
+	if more {
+		next = ms[len(ms)-1].Cursor()
 	}
-	return all[:limit], all[limit-1].Order(), nil
+	return ms, next, nil
+}
+
+// PutTurn writes the turn.
+func (s *Store) PutTurn(ctx context.Context, t store.Turn) error {
+	email := normEmail(t.Email)
+	if email == "" || t.Game == "" || strings.ContainsRune(email, 0) {
+		return fmt.Errorf("boltstore: put turn of %q in game %q: empty address or game", email, t.Game)
+	}
+	v, err := json.Marshal(mineRec{Game: t.Game, Time: t.Due, Summary: t.Summary})
+	if err != nil {
+		return err
+	}
+	err = s.updateMine(ctx, func(b *bolt.Bucket) error { return b.Put(mineKey(email, "TURN#", t.TurnKey()), v) })
+	if err != nil {
+		return fmt.Errorf("boltstore: put turn of %s in game %s: %w", email, t.Game, err)
+	}
+	return nil
+}
+
+// DeleteTurn deletes the turn.
+func (s *Store) DeleteTurn(ctx context.Context, email, game string, due int64) error {
+	email = normEmail(email)
+	k := mineKey(email, "TURN#", store.Turn{Game: game, Due: due}.TurnKey())
+	if err := s.updateMine(ctx, func(b *bolt.Bucket) error { return b.Delete(k) }); err != nil {
+		return fmt.Errorf("boltstore: delete turn of %s in game %s: %w", email, game, err)
+	}
+	return nil
+}
+
+// Turns reads the player's first turns.
+func (s *Store) Turns(ctx context.Context, email string, limit int) ([]store.Turn, error) {
+	email = normEmail(email)
+	if email == "" || limit < 1 {
+		return nil, nil
+	}
+	recs, _, err := s.listMine(ctx, email, "TURN#", "", limit)
+	if err != nil {
+		return nil, fmt.Errorf("boltstore: turns of %s: %w", email, err)
+	}
+	ts := make([]store.Turn, len(recs))
+	for i, r := range recs {
+		ts[i] = store.Turn{Email: email, Game: r.Game, Due: r.Time, Summary: r.Summary}
+	}
+	return ts, nil
 }
 
 // ForgetPlayerGames removes ids from the player's list of games.

@@ -112,7 +112,7 @@ func NewLocalClient(endpoint string, optFns ...func(*dynamodb.Options)) *dynamod
 }
 
 // CreateTable creates table with the layout Store expects (on-demand
-// billing, with the outbox, wake, digest and mine indexes) and waits until it is
+// billing, with the outbox, wake and digest indexes) and waits until it is
 // active. It is meant for tests and the local run; in AWS the table comes
 // from the template.
 func CreateTable(ctx context.Context, client *dynamodb.Client, table string) error {
@@ -127,7 +127,6 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, table string) err
 			{AttributeName: aws.String(AttrWake), AttributeType: types.ScalarAttributeTypeN},
 			{AttributeName: aws.String(AttrDigestPK), AttributeType: types.ScalarAttributeTypeS},
 			{AttributeName: aws.String(AttrDigestAt), AttributeType: types.ScalarAttributeTypeN},
-			{AttributeName: aws.String(AttrMineOrder), AttributeType: types.ScalarAttributeTypeS},
 		},
 		KeySchema: []types.KeySchemaElement{
 			{AttributeName: aws.String(AttrPK), KeyType: types.KeyTypeHash},
@@ -153,7 +152,7 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, table string) err
 				{AttributeName: aws.String(AttrDigestAt), KeyType: types.KeyTypeRange},
 			},
 			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
-		}, mineIndex},
+		}},
 	})
 	if err != nil {
 		return fmt.Errorf("dynamostore: create table %s: %w", table, err)

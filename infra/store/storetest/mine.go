@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -17,7 +18,8 @@ import (
 func RunMemberships(t *testing.T, newStore func(t *testing.T) store.PlayerStore) {
 	runSuite(t, newStore, []subtest[store.PlayerStore]{
 		{"ListedInOrderAPageAtATime", testMembershipsPaged},
-		{"PutReplacesAndMoves", testMembershipMoves},
+		{"PutReplacesUnlessOlder", testMembershipReplaced},
+		{"TurnsSoonestFirst", testTurns},
 		{"PlayerItemStaysSmall", testMembershipsLeavePlayer},
 		{"ForgetPlayerGames", testForgetPlayerGames},
 		{"BadCursor", testMembershipBadCursor},
@@ -55,21 +57,15 @@ func allMemberships(t *testing.T, s store.MembershipStore, email string, limit i
 
 func testMembershipsPaged(t *testing.T, s store.PlayerStore) {
 	email := newEmail(t)
-	// Given out of order: your turn first, then playing, invited, over;
-	// newest first within each.
-	in := []store.Membership{
-		{Game: "over-old", Rank: store.RankOver, Since: 10},
-		{Game: "turn-old", Rank: store.RankYourTurn, Since: 20},
-		{Game: "play", Rank: store.RankPlaying, Since: 30},
-		{Game: "invited", Rank: store.RankInvited, Since: 5},
-		{Game: "turn-new", Rank: store.RankYourTurn, Since: 40, Summary: []byte(`{"n":"x"}`)},
-		{Game: "over-new", Rank: store.RankOver, Since: 50},
-	}
-	for _, m := range in {
-		m.Email = email
+	// Given out of order; listed newest first.
+	for i, created := range []int64{30, 10, 50, 20, 40, 60} {
+		m := store.Membership{Email: email, Game: fmt.Sprintf("g%d", i), Created: created, Version: 1}
+		if i == 2 {
+			m.Summary = []byte(`{"n":"x"}`)
+		}
 		mustPutMembership(t, s, m)
 	}
-	want := []string{"turn-new", "turn-old", "play", "invited", "over-new", "over-old"}
+	want := []string{"g5", "g2", "g4", "g0", "g3", "g1"}
 	for _, limit := range []int{1, 2, 4, 6, 100} {
 		got, pages := allMemberships(t, s, email, limit)
 		if !slices.Equal(got, want) {
@@ -79,10 +75,10 @@ func testMembershipsPaged(t *testing.T, s store.PlayerStore) {
 			t.Fatalf("%d games %d at a time in %d pages", len(want), limit, pages)
 		}
 	}
-	ms, _, err := s.Memberships(context.Background(), email, "", 1)
+	ms, _, err := s.Memberships(context.Background(), email, "", 2)
 	mustOK(t, err, "Memberships")
-	if m := ms[0]; m.Email != email || m.Rank != store.RankYourTurn || m.Since != 40 || !bytes.Equal(m.Summary, []byte(`{"n":"x"}`)) {
-		t.Fatalf("first membership = %+v", m)
+	if m := ms[1]; m.Email != email || m.Game != "g2" || m.Created != 50 || m.Version != 1 || !bytes.Equal(m.Summary, []byte(`{"n":"x"}`)) {
+		t.Fatalf("second membership = %+v", m)
 	}
 	// Another player's games are not listed; an unknown player has none.
 	if got, _ := allMemberships(t, s, newEmail(t), 10); len(got) != 0 {
@@ -90,47 +86,73 @@ func testMembershipsPaged(t *testing.T, s store.PlayerStore) {
 	}
 }
 
-func testMembershipMoves(t *testing.T, s store.PlayerStore) {
+func testMembershipReplaced(t *testing.T, s store.PlayerStore) {
 	email := newEmail(t)
-	for i := range 3 {
-		mustPutMembership(t, s, store.Membership{Email: email, Game: fmt.Sprintf("g%d", i), Rank: store.RankPlaying, Since: int64(i)})
-	}
-	// The oldest game becomes the player's turn: it moves first, once.
-	mustPutMembership(t, s, store.Membership{Email: email, Game: "g0", Rank: store.RankYourTurn, Since: 9, Summary: []byte("new")})
-	if got, _ := allMemberships(t, s, email, 10); !slices.Equal(got, []string{"g0", "g2", "g1"}) {
-		t.Fatalf("games after a move = %v", got)
-	}
-	ms, _, err := s.Memberships(context.Background(), email, "", 10)
-	mustOK(t, err, "Memberships")
-	if string(ms[0].Summary) != "new" {
-		t.Fatalf("summary = %q, want the new one", ms[0].Summary)
-	}
-	// An older version's summary does not replace a newer one's.
-	mustPutMembership(t, s, store.Membership{Email: email, Game: "g1", Rank: store.RankOver, Since: 20, Summary: []byte("v5"), Version: 5})
-	err = s.PutMembership(context.Background(), store.Membership{Email: email, Game: "g1", Rank: store.RankYourTurn, Since: 30, Summary: []byte("v4"), Version: 4})
+	mustPutMembership(t, s, store.Membership{Email: email, Game: "g", Created: 5, Summary: []byte("v5"), Version: 5})
+	// An older version's summary does not replace a newer one's; the same
+	// version's or a newer's does.
+	err := s.PutMembership(context.Background(), store.Membership{Email: email, Game: "g", Created: 5, Summary: []byte("v4"), Version: 4})
 	if !errors.Is(err, store.ErrConflict) {
 		t.Fatalf("PutMembership of an older version: %v, want ErrConflict", err)
 	}
-	mustPutMembership(t, s, store.Membership{Email: email, Game: "g1", Rank: store.RankOver, Since: 20, Summary: []byte("v5"), Version: 5})
-	ms, _, err = s.Memberships(context.Background(), email, "", 10)
+	mustPutMembership(t, s, store.Membership{Email: email, Game: "g", Created: 5, Summary: []byte("v5"), Version: 5})
+	mustPutMembership(t, s, store.Membership{Email: "UP" + email, Game: "g", Created: 5, Summary: []byte("v6"), Version: 6})
+	ms, next, err := s.Memberships(context.Background(), "up"+email, "", 10)
 	mustOK(t, err, "Memberships")
-	if last := ms[len(ms)-1]; last.Game != "g1" || string(last.Summary) != "v5" || last.Version != 5 {
-		t.Fatalf("after an older version's put: %+v", last)
+	if len(ms) != 1 || string(ms[0].Summary) != "v6" || ms[0].Version != 6 || next != "" {
+		t.Fatalf("memberships after replacing = %+v, %q", ms, next)
 	}
-	// Case does not matter.
-	mustPutMembership(t, s, store.Membership{Email: "UP" + email, Game: "g", Rank: store.RankOver, Since: 1})
-	if got, _ := allMemberships(t, s, "up"+email, 10); !slices.Equal(got, []string{"g"}) {
-		t.Fatalf("games of a mixed-case address = %v", got)
+}
+
+func testTurns(t *testing.T, s store.PlayerStore) {
+	ctx := context.Background()
+	email := newEmail(t)
+	for i, due := range []int64{300, 100, 200} {
+		mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: fmt.Sprintf("g%d", i), Due: due, Summary: []byte{byte(i)}}), "PutTurn")
+	}
+	games := func(limit int) []string {
+		ts, err := s.Turns(ctx, email, limit)
+		mustOK(t, err, "Turns")
+		var out []string
+		for _, tn := range ts {
+			if tn.Email != email || len(tn.Summary) != 1 {
+				t.Fatalf("turn %+v", tn)
+			}
+			out = append(out, fmt.Sprintf("%s@%d", tn.Game, tn.Due))
+		}
+		return out
+	}
+	if got := games(10); !slices.Equal(got, []string{"g1@100", "g2@200", "g0@300"}) {
+		t.Fatalf("turns = %v", got)
+	}
+	if got := games(2); !slices.Equal(got, []string{"g1@100", "g2@200"}) {
+		t.Fatalf("first 2 turns = %v", got)
+	}
+	// A turn that moves is deleted at its old time and put at its new.
+	mustOK(t, s.DeleteTurn(ctx, email, "g1", 100), "DeleteTurn")
+	mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: "g1", Due: 400, Summary: []byte{1}}), "PutTurn")
+	mustOK(t, s.DeleteTurn(ctx, email, "g2", 999), "DeleteTurn(absent)")
+	mustOK(t, s.DeleteTurn(ctx, strings.ToUpper(email), "g0", 300), "DeleteTurn(upper case)")
+	if got := games(10); !slices.Equal(got, []string{"g2@200", "g1@400"}) {
+		t.Fatalf("turns after moving = %v", got)
 	}
 }
 
 func testMembershipsLeavePlayer(t *testing.T, s store.PlayerStore) {
+	ctx := context.Background()
 	email := newEmail(t)
 	mustSetPrefs(t, s, email, "en", store.MailTurns, "", false, 5)
 	for i := range 50 {
-		mustPutMembership(t, s, store.Membership{Email: email, Game: fmt.Sprintf("g%02d", i), Rank: store.RankPlaying, Since: int64(i)})
+		mustPutMembership(t, s, store.Membership{Email: email, Game: fmt.Sprintf("g%02d", i), Created: int64(i)})
+		mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: fmt.Sprintf("g%02d", i), Due: int64(i)}), "PutTurn")
 	}
 	samePlayer(t, mustGetPlayer(t, s, email), store.Player{Email: email, Lang: "en", Mail: store.MailTurns, UpdatedAt: 5})
+	// Nor are they a player of their own.
+	other := newEmail(t)
+	mustPutMembership(t, s, store.Membership{Email: other, Game: "g", Created: 1})
+	if _, err := s.GetPlayer(ctx, other); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("GetPlayer of an address with only a membership: %v, want ErrNotFound", err)
+	}
 }
 
 func testForgetPlayerGames(t *testing.T, s store.PlayerStore) {
@@ -155,7 +177,7 @@ func testForgetPlayerGames(t *testing.T, s store.PlayerStore) {
 }
 
 func testMembershipBadCursor(t *testing.T, s store.PlayerStore) {
-	for _, c := range []string{"x", "0#12#g", "a#0000000000#g", "0#0000000000#"} {
+	for _, c := range []string{"x", "12#g", "a000000000#g", "0000000000#"} {
 		if _, _, err := s.Memberships(context.Background(), newEmail(t), c, 10); err == nil {
 			t.Errorf("cursor %q: no error", c)
 		}
