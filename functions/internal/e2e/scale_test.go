@@ -4,12 +4,15 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
 	"os"
 	"strconv"
+	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -17,11 +20,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/pbmgames/pbm/functions/internal/compose"
-	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
+	"github.com/pbmgames/pbm/functions/internal/wiring"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -89,12 +91,11 @@ func TestScaleOnePlayer(t *testing.T) {
 	ds := dynamostore.New(client, table)
 	clk := &clock{}
 	clk.unix.Store(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Unix())
-	// As in AWS: the stream's notifier mails, not the sweep; the sweep
-	// then drains what is still pending.
-	svc := service.New(service.Config{Store: ds, Players: ds, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds,
-		Limits: servicetest.Roomy, Now: clk.now})
-	n := &notify.Notifier{Sender: &countingSender{sent: map[string]int{}}, Players: ds, Log: discardLog(), Now: clk.now, Service: svc}
-	n.Composer = compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
+	// Wired as in AWS: the stream's notifier mails, not the api or the
+	// sweep (none here); the sweep drains what is left pending.
+	app := wiring.New(wiring.Parts{Log: discardLog(), Store: ds, Keys: keys, Limits: servicetest.Roomy, Now: clk.now,
+		Rand: testenv.Rand(t.Name()), Mail: wiring.NewMail(&countingSender{sent: map[string]int{}}, nil, false)})
+	svc := app.Service
 
 	t0 := time.Now()
 	idx := make([]string, games)
@@ -130,7 +131,7 @@ func TestScaleOnePlayer(t *testing.T) {
 	if err := svc.SetPrefs(t.Context(), "a@pbm.test", "en", "all", "Europe/Moscow", false); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: discardLog(), Now: clk.now}))
+	srv := httptest.NewServer(app.Handler())
 	t.Cleanup(srv.Close)
 	token, err := svc.Token(linksign.PurposeMyGames, "a@pbm.test", linksign.NoSeat, 0, 24*time.Hour)
 	if err != nil {
@@ -167,27 +168,128 @@ func TestScaleOnePlayer(t *testing.T) {
 		t.Errorf("the player item is %d bytes, want at most 1 KB", playerBytes)
 	}
 
-	// Three hours in, every game's reminder is due: one sweep (ticks,
-	// then the pending outboxes, as wiring.App.Sweep).
+	// Three hours in, every game's reminder is due: one sweep.
 	clk.unix.Add(3 * 3600)
-	ops.reset()
-	t0 = time.Now()
-	ticked, err := svc.TickAll(t.Context())
+	waking, err := ds.Waking(t.Context(), clk.now().Unix())
 	if err != nil {
 		t.Fatal(err)
 	}
-	tick := time.Since(t0)
-	if err := n.Sweep(t.Context(), ds.PendingOutbox); err != nil {
+	ops.reset()
+	t0 = time.Now()
+	if err := app.Sweep(t.Context(), clk.now()); err != nil {
 		t.Fatal(err)
 	}
 	sweep := time.Since(t0)
 	reqs = ops.reset()
-	t.Logf("sweep of %d games due: %v (ticks %v, pending outbox %v); %v requests", ticked, sweep.Round(time.Millisecond),
-		tick.Round(time.Millisecond), (sweep - tick).Round(time.Millisecond), reqs)
+	t.Logf("sweep of %d games due: %v; %v requests", len(waking), sweep.Round(time.Millisecond), reqs)
 	if limit := 24800 * time.Millisecond / 5 * time.Duration(games) / 10000; os.Getenv("PBM_SCALE_ASSERT_TIME") == "1" && sweep > limit {
 		t.Errorf("the sweep took %v, want at most %v", sweep, limit)
 	}
-	if ticked != games {
-		t.Errorf("the sweep found %d games due, want %d", ticked, games)
+	pending, err := ds.PendingOutbox(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pending) != len(waking) {
+		t.Errorf("%d games with a reminder pending after the sweep, want the %d due", len(pending), len(waking))
+	}
+}
+
+// TestTwoWiredSweepsAtOnce: the sweep as the sweep function runs it
+// (wiring.App.Sweep, AWS's wiring: the stream mails, not the sweep), two
+// at once, over 200 games whose reminders fall due: each reminder is
+// committed once, and the sweeps leave the fresh mail to the stream; once
+// it has waited past notify.SweepIdle, a sweep drains it, each mail sent
+// once. (Two drains of one game at once may send its mail twice: the
+// notifier marks mail sent after sending it.)
+func TestTwoWiredSweepsAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hundreds of games on dynalite: skipped in -short runs")
+	}
+	const games = 200
+	client := testenv.DynamoClient(t, testenv.Dynalite(t))
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	table := "games-" + hex.EncodeToString(b[:])
+	if err := dynamostore.CreateTable(t.Context(), client, table); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	ds := dynamostore.New(client, table)
+	clk := &clock{}
+	clk.unix.Store(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Unix())
+	sender := &countingSender{sent: map[string]int{}}
+	app := wiring.New(wiring.Parts{Log: discardLog(), Store: ds, Keys: keys, Limits: servicetest.Roomy, Now: clk.now,
+		Rand: testenv.Rand(t.Name()), Mail: wiring.NewMail(sender, nil, false)})
+	ids := make([]string, games)
+	for i := range ids {
+		c := servicetest.Create(t, app.Service, service.CreateRequest{Kind: "western", DeadlineHours: 4,
+			Organiser: service.Person{Email: fmt.Sprintf("o%d@pbm.test", i)},
+			Seats:     []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}}})
+		for s := 0; s < 2; s++ {
+			if _, err := app.Service.Accept(t.Context(), c.ID, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ids[i] = c.ID
+	}
+	// The invitations' mail, as the stream's notifier would send it.
+	for _, id := range ids {
+		if err := app.Notifier.Drain(t.Context(), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	twice := func() {
+		t.Helper()
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i := range 2 {
+			wg.Go(func() { errs[i] = app.Sweep(t.Context(), clk.now()) })
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("sweep %d: %v", i, err)
+			}
+		}
+	}
+	clk.unix.Add(3 * 3600) // every reminder due
+	twice()
+	for _, id := range ids {
+		rec, _, err := app.Service.Load(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, m := range rec.Outbox {
+			if m.Kind == service.MailReminder {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("game %s: %d reminders pending after two sweeps at once, want 1", id, n)
+		}
+	}
+	sent := len(sender.sent)
+	if err := app.Sweep(t.Context(), clk.now()); err != nil {
+		t.Fatal(err)
+	}
+	if len(sender.sent) != sent {
+		t.Errorf("a sweep sent %d mails the stream's notifier has yet to", len(sender.sent)-sent)
+	}
+	clk.unix.Add(int64(notify.SweepIdle/time.Second) + 60) // the stream failed: the sweep drains
+	if err := app.Sweep(t.Context(), clk.now()); err != nil {
+		t.Fatal(err)
+	}
+	reminders := 0
+	for msg, times := range sender.sent {
+		if times != 1 {
+			t.Errorf("mail %s sent %d times", msg, times)
+		}
+		if _, mail, _ := strings.Cut(msg, "/"); strings.HasPrefix(mail, service.MailReminder+"-") {
+			reminders++
+		}
+	}
+	if reminders != games {
+		t.Errorf("%d reminders sent, want %d (%d mails before the drain)", reminders, games, sent)
 	}
 }

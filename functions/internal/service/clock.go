@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/pbmgames/pbm/engine"
@@ -91,51 +92,85 @@ func (r *Record) wakeKey(now int64) int64 {
 // handed to a bot; a seat whose deadline is near is reminded by mail. It
 // costs one read, and one conditional write when anything was due.
 func (s *Service) Tick(ctx context.Context, id string) error {
+	_, err := s.tick(ctx, id)
+	return err
+}
+
+// tick is Tick, and tells whether it wrote the game.
+func (s *Service) tick(ctx context.Context, id string) (bool, error) {
 	rec, ver, err := s.Load(ctx, id)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if rec.Status != StatusPlaying {
-		return nil
+		return false, nil
+	}
+	now := s.now().Unix()
+	if !rec.PlayOn && !rec.pastDue(now) {
+		// Only reminders (or an early wake): the engine is not needed.
+		return s.remindOnly(ctx, rec, ver, now)
 	}
 	g, err := s.Engine(rec)
 	if err != nil {
-		return err
+		return false, err
 	}
-	now := s.now().Unix()
 	rec.grow(g.Seats())
 	changed := false
 	if rec.PlayOn { // the last commit left covered decisions to play
 		if err := s.autoplay(rec, g, ver+1); err != nil {
-			return err
+			return false, err
 		}
 		if g, err = s.Engine(rec); err != nil {
-			return err
+			return false, err
 		}
 		changed = true
 	}
 	g, played, err := s.playMissed(ctx, rec, g, ver+1, now)
 	if err != nil {
-		return err
+		return false, err
 	}
 	changed = changed || played > 0
 	if changed {
 		if err := s.autoplay(rec, g, ver+1); err != nil {
-			return err
+			return false, err
 		}
 	}
+	return s.commitTick(ctx, rec, ver, now, changed)
+}
+
+// pastDue tells whether a deadline has passed by now.
+func (r *Record) pastDue(now int64) bool {
+	for _, due := range r.Due {
+		if due != 0 && due <= now {
+			return true
+		}
+	}
+	return false
+}
+
+// remindOnly is the tick of a game with no deadline past: the reminders
+// due, without restoring the engine.
+func (s *Service) remindOnly(ctx context.Context, rec *Record, ver, now int64) (bool, error) {
+	// Seats sized as the engine would (grow), from the deadlines.
+	rec.grow(len(rec.Due))
+	return s.commitTick(ctx, rec, ver, now, false)
+}
+
+// commitTick mails the reminders due and commits what the tick changed;
+// it tells whether it wrote the game.
+func (s *Service) commitTick(ctx context.Context, rec *Record, ver, now int64, changed bool) (bool, error) {
 	if rec.remind(now) {
 		changed = true
 	}
 	if !changed && (rec.WakeKey == 0 || rec.WakeKey > now || rec.wakeKey(now) == rec.WakeKey) {
-		return nil
+		return false, nil
 	}
 	// Something fell due, or the game was woken early by a kept wake key
 	// (wakeKey) and the key moves on.
 	if _, err := s.commit(ctx, rec, ver); err != nil {
-		return fmt.Errorf("tick game %s v%d: %w", id, ver, err)
+		return false, fmt.Errorf("tick game %s v%d: %w", rec.ID, ver, err)
 	}
-	return nil
+	return true, nil
 }
 
 // remind mails a reminder to each seat whose deadline is near (a quarter
@@ -202,18 +237,23 @@ const SweepWorkers = 16
 // ForEach calls fn for each id, SweepWorkers at a time, and returns the
 // first error (every id is tried whatever the others do).
 func ForEach(ctx context.Context, ids []string, fn func(ctx context.Context, id string) error) error {
+	return forAll(ctx, ids, fn)
+}
+
+// forAll is ForEach for items of any type.
+func forAll[T any](ctx context.Context, items []T, fn func(ctx context.Context, item T) error) error {
 	var (
 		mu       sync.Mutex
 		firstErr error
 		wg       sync.WaitGroup
 	)
 	sem := make(chan struct{}, SweepWorkers)
-	for _, id := range ids {
+	for _, it := range items {
 		sem <- struct{}{}
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			if err := fn(ctx, id); err != nil {
+			if err := fn(ctx, it); err != nil {
 				mu.Lock()
 				if firstErr == nil {
 					firstErr = err
@@ -227,27 +267,50 @@ func ForEach(ctx context.Context, ids []string, fn func(ctx context.Context, id 
 }
 
 // TickAll ticks every game the store says is waking by now, SweepWorkers
-// at a time. A game another sweep or a move wrote meanwhile is left to
-// them (its commit fails on the version): two sweeps at once play and
-// mail each thing once.
+// at a time, and returns how many were listed.
 func (s *Service) TickAll(ctx context.Context) (int, error) {
+	n, _, err := s.TickDue(ctx)
+	return n, err
+}
+
+// TickDue ticks every game the store says is waking by now: the list is
+// handed out in batches of TickBatch to SweepWorkers workers, each
+// ticking its batch's games one after another through Tick's
+// conditional commit. A game another sweep or a move wrote meanwhile is
+// left to them (its commit fails on the version): two sweeps at once play
+// and mail each thing once. It returns how many games were listed and the
+// ids of those it wrote: their mail is fresh, the stream's notifier's
+// (the sweep's drain of pending mail need not read them again).
+func (s *Service) TickDue(ctx context.Context) (listed int, written []string, err error) {
 	ids, err := s.store.Waking(ctx, s.now().Unix())
 	if err != nil {
-		return 0, fmt.Errorf("waking games: %w", err)
+		return 0, nil, fmt.Errorf("waking games: %w", err)
 	}
-	err = ForEach(ctx, ids, func(ctx context.Context, id string) error {
-		err := s.Tick(ctx, id)
-		switch {
-		case errors.Is(err, store.ErrConflict):
-			s.log.InfoContext(ctx, "tick: the game moved meanwhile", "game", id)
-			return nil
-		case err != nil:
-			s.log.ErrorContext(ctx, "tick", "game", id, "err", err)
+	var mu sync.Mutex
+	err = forAll(ctx, slices.Collect(slices.Chunk(ids, TickBatch)), func(ctx context.Context, batch []string) error {
+		var errs []error
+		for _, id := range batch {
+			wrote, err := s.tick(ctx, id)
+			switch {
+			case errors.Is(err, store.ErrConflict):
+				s.log.InfoContext(ctx, "tick: the game moved meanwhile", "game", id)
+			case err != nil:
+				s.log.ErrorContext(ctx, "tick", "game", id, "err", err)
+				errs = append(errs, err)
+			case wrote:
+				mu.Lock()
+				written = append(written, id)
+				mu.Unlock()
+			}
 		}
-		return err
+		return errors.Join(errs...)
 	})
-	return len(ids), err
+	return len(ids), written, err
 }
+
+// TickBatch is how many games a sweep's worker ticks in a row: few
+// enough that SweepWorkers share a long list evenly.
+const TickBatch = 25
 
 // PendingOutbox lists the games with mail still to send (for the sweep).
 func (s *Service) PendingOutbox(ctx context.Context) ([]string, error) {
