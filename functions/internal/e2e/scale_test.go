@@ -66,6 +66,26 @@ func itemBytes(it map[string]types.AttributeValue) int {
 	return n
 }
 
+// wiredApp wires the service as in AWS on a new table of client, on clk
+// (set to a fixed day): the stream's notifier mails, not the api or the
+// sweep (none here), and the sweep drains what is left pending, through
+// sender.
+func wiredApp(t *testing.T, client *dynamodb.Client, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store, string) {
+	t.Helper()
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	table := "games-" + hex.EncodeToString(b[:])
+	if err := dynamostore.CreateTable(t.Context(), client, table); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	ds := dynamostore.New(client, table)
+	clk.unix.Store(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Unix())
+	app := wiring.New(wiring.Parts{Log: discardLog(), Store: ds, Keys: keys, Limits: servicetest.Roomy, Now: clk.now,
+		Rand: testenv.Rand(t.Name()), Mail: wiring.NewMail(sender, nil, false)})
+	return app, ds, table
+}
+
 // TestScaleOnePlayer: one player in 10,000 games (PBM_SCALE_GAMES). Their
 // "my games" page is read in at most 3 requests and 60 KB, the player
 // item a mail to them reads is at most 1 KB, and a sweep of the 10,000
@@ -81,20 +101,8 @@ func TestScaleOnePlayer(t *testing.T) {
 	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *dynamodb.Options) {
 		o.HTTPClient = &http.Client{Transport: ops}
 	})
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	table := "games-" + hex.EncodeToString(b[:])
-	if err := dynamostore.CreateTable(t.Context(), client, table); err != nil {
-		t.Fatal(err)
-	}
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
-	ds := dynamostore.New(client, table)
 	clk := &clock{}
-	clk.unix.Store(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Unix())
-	// Wired as in AWS: the stream's notifier mails, not the api or the
-	// sweep (none here); the sweep drains what is left pending.
-	app := wiring.New(wiring.Parts{Log: discardLog(), Store: ds, Keys: keys, Limits: servicetest.Roomy, Now: clk.now,
-		Rand: testenv.Rand(t.Name()), Mail: wiring.NewMail(&countingSender{sent: map[string]int{}}, nil, false)})
+	app, ds, table := wiredApp(t, client, clk, &countingSender{sent: map[string]int{}})
 	svc := app.Service
 
 	t0 := time.Now()
@@ -206,20 +214,9 @@ func TestTwoWiredSweepsAtOnce(t *testing.T) {
 		t.Skip("hundreds of games on dynalite: skipped in -short runs")
 	}
 	const games = 200
-	client := testenv.DynamoClient(t, testenv.Dynalite(t))
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	table := "games-" + hex.EncodeToString(b[:])
-	if err := dynamostore.CreateTable(t.Context(), client, table); err != nil {
-		t.Fatal(err)
-	}
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
-	ds := dynamostore.New(client, table)
 	clk := &clock{}
-	clk.unix.Store(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Unix())
 	sender := &countingSender{sent: map[string]int{}}
-	app := wiring.New(wiring.Parts{Log: discardLog(), Store: ds, Keys: keys, Limits: servicetest.Roomy, Now: clk.now,
-		Rand: testenv.Rand(t.Name()), Mail: wiring.NewMail(sender, nil, false)})
+	app, _, _ := wiredApp(t, testenv.DynamoClient(t, testenv.Dynalite(t)), clk, sender)
 	ids := make([]string, games)
 	for i := range ids {
 		c := servicetest.Create(t, app.Service, service.CreateRequest{Kind: "western", DeadlineHours: 4,
