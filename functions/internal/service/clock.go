@@ -98,7 +98,16 @@ func (s *Service) Tick(ctx context.Context, id string) error {
 
 // tick is Tick, and tells whether it wrote the game.
 func (s *Service) tick(ctx context.Context, id string) (bool, error) {
-	rec, ver, err := s.Load(ctx, id)
+	g, err := s.store.GetGame(ctx, id)
+	if err != nil {
+		return false, fmt.Errorf("load game %s: %w", id, err)
+	}
+	return s.tickGame(ctx, id, g)
+}
+
+// tickGame is tick of the game id read as game.
+func (s *Service) tickGame(ctx context.Context, id string, game store.Game) (bool, error) {
+	rec, ver, err := s.loaded(ctx, id, game)
 	if err != nil {
 		return false, err
 	}
@@ -275,8 +284,9 @@ func (s *Service) TickAll(ctx context.Context) (int, error) {
 
 // TickDue ticks every game the store says is waking by now: the list is
 // handed out in batches of TickBatch to SweepWorkers workers, each
-// ticking its batch's games one after another through Tick's
-// conditional commit. A game another sweep or a move wrote meanwhile is
+// reading its batch in one request (where the store can) and ticking its
+// games one after another through Tick's conditional commit, which fails
+// if the game changed since the batch was read. A game another sweep or a move wrote meanwhile is
 // left to them (its commit fails on the version): two sweeps at once play
 // and mail each thing once. It returns how many games were listed and the
 // ids of those it wrote: their mail is fresh, the stream's notifier's
@@ -288,9 +298,13 @@ func (s *Service) TickDue(ctx context.Context) (listed int, written []string, er
 	}
 	var mu sync.Mutex
 	err = forAll(ctx, slices.Collect(slices.Chunk(ids, TickBatch)), func(ctx context.Context, batch []string) error {
+		read, err := s.readBatch(ctx, batch)
+		if err != nil {
+			return err
+		}
 		var errs []error
 		for _, id := range batch {
-			wrote, err := s.tick(ctx, id)
+			wrote, err := s.tickBatched(ctx, id, read)
 			switch {
 			case errors.Is(err, store.ErrConflict):
 				s.log.InfoContext(ctx, "tick: the game moved meanwhile", "game", id)
@@ -308,9 +322,36 @@ func (s *Service) TickDue(ctx context.Context) (listed int, written []string, er
 	return len(ids), written, err
 }
 
-// TickBatch is how many games a sweep's worker ticks in a row: few
-// enough that SweepWorkers share a long list evenly.
-const TickBatch = 25
+// TickBatch is how many games a sweep's worker reads at once (one
+// request where the store reads batches) and then ticks one by one.
+const TickBatch = store.MaxBatch
+
+// readBatch reads the games of ids in one request if the store can; nil
+// if it cannot.
+func (s *Service) readBatch(ctx context.Context, ids []string) (map[string]store.Game, error) {
+	bg, ok := s.store.(store.BatchGetter)
+	if !ok {
+		return nil, nil
+	}
+	games, err := bg.GetGames(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("waking games: %w", err)
+	}
+	return games, nil
+}
+
+// tickBatched ticks the game id as read in its batch (read), or read
+// alone if the batch was not read.
+func (s *Service) tickBatched(ctx context.Context, id string, read map[string]store.Game) (bool, error) {
+	if read == nil {
+		return s.tick(ctx, id)
+	}
+	g, ok := read[id]
+	if !ok {
+		return false, nil // listed by the index, but gone
+	}
+	return s.tickGame(ctx, id, g)
+}
 
 // PendingOutbox lists the games with mail still to send (for the sweep).
 func (s *Service) PendingOutbox(ctx context.Context) ([]string, error) {

@@ -118,6 +118,11 @@ func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
 	}
+	return s.loaded(ctx, id, g)
+}
+
+// loaded is Load of the game id read as g.
+func (s *Service) loaded(ctx context.Context, id string, g store.Game) (*Record, int64, error) {
 	var rec Record
 	if err := decode(g.Body, &rec); err != nil {
 		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
