@@ -28,8 +28,8 @@ func (a *api) mePage(w http.ResponseWriter, r *http.Request) {
 }
 
 // renderMe draws the "my games" page from the games after the cursor in
-// the query's "after" (the first page without): the player item and one
-// query of their memberships.
+// the query's "after" (the first page without): the player item and two
+// queries (service.MyGames).
 func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice string) {
 	email, err := a.playerClaims(r, token, linksign.PurposeMyGames)
 	if err != nil {

@@ -285,8 +285,7 @@ const MyGamesPage = 50
 // MyGames lists a page of the player's games from after the cursor (""
 // for the first page), and the cursor of the next page ("" for none):
 // newest first, the first page beginning with the games in which they
-// owe a decision, soonest due first. The first page is two queries, the
-// others one. Games an older version listed in the player item become
+// owe a decision, soonest due first. Each page is two queries. Games an older version listed in the player item become
 // memberships on the first read.
 func (s *Service) MyGames(ctx context.Context, p store.Player, cursor string, limit int) ([]GameSummary, string, error) {
 	if s.players == nil {
@@ -300,19 +299,21 @@ func (s *Service) MyGames(ctx context.Context, p store.Player, cursor string, li
 			return nil, "", err
 		}
 	}
+	// The turns on every page: the first shows them, the others leave out
+	// their games, which the first showed.
 	var out []GameSummary
 	owed := map[string]bool{}
-	if cursor == "" {
-		ts, err := s.players.Turns(ctx, p.Email, limit)
-		if err != nil {
-			return nil, "", fmt.Errorf("my games: %w", err)
+	ts, err := s.players.Turns(ctx, p.Email, limit)
+	if err != nil {
+		return nil, "", fmt.Errorf("my games: %w", err)
+	}
+	for _, t := range ts {
+		g, err := decodeSummary(t.Game, t.Summary)
+		if err != nil || owed[t.Game] {
+			continue // a turn left twice by two racing commits
 		}
-		for _, t := range ts {
-			g, err := decodeSummary(t.Game, t.Summary)
-			if err != nil || owed[t.Game] {
-				continue // a turn left twice by two racing commits
-			}
-			owed[t.Game] = true
+		owed[t.Game] = true
+		if cursor == "" {
 			out = append(out, g)
 		}
 	}
