@@ -315,10 +315,7 @@ func T(lang, key string) string {
 	if !ok {
 		return key
 	}
-	if lang == "en" {
-		return p[1]
-	}
-	return p[0]
+	return Pick(lang, p[0], p[1])
 }
 
 // Keys lists every key that has its texts, counted ones included.
@@ -331,4 +328,19 @@ func Keys() []string {
 		keys = append(keys, k)
 	}
 	return keys
+}
+
+// Pick is the one way to choose a text by language: en for lang "en",
+// ru for any other. Every phrase, keyed (T) or inline, goes through it.
+func Pick(lang, ru, en string) string {
+	if lang == "en" {
+		return en
+	}
+	return ru
+}
+
+// Pickf is Pick of a format, filled in with its numbers written the
+// reader's way (Sprintf).
+func Pickf(lang, ru, en string, args ...any) string {
+	return Sprintf(lang, Pick(lang, ru, en), args...)
 }

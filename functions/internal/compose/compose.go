@@ -19,6 +19,9 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/templates"
+
+	// The games the mails show: their presenters register here.
+	_ "github.com/pbmgames/pbm/functions/internal/catalog"
 )
 
 // Config wires a Composer.

@@ -19,6 +19,9 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/templates"
+
+	// The games the pages show: their presenters register here.
+	_ "github.com/pbmgames/pbm/functions/internal/catalog"
 )
 
 // The home page creates a game: which game and its options, the time for
@@ -66,9 +69,20 @@ type lengthRow struct {
 // in full.
 type lengthCell struct{ Short string }
 
-// defaultKind is the game the form offers first (SPEC §1: «Вестерн»,
-// the service's first game), whatever the order of the list.
-const defaultKind = "western"
+// defaultKind is the game the form offers first, whatever the order of
+// the list: the first the catalog registers (SPEC §1: the service's first
+// game), else the list's first.
+func defaultKind() string {
+	for _, k := range present.Kinds() {
+		if _, ok := games.Lookup(k); ok {
+			return k
+		}
+	}
+	if list := games.List(); len(list) > 0 {
+		return list[0].Kind
+	}
+	return ""
+}
 
 var deadlineChoices = []int{12, 24, 48, 72, 120, 168, 336}
 
@@ -131,10 +145,7 @@ func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg
 	}
 	chosen := f.Get("kind")
 	if _, ok := games.Lookup(chosen); !ok {
-		chosen = defaultKind
-		if _, ok := games.Lookup(chosen); !ok && len(games.List()) > 0 {
-			chosen = games.List()[0].Kind
-		}
+		chosen = defaultKind()
 	}
 	var css strings.Builder
 	for _, info := range games.List() {

@@ -1,11 +1,12 @@
 // Package present says what the engines say, for people: the actions,
-// cells, goods, events and positions of each game in Russian and English.
+// cells, goods, events and positions of a game in Russian and English.
 // Pages and mails both ask it; no rule lives here.
 //
-// Each game has a presenter (Game), chosen by the game's kind with For.
-// The pages and mails only ever talk to that interface, so a game's
-// wording, its money, its panels and its decision groups are all in one
-// file of this package (western.go, businessman.go).
+// Each game has a presenter (Game), registered by the catalog and chosen
+// by the game's kind with For. The pages and mails only ever talk to that
+// interface, so a game's wording, its money, its panels, its decision
+// groups and its board are all in the game's own folder below this one
+// (present/<kind>/); this package knows no game.
 package present
 
 import (
@@ -142,9 +143,23 @@ type Option struct {
 // OptionChoice is one value of an option chosen from a list.
 type OptionChoice struct{ Value, Label string }
 
-var presenters = map[string]Game{}
+var (
+	presenters = map[string]Game{}
+	kinds      []string // in the order of registration
+)
 
-func register(g Game) { presenters[g.Kind()] = g }
+// Register makes g the presenter of its kind. The catalog calls it once
+// for each game, at start, the service's first game first.
+func Register(g Game) {
+	if _, again := presenters[g.Kind()]; !again {
+		kinds = append(kinds, g.Kind())
+	}
+	presenters[g.Kind()] = g
+}
+
+// Kinds are the kinds of the registered games, in the order of their
+// registration: the first is the one a form offers first.
+func Kinds() []string { return slices.Clone(kinds) }
 
 // For is the presenter of a kind of game; an unknown kind gets a plain
 // one that shows codes.
@@ -158,10 +173,7 @@ func For(kind string) Game {
 // GameName is the name of a kind of game.
 func GameName(lang, kind string) string {
 	if info, ok := games.Lookup(kind); ok {
-		if lang == "en" {
-			return info.EN
-		}
-		return info.RU
+		return templates.Pick(lang, info.RU, info.EN)
 	}
 	return kind
 }
@@ -177,11 +189,11 @@ func OverText(p Game, l string, evs []engine.Event, name func(int) string) strin
 	return ""
 }
 
-// gameOver is the type of both games' last event.
+// gameOver is the type of every game's last event.
 const gameOver = "game_over"
 
-// defaultsOf reads a game's default options as the form shows them.
-func defaultsOf(opts any) map[string]any {
+// Defaults reads a game's default options as the form shows them.
+func Defaults(opts any) map[string]any {
 	b, err := json.Marshal(opts)
 	if err != nil {
 		return nil
@@ -193,34 +205,17 @@ func defaultsOf(opts any) map[string]any {
 	return m
 }
 
-// pick is the Russian or the English text.
-func pick(l, ru, en string) string {
-	if l == "en" {
-		return en
-	}
-	return ru
-}
-
-// say formats the Russian or the English text, its numbers written the
-// reader's way.
-func say(l, ru, en string, args ...any) string { return templates.Sprintf(l, pick(l, ru, en), args...) }
-
-// amount writes a number the reader's way, never broken across lines.
-func amount(l string, v int64) string { return templates.Money(l, v) }
-
-func abs(v int64) int64 {
+// Abs is v without its sign: an amount gained or lost.
+func Abs(v int64) int64 {
 	if v < 0 {
 		return -v
 	}
 	return v
 }
 
-// laps writes "20 кругов" / "20 laps".
-func laps(l string, n int) string { return templates.Count(l, "n_laps", n) }
-
-// partsIn lists parts in the order of keys (with their text keys), the
+// PartsIn lists parts in the order of keys (with their text keys), the
 // unknown ones last by name.
-func partsIn(l string, parts map[string]int64, order [][2]string) []Part {
+func PartsIn(l string, parts map[string]int64, order [][2]string) []Part {
 	var out []Part
 	known := map[string]bool{}
 	for _, o := range order {
@@ -246,7 +241,7 @@ func partsIn(l string, parts map[string]int64, order [][2]string) []Part {
 type plain struct{ kind string }
 
 func (p plain) Kind() string                         { return p.kind }
-func (plain) Money(l string, v int64) string         { return amount(l, v) }
+func (plain) Money(l string, v int64) string         { return templates.Money(l, v) }
 func (plain) Currency() string                       { return "" }
 func (plain) CellName(_ string, n int) string        { return fmt.Sprint(n) }
 func (plain) SecretAction(string) bool               { return false }
@@ -265,7 +260,7 @@ func (plain) Prompt(string, any, int, bool, func(int) string) string {
 func (plain) ActionLabel(_ string, a engine.Action, _ func(int) string) string { return a.Type }
 func (p plain) Command(l string, a engine.Action, name func(int) string) string {
 	if a.Amount != 0 {
-		return a.Type + ": " + amount(l, a.Amount)
+		return a.Type + ": " + templates.Money(l, a.Amount)
 	}
 	return a.Type
 }
@@ -275,7 +270,7 @@ func (plain) EventText(_ string, e engine.Event, name func(int) string) string {
 func (plain) Choice(l string, c engine.Choice, _ any, _ func(int) string) Choice {
 	return Choice{Label: c.Type, Group: "grp_other"}
 }
-func (plain) Parts(l string, parts map[string]int64) []Part  { return partsIn(l, parts, nil) }
+func (plain) Parts(l string, parts map[string]int64) []Part  { return PartsIn(l, parts, nil) }
 func (plain) Squares(string, any, func(int) string) []Square { return nil }
 
 // PlayedFor says, to the seat itself only, what was played for it without

@@ -1,4 +1,4 @@
-package present
+package westernview
 
 import (
 	"encoding/json"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/western"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -14,7 +15,8 @@ import (
 // the other seats' sealed bids, which the views leave out.
 type westernGame struct{}
 
-func init() { register(westernGame{}) }
+// Presenter presents the game; the catalog registers it.
+var Presenter present.Game = westernGame{}
 
 func (westernGame) Kind() string     { return western.Name }
 func (westernGame) Currency() string { return "$" }
@@ -27,7 +29,7 @@ func (westernGame) CellName(l string, n int) string {
 		return fmt.Sprint(n)
 	}
 	c := western.Board[n]
-	return fmt.Sprintf("%d %s", n, pick(l, c.RU, c.EN))
+	return fmt.Sprintf("%d %s", n, templates.Pick(l, c.RU, c.EN))
 }
 
 // cellShort is a cell's name without its number.
@@ -35,7 +37,7 @@ func westernCellShort(l string, n int) string {
 	if n < 1 || n > western.NumCells {
 		return fmt.Sprint(n)
 	}
-	return pick(l, western.Board[n].RU, western.Board[n].EN)
+	return templates.Pick(l, western.Board[n].RU, western.Board[n].EN)
 }
 
 // westernGood is a good's name.
@@ -44,7 +46,7 @@ func westernGood(l, g string) string {
 	if gi.EN == "" {
 		return g
 	}
-	return pick(l, gi.RU, gi.EN)
+	return templates.Pick(l, gi.RU, gi.EN)
 }
 
 var westernActions = map[string][2]string{
@@ -81,7 +83,7 @@ func (w westernGame) ActionLabel(l string, a engine.Action, _ func(int) string) 
 	if !ok {
 		return a.Type
 	}
-	f := pick(l, lb[0], lb[1])
+	f := templates.Pick(l, lb[0], lb[1])
 	if !strings.Contains(f, "%s") {
 		return f
 	}
@@ -144,121 +146,121 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 	cell := w.CellName(l, e.Cell)
 	short := westernCellShort(l, e.Cell)
 	good := westernGood(l, e.Good)
-	usd := templates.USD(l, abs(e.Amount))
+	usd := templates.USD(l, present.Abs(e.Amount))
 	switch e.Type {
 	case western.EvRoll:
-		return say(l, "%s бросает кубик: %d", "%s rolls %d", who, e.Other)
+		return templates.Pickf(l, "%s бросает кубик: %d", "%s rolls %d", who, e.Other)
 	case western.EvMove:
-		return say(l, "%s на клетке %s", "%s stops on %s", who, cell)
+		return templates.Pickf(l, "%s на клетке %s", "%s stops on %s", who, cell)
 	case western.EvForkAsked:
-		return say(l, "%s на развилке %s", "%s reaches the fork at %s", who, cell)
+		return templates.Pickf(l, "%s на развилке %s", "%s reaches the fork at %s", who, cell)
 	case western.EvLap:
-		return say(l, "%s проходит круг %d", "%s completes lap %d", who, e.Other)
+		return templates.Pickf(l, "%s проходит круг %d", "%s completes lap %d", who, e.Other)
 	case western.EvBuy, western.EvAuctionWon:
-		return say(l, "%s покупает %s (%s)", "%s buys %s (%s)", who, cell, usd)
+		return templates.Pickf(l, "%s покупает %s (%s)", "%s buys %s (%s)", who, cell, usd)
 	case western.EvBidPlaced:
-		return say(l, "%s: ответ на торги получен", "%s has answered the auction", who)
+		return templates.Pickf(l, "%s: ответ на торги получен", "%s has answered the auction", who)
 	case western.EvBidShown:
 		if e.Other == 0 {
-			return say(l, "Торги за %[2]s: %[1]s — без ставки", "Auction for %[2]s: %[1]s passed", who, cell)
+			return templates.Pickf(l, "Торги за %[2]s: %[1]s — без ставки", "Auction for %[2]s: %[1]s passed", who, cell)
 		}
-		return say(l, "Торги за %[2]s: %[1]s — ставка %[3]s", "Auction for %[2]s: %[1]s bid %[3]s", who, cell, templates.USD(l, int64(e.Other)))
+		return templates.Pickf(l, "Торги за %[2]s: %[1]s — ставка %[3]s", "Auction for %[2]s: %[1]s bid %[3]s", who, cell, templates.USD(l, int64(e.Other)))
 	case western.EvAuction:
-		return say(l, "Торги: %s, от %s", "Auction: %s, from %s", cell, templates.USD(l, int64(e.Other)))
+		return templates.Pickf(l, "Торги: %s, от %s", "Auction: %s, from %s", cell, templates.USD(l, int64(e.Other)))
 	case western.EvPrison:
-		return say(l, "%s в тюрьме: %s", "%s is jailed: %s", who, templates.Count(l, "skipping", e.Other))
+		return templates.Pickf(l, "%s в тюрьме: %s", "%s is jailed: %s", who, templates.Count(l, "skipping", e.Other))
 	case western.EvBankrupt:
-		return say(l, "%s разоряется", "%s goes bankrupt", who)
+		return templates.Pickf(l, "%s разоряется", "%s goes bankrupt", who)
 	case western.EvTurn:
-		return say(l, "Ходит %s", "%s to move", who)
+		return templates.Pickf(l, "Ходит %s", "%s to move", who)
 	case western.EvEnd:
 		switch e.Other {
 		case engine.OverLaps:
-			return say(l, "Игра окончена: %s завершает последний круг.", "The game is over: %s completes the last lap.", who)
+			return templates.Pickf(l, "Игра окончена: %s завершает последний круг.", "The game is over: %s completes the last lap.", who)
 		case engine.OverLastOne:
-			return pick(l, "Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it.")
+			return templates.Pick(l, "Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it.")
 		}
-		return pick(l, "Игра окончена", "The game is over")
+		return templates.Pick(l, "Игра окончена", "The game is over")
 	case western.EvIncome:
-		return say(l, "%s получает доход за круг: %s", "%s collects the lap income: %s", who, usd)
+		return templates.Pickf(l, "%s получает доход за круг: %s", "%s collects the lap income: %s", who, usd)
 	case western.EvDividend:
-		return say(l, "%s: доход от «%s» — %s", "%s: profit of %s, %s", who, short, usd)
+		return templates.Pickf(l, "%s: доход от «%s» — %s", "%s: profit of %s, %s", who, short, usd)
 	case western.EvProduce:
-		return say(l, "%s: «%s» выпускает товар «%s», %s", "%s: %s produces %[4]s of %[3]s", who, short, good, templates.Count(l, "n_units", e.Other))
+		return templates.Pickf(l, "%s: «%s» выпускает товар «%s», %s", "%s: %s produces %[4]s of %[3]s", who, short, good, templates.Count(l, "n_units", e.Other))
 	case western.EvHMM:
-		return say(l, "%s: доля ХММ с %s — %s", "%s: ХММ's share of %s, %s", who, short, usd)
+		return templates.Pickf(l, "%s: доля ХММ с %s — %s", "%s: ХММ's share of %s, %s", who, short, usd)
 	case western.EvInterest:
-		return say(l, "%s платит проценты по кредиту: %s", "%s pays interest on credit: %s", who, usd)
+		return templates.Pickf(l, "%s платит проценты по кредиту: %s", "%s pays interest on credit: %s", who, usd)
 	case western.EvDepositInt:
-		return say(l, "%s: проценты по вкладу — %s", "%s earns deposit interest: %s", who, usd)
+		return templates.Pickf(l, "%s: проценты по вкладу — %s", "%s earns deposit interest: %s", who, usd)
 	case western.EvRate:
-		return say(l, "Курс %s: %d пт", "%s's share rate: %d pts", short, e.Other)
+		return templates.Pickf(l, "Курс %s: %d пт", "%s's share rate: %d pts", short, e.Other)
 	case western.EvGoodRate:
-		return say(l, "Курс товара «%s»: %d пт", "%s rate: %d pts", good, e.Other)
+		return templates.Pickf(l, "Курс товара «%s»: %d пт", "%s rate: %d pts", good, e.Other)
 	case western.EvSell:
-		return say(l, "%s продаёт банку %s за %s", "%s sells %s to the bank for %s", who, cell, usd)
+		return templates.Pickf(l, "%s продаёт банку %s за %s", "%s sells %s to the bank for %s", who, cell, usd)
 	case western.EvSpecSell:
-		return say(l, "%s продаёт на бирже %s за %s", "%s sells %s at the speculation for %s", who, cell, usd)
+		return templates.Pickf(l, "%s продаёт на бирже %s за %s", "%s sells %s at the speculation for %s", who, cell, usd)
 	case western.EvCredit:
-		return say(l, "%s берёт %s в долг", "%s borrows %s", who, usd)
+		return templates.Pickf(l, "%s берёт %s в долг", "%s borrows %s", who, usd)
 	case western.EvDeposit:
-		return say(l, "%s кладёт во вклад %s", "%s puts %s on deposit", who, templates.USD(l, int64(e.Other)))
+		return templates.Pickf(l, "%s кладёт во вклад %s", "%s puts %s on deposit", who, templates.USD(l, int64(e.Other)))
 	case western.EvWithdraw:
-		return say(l, "%s снимает со вклада %s", "%s withdraws %s from deposit", who, templates.USD(l, int64(e.Other)))
+		return templates.Pickf(l, "%s снимает со вклада %s", "%s withdraws %s from deposit", who, templates.USD(l, int64(e.Other)))
 	case western.EvRepay:
-		return say(l, "%s гасит кредит: %s", "%s repays %s of credit", who, usd)
+		return templates.Pickf(l, "%s гасит кредит: %s", "%s repays %s of credit", who, usd)
 	case western.EvRepayLoan:
-		return say(l, "%s возвращает заём колонии: %s", "%s repays %s of the colony loan", who, usd)
+		return templates.Pickf(l, "%s возвращает заём колонии: %s", "%s repays %s of the colony loan", who, usd)
 	case western.EvSellGood:
-		return say(l, "%s продаёт товар «%s»: %s", "%s sells %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
+		return templates.Pickf(l, "%s продаёт товар «%s»: %s", "%s sells %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
 	case western.EvGoodGained:
-		return say(l, "%s получает товар «%s»: %s", "%s gains %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
+		return templates.Pickf(l, "%s получает товар «%s»: %s", "%s gains %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
 	case western.EvGoodLost:
-		return say(l, "%s теряет товар «%s»: %s", "%s loses %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
+		return templates.Pickf(l, "%s теряет товар «%s»: %s", "%s loses %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
 	case western.EvConfiscated:
-		return say(l, "%s теряет колониальное владение %s", "%s loses the colony holding %s", who, cell)
+		return templates.Pickf(l, "%s теряет колониальное владение %s", "%s loses the colony holding %s", who, cell)
 	case western.EvFee:
-		return say(l, "%s платит на клетке %s: %s", "%s pays %[3]s on %[2]s", who, cell, usd)
+		return templates.Pickf(l, "%s платит на клетке %s: %s", "%s pays %[3]s on %[2]s", who, cell, usd)
 	case western.EvGain:
-		return say(l, "%s получает на клетке %s: %s", "%s gets %[3]s on %[2]s", who, cell, usd)
+		return templates.Pickf(l, "%s получает на клетке %s: %s", "%s gets %[3]s on %[2]s", who, cell, usd)
 	case western.EvOffer:
-		return say(l, "%s предлагает выкупить %[3]s (владелец: %[2]s)", "%s offers to buy %[3]s from %[2]s", who, name(e.Other), cell)
+		return templates.Pickf(l, "%s предлагает выкупить %[3]s (владелец: %[2]s)", "%s offers to buy %[3]s from %[2]s", who, name(e.Other), cell)
 	case western.EvOfferDone:
 		if e.Amount < 0 {
-			return say(l, "%s выкупает %s за %[4]s (продавец: %[3]s)", "%s buys %s from %s for %s", who, cell, name(e.Other), usd)
+			return templates.Pickf(l, "%s выкупает %s за %[4]s (продавец: %[3]s)", "%s buys %s from %s for %s", who, cell, name(e.Other), usd)
 		}
-		return say(l, "%s продаёт %s за %s", "%s sells %s for %s", who, cell, usd)
+		return templates.Pickf(l, "%s продаёт %s за %s", "%s sells %s for %s", who, cell, usd)
 	case western.EvOfferNo:
-		return say(l, "%s не продаёт %s", "%s keeps %s", who, cell)
+		return templates.Pickf(l, "%s не продаёт %s", "%s keeps %s", who, cell)
 	case western.EvBid:
 		if e.Other == 0 {
-			return say(l, "%s: вы не участвуете в торгах", "%s: you pass the auction", who)
+			return templates.Pickf(l, "%s: вы не участвуете в торгах", "%s: you pass the auction", who)
 		}
-		return say(l, "%s: ваша закрытая ставка — %s", "%s: your sealed bid is %s", who, templates.USD(l, int64(e.Other)))
+		return templates.Pickf(l, "%s: ваша закрытая ставка — %s", "%s: your sealed bid is %s", who, templates.USD(l, int64(e.Other)))
 	case western.EvAuctionNil:
-		return pick(l, "Торги не состоялись", "Nobody bought at the auction")
+		return templates.Pick(l, "Торги не состоялись", "Nobody bought at the auction")
 	case western.EvNarco:
 		if e.Other < 0 {
-			return say(l, "%s продаёт наркотик: %s", "%s sells %s of narcotics", who, templates.Count(l, "n_tons", -e.Other))
+			return templates.Pickf(l, "%s продаёт наркотик: %s", "%s sells %s of narcotics", who, templates.Count(l, "n_tons", -e.Other))
 		}
-		return say(l, "%s покупает наркотик: %s", "%s buys %s of narcotics", who, templates.Count(l, "n_tons", e.Other))
+		return templates.Pickf(l, "%s покупает наркотик: %s", "%s buys %s of narcotics", who, templates.Count(l, "n_tons", e.Other))
 	case western.EvBribe:
-		return say(l, "%s подкупает полицию: %s", "%s bribes the police: %s", who, usd)
+		return templates.Pickf(l, "%s подкупает полицию: %s", "%s bribes the police: %s", who, usd)
 	case western.EvProtected:
-		return say(l, "%s под защитой полиции до конца круга", "%s is protected from the police for this lap", who)
+		return templates.Pickf(l, "%s под защитой полиции до конца круга", "%s is protected from the police for this lap", who)
 	case western.EvSkip:
-		return say(l, "%s пропускает ход (%s)", "%s misses a turn (%s)", who, templates.Count(l, "n_turns_left", e.Other))
+		return templates.Pickf(l, "%s пропускает ход (%s)", "%s misses a turn (%s)", who, templates.Count(l, "n_turns_left", e.Other))
 	case western.EvSurrender:
-		return say(l, "%s отдаёт награбленное", "%s gives up the loot", who)
+		return templates.Pickf(l, "%s отдаёт награбленное", "%s gives up the loot", who)
 	case western.EvLabour:
-		return say(l, "%s: биржа труда, отметка %s", "%s: labour exchange, marker %s", who, templates.Signed(l, int64(e.Other)))
+		return templates.Pickf(l, "%s: биржа труда, отметка %s", "%s: labour exchange, marker %s", who, templates.Signed(l, int64(e.Other)))
 	case western.EvResign:
-		return say(l, "%s покидает игру", "%s leaves the game", who)
+		return templates.Pickf(l, "%s покидает игру", "%s leaves the game", who)
 	case western.EvForced:
 		if e.Cell > 0 {
-			return say(l, "%s: вынужденная продажа %s — %s", "%s must sell %s: %s", who, cell, usd)
+			return templates.Pickf(l, "%s: вынужденная продажа %s — %s", "%s must sell %s: %s", who, cell, usd)
 		}
-		return say(l, "%s: вынужденная продажа товара — %s", "%s must sell goods: %s", who, usd)
+		return templates.Pickf(l, "%s: вынужденная продажа товара — %s", "%s must sell goods: %s", who, usd)
 	}
 	if e.Amount != 0 {
 		return fmt.Sprintf("%s: %s %s", who, e.Type, templates.USD(l, e.Amount))
@@ -282,7 +284,7 @@ func (westernGame) Options(l string, raw json.RawMessage) string {
 	if !ok {
 		return ""
 	}
-	s := laps(l, o.Laps)
+	s := templates.Count(l, "n_laps", o.Laps)
 	if o.Beginners {
 		s += ", " + templates.T(l, "beginners_short")
 	}
@@ -290,40 +292,40 @@ func (westernGame) Options(l string, raw json.RawMessage) string {
 }
 
 func (westernGame) OptionDefaults() map[string]any {
-	m := defaultsOf(western.DefaultOptions())
+	m := present.Defaults(western.DefaultOptions())
 	if _, ok := m["beginners"]; !ok && m != nil {
 		m["beginners"] = false // omitted from the JSON when off
 	}
 	return m
 }
 
-func (westernGame) Option(l, name string) Option {
-	o := Option{Label: templates.T(l, "opt_"+name)}
+func (westernGame) Option(l, name string) present.Option {
+	o := present.Option{Label: templates.T(l, "opt_"+name)}
 	if name == "laps" {
 		o.Min, o.Max = 1, 200
 	}
 	return o
 }
 
-func (w westernGame) Seats(l string, view any) []Seat {
+func (w westernGame) Seats(l string, view any) []present.Seat {
 	v, ok := view.(western.View)
 	if !ok {
 		return nil
 	}
 	usd := func(n int64) string { return templates.USD(l, n) }
-	out := make([]Seat, len(v.Players))
+	out := make([]present.Seat, len(v.Players))
 	for i, p := range v.Players {
-		s := Seat{Cell: w.CellName(l, p.Cell), Laps: p.Laps, LapsOf: v.Opts.Laps, Cash: p.Cash, Bankrupt: p.Bankrupt}
-		s.Facts = []Fact{{templates.T(l, "cash"), usd(p.Cash)}, {templates.T(l, "deposit"), usd(p.Deposit)},
-			{templates.T(l, "credit"), usd(p.Credit)}}
+		s := present.Seat{Cell: w.CellName(l, p.Cell), Laps: p.Laps, LapsOf: v.Opts.Laps, Cash: p.Cash, Bankrupt: p.Bankrupt}
+		s.Facts = []present.Fact{{Label: templates.T(l, "cash"), Value: usd(p.Cash)}, {Label: templates.T(l, "deposit"), Value: usd(p.Deposit)},
+			{Label: templates.T(l, "credit"), Value: usd(p.Credit)}}
 		if p.ColonyLoan != 0 {
-			s.Facts = append(s.Facts, Fact{templates.T(l, "colony_loan"), usd(p.ColonyLoan)})
+			s.Facts = append(s.Facts, present.Fact{Label: templates.T(l, "colony_loan"), Value: usd(p.ColonyLoan)})
 		}
 		if !v.Opts.Beginners {
-			s.Facts = append(s.Facts, Fact{templates.T(l, "labour"), templates.Signed(l, int64(p.Labour))})
+			s.Facts = append(s.Facts, present.Fact{Label: templates.T(l, "labour"), Value: templates.Signed(l, int64(p.Labour))})
 		}
 		if p.Narco != 0 {
-			s.Facts = append(s.Facts, Fact{templates.T(l, "narco"), fmt.Sprintf("%d\u00a0%s", p.Narco, templates.T(l, "unit_tons"))})
+			s.Facts = append(s.Facts, present.Fact{Label: templates.T(l, "narco"), Value: fmt.Sprintf("%d\u00a0%s", p.Narco, templates.T(l, "unit_tons"))})
 		}
 		if p.Skip > 0 {
 			s.Notes = append(s.Notes, templates.Tf(l, "skipping", p.Skip))
@@ -331,24 +333,24 @@ func (w westernGame) Seats(l string, view any) []Seat {
 		if p.Protected {
 			s.Notes = append(s.Notes, templates.T(l, "protected"))
 		}
-		goods := List{Title: templates.T(l, "goods")}
+		goods := present.List{Title: templates.T(l, "goods")}
 		for g := western.Cars; int(g) < len(p.Goods); g++ {
 			if n := p.Goods[g]; n > 0 {
 				price := v.Prices[g.String()]
-				goods.Items = append(goods.Items, Item{Text: fmt.Sprintf("%s %d × %s", westernGood(l, g.String()), n, usd(price))})
+				goods.Items = append(goods.Items, present.Item{Text: fmt.Sprintf("%s %d × %s", westernGood(l, g.String()), n, usd(price))})
 			}
 		}
-		hold := List{Title: templates.T(l, "shares")} // one name wherever they are shown: the net worth's part too
+		hold := present.List{Title: templates.T(l, "shares")} // one name wherever they are shown: the net worth's part too
 		for cell, o := range v.Owner {
 			if int(o) == i && cell >= 1 && cell <= western.NumCells {
-				it := Item{Text: w.CellName(l, cell)}
+				it := present.Item{Text: w.CellName(l, cell)}
 				if _, leading := v.Rates[cell]; leading {
-					it.Marks, it.Title = "lead", pick(l, "ведущая компания", "leading company")
+					it.Marks, it.Title = "lead", templates.Pick(l, "ведущая компания", "leading company")
 				}
 				hold.Items = append(hold.Items, it)
 			}
 		}
-		for _, ls := range []List{goods, hold} {
+		for _, ls := range []present.List{goods, hold} {
 			if len(ls.Items) > 0 {
 				s.Lists = append(s.Lists, ls)
 			}
@@ -417,13 +419,13 @@ var westernGroups = map[string]string{
 
 // Groups: the sales to the bank at par, possible at any moment of one's
 // turn and seldom wanted, are listed on a page of their own.
-func (westernGame) Groups() []Group {
-	return []Group{{Key: "grp_here"}, {Key: "grp_bank"}, {Key: "grp_market"}, {Key: "grp_offer"}, {Key: "grp_spec"},
+func (westernGame) Groups() []present.Group {
+	return []present.Group{{Key: "grp_here"}, {Key: "grp_bank"}, {Key: "grp_market"}, {Key: "grp_offer"}, {Key: "grp_spec"},
 		{Key: "grp_sell", Own: true}, {Key: "grp_other"}, {Key: "grp_leave"}}
 }
 
-func (w westernGame) Choice(l string, c engine.Choice, view any, name func(int) string) Choice {
-	ch := Choice{Label: w.ActionLabel(l, c.Action, name), Group: westernGroups[c.Type]}
+func (w westernGame) Choice(l string, c engine.Choice, view any, name func(int) string) present.Choice {
+	ch := present.Choice{Label: w.ActionLabel(l, c.Action, name), Group: westernGroups[c.Type]}
 	if ch.Group == "" {
 		ch.Group = "grp_other"
 	}
@@ -464,8 +466,8 @@ func (w westernGame) Choice(l string, c engine.Choice, view any, name func(int) 
 			ch.Note = templates.Tf(l, "note_mult", templates.Dec(l, float64(here.Mult)/2))
 		}
 	case western.AOffer: // one list of every rival share: a late game has dozens
-		ch.Label = pick(l, "Предложить купить акцию за 1,5 цены", "Offer to buy a share at 1.5× its value")
-		ch.Form, ch.AltLabel = "offer", pick(l, "Акция (владелец)", "Share (owner)")
+		ch.Label = templates.Pick(l, "Предложить купить акцию за 1,5 цены", "Offer to buy a share at 1.5× its value")
+		ch.Form, ch.AltLabel = "offer", templates.Pick(l, "Акция (владелец)", "Share (owner)")
 		ch.Alt = w.CellName(l, c.Cell) + " (" + name(c.Target) + ")"
 	case western.ABid:
 		ch.Label = templates.Tf(l, "bid_for", w.CellName(l, c.Cell))
@@ -507,22 +509,22 @@ var westernParts = [][2]string{
 	{western.PartStartLoan, "start_loan"},
 }
 
-func (westernGame) Parts(l string, parts map[string]int64) []Part {
-	return partsIn(l, parts, westernParts)
+func (westernGame) Parts(l string, parts map[string]int64) []present.Part {
+	return present.PartsIn(l, parts, westernParts)
 }
 
-func (westernGame) Squares(l string, view any, name func(int) string) []Square {
+func (westernGame) Squares(l string, view any, name func(int) string) []present.Square {
 	v, ok := view.(western.View)
 	if !ok || len(v.Owner) <= western.NumCells {
 		return nil
 	}
-	out := make([]Square, 0, western.NumCells)
+	out := make([]present.Square, 0, western.NumCells)
 	for n := 1; n <= western.NumCells; n++ {
-		sq := Square{N: n, Name: westernCellShort(l, n), Seat: int(v.Owner[n])}
+		sq := present.Square{N: n, Name: westernCellShort(l, n), Seat: int(v.Owner[n])}
 		if sq.Seat >= 0 {
 			sq.Owner = name(sq.Seat)
 			if _, leading := v.Rates[n]; leading {
-				sq.Note = pick(l, "ведущая компания", "leading company")
+				sq.Note = templates.Pick(l, "ведущая компания", "leading company")
 			}
 		}
 		out = append(out, sq)
