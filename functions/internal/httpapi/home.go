@@ -96,9 +96,11 @@ type homeData struct {
 	Drop      bool
 	OrgName   string
 	GameName  string
-	OrgEmail  string
-	OrgLang   string
-	Error     string
+	// NameHint is the game the example name of a game names.
+	NameHint string
+	OrgEmail string
+	OrgLang  string
+	Error    string
 	// Key makes the form's creation idempotent: sent again (back, then
 	// «create» again) it lands on the game it made (issue 10).
 	Key string
@@ -129,7 +131,8 @@ func (a *api) homePage(w http.ResponseWriter, r *http.Request) {
 func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg string, f url.Values) {
 	l := lang(r)
 	d := homeData{page: newPage(r, "create"), Error: msg, OrgName: f.Get("org_name"), GameName: f.Get("game_name"), OrgEmail: f.Get("org_email"),
-		OrgLang: f.Get("org_lang"), Misses: f.Get("misses"), Drop: f.Get("on_misses") == service.OnMissesDrop, Key: f.Get("key")}
+		OrgLang: f.Get("org_lang"), Misses: f.Get("misses"), Drop: f.Get("on_misses") == service.OnMissesDrop, Key: f.Get("key"),
+		NameHint: gameName(l, defaultKind())}
 	if d.Key == "" {
 		d.Key = newFormKey()
 	}

@@ -12,6 +12,7 @@ package present
 import (
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"slices"
 
 	"github.com/pbmgames/pbm/engine"
@@ -148,13 +149,38 @@ var (
 	kinds      []string // in the order of registration
 )
 
-// Register makes g the presenter of its kind. The catalog calls it once
+// Texter is a presenter with phrases of its own, by key.
+type Texter interface {
+	// Texts are the game's phrases in Russian and English, by key.
+	Texts() map[string][2]string
+}
+
+// Ruler is a presenter with a rules page.
+type Ruler interface {
+	// Rules are the game's rules in short, a fragment of its rules page.
+	Rules(l string) template.HTML
+}
+
+// Rules are the rules in short of a kind of game, in the reader's
+// language; "" for a game without them.
+func Rules(l, kind string) template.HTML {
+	if r, ok := For(kind).(Ruler); ok {
+		return r.Rules(l)
+	}
+	return ""
+}
+
+// Register makes g the presenter of its kind, and adds what it brings
+// to the shared parts: its phrases (Texter). The catalog calls it once
 // for each game, at start, the service's first game first.
 func Register(g Game) {
 	if _, again := presenters[g.Kind()]; !again {
 		kinds = append(kinds, g.Kind())
 	}
 	presenters[g.Kind()] = g
+	if t, ok := g.(Texter); ok {
+		templates.AddTexts(t.Texts())
+	}
 }
 
 // Kinds are the kinds of the registered games, in the order of their
