@@ -17,6 +17,7 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
+	"github.com/pbmgames/pbm/functions/internal/boardpic"
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -170,8 +171,14 @@ func Rules(l, kind string) template.HTML {
 	return ""
 }
 
+// Boarder is a presenter that draws its game's board.
+type Boarder interface {
+	// Board lays out the picture of a view of its game (boardpic.Layout).
+	Board(view any, names []string, lang string) (*boardpic.Scene, error)
+}
+
 // Register makes g the presenter of its kind, and adds what it brings
-// to the shared parts: its phrases (Texter). The catalog calls it once
+// to the shared parts: its phrases (Texter), its board (Boarder). The catalog calls it once
 // for each game, at start, the service's first game first.
 func Register(g Game) {
 	if _, again := presenters[g.Kind()]; !again {
@@ -180,6 +187,9 @@ func Register(g Game) {
 	presenters[g.Kind()] = g
 	if t, ok := g.(Texter); ok {
 		templates.AddTexts(t.Texts())
+	}
+	if b, ok := g.(Boarder); ok {
+		boardpic.Register(b.Board)
 	}
 }
 

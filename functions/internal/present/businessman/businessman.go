@@ -7,7 +7,6 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	bm "github.com/pbmgames/pbm/engine/businessman"
-	"github.com/pbmgames/pbm/functions/internal/boardpic"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/templates"
 )
@@ -426,7 +425,7 @@ func (b businessGame) Seats(l string, view any) []present.Seat {
 		shares := present.List{Title: templates.T(l, "shares")}
 		for k, n := range p.Shares {
 			if n > 0 {
-				shares.Items = append(shares.Items, present.Item{Text: fmt.Sprintf("%s %d", bmColour(l, bm.Groups[k].Key), n), Colour: boardpic.GroupHex(k)})
+				shares.Items = append(shares.Items, present.Item{Text: fmt.Sprintf("%s %d", bmColour(l, bm.Groups[k].Key), n), Colour: GroupHex(k)})
 			}
 		}
 		lots := present.List{Title: templates.T(l, "lots")}
@@ -434,7 +433,7 @@ func (b businessGame) Seats(l string, view any) []present.Seat {
 			if pr.Owner != i {
 				continue
 			}
-			it := present.Item{Text: b.CellName(l, pr.Cell), Colour: boardpic.GroupHex(bmGroupOf(pr.Cell))}
+			it := present.Item{Text: b.CellName(l, pr.Cell), Colour: GroupHex(bmGroupOf(pr.Cell))}
 			var state []string
 			switch pr.Level {
 			case 1:
