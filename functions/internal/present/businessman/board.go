@@ -582,12 +582,8 @@ func describeBusiness(v bm.View, owned map[int]bOwned, seatName func(int) string
 				lots++
 			}
 		}
-		var s string
-		if lang == "en" {
-			s = fmt.Sprintf("%d %s: cell %d, cash %s, %s", i+1, seatName(i), p.Cell, templates.Num(lang, p.Cash), templates.Count(lang, "n_lots", lots))
-		} else {
-			s = fmt.Sprintf("%d %s: клетка %d, наличные %s, %s", i+1, seatName(i), p.Cell, templates.Num(lang, p.Cash), templates.Count(lang, "n_lots", lots))
-		}
+		s := fmt.Sprintf(templates.Pick(lang, "%d %s: клетка %d, наличные %s, %s", "%d %s: cell %d, cash %s, %s"),
+			i+1, seatName(i), p.Cell, templates.Num(lang, p.Cash), templates.Count(lang, "n_lots", lots))
 		if p.Bankrupt {
 			s += " (" + templates.Pick(lang, "банкрот", "bankrupt") + ")"
 		}

@@ -375,11 +375,7 @@ func describe(v western.View, seatName func(int) string, lang string) string {
 				owned++
 			}
 		}
-		if lang == "en" {
-			s += fmt.Sprintf("%d %s: cell %d, %s", i+1, seatName(i), p.Cell, templates.Count(lang, "n_shares", owned))
-		} else {
-			s += fmt.Sprintf("%d %s: клетка %d, %s", i+1, seatName(i), p.Cell, templates.Count(lang, "n_shares", owned))
-		}
+		s += fmt.Sprintf(templates.Pick(lang, "%d %s: клетка %d, %s", "%d %s: cell %d, %s"), i+1, seatName(i), p.Cell, templates.Count(lang, "n_shares", owned))
 		if p.Labour != 0 {
 			s += ", " + templates.Pick(lang, "Биржа труда", "Labour exchange") + " " + signed(p.Labour)
 		}
