@@ -1,0 +1,13 @@
+package westernview
+
+import _ "embed"
+
+// openapi is the game's fragment of the JSON API's document: its schemas
+// (options, create request, view) and its sentences in the shared
+// descriptions.
+//
+//go:embed openapi.json
+var openapi []byte
+
+// OpenAPI is the game's fragment of the JSON API's document.
+func (westernGame) OpenAPI() []byte { return openapi }
