@@ -26,13 +26,8 @@ import (
 //go:embed openapi.tmpl
 var openapiBase string
 
-// schemaFragment is a presenter that describes its game in the JSON API.
-type schemaFragment interface {
-	// OpenAPI is the game's fragment of the document (gameDoc, as JSON).
-	OpenAPI() []byte
-}
-
-// gameDoc is one game's fragment of the document.
+// gameDoc is one game's fragment of the document, its openapi.json
+// (present.File).
 type gameDoc struct {
 	Kind string `json:"-"`
 	// The names of its options, its create request and its view schema.
@@ -86,12 +81,12 @@ var OpenAPI = sync.OnceValues(func() ([]byte, error) {
 		if _, ok := games.Lookup(kind); !ok {
 			continue
 		}
-		f, ok := present.For(kind).(schemaFragment)
+		f, ok := present.File(kind, "openapi.json")
 		if !ok {
 			return nil, fmt.Errorf("openapi: game %s has no fragment", kind)
 		}
 		d := gameDoc{Kind: kind}
-		if err := json.Unmarshal(f.OpenAPI(), &d); err != nil {
+		if err := json.Unmarshal(f, &d); err != nil {
 			return nil, fmt.Errorf("openapi: fragment of %s: %w", kind, err)
 		}
 		docs = append(docs, d)

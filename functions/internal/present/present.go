@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html/template"
+	"io/fs"
 	"slices"
 
 	"github.com/pbmgames/pbm/engine"
@@ -150,25 +151,31 @@ var (
 	kinds      []string // in the order of registration
 )
 
-// Texter is a presenter with phrases of its own, by key.
-type Texter interface {
-	// Texts are the game's phrases in Russian and English, by key.
-	Texts() map[string][2]string
+// Filer is a presenter that brings files to the shared parts.
+type Filer interface {
+	// Files are the game's own files: texts.json (its phrases by key,
+	// each a Russian and an English text), rules.ru.html and
+	// rules.en.html (its rules in short, a fragment of its rules page) and
+	// openapi.json (its part of the JSON API's document).
+	Files() fs.FS
 }
 
-// Ruler is a presenter with a rules page.
-type Ruler interface {
-	// Rules are the game's rules in short, a fragment of its rules page.
-	Rules(l string) template.HTML
+// File is one of the files of a kind of game (Filer); false if it has
+// none of that name.
+func File(kind, name string) ([]byte, bool) {
+	f, ok := For(kind).(Filer)
+	if !ok {
+		return nil, false
+	}
+	b, err := fs.ReadFile(f.Files(), name)
+	return b, err == nil
 }
 
 // Rules are the rules in short of a kind of game, in the reader's
 // language; "" for a game without them.
 func Rules(l, kind string) template.HTML {
-	if r, ok := For(kind).(Ruler); ok {
-		return r.Rules(l)
-	}
-	return ""
+	b, _ := File(kind, "rules."+templates.Pick(l, "ru", "en")+".html")
+	return template.HTML(b) // the game's own file, not input
 }
 
 // Boarder is a presenter that draws its game's board.
@@ -178,15 +185,21 @@ type Boarder interface {
 }
 
 // Register makes g the presenter of its kind, and adds what it brings
-// to the shared parts: its phrases (Texter), its board (Boarder). The catalog calls it once
+// to the shared parts: its phrases (texts.json of Filer), its board
+// (Boarder). A game's phrases that do not read are a programming error,
+// and Register panics on them, at start. The catalog calls it once
 // for each game, at start, the service's first game first.
 func Register(g Game) {
 	if _, again := presenters[g.Kind()]; !again {
 		kinds = append(kinds, g.Kind())
 	}
 	presenters[g.Kind()] = g
-	if t, ok := g.(Texter); ok {
-		templates.AddTexts(t.Texts())
+	if b, ok := File(g.Kind(), "texts.json"); ok {
+		var texts map[string][2]string
+		if err := json.Unmarshal(b, &texts); err != nil {
+			panic(fmt.Sprintf("present: the texts of %s: %v", g.Kind(), err))
+		}
+		templates.AddTexts(texts)
 	}
 	if b, ok := g.(Boarder); ok {
 		boardpic.Register(b.Board)
