@@ -50,6 +50,27 @@ type Layout func(view any, names []string, lang string) (*Scene, error)
 
 var layouts []Layout
 
+// LayoutOf is the Layout of one game's views, of type V, on a picture
+// w × h pixels: check refuses a view the board cannot show, draw lays out
+// the others on a new Scene.
+func LayoutOf[V any](w, h int, check func(V) error, draw func(sc *Scene, v V, lang string)) Layout {
+	return func(view any, names []string, lang string) (*Scene, error) {
+		v, ok := view.(V)
+		if !ok {
+			return nil, ErrNoPicture
+		}
+		if err := check(v); err != nil {
+			return nil, err
+		}
+		sc, err := NewScene(w, h, names, lang)
+		if err != nil {
+			return nil, err
+		}
+		draw(sc, v, lang)
+		return sc, nil
+	}
+}
+
 // Register adds a game's layout. The games register theirs once, at start.
 func Register(l Layout) { layouts = append(layouts, l) }
 

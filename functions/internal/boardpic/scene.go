@@ -49,28 +49,29 @@ type Scene struct {
 	Desc  string // accessible description
 	items []item
 	m     *measurer
+	names []string // the seats' names, by seat
+	lang  string   // the reader's language
 }
 
-// NewScene starts a picture w × h pixels: the paper under everything.
-func NewScene(w, h int) (*Scene, error) {
+// NewScene starts a picture w × h pixels, the paper under everything,
+// for a reader of language lang: names[i] is seat i's name.
+func NewScene(w, h int, names []string, lang string) (*Scene, error) {
 	m, err := newMeasurer()
 	if err != nil {
 		return nil, err
 	}
-	sc := &Scene{m: m, W: w, H: h}
+	sc := &Scene{m: m, W: w, H: h, names: names, lang: lang}
 	sc.Rect(0, 0, float64(w), float64(h), 0, Paper, None, 0)
 	return sc, nil
 }
 
-// SeatNamer is the name of seat i: names[i], or "Игрок i+1" for a missing
-// or empty one.
-func SeatNamer(names []string, lang string) func(int) string {
-	return func(i int) string {
-		if i < len(names) && names[i] != "" {
-			return names[i]
-		}
-		return templates.Pick(lang, "Игрок", "Player") + " " + strconv.Itoa(i+1)
+// SeatName is the name of seat i: its name as given to NewScene, or
+// "Игрок i+1" for a missing or empty one.
+func (sc *Scene) SeatName(i int) string {
+	if i < len(sc.names) && sc.names[i] != "" {
+		return sc.names[i]
 	}
+	return templates.Pick(sc.lang, "Игрок", "Player") + " " + strconv.Itoa(i+1)
 }
 
 func (sc *Scene) add(it item) { sc.items = append(sc.items, it) }

@@ -10,10 +10,10 @@
 package present
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"slices"
 
 	"github.com/pbmgames/pbm/engine"
@@ -156,8 +156,9 @@ type Filer interface {
 	// Files are the game's own files: texts.json (its phrases by key,
 	// each a Russian and an English text), rules.ru.html and
 	// rules.en.html (its rules in short, a fragment of its rules page) and
-	// openapi.json (its part of the JSON API's document).
-	Files() fs.FS
+	// openapi.json (its part of the JSON API's document), embedded in
+	// its folder.
+	Files() embed.FS
 }
 
 // File is one of the files of a kind of game (Filer); false if it has
@@ -167,7 +168,7 @@ func File(kind, name string) ([]byte, bool) {
 	if !ok {
 		return nil, false
 	}
-	b, err := fs.ReadFile(f.Files(), name)
+	b, err := f.Files().ReadFile(name)
 	return b, err == nil
 }
 
@@ -178,10 +179,65 @@ func Rules(l, kind string) template.HTML {
 	return template.HTML(b) // the game's own file, not input
 }
 
+// Phrases are a game's texts of its actions and events by type, each a
+// Russian and an English text.
+type Phrases struct {
+	Actions map[string][2]string `json:"actions"`
+	Events  map[string][2]string `json:"events"`
+}
+
+// MustPhrases reads a game's phrases from its embedded files; a file that
+// does not read is a programming error, and MustPhrases panics on it, at
+// start.
+func MustPhrases(files embed.FS, name string) Phrases {
+	var p Phrases
+	b, err := files.ReadFile(name)
+	if err == nil {
+		err = json.Unmarshal(b, &p)
+	}
+	if err != nil {
+		panic(fmt.Sprintf("present: phrases %s: %v", name, err))
+	}
+	return p
+}
+
+// Unworded is how game g shows an event it has no words for: its seat,
+// its type and its amount in the game's money.
+func Unworded(l string, g Game, who string, e engine.Event) string {
+	if e.Amount != 0 {
+		return fmt.Sprintf("%s: %s %s", who, e.Type, g.Money(l, e.Amount))
+	}
+	return fmt.Sprintf("%s: %s", who, e.Type)
+}
+
+// OptionsText sums up a game's options: its laps, then the notes that
+// apply ("" for one that does not); "" for options that did not read (ok
+// false, ReadOptions).
+func OptionsText(l string, ok bool, laps int, notes ...string) string {
+	if !ok {
+		return ""
+	}
+	s := templates.Count(l, "n_laps", laps)
+	for _, n := range notes {
+		if n != "" {
+			s += ", " + n
+		}
+	}
+	return s
+}
+
+// NoteIf is the text of key when on holds, else "".
+func NoteIf(l string, on bool, key string) string {
+	if !on {
+		return ""
+	}
+	return templates.T(l, key)
+}
+
 // Boarder is a presenter that draws its game's board.
 type Boarder interface {
-	// Board lays out the picture of a view of its game (boardpic.Layout).
-	Board(view any, names []string, lang string) (*boardpic.Scene, error)
+	// Board is the layout of the game's board.
+	Board() boardpic.Layout
 }
 
 // Register makes g the presenter of its kind, and adds what it brings
@@ -202,7 +258,7 @@ func Register(g Game) {
 		templates.AddTexts(texts)
 	}
 	if b, ok := g.(Boarder); ok {
-		boardpic.Register(b.Board)
+		boardpic.Register(b.Board())
 	}
 }
 
@@ -240,6 +296,18 @@ func OverText(p Game, l string, evs []engine.Event, name func(int) string) strin
 
 // gameOver is the type of every game's last event.
 const gameOver = "game_over"
+
+// ReadOptions reads a game's stored options (JSON) over its defaults;
+// false if they do not read.
+func ReadOptions[T any](raw json.RawMessage, defaults T) (T, bool) {
+	o := defaults
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &o); err != nil {
+			return o, false
+		}
+	}
+	return o, true
+}
 
 // Defaults reads a game's default options as the form shows them.
 func Defaults(opts any) map[string]any {

@@ -16,13 +16,9 @@ import (
 // colours with their owners, buildings and pledges, the tokens, the
 // exchange board's six prices and a legend.
 
-// Board lays out the picture of a view of this game (boardpic.Layout).
-func (businessGame) Board(view any, names []string, lang string) (*boardpic.Scene, error) {
-	v, ok := view.(bm.View)
-	if !ok {
-		return nil, boardpic.ErrNoPicture
-	}
-	return buildBusiness(v, names, lang)
+// Board is the layout of this game's board.
+func (businessGame) Board() boardpic.Layout {
+	return boardpic.LayoutOf(BusinessWidth, BusinessHeight, checkBusiness, buildBusiness)
 }
 
 // groupColors are the colours of the lot groups; the first
@@ -265,16 +261,9 @@ type bOwned struct {
 	pledged      bool
 }
 
-// buildBusiness lays out the picture of a «Бизнесмен» view.
-func buildBusiness(v bm.View, names []string, lang string) (*boardpic.Scene, error) {
-	if err := checkBusiness(v); err != nil {
-		return nil, err
-	}
-	sc, err := boardpic.NewScene(BusinessWidth, BusinessHeight)
-	if err != nil {
-		return nil, err
-	}
-	seatName := boardpic.SeatNamer(names, lang)
+// buildBusiness lays out the picture of a view.
+func buildBusiness(sc *boardpic.Scene, v bm.View, lang string) {
+	seatName := sc.SeatName
 	live := v.Phase != bm.PhOver
 	owned := map[int]bOwned{}
 	for _, p := range v.Properties {
@@ -320,7 +309,6 @@ func buildBusiness(v bm.View, names []string, lang string) (*boardpic.Scene, err
 	bCentre(sc, v, seatName, live, lang)
 	bTokens(sc, v, live)
 	bLegend(sc, v, owned, seatName, live, lang)
-	return sc, nil
 }
 
 // checkBusiness refuses a view the board cannot show.

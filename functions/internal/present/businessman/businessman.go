@@ -1,6 +1,7 @@
 package businessmanview
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -93,26 +94,6 @@ func bmGroupOf(cell int) int {
 	return bm.NoGroup
 }
 
-var bmActions = map[string][2]string{
-	bm.ARoll:          {"Бросить кубики", "Roll the dice"},
-	bm.AEnd:           {"Закончить ход", "End the turn"},
-	bm.ABuy:           {"Купить %s", "Buy %s"},
-	bm.ATake:          {"Взять акции: %s", "Take shares: %s"},
-	bm.AClaim:         {"Потребовать аренду", "Claim the rent"},
-	bm.AWaive:         {"Не требовать аренду", "Waive the rent"},
-	bm.AAccept:        {"Принять сделку", "Accept the deal"},
-	bm.ADecline:       {"Отказаться", "Decline"},
-	bm.ASpin:          {"Крутить рулетку", "Spin the roulette"},
-	bm.ALeave:         {"Уйти с рулетки", "Leave the roulette"},
-	bm.ABroker:        {"Маклер: выйти на биржу", "Broker: enter the exchange"},
-	bm.AHighway:       {"Съехать на автомагистраль", "Take the highway"},
-	bm.AAbroad:        {"Уехать за границу", "Go abroad"},
-	bm.AHotelAbroad:   {"Отель: купить фирму за границей", "Hotel: buy a firm abroad"},
-	bm.AHotelRoulette: {"Отель: сыграть в рулетку", "Hotel: play the roulette"},
-	bm.AHotelExchange: {"Отель: выйти на биржу", "Hotel: enter the exchange"},
-	bm.AResign:        {"Выйти из игры", "Leave the game"},
-}
-
 func (b businessGame) ActionLabel(l string, a engine.Action, name func(int) string) string {
 	cell := b.CellName(l, a.Cell)
 	switch a.Type {
@@ -144,7 +125,7 @@ func (b businessGame) ActionLabel(l string, a engine.Action, name func(int) stri
 	case bm.AOfferSwap:
 		return templates.Pickf(l, "Предложить обмен: %s на %s, владелец — %s", "Offer a swap: %s for %s (%s)", cell, b.CellName(l, int(a.Amount)), name(a.Target))
 	}
-	lb, ok := bmActions[a.Type]
+	lb, ok := phrases.Actions[a.Type]
 	if !ok {
 		return a.Type
 	}
@@ -226,19 +207,15 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 	who := name(e.Seat)
 	cell := b.CellName(l, e.Cell)
 	m := templates.Money(l, present.Abs(e.Amount))
+	// An event told in a sentence of the same parts: %[1]s is who, %[2]s the cell and %[3]s the amount.
+	if f, ok := phrases.Events[e.Type]; ok {
+		return templates.Pickf(l, f[0], f[1], who, cell, m)
+	}
 	switch e.Type {
 	case bm.EvRoll:
 		return templates.Pickf(l, "%s бросает кубики: %d и %d", "%s rolls %d and %d", who, e.Cell, e.Other)
-	case bm.EvMove:
-		return templates.Pickf(l, "%s на клетке %s", "%s stops on %s", who, cell)
 	case bm.EvStart:
 		return templates.Pickf(l, "%s проходит «Старт»: +%s (кругов: %d)", "%s passes Start: +%s (lap %d)", who, m, e.Other)
-	case bm.EvHome:
-		return templates.Pickf(l, "%s возвращается из-за границы", "%s comes home from abroad", who)
-	case bm.EvBuy:
-		return templates.Pickf(l, "%s покупает %s за %s", "%s buys %s for %s", who, cell, m)
-	case bm.EvSurcharge:
-		return templates.Pickf(l, "%s платит надбавку за границей: %s", "%s pays the surcharge abroad: %s", who, m)
 	case bm.EvRent:
 		if e.Amount < 0 {
 			if e.Other >= 0 {
@@ -249,8 +226,6 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 		return templates.Pickf(l, "%s получает аренду за %s: %s", "%s collects %[3]s rent for %[2]s", who, cell, m)
 	case bm.EvRentAsked:
 		return templates.Pickf(l, "%s может потребовать аренду за %s, платит %s", "%s may claim the rent for %s from %s", who, cell, name(e.Other))
-	case bm.EvRentWaived:
-		return templates.Pickf(l, "%s не требует аренду за %s", "%s waives the rent for %s", who, cell)
 	case bm.EvCellMoney:
 		if e.Amount < 0 {
 			return templates.Pickf(l, "%s платит на клетке %s: %s", "%s pays %[3]s on %[2]s", who, cell, m)
@@ -275,12 +250,8 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 			return templates.Pickf(l, "%s платит по карте: %[3]s, получатель — %[2]s", "%s pays %[3]s to %[2]s by the card", who, name(e.Other), m)
 		}
 		return templates.Pickf(l, "%s платит по карте: %s", "%s pays %s by the card", who, m)
-	case bm.EvPassKept:
-		return templates.Pickf(l, "%s сохраняет карту «Сыграть на бирже»", "%s keeps the «Play on the exchange» card", who)
 	case bm.EvPassUsed:
 		return templates.Pickf(l, "%s играет на бирже по карте «%s»", "%s plays on the exchange with the %s card", who, bmDeck(l, e.Cell))
-	case bm.EvExchange:
-		return templates.Pickf(l, "%s выходит на биржу", "%s enters the exchange", who)
 	case bm.EvXPlayed:
 		return templates.Pickf(l, "%s разыгрывает карту биржи %s на цвет «%s»%s", "%s plays exchange card %s on %s%s", who, bmXCard(l, e.Cell), bmColour(l, e.Good), bmTwo(l, int64(e.Other)))
 	case bm.EvPoints:
@@ -292,8 +263,6 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 		return templates.Pickf(l, "%s платит на бирже: %s", "%s pays %s on the exchange", who, m)
 	case bm.EvXDrawn: // private: only its seat ever gets this event
 		return templates.Pickf(l, "%s: вам досталась карта биржи %s", "%s: you draw exchange card %s", who, bmXCard(l, e.Cell))
-	case bm.EvXGiven:
-		return templates.Pickf(l, "%s берёт малую карту биржи", "%s takes a small exchange card", who)
 	case bm.EvXReturned:
 		return templates.Pickf(l, "%s: в колоды вернулось карт биржи — %d", "%s: back to the piles, %s", who, templates.Count(l, "n_xcards", e.Other))
 	case bm.EvBuild:
@@ -302,16 +271,6 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 			what = templates.Pick(l, "предприятие", "an enterprise")
 		}
 		return templates.Pickf(l, "%s строит %s на %s за %s", "%s builds %s on %s for %s", who, what, cell, m)
-	case bm.EvSellBuild:
-		return templates.Pickf(l, "%s продаёт банку постройку на %s за %s", "%s sells the building on %s to the bank for %s", who, cell, m)
-	case bm.EvMortgage:
-		return templates.Pickf(l, "%s закладывает %s: +%s", "%s pledges %s: +%s", who, cell, m)
-	case bm.EvRedeem:
-		return templates.Pickf(l, "%s выкупает из залога %s за %s", "%s redeems %s for %s", who, cell, m)
-	case bm.EvForfeit:
-		return templates.Pickf(l, "%[2]s теряет заложенный участок %[1]s: его забирает банк", "The bank takes %s, pledged by %s", cell, who)
-	case bm.EvSellBank:
-		return templates.Pickf(l, "%s продаёт банку %s за %s", "%s sells %s to the bank for %s", who, cell, m)
 	case bm.EvOffer:
 		if e.Good != "" {
 			return templates.Pickf(l, "%s предлагает сделку: %[3]s; отвечает %[2]s", "%s offers %s a deal: %s", who, name(e.Other), bmShares(l, e.Good))
@@ -329,12 +288,6 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 			return templates.Pickf(l, "Сделка: %s получает %s", "Deal: %s receives %s", who, m)
 		}
 		return templates.Pickf(l, "Сделка: %s меняет %s на участок, вторая сторона — %s", "Deal: %s swaps %s with %s for a lot", who, what, name(e.Other))
-	case bm.EvDealNo:
-		return templates.Pickf(l, "%s отказывается от сделки", "%s declines the deal", who)
-	case bm.EvHighway:
-		return templates.Pickf(l, "%s съезжает на автомагистраль", "%s takes the highway", who)
-	case bm.EvAbroad:
-		return templates.Pickf(l, "%s уезжает за границу", "%s goes abroad", who)
 	case bm.EvHotel:
 		if e.Cell == bm.RouletteIn {
 			return templates.Pickf(l, "%s идёт играть в рулетку", "%s goes to play the roulette", who)
@@ -350,16 +303,6 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 		return templates.Pickf(l, "Рулетка: %s", "Roulette: %s", cell)
 	case bm.EvDebt:
 		return templates.Pickf(l, "%s: не хватает денег, долг %s", "%s is short of cash: owes %s", who, templates.Money(l, int64(e.Other)))
-	case bm.EvPaid:
-		return templates.Pickf(l, "%s платит долг", "%s pays the debt", who)
-	case bm.EvCreditor:
-		return templates.Pickf(l, "%s получает от банка долг банкрота: %s", "The bank pays %s a bankrupt's debt: %s", who, m)
-	case bm.EvBankrupt:
-		return templates.Pickf(l, "%s разоряется", "%s goes bankrupt", who)
-	case bm.EvResign:
-		return templates.Pickf(l, "%s выходит из игры", "%s leaves the game", who)
-	case bm.EvTurn:
-		return templates.Pickf(l, "Ходит %s", "%s to move", who)
 	case bm.EvEnd:
 		switch e.Other {
 		case engine.OverLaps:
@@ -369,32 +312,13 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 		}
 		return templates.Pick(l, "Игра окончена", "The game is over")
 	}
-	if e.Amount != 0 {
-		return fmt.Sprintf("%s: %s %s", who, e.Type, templates.Money(l, e.Amount))
-	}
-	return fmt.Sprintf("%s: %s", who, e.Type)
+	return present.Unworded(l, b, who, e)
 }
 
-func bmOptions(raw json.RawMessage) (bm.Options, bool) {
-	o := bm.DefaultOptions()
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &o); err != nil {
-			return o, false
-		}
-	}
-	return o, true
-}
-
+// Options sums up the options: the laps, and the rent left to the owner's claim when it is.
 func (businessGame) Options(l string, raw json.RawMessage) string {
-	o, ok := bmOptions(raw)
-	if !ok {
-		return ""
-	}
-	s := templates.Count(l, "n_laps", o.Laps)
-	if o.RentClaim == bm.RentClaim {
-		s += ", " + templates.T(l, "rent_claim_short")
-	}
-	return s
+	o, ok := present.ReadOptions(raw, bm.DefaultOptions())
+	return present.OptionsText(l, ok, o.Laps, present.NoteIf(l, o.RentClaim == bm.RentClaim, "rent_claim_short"))
 }
 
 func (businessGame) OptionDefaults() map[string]any { return present.Defaults(bm.DefaultOptions()) }
@@ -704,3 +628,16 @@ func (businessGame) Squares(l string, view any, name func(int) string) []present
 	}
 	return out
 }
+
+// files are what the game brings besides its code (present.Filer): its
+// phrases by key, the texts of its actions and events, its rules page in
+// each language and its part of the JSON API's document.
+//
+//go:embed texts.json phrases.json rules.ru.html rules.en.html openapi.json
+var files embed.FS
+
+// phrases are the texts of the actions and events by type.
+var phrases = present.MustPhrases(files, "phrases.json")
+
+// Files are the game's own files (present.Filer).
+func (businessGame) Files() embed.FS { return files }

@@ -22,13 +22,9 @@ const (
 	Height = legendY + 3*boardpic.LegendRow + margin
 )
 
-// Board lays out the picture of a view of this game (boardpic.Layout).
-func (westernGame) Board(view any, names []string, lang string) (*boardpic.Scene, error) {
-	v, ok := view.(western.View)
-	if !ok {
-		return nil, boardpic.ErrNoPicture
-	}
-	return buildWestern(v, names, lang)
+// Board is the layout of this game's board.
+func (westernGame) Board() boardpic.Layout {
+	return boardpic.LayoutOf(Width, Height, check, buildWestern)
 }
 
 // check refuses a view the board cannot show.
@@ -108,16 +104,9 @@ func cellBox(n int) box {
 	}
 }
 
-// buildWestern lays out the picture of a «Вестерн» view.
-func buildWestern(v western.View, names []string, lang string) (*boardpic.Scene, error) {
-	if err := check(v); err != nil {
-		return nil, err
-	}
-	sc, err := boardpic.NewScene(Width, Height)
-	if err != nil {
-		return nil, err
-	}
-	seatName := boardpic.SeatNamer(names, lang)
+// buildWestern lays out the picture of a view.
+func buildWestern(sc *boardpic.Scene, v western.View, lang string) {
+	seatName := sc.SeatName
 	live := v.Phase != western.PhOver
 	sc.Title = templates.Pick(lang, "Доска игры «Вестерн»", "Board of the game «Western»")
 	sc.Desc = describe(v, seatName, lang)
@@ -153,7 +142,6 @@ func buildWestern(v western.View, names []string, lang string) (*boardpic.Scene,
 	}
 	tokens(sc, v, live)
 	legend(sc, v, seatName, live, lang)
-	return sc, nil
 }
 
 // cellFill is the colour of cell n (owner −1: the bank's).

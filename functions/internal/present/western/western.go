@@ -1,6 +1,7 @@
 package westernview
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -49,37 +50,8 @@ func westernGood(l, g string) string {
 	return templates.Pick(l, gi.RU, gi.EN)
 }
 
-var westernActions = map[string][2]string{
-	western.ARoll:       {"Бросить кубик", "Roll the die"},
-	western.AFork:       {"Идти на %s", "Go to %s"},
-	western.ABuy:        {"Купить %s", "Buy %s"},
-	western.ASell:       {"Продать банку по номиналу: %s", "Sell to the bank at par: %s"},
-	western.ASpecSell:   {"Продать на бирже: %s", "Sell at the speculation: %s"},
-	western.ACredit:     {"Взять кредит", "Take credit"},
-	western.ADeposit:    {"Положить во вклад", "Put on deposit"},
-	western.AWithdraw:   {"Снять со вклада", "Withdraw from deposit"},
-	western.ARepay:      {"Погасить кредит", "Repay credit"},
-	western.ARepayLoan:  {"Вернуть заём колонии", "Repay the colony loan"},
-	western.ASellGood:   {"Продать товар: %s", "Sell goods: %s"},
-	western.ADropGood:   {"Уронить курс: %s", "Drop the rate of %s"},
-	western.AOffer:      {"Предложить купить %s", "Offer to buy %s"},
-	western.AAccept:     {"Согласиться продать", "Accept the offer"},
-	western.ADecline:    {"Отказаться", "Decline"},
-	western.ABid:        {"Ставка за %s", "Bid for %s"},
-	western.APass:       {"Не участвовать", "Pass"},
-	western.ANarcoBuy:   {"Купить наркотик, тонн", "Buy narcotics, tons"},
-	western.ANarcoSell:  {"Продать наркотик, тонн", "Sell narcotics, tons"},
-	western.ABribe:      {"Подкупить полицию", "Bribe the police"},
-	western.ASurrender:  {"Отдать награбленное", "Give up the loot"},
-	western.APrison:     {"В тюрьму", "Go to prison"},
-	western.AColonyLoan: {"Взять беспроцентный заём", "Take the interest-free loan"},
-	western.ATrinkets:   {"Обменять безделушки", "Trade trinkets"},
-	western.AEnd:        {"Закончить ход", "End the turn"},
-	western.AResign:     {"Выйти из игры", "Leave the game"},
-}
-
 func (w westernGame) ActionLabel(l string, a engine.Action, _ func(int) string) string {
-	lb, ok := westernActions[a.Type]
+	lb, ok := phrases.Actions[a.Type]
 	if !ok {
 		return a.Type
 	}
@@ -147,19 +119,16 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 	short := westernCellShort(l, e.Cell)
 	good := westernGood(l, e.Good)
 	usd := templates.USD(l, present.Abs(e.Amount))
+	// An event told in a sentence of the same parts: %[1]s is who, %[2]s the cell, %[3]s the amount in dollars, %[4]s the
+	// cell's short name and %[5]s the good.
+	if f, ok := phrases.Events[e.Type]; ok {
+		return templates.Pickf(l, f[0], f[1], who, cell, usd, short, good)
+	}
 	switch e.Type {
 	case western.EvRoll:
 		return templates.Pickf(l, "%s бросает кубик: %d", "%s rolls %d", who, e.Other)
-	case western.EvMove:
-		return templates.Pickf(l, "%s на клетке %s", "%s stops on %s", who, cell)
-	case western.EvForkAsked:
-		return templates.Pickf(l, "%s на развилке %s", "%s reaches the fork at %s", who, cell)
 	case western.EvLap:
 		return templates.Pickf(l, "%s проходит круг %d", "%s completes lap %d", who, e.Other)
-	case western.EvBuy, western.EvAuctionWon:
-		return templates.Pickf(l, "%s покупает %s (%s)", "%s buys %s (%s)", who, cell, usd)
-	case western.EvBidPlaced:
-		return templates.Pickf(l, "%s: ответ на торги получен", "%s has answered the auction", who)
 	case western.EvBidShown:
 		if e.Other == 0 {
 			return templates.Pickf(l, "Торги за %[2]s: %[1]s — без ставки", "Auction for %[2]s: %[1]s passed", who, cell)
@@ -169,10 +138,6 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 		return templates.Pickf(l, "Торги: %s, от %s", "Auction: %s, from %s", cell, templates.USD(l, int64(e.Other)))
 	case western.EvPrison:
 		return templates.Pickf(l, "%s в тюрьме: %s", "%s is jailed: %s", who, templates.Count(l, "skipping", e.Other))
-	case western.EvBankrupt:
-		return templates.Pickf(l, "%s разоряется", "%s goes bankrupt", who)
-	case western.EvTurn:
-		return templates.Pickf(l, "Ходит %s", "%s to move", who)
 	case western.EvEnd:
 		switch e.Other {
 		case engine.OverLaps:
@@ -181,48 +146,22 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 			return templates.Pick(l, "Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it.")
 		}
 		return templates.Pick(l, "Игра окончена", "The game is over")
-	case western.EvIncome:
-		return templates.Pickf(l, "%s получает доход за круг: %s", "%s collects the lap income: %s", who, usd)
-	case western.EvDividend:
-		return templates.Pickf(l, "%s: доход от «%s» — %s", "%s: profit of %s, %s", who, short, usd)
 	case western.EvProduce:
 		return templates.Pickf(l, "%s: «%s» выпускает товар «%s», %s", "%s: %s produces %[4]s of %[3]s", who, short, good, templates.Count(l, "n_units", e.Other))
-	case western.EvHMM:
-		return templates.Pickf(l, "%s: доля ХММ с %s — %s", "%s: ХММ's share of %s, %s", who, short, usd)
-	case western.EvInterest:
-		return templates.Pickf(l, "%s платит проценты по кредиту: %s", "%s pays interest on credit: %s", who, usd)
-	case western.EvDepositInt:
-		return templates.Pickf(l, "%s: проценты по вкладу — %s", "%s earns deposit interest: %s", who, usd)
 	case western.EvRate:
 		return templates.Pickf(l, "Курс %s: %d пт", "%s's share rate: %d pts", short, e.Other)
 	case western.EvGoodRate:
 		return templates.Pickf(l, "Курс товара «%s»: %d пт", "%s rate: %d pts", good, e.Other)
-	case western.EvSell:
-		return templates.Pickf(l, "%s продаёт банку %s за %s", "%s sells %s to the bank for %s", who, cell, usd)
-	case western.EvSpecSell:
-		return templates.Pickf(l, "%s продаёт на бирже %s за %s", "%s sells %s at the speculation for %s", who, cell, usd)
-	case western.EvCredit:
-		return templates.Pickf(l, "%s берёт %s в долг", "%s borrows %s", who, usd)
 	case western.EvDeposit:
 		return templates.Pickf(l, "%s кладёт во вклад %s", "%s puts %s on deposit", who, templates.USD(l, int64(e.Other)))
 	case western.EvWithdraw:
 		return templates.Pickf(l, "%s снимает со вклада %s", "%s withdraws %s from deposit", who, templates.USD(l, int64(e.Other)))
-	case western.EvRepay:
-		return templates.Pickf(l, "%s гасит кредит: %s", "%s repays %s of credit", who, usd)
-	case western.EvRepayLoan:
-		return templates.Pickf(l, "%s возвращает заём колонии: %s", "%s repays %s of the colony loan", who, usd)
 	case western.EvSellGood:
 		return templates.Pickf(l, "%s продаёт товар «%s»: %s", "%s sells %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
 	case western.EvGoodGained:
 		return templates.Pickf(l, "%s получает товар «%s»: %s", "%s gains %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
 	case western.EvGoodLost:
 		return templates.Pickf(l, "%s теряет товар «%s»: %s", "%s loses %[3]s of %[2]s", who, good, templates.Count(l, "n_units", e.Other))
-	case western.EvConfiscated:
-		return templates.Pickf(l, "%s теряет колониальное владение %s", "%s loses the colony holding %s", who, cell)
-	case western.EvFee:
-		return templates.Pickf(l, "%s платит на клетке %s: %s", "%s pays %[3]s on %[2]s", who, cell, usd)
-	case western.EvGain:
-		return templates.Pickf(l, "%s получает на клетке %s: %s", "%s gets %[3]s on %[2]s", who, cell, usd)
 	case western.EvOffer:
 		return templates.Pickf(l, "%s предлагает выкупить %[3]s (владелец: %[2]s)", "%s offers to buy %[3]s from %[2]s", who, name(e.Other), cell)
 	case western.EvOfferDone:
@@ -230,8 +169,6 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 			return templates.Pickf(l, "%s выкупает %s за %[4]s (продавец: %[3]s)", "%s buys %s from %s for %s", who, cell, name(e.Other), usd)
 		}
 		return templates.Pickf(l, "%s продаёт %s за %s", "%s sells %s for %s", who, cell, usd)
-	case western.EvOfferNo:
-		return templates.Pickf(l, "%s не продаёт %s", "%s keeps %s", who, cell)
 	case western.EvBid:
 		if e.Other == 0 {
 			return templates.Pickf(l, "%s: вы не участвуете в торгах", "%s: you pass the auction", who)
@@ -244,51 +181,23 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 			return templates.Pickf(l, "%s продаёт наркотик: %s", "%s sells %s of narcotics", who, templates.Count(l, "n_tons", -e.Other))
 		}
 		return templates.Pickf(l, "%s покупает наркотик: %s", "%s buys %s of narcotics", who, templates.Count(l, "n_tons", e.Other))
-	case western.EvBribe:
-		return templates.Pickf(l, "%s подкупает полицию: %s", "%s bribes the police: %s", who, usd)
-	case western.EvProtected:
-		return templates.Pickf(l, "%s под защитой полиции до конца круга", "%s is protected from the police for this lap", who)
 	case western.EvSkip:
 		return templates.Pickf(l, "%s пропускает ход (%s)", "%s misses a turn (%s)", who, templates.Count(l, "n_turns_left", e.Other))
-	case western.EvSurrender:
-		return templates.Pickf(l, "%s отдаёт награбленное", "%s gives up the loot", who)
 	case western.EvLabour:
 		return templates.Pickf(l, "%s: биржа труда, отметка %s", "%s: labour exchange, marker %s", who, templates.Signed(l, int64(e.Other)))
-	case western.EvResign:
-		return templates.Pickf(l, "%s покидает игру", "%s leaves the game", who)
 	case western.EvForced:
 		if e.Cell > 0 {
 			return templates.Pickf(l, "%s: вынужденная продажа %s — %s", "%s must sell %s: %s", who, cell, usd)
 		}
 		return templates.Pickf(l, "%s: вынужденная продажа товара — %s", "%s must sell goods: %s", who, usd)
 	}
-	if e.Amount != 0 {
-		return fmt.Sprintf("%s: %s %s", who, e.Type, templates.USD(l, e.Amount))
-	}
-	return fmt.Sprintf("%s: %s", who, e.Type)
+	return present.Unworded(l, w, who, e)
 }
 
-// westernOptions reads a game's options over the defaults.
-func westernOptions(raw json.RawMessage) (western.Options, bool) {
-	o := western.DefaultOptions()
-	if len(raw) > 0 && string(raw) != "null" {
-		if err := json.Unmarshal(raw, &o); err != nil {
-			return o, false
-		}
-	}
-	return o, true
-}
-
+// Options sums up the options: the laps, and the beginners' variant when it is on.
 func (westernGame) Options(l string, raw json.RawMessage) string {
-	o, ok := westernOptions(raw)
-	if !ok {
-		return ""
-	}
-	s := templates.Count(l, "n_laps", o.Laps)
-	if o.Beginners {
-		s += ", " + templates.T(l, "beginners_short")
-	}
-	return s
+	o, ok := present.ReadOptions(raw, western.DefaultOptions())
+	return present.OptionsText(l, ok, o.Laps, present.NoteIf(l, o.Beginners, "beginners_short"))
 }
 
 func (westernGame) OptionDefaults() map[string]any {
@@ -531,3 +440,16 @@ func (westernGame) Squares(l string, view any, name func(int) string) []present.
 	}
 	return out
 }
+
+// files are what the game brings besides its code (present.Filer): its
+// phrases by key, the texts of its actions and events, its rules page in
+// each language and its part of the JSON API's document.
+//
+//go:embed texts.json phrases.json rules.ru.html rules.en.html openapi.json
+var files embed.FS
+
+// phrases are the texts of the actions and events by type.
+var phrases = present.MustPhrases(files, "phrases.json")
+
+// Files are the game's own files (present.Filer).
+func (westernGame) Files() embed.FS { return files }
