@@ -170,7 +170,7 @@ func num(v float64) string {
 	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
 }
 
-// Hex is a CSS colour, in its short form when it has one.
+// Hex writes c as a CSS colour, in its short form when it has one.
 func Hex(c color.RGBA) string {
 	if c.R%17 == 0 && c.G%17 == 0 && c.B%17 == 0 {
 		return fmt.Sprintf("#%x%x%x", c.R/17, c.G/17, c.B/17)

@@ -9,7 +9,8 @@ import (
 	westernview "github.com/pbmgames/pbm/functions/internal/present/western"
 )
 
-// The presenters, in the order of the engines' registration.
+// The presenters, the service's first game first: the create form
+// offers it first (present.Kinds).
 func init() {
 	present.Register(westernview.Presenter)
 	present.Register(businessmanview.Presenter)
