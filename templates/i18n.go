@@ -1,21 +1,21 @@
 package templates
 
-// texts holds every phrase of the pages in Russian and English.
+import "fmt"
+
+// texts holds every phrase of the pages in Russian and English; a game's
+// own phrases are in its folder and added by AddTexts.
 var texts = map[string][2]string{
 	"local_mailbox":  {"Локальный запуск: письма никуда не уходят, их можно прочесть в почтовом ящике.", "Local run: no mail leaves this machine; read it in the mailbox."},
 	"open_mailbox":   {"Открыть почтовый ящик", "Open the mailbox"},
 	"title":          {"Игры по почте", "Play by mail"},
-	"western":        {"Вестерн", "Western"},
-	"businessman":    {"Бизнесмен", "Businessman"},
 	"create":         {"Новая игра", "New game"},
 	"create_btn":     {"Создать и разослать приглашения", "Create and send invitations"},
 	"game":           {"Игра", "Game"},
 	"laps":           {"Число кругов", "Laps"},
-	"beginners":      {"Вариант для начинающих", "Beginners' variant"},
 	"organiser":      {"Организатор", "Organiser"},
 	"your_name":      {"Ваше имя", "Your name"},
 	"game_name":      {"Название игры (необязательно)", "The game's name (optional)"},
-	"game_name_hint": {"например, «Пятничный Вестерн»", "e.g. Friday Western"},
+	"game_name_hint": {"например, «Пятничный %s»", "e.g. Friday %s"},
 	"your_email":     {"Ваша почта", "Your email"},
 	"language":       {"Язык", "Language"},
 	"players":        {"Игроки", "Players"},
@@ -126,7 +126,6 @@ var texts = map[string][2]string{
 	// Pages of a game.
 	"skip":              {"К содержанию", "Skip to content"},
 	"lap_of":            {"пройдено кругов: %d из %d", "laps done: %d of %d"},
-	"beginners_short":   {"для начинающих", "beginners' variant"},
 	"deadline_hours":    {"на решение: %s", "%s for each decision"},
 	"read_only":         {"только просмотр", "read only"},
 	"not_started":       {"Игра ещё не началась: ждём, пока игроки примут приглашения.", "The game has not started: the players have yet to accept."},
@@ -160,37 +159,14 @@ var texts = map[string][2]string{
 	"n_days":            {"%d д", "%d d"},
 	"n_hours":           {"%d ч", "%d h"},
 	"n_mins":            {"%d мин", "%d min"},
-	"your_bid":          {"Ваша закрытая ставка: %s. Ждём ставок остальных; ставки откроются, когда торги закончатся.", "Your sealed bid: %s. Waiting for the others' bids; they are shown when the auction closes."},
-	"your_pass":         {"Вы не участвуете в этих торгах. Ждём ответов остальных; ставки откроются, когда торги закончатся.", "You pass this auction. Waiting for the others; the bids are shown when the auction closes."},
-	"ask_roll":          {"Вы на клетке %s. Бросайте кубик.", "You are on %s. Roll the die."},
-	"ask_fork":          {"Выпало %d. Развилка на клетке %s: выберите путь (%s).", "You rolled %d. A fork at %s: choose the way (%s)."},
-	"ask_act_die":       {"Выпало %d — вы на клетке %s. Выберите, что сделать здесь.", "You rolled %d and stopped on %s. Choose what to do here."},
-	"ask_act":           {"Вы на клетке %s. Выберите, что сделать здесь.", "You are on %s. Choose what to do here."},
-	"ask_raid":          {"Облава на клетке %s: отдайте награбленное (%s) или отправляйтесь в тюрьму.", "A police raid on %s: give up the loot (%s) or go to prison."},
-	"ask_offer":         {"%s предлагает купить вашу акцию %s за %s. Согласны?", "%s offers to buy your share of %s for %s. Do you accept?"},
-	"ask_auction":       {"Торги: банк продаёт %s. Закрытая ставка — от %s; до конца торгов её видите только вы.", "Auction: the bank sells %s. A sealed bid starts at %s; nobody sees it until the auction closes."},
 	"grp_bank":          {"Банк", "Bank"},
-	"grp_market":        {"Рынок: продать товар", "Market: sell goods"},
-	"grp_offer":         {"Предложить выкуп акции (за полторы цены)", "Offer to buy a share (at ×1.5 its price)"},
-	"grp_spec":          {"Продать акцию на бирже", "Sell a share at the speculation"},
-	"grp_sell":          {"Продать акцию банку по номиналу", "Sell a share to the bank at par"},
 	"grp_other":         {"Другое", "Other"},
 	"grp_leave":         {"Покинуть игру", "Leave the game"},
 	"resign":            {"Покинуть игру", "Leave the game"},
 	"resign_note":       {"Навсегда: ваши деньги уходят банку, владения — обратно банку.", "For good: your money and your holdings go back to the bank."},
 	"note_price":        {"цена %s", "price %s"},
-	"note_profit":       {"доход %s за круг", "profit %s a lap"},
-	"note_par":          {"получите %s", "you get %s"},
 	"note_mult":         {"по цене ×%s", "at ×%s its value"},
 	"note_owner":        {"владелец: %s", "owner: %s"},
-	"note_for":          {"вы получите %s", "you get %s"},
-	"note_unit":         {"по %s за единицу", "%s a unit"},
-	"note_ton":          {"по %s за тонну", "%s a ton"},
-	"note_trinkets":     {"заплатите %s, получите %s", "pay %s, get %s"},
-	"note_upto":         {"до %s", "up to %s"},
-	"bid_for":           {"Ставка за %s", "Bid for %s"},
-	"unit_units":        {"ед.", "units"},
-	"unit_tons":         {"т", "t"},
 	"chart_title":       {"Капитал по ходу игры", "Net worth over the game"},
 	"seed_commit":       {"Кости и карты этой игры заданы заранее; SHA-256 их зерна:", "This game's dice and cards are fixed in advance; the SHA-256 of their seed:"},
 	"import_title":      {"Посмотреть запись партии", "View a game record"},
@@ -225,7 +201,6 @@ var texts = map[string][2]string{
 	"earlier":           {"Раньше", "Earlier"},
 	"later":             {"Позже", "Later"},
 	"last_page":         {"Последние", "Latest"},
-	"sealed_bid":        {"Закрытая ставка на торгах", "A sealed bid at the auction"},
 	"accepted_of":       {"приглашение приняли: %d из %d", "%d of %d accepted"},
 	"not_joined":        {"не в игре", "did not join"},
 	"bot_plays":         {"играет бот", "a bot plays"},
@@ -266,27 +241,13 @@ var texts = map[string][2]string{
 	"all_decisions":     {"Все решения и положение в игре", "All decisions and where things stand"},
 	"hello":             {"Здравствуйте, %s!", "Hello %s,"},
 	"mail_section":      {"Письма", "Mail"},
-	"note_range":        {"от %s до %s", "%s to %s"},
-	// «Бизнесмен».
-	"opt_rent_claim":       {"Аренда", "Rent"},
-	"opt_rent_claim_auto":  {"списывается сразу, как только игрок встаёт на чужой участок", "is charged as soon as a player stops on a rival's lot"},
-	"opt_rent_claim_claim": {"владелец решает, требовать ли её; игра ждёт его ответа, а без ответа аренда требуется", "the owner decides whether to claim it; the game waits for the answer and claims it when none comes"},
-	"rent_claim_short":     {"аренду требует владелец", "rent on claim"},
-	"xcards":               {"Карт биржи", "Exchange cards"},
-	"my_xcards":            {"Ваши карты биржи — их видите только вы", "Your exchange cards — only you see them"},
-	"lots":                 {"Участки", "Lots"},
-	"buildings":            {"Постройки", "Buildings"},
-	"pledged":              {"Заложенные участки", "Pledged lots"},
-	"note_get":             {"вы получите %s", "you get %s"},
-	"note_pay":             {"заплатите %s", "you pay %s"},
-	"note_each":            {"по %s за акцию", "%s a share"},
-	"grp_cards":            {"Сыграть карту биржи", "Play an exchange card"},
-	"grp_shares":           {"Биржа: акции", "Exchange: shares"},
-	"grp_build":            {"Строительство", "Building"},
-	"grp_deals":            {"Сделки с игроками", "Deals with players"},
-	"exchange_board":       {"Биржа", "Exchange"},
-	"do_choose":            {"Выбрать", "Choose"},
-	"ends_turn":            {"ход на этом закончится", "this ends your turn"},
+	"opt_rent_claim":    {"Аренда", "Rent"},
+	"lots":              {"Участки", "Lots"},
+	"buildings":         {"Постройки", "Buildings"},
+	"pledged":           {"Заложенные участки", "Pledged lots"},
+	"exchange_board":    {"Биржа", "Exchange"},
+	"do_choose":         {"Выбрать", "Choose"},
+	"ends_turn":         {"ход на этом закончится", "this ends your turn"},
 
 	// The organiser's confirmation of their address (issue 9).
 	"status_unconfirmed":  {"ждём подтверждения адреса организатора", "waiting for the organiser to confirm their address"},
@@ -315,10 +276,7 @@ func T(lang, key string) string {
 	if !ok {
 		return key
 	}
-	if lang == "en" {
-		return p[1]
-	}
-	return p[0]
+	return Pick(lang, p[0], p[1])
 }
 
 // Keys lists every key that has its texts, counted ones included.
@@ -331,4 +289,30 @@ func Keys() []string {
 		keys = append(keys, k)
 	}
 	return keys
+}
+
+// Pick is the one way to choose a text by language: en for lang "en",
+// ru for any other. Every phrase, keyed (T) or inline, goes through it.
+func Pick(lang, ru, en string) string {
+	if lang == "en" {
+		return en
+	}
+	return ru
+}
+
+// Pickf is Pick of a format, filled in with its numbers written the
+// reader's way (Sprintf).
+func Pickf(lang, ru, en string, args ...any) string {
+	return Sprintf(lang, Pick(lang, ru, en), args...)
+}
+
+// AddTexts adds a game's own phrases, by key. The catalog adds each
+// game's once, at start; a key already taken is a programming error.
+func AddTexts(add map[string][2]string) {
+	for k, v := range add {
+		if Has(k) {
+			panic(fmt.Sprintf("templates: text %q added twice", k))
+		}
+		texts[k] = v
+	}
 }

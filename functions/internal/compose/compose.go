@@ -19,6 +19,9 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/templates"
+
+	// The games the mails show: their presenters register here.
+	_ "github.com/pbmgames/pbm/functions/internal/catalog"
 )
 
 // Config wires a Composer.
@@ -111,8 +114,8 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		// even the organiser's name, and the other language too, since
 		// the recipient chose neither.
 		d.Greeting = greeting(l, "")
-		other := pick(l, "en", "ru")
-		d.Subject = pick(l, "Подтвердите адрес для игры «"+d.Game+"»", "Confirm your address for a game of "+d.Game)
+		other := templates.Pick(l, "en", "ru")
+		d.Subject = templates.Pick(l, "Подтвердите адрес для игры «"+d.Game+"»", "Confirm your address for a game of "+d.Game)
 		d.Text = fmt.Sprintf(templates.T(l, "mail_confirm"), d.Game, len(rec.Seats))
 		d.Prompt = templates.T(l, "mail_confirm_not_me")
 		d.Others = fmt.Sprintf(templates.T(other, "mail_confirm"), present.GameName(other, rec.Kind), len(rec.Seats)) + " " +
@@ -120,9 +123,9 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		d.LinkText = templates.T(l, "confirm_btn")
 		d.Link, err = c.link("/g/"+rec.ID+"/confirm", linksign.PurposeConfirm, rec.ID, linksign.NoSeat, 0, service.ConfirmTokenTTL, l)
 	case service.MailInvite:
-		d.Subject = pick(l, "Приглашение в игру «"+d.Game+"»", "Invitation to a game of "+d.Game)
+		d.Subject = templates.Pick(l, "Приглашение в игру «"+d.Game+"»", "Invitation to a game of "+d.Game)
 		if org := rec.Organiser.Name; org != "" && org != "—" { // who invites tells one invitation from another
-			d.Subject = pick(l, org+" приглашает вас в игру «"+d.Game+"»", org+" invites you to a game of "+d.Game)
+			d.Subject = templates.Pick(l, org+" приглашает вас в игру «"+d.Game+"»", org+" invites you to a game of "+d.Game)
 		}
 		d.LinkText = templates.T(l, "accept_invite")
 		d.Link, err = c.link("/g/"+rec.ID+"/invite", linksign.PurposeInvite, rec.ID, m.Seat, 0, service.InviteTokenTTL, l)
@@ -137,7 +140,7 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		if m.About >= 0 && m.About < len(rec.Seats) {
 			who = rec.Seats[m.About].Name
 		}
-		d.Subject = rec.Title(l, d.Game) + ": " + pick(l, who+" — приглашение принято", who+" accepted")
+		d.Subject = rec.Title(l, d.Game) + ": " + templates.Pick(l, who+" — приглашение принято", who+" accepted")
 		d.Text = acceptedText(l, who)
 		d.LinkText = templates.T(l, "organiser_page")
 		d.Link, err = c.link("/g/"+rec.ID+"/org", linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
@@ -201,7 +204,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 	}
 
 	if m.Kind == service.MailOver {
-		d.Subject = rec.Title(l, d.Game) + ": " + pick(l, "игра окончена", "the game is over")
+		d.Subject = rec.Title(l, d.Game) + ": " + templates.Pick(l, "игра окончена", "the game is over")
 		d.LinkText = templates.T(l, "see_results")
 		d.Seed, d.SeedSHA256 = rec.RevealedSeed(), rec.SeedCommitment()
 		d.Text = overText(rec, pr, l, name)
@@ -220,18 +223,18 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		if !owes(g, seat) {
 			return notify.ErrObsolete
 		}
-		d.Subject = rec.Title(l, d.Game) + ": " + pick(l, "ваш ход", "your move")
-		d.Text = pick(l, "Ваш ход.", "It is your move.")
+		d.Subject = rec.Title(l, d.Game) + ": " + templates.Pick(l, "ваш ход", "your move")
+		d.Text = templates.Pick(l, "Ваш ход.", "It is your move.")
 		d.Prompt = pr.Prompt(l, view, seat, true, name)
 		if m.Kind == service.MailDecision || g.Turn() != seat {
-			d.Subject = rec.Title(l, d.Game) + ": " + pick(l, "нужно ваше решение", "a decision is asked of you")
+			d.Subject = rec.Title(l, d.Game) + ": " + templates.Pick(l, "нужно ваше решение", "a decision is asked of you")
 			d.Text, d.Prompt = d.Prompt, ""
 			if d.Text == "" {
-				d.Text = pick(l, "От вас ждут решения.", "A decision is asked of you.")
+				d.Text = templates.Pick(l, "От вас ждут решения.", "A decision is asked of you.")
 			}
 		}
 		if m.Kind == service.MailReminder {
-			d.Subject = pick(l, "Напоминание — ", "Reminder — ") + d.Subject
+			d.Subject = templates.Pick(l, "Напоминание — ", "Reminder — ") + d.Subject
 		}
 		if m.Due > 0 {
 			d.Deadline = time.Unix(m.Due, 0).In(d.zone).Format("2006-01-02 15:04") + " " + d.zone.String()
@@ -369,19 +372,12 @@ func (c *Composer) link(path string, p linksign.Purpose, game string, seat int, 
 // acceptedText tells that a player accepted, in words that agree with
 // any name: Russian past tense would need the player's gender.
 func acceptedText(l, name string) string {
-	return pick(l, name+" — приглашение принято.", name+" has accepted the invitation.")
+	return templates.Pick(l, name+" — приглашение принято.", name+" has accepted the invitation.")
 }
 
 func greeting(l, name string) string {
 	if name == "" || name == "—" {
-		return pick(l, "Здравствуйте!", "Hello,")
+		return templates.Pick(l, "Здравствуйте!", "Hello,")
 	}
-	return pick(l, "Здравствуйте, "+name+"!", "Hello "+name+",")
-}
-
-func pick(l, ru, en string) string {
-	if l == "en" {
-		return en
-	}
-	return ru
+	return templates.Pick(l, "Здравствуйте, "+name+"!", "Hello "+name+",")
 }

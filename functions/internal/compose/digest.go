@@ -47,10 +47,7 @@ func (c *Composer) Digest(ctx context.Context, email, lang string, items []store
 			lang = langOf(rec, email)
 		}
 	}
-	l := "ru"
-	if lang == "en" {
-		l = "en"
-	}
+	l := templates.Pick(lang, "ru", "en")
 	var games []*DigestGame
 	byID := map[string]*DigestGame{}
 	seen := map[store.DigestItem]bool{}
@@ -81,8 +78,8 @@ func (c *Composer) Digest(ctx context.Context, email, lang string, items []store
 		return notify.Message{}, notify.ErrObsolete
 	}
 
-	d := Data{Lang: l, Game: pick(l, "Игры по почте", "Play by mail"), Greeting: greeting(l, ""),
-		Subject: pick(l, "Ваши игры: новости за день", "Your games: the day's news")}
+	d := Data{Lang: l, Game: templates.Pick(l, "Игры по почте", "Play by mail"), Greeting: greeting(l, ""),
+		Subject: templates.Pick(l, "Ваши игры: новости за день", "Your games: the day's news")}
 	for _, g := range games {
 		d.Digest = append(d.Digest, *g)
 	}
@@ -123,12 +120,12 @@ func (c *Composer) digestLine(rec *service.Record, it store.DigestItem, l string
 	case service.MailOver:
 		line.Text = templates.T(l, "game_over") + "."
 		if w := c.winners(rec); w != "" {
-			line.Text += pick(l, " Победитель: ", " Winner: ") + w + "."
+			line.Text += templates.Pick(l, " Победитель: ", " Winner: ") + w + "."
 		}
 		line.LinkText = templates.T(l, "see_results")
 		line.Link, err = c.link("/g/"+rec.ID, linksign.PurposeSeat, rec.ID, it.Seat, 0, service.SeatTokenTTL, l)
 	default:
-		line.Text = pick(l, "Новости в игре.", "News in the game.")
+		line.Text = templates.Pick(l, "Новости в игре.", "News in the game.")
 		line.LinkText = templates.T(l, "open_game")
 		line.Link, err = c.link("/g/"+rec.ID, linksign.PurposeSeat, rec.ID, it.Seat, 0, service.SeatTokenTTL, l)
 	}

@@ -390,7 +390,7 @@ func (r *Record) RevealedSeed() string {
 
 // Title names the game for subjects, pages and "my games": the name its
 // organiser gave it, else its kind (kindName, in the reader's language)
-// and its players — «Вестерн» (Анна, Bob, Вера) — past three counted.
+// and its players — «<game>» (Анна, Bob, Вера) — past three counted.
 func (r *Record) Title(lang, kindName string) string {
 	if r.Name != "" {
 		return r.Name
