@@ -84,10 +84,7 @@ func (c *Composer) Digest(ctx context.Context, email, lang string, items []store
 		d.Digest = append(d.Digest, *g)
 	}
 	var err error
-	if d.PrefsURL, err = c.link("/me", linksign.PurposeMyGames, email, linksign.NoSeat, 0, service.OrganiserTokenTTL, l); err != nil {
-		return notify.Message{}, err
-	}
-	if d.UnsubURL, err = c.link("/unsubscribe", linksign.PurposeUnsubscribe, email, linksign.NoSeat, 0, service.OrganiserTokenTTL, l); err != nil {
+	if d.PrefsURL, d.UnsubURL, err = c.personal(ctx, c.player(ctx, email), l); err != nil {
 		return notify.Message{}, err
 	}
 	msg := notify.Message{ID: "digest/" + strconv.FormatInt(items[0].At, 10), To: email, Subject: d.Subject,
