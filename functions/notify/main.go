@@ -1,7 +1,8 @@
 // Command notify is the notifier Lambda function (NotifyFunction in
 // template.yaml): fed by the table's DynamoDB stream, filtered to game items
-// with pending mail, it drains each game's outbox through SES and reports
-// the games that failed as partial batch failures (package streams).
+// with pending mail and to sign-in requests, it mails the sign-in links
+// asked for and drains each game's outbox through SES, and reports the
+// games that failed as partial batch failures (package streams).
 package main
 
 import (
@@ -18,6 +19,8 @@ import (
 func main() {
 	app := wiring.Init(sesmail.SendsMail)
 	lambda.Start(func(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
-		return streams.Handle(ctx, ev, app.Notifier.Drain, app.Log)
+		return streams.HandleWithSignIns(ctx, ev, app.Notifier.Drain, func(ctx context.Context, email string) error {
+			return app.Notifier.SendSignIn(ctx, email, "") // the player's language
+		}, app.Log)
 	})
 }
