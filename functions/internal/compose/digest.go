@@ -1,7 +1,6 @@
 package compose
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -89,14 +88,9 @@ func (c *Composer) Digest(ctx context.Context, email, lang string, items []store
 	}
 	msg := notify.Message{ID: "digest/" + strconv.FormatInt(items[0].At, 10), To: email, Subject: d.Subject,
 		Unsubscribe: d.UnsubURL, Tags: map[string]string{"mail": "digest"}}
-	var html, text bytes.Buffer
-	if err := templates.MailHTML().ExecuteTemplate(&html, "digest", d); err != nil {
-		return notify.Message{}, fmt.Errorf("compose digest html: %w", err)
+	if msg.HTML, msg.Text, err = render("digest", d); err != nil {
+		return notify.Message{}, fmt.Errorf("compose digest: %w", err)
 	}
-	if err := templates.MailText().ExecuteTemplate(&text, "digest", d); err != nil {
-		return notify.Message{}, fmt.Errorf("compose digest text: %w", err)
-	}
-	msg.HTML, msg.Text = html.String(), text.String()
 	return msg, nil
 }
 

@@ -68,13 +68,22 @@ func (c *Composer) SignIn(ctx context.Context, p store.Player, lang, token strin
 	// address nor the token.
 	sum := sha256.Sum256([]byte(token))
 	msg := notify.Message{ID: "signin/" + hex.EncodeToString(sum[:12]), To: p.Email, Subject: d.Subject, Tags: map[string]string{"mail": "signin"}}
-	var html, text bytes.Buffer
-	if err := templates.MailHTML().ExecuteTemplate(&html, "confirm", d); err != nil {
-		return notify.Message{}, fmt.Errorf("compose sign-in html: %w", err)
+	var err error
+	if msg.HTML, msg.Text, err = render("confirm", d); err != nil {
+		return notify.Message{}, fmt.Errorf("compose sign-in: %w", err)
 	}
-	if err := templates.MailText().ExecuteTemplate(&text, "confirm", d); err != nil {
-		return notify.Message{}, fmt.Errorf("compose sign-in text: %w", err)
-	}
-	msg.HTML, msg.Text = html.String(), text.String()
 	return msg, nil
+}
+
+// render writes the HTML and text parts of a mail by the templates of
+// kind.
+func render(kind string, d Data) (html, text string, err error) {
+	var h, t bytes.Buffer
+	if err := templates.MailHTML().ExecuteTemplate(&h, kind, d); err != nil {
+		return "", "", fmt.Errorf("html: %w", err)
+	}
+	if err := templates.MailText().ExecuteTemplate(&t, kind, d); err != nil {
+		return "", "", fmt.Errorf("text: %w", err)
+	}
+	return h.String(), t.String(), nil
 }
