@@ -286,9 +286,26 @@ func (s *Service) Me(ctx context.Context, token string, purpose linksign.Purpose
 	return me, nil
 }
 
-// known tells whether email is a player's: someone with games, or whom
-// the service has mailed a personal link.
-func known(p store.Player) bool { return len(p.Games) > 0 || p.LinkID != "" }
+// plays tells whether p is a player's address: one in a game past its
+// organiser's confirmation (seats are listed only then; an organiser is
+// listed at once, but an address typed as someone's organiser that was
+// never confirmed is no player's). The newest games are read, at most
+// 20: in the notifier, apart from the page's answer.
+func (s *Service) plays(ctx context.Context, p store.Player) (bool, error) {
+	for i := len(p.Games) - 1; i >= 0 && i >= len(p.Games)-20; i-- {
+		rec, _, err := s.Load(ctx, p.Games[i])
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return false, err
+		}
+		if rec.Status != StatusUnconfirmed {
+			return true, nil
+		}
+	}
+	return false, nil
+}
 
 // AskSignIn is the sign-in form: someone asks for a link to the games of
 // email. It answers the same whether the address is a player's or not,
@@ -361,8 +378,11 @@ func (s *Service) IssueSignIn(ctx context.Context, email string) (token string, 
 	if p, err = s.Player(ctx, email); err != nil {
 		return "", p, false, err
 	}
-	if !known(p) || p.Suppressed {
+	if p.Suppressed {
 		return "", p, false, nil
+	}
+	if ok, err := s.plays(ctx, p); err != nil || !ok {
+		return "", p, false, err
 	}
 	if p.LinkID == "" {
 		if p.LinkID, err = s.ensureLinkID(ctx, p.Email); err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -37,9 +38,16 @@ func TestSignInLinks(t *testing.T) {
 		t.Fatal("asking for a stranger's link made a player")
 	}
 
-	if err := st.AddPlayerGame(ctx, "Anna@pbm.test", "g1", now.Unix()); err != nil {
-		t.Fatal(err)
+	// An address typed as an organiser, never confirmed, is no player's.
+	c0, err := svc.Create(ctx, service.CreateRequest{Kind: "western", Organiser: service.Person{Email: "anna@pbm.test"},
+		Seats: []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}}})
+	if err != nil || !c0.Unconfirmed {
+		t.Fatalf("create: %v, unconfirmed %v", err, c0.Unconfirmed)
 	}
+	if _, _, ok, err := svc.IssueSignIn(ctx, "anna@pbm.test"); ok || err != nil {
+		t.Fatalf("an unconfirmed organiser's sign-in link: %v, %v", ok, err)
+	}
+	servicetest.Confirm(t, svc, c0.ID)
 	legacy, _ := svc.Token(linksign.PurposeMyGames, "anna@pbm.test", linksign.NoSeat, 0, service.MailLinkTTL)
 	link, p, ok, err := svc.IssueSignIn(ctx, "ANNA@pbm.test")
 	if !ok || err != nil || p.LinkID == "" {
