@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
-	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -124,10 +123,15 @@ func New(p Parts) *App {
 	return a
 }
 
-// Handler is the HTTP API and the pages.
-func (a *App) Handler() http.Handler {
-	return httpapi.New(httpapi.Deps{Service: a.Service, Log: a.Log, BaseURL: a.baseURL, Extra: a.extra, MailboxURL: a.mailboxURL})
+// Web is what the deployment gives its HTTP handler (package web builds
+// it) besides the service.
+type Web struct {
+	BaseURL, MailboxURL string
+	Extra               func(*http.ServeMux)
 }
+
+// Web is what a's HTTP handler is built from.
+func (a *App) Web() Web { return Web{BaseURL: a.baseURL, MailboxURL: a.mailboxURL, Extra: a.extra} }
 
 // Sweep does what the clock asks, as the scheduled sweep function does
 // in AWS and the local run's ticker locally: plays the defaults of missed
