@@ -8,6 +8,8 @@
 //	                                      wpk (S, "W") and wake (N) only
 //	                                      while WakeAt is set
 //	chunk: pk "GAME#<id>", sk "LOG#%08d"  body (B)
+//	sent:  pk "GAME#<id>", sk "SENT"      ver (N), body (B): the game's
+//	                                      sent marker (sent.go)
 //	player: pk "PLAYER#<email>", sk "PLAYER"
 //	        lang (S), mail (S), unsub (BOOL), supp (BOOL), supp_reason (S),
 //	        supp_at (N), games (SS), upd (N); each absent until written,
