@@ -268,7 +268,7 @@ func newMeteredEnv(t *testing.T, clk *clock) (*env, *meter) {
 	mail := &mailRecorder{}
 	mail.enabled.Store(true)
 	n := &notify.Notifier{Sender: mail, Players: ds, Log: discardLog(), Now: clk.now}
-	svc := service.New(service.Config{Store: st, Players: ds, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds, Limits: servicetest.Roomy,
+	svc := service.New(service.Config{Store: st, Players: ds, Sent: ds, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds, Limits: servicetest.Roomy,
 		Now:       clk.now,
 		Committed: n.Committed})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})

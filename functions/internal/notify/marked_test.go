@@ -1,0 +1,174 @@
+package notify_test
+
+import (
+	"context"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
+	mathrand "math/rand/v2"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/pbmgames/pbm/functions/internal/compose"
+	"github.com/pbmgames/pbm/functions/internal/notify"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
+)
+
+// TestCrashInjectionMarked is TestCrashInjection with the mail marked sent
+// in the games' sent markers (service.Config.Sent) rather than on the
+// games, drained as in AWS from the commit's record or from the stream's
+// image of it, sometimes by two notifiers at once. No mail is ever lost;
+// duplicates come only from the crashes after sending and the races; the
+// game item is written by the moves alone, and the markers stay small.
+func TestCrashInjectionMarked(t *testing.T) {
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "crash.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": key})
+	sender := &crashySender{delivered: map[string]int{}}
+	n := &notify.Notifier{Sender: sender, Log: slog.New(slog.DiscardHandler)}
+	rnd := mathrand.New(mathrand.NewPCG(5, 6))
+	var crashBeforeSend, crashAfterSend, images, races, inFlight int
+	planned := map[string]bool{}
+	hook := func(ctx context.Context, rec *service.Record, ver int64) {
+		for _, m := range rec.Outbox {
+			planned[rec.ID+"/"+m.ID] = true
+		}
+		image := func() error {
+			g, err := st.GetGame(ctx, rec.ID)
+			if err != nil {
+				return err
+			}
+			if g.Version != ver {
+				return fmt.Errorf("image of version %d, want %d", g.Version, ver)
+			}
+			return n.DrainImage(ctx, g)
+		}
+		switch r := rnd.IntN(10); {
+		case r == 0:
+			crashBeforeSend++
+		case r == 1:
+			crashAfterSend++
+			inFlight += len(rec.Outbox)
+			sender.mu.Lock()
+			sender.dieAfter = true
+			sender.mu.Unlock()
+			_ = n.DrainRecord(ctx, rec, ver)
+			sender.mu.Lock()
+			sender.dieAfter = false
+			sender.mu.Unlock()
+		case r == 2:
+			images++
+			if err := image(); err != nil {
+				t.Error(err)
+			}
+		case r == 3:
+			// The in-process notifier and the stream's at once.
+			races++
+			inFlight += len(rec.Outbox)
+			var wg sync.WaitGroup
+			errs := make([]error, 2)
+			wg.Go(func() { errs[0] = n.DrainRecord(ctx, rec, ver) })
+			wg.Go(func() { errs[1] = image() })
+			wg.Wait()
+			for _, err := range errs {
+				if err != nil {
+					t.Error(err)
+				}
+			}
+		default:
+			n.Committed(ctx, rec, ver)
+		}
+	}
+	svc := service.New(service.Config{Store: st, Sent: st, Keys: keys, Log: slog.New(slog.DiscardHandler), Committed: hook,
+		Rand: testenv.Rand(t.Name())})
+	obsolete := map[string]bool{}
+	n.Service, n.Composer = svc, obsoleteCounter{compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true}), obsolete}
+	ctx := context.Background()
+
+	for game := 0; game < 4; game++ {
+		c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", Options: []byte(`{"laps":3}`),
+			Organiser: service.Person{Email: "org@pbm.test"},
+			Seats:     []service.Person{{Name: "A", Email: fmt.Sprintf("a%d@pbm.test", game)}, {Name: "B", Email: fmt.Sprintf("b%d@pbm.test", game)}, {Name: "C", Email: fmt.Sprintf("c%d@pbm.test", game)}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		servicetest.Confirm(t, svc, c.ID)
+		for i := 0; i < 3; i++ {
+			if _, err := svc.Accept(ctx, c.ID, i); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for moves := 0; ; moves++ {
+			rec, _, err := svc.Load(ctx, c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if rec.Status == service.StatusOver {
+				break
+			}
+			g, _ := svc.Engine(rec)
+			seat := g.Owing()[0]
+			inv := -1
+			for i, s := range rec.Seats {
+				if s.Engine == seat {
+					inv = i
+				}
+			}
+			before, _ := st.GetGame(ctx, c.ID)
+			if _, err := svc.ActBot(ctx, c.ID, inv, fmt.Sprintf("move-%05d", moves)); err != nil {
+				t.Fatal(err)
+			}
+			if after, _ := st.GetGame(ctx, c.ID); after.Version != before.Version+1 {
+				t.Fatalf("game %d move %d: version %d → %d: only the move writes the game", game, moves, before.Version, after.Version)
+			}
+		}
+		// The scheduled sweep: everything still pending goes out, and the
+		// game is written without its sent mail.
+		if err := n.Drain(ctx, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		if err := svc.FoldSent(ctx, c.ID); err != nil {
+			t.Fatal(err)
+		}
+		if g, _ := st.GetGame(ctx, c.ID); g.OutboxPending {
+			t.Fatalf("game %d: still flagged pending after the sweep", game)
+		}
+		if rec, _, _ := svc.Load(ctx, c.ID); len(rec.Outbox) != 0 || rec.MarkedSent() {
+			t.Fatalf("game %d: %d mails still pending after the sweep", game, len(rec.Outbox))
+		}
+		if m, err := st.GetSent(ctx, c.ID); err != nil || len(m.Body) > 1024 {
+			t.Fatalf("game %d: marker of %d bytes, %v; want one under 1 KB", game, len(m.Body), err)
+		}
+	}
+	lost, dup := 0, 0
+	for id := range planned {
+		switch k := sender.delivered[id]; {
+		case k == 0 && obsolete[id]:
+		case k == 0:
+			lost++
+		case k > 1:
+			dup += k - 1
+		}
+	}
+	t.Logf("%d mails; crashes: %d between commit and send, %d between send and mark; %d drained from the image, %d raced (%d mails in flight); lost %d, duplicated %d",
+		len(planned), crashBeforeSend, crashAfterSend, images, races, inFlight, lost, dup)
+	if lost != 0 {
+		t.Fatalf("%d mails lost", lost)
+	}
+	if dup > inFlight {
+		t.Fatalf("%d duplicates, but only %d mails were in flight at a crash after sending or a race", dup, inFlight)
+	}
+	if crashBeforeSend == 0 || crashAfterSend == 0 || images == 0 || races == 0 {
+		t.Fatal("the injection did not hit every window")
+	}
+}
