@@ -87,11 +87,20 @@ func (n *Notifier) DrainRecord(ctx context.Context, rec *service.Record, ver int
 
 // DrainImage drains the game as the table's stream carries it after a
 // commit (its new image), as DrainRecord does, without reading the game
-// again (service.Image).
+// again (service.Image). An image without a body (a stream of keys only),
+// or whose body is not the game its key names, is not trusted: the game
+// is read and drained as Drain does.
 func (n *Notifier) DrainImage(ctx context.Context, g store.Game) error {
+	if g.Body == nil {
+		return n.Drain(ctx, g.ID)
+	}
 	rec, err := n.Service.Image(ctx, g)
 	if err != nil {
 		return fmt.Errorf("drain %s: %w", g.ID, err)
+	}
+	if rec.ID != g.ID {
+		n.Log.WarnContext(ctx, "stream image of another game: read instead", "game", g.ID, "image", rec.ID)
+		return n.Drain(ctx, g.ID)
 	}
 	return n.DrainRecord(ctx, rec, g.Version)
 }
