@@ -5,9 +5,11 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"maps"
 	"math"
 	mrand "math/rand/v2"
+	"net/http"
 	"net/http/httptest"
 	"slices"
 	"sort"
@@ -41,6 +43,7 @@ import (
 // reports no index writes, so the meter reads the item before and after
 // each write with a client of its own, which it does not count).
 type meter struct {
+	off  atomic.Bool // not metering: requests pass as they are
 	mu   sync.Mutex
 	cur  cost
 	look *dynamodb.Client
@@ -78,6 +81,9 @@ var indexKeys = [][]string{
 func (m *meter) middleware(st *middleware.Stack) error {
 	return st.Initialize.Add(middleware.InitializeMiddlewareFunc("meter",
 		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
+			if m.off.Load() {
+				return next.HandleInitialize(ctx, in)
+			}
 			var op string
 			var k map[string]types.AttributeValue
 			write := false
@@ -437,4 +443,84 @@ func TestCostPerAction(t *testing.T) {
 	for _, kind := range slices.Sorted(maps.Keys(rows)) {
 		t.Logf("| %s %s", kind, rows[kind])
 	}
+}
+
+// TestGameOverPageReads plays a 6-seat 60-lap «Вестерн» through the
+// service on dynalite, the notifier marking the mail sent as in the cost
+// test, and meters what each view of a seat's game-over page reads
+// (issue 16): the first replays the game from its log chunks and keeps
+// its chart in the game; every later one reads the game item alone.
+//
+//	go test ./functions/internal/e2e -run TestGameOverPageReads -v
+func TestGameOverPageReads(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a whole 60-lap game: skipped in -short runs")
+	}
+	clk := &clock{}
+	clk.unix.Store(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Unix())
+	e, m := newMeteredEnv(t, clk)
+	m.off.Store(true) // the moves are not measured here: play them fast
+	id, tokens := e.startGame("western", 6, `{"laps":60}`)
+	ctx := t.Context()
+	moves := 0
+	for ; ; moves++ {
+		rec, _, err := e.svc.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Status == service.StatusOver {
+			t.Logf("60 laps: %d moves, %d log chunks", moves, rec.Chunks)
+			break
+		}
+		g, err := e.svc.Engine(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		inv := -1
+		for i, s := range rec.Seats {
+			if s.Engine == g.Owing()[0] {
+				inv = i
+			}
+		}
+		if _, err := e.svc.ActBot(ctx, id, inv, fmt.Sprintf("bot-%06d", moves)); err != nil {
+			t.Fatalf("move %d: %v", moves, err)
+		}
+	}
+	m.off.Store(false)
+	var pages []string
+	for view := 1; view <= 3; view++ {
+		m.take()
+		resp, err := http.Get(e.url + "/g/" + id + "?t=" + tokens[0])
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusOK || !strings.Contains(string(body), "<svg") {
+			t.Fatalf("view %d: status %d, %d bytes, chart drawn %v", view, resp.StatusCode, len(body), strings.Contains(string(body), "class=\"chart\""))
+		}
+		c := m.take()
+		t.Logf("view %d of the game-over page: %d requests (%v), %d of the game item, %.1f read units, %d write units",
+			view, c.requests, c.ops, c.gameItem, c.rcu, c.wcu)
+		pages = append(pages, chartOf(string(body)))
+		if view > 1 && (c.requests != 1 || c.gameReads != 1) {
+			t.Errorf("view %d: %d requests (%v); want the game item read alone", view, c.requests, c.ops)
+		}
+	}
+	if pages[0] == "" || pages[0] != pages[1] || pages[1] != pages[2] {
+		t.Error("the kept chart draws otherwise than the replayed one")
+	}
+}
+
+// chartOf is the net-worth chart of a page.
+func chartOf(page string) string {
+	i := strings.Index(page, `class="chart"`)
+	if i < 0 {
+		return ""
+	}
+	j := strings.Index(page[i:], "</svg>")
+	if j < 0 {
+		return ""
+	}
+	return page[i : i+j]
 }

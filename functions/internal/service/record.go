@@ -148,6 +148,9 @@ type Record struct {
 	// record was last loaded with: the notifier writes the marker
 	// conditioned on it.
 	SentVer int64 `json:"sent_ver,omitempty"`
+	// Chart is the net worth of every seat through a game that is over,
+	// kept by its first game-over page (KeepChart).
+	Chart *Chart `json:"chart,omitempty"`
 
 	// sentEntries is the marker Load read (SentVer); folded, the mail
 	// Load dropped from the outbox because the marker says it was sent,
