@@ -7,14 +7,17 @@ import (
 	"log/slog"
 	mathrand "math/rand/v2"
 	"path/filepath"
+	"slices"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
@@ -170,5 +173,68 @@ func TestCrashInjectionMarked(t *testing.T) {
 	}
 	if crashBeforeSend == 0 || crashAfterSend == 0 || images == 0 || races == 0 {
 		t.Fatal("the injection did not hit every window")
+	}
+}
+
+// TestSweepFoldsMarkedGames: a game whose mail went out and was marked in
+// its marker stays in the outbox index with that mail, which the sweep
+// neither sends again nor writes away before FoldIdle; then it writes the
+// game once without it, and the index lets it go.
+func TestSweepFoldsMarkedGames(t *testing.T) {
+	ctx := context.Background()
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "fold.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	now := time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	sender := &recorder{}
+	log := slog.New(slog.DiscardHandler)
+	n := &notify.Notifier{Sender: sender, Log: log, Now: clock}
+	svc := service.New(service.Config{Store: st, Sent: st, Keys: keys, Now: clock, Log: log, Committed: n.Committed, Rand: testenv.Rand(t.Name())})
+	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
+	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", Organiser: service.Person{Email: "org@pbm.test"},
+		Seats: []service.Person{{Name: "Anna", Email: "anna@pbm.test"}, {Name: "Bob", Email: "bob@pbm.test"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	servicetest.Confirm(t, svc, c.ID)
+	sent := len(sender.sent)
+	if len(sender.to("anna@pbm.test")) != 1 {
+		t.Fatalf("the invitation to Anna went %d times, want once", len(sender.to("anna@pbm.test")))
+	}
+	stored := func() store.Game {
+		g, err := st.GetGame(ctx, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return g
+	}
+	marked := stored()
+	if !marked.OutboxPending {
+		t.Fatal("the game holding its sent invitations is not in the outbox index")
+	}
+	for _, after := range []time.Duration{notify.SweepIdle, notify.FoldIdle - notify.SweepIdle - time.Second} {
+		now = now.Add(after)
+		if err := n.Sweep(ctx, svc.PendingOutbox); err != nil {
+			t.Fatal(err)
+		}
+		if g := stored(); g.Version != marked.Version || len(sender.sent) != sent {
+			t.Fatalf("after %s: version %d → %d, %d mails more: the sweep must neither write nor send", after, marked.Version, g.Version, len(sender.sent)-sent)
+		}
+	}
+	now = now.Add(2 * time.Second)
+	if err := n.Sweep(ctx, svc.PendingOutbox); err != nil {
+		t.Fatal(err)
+	}
+	g := stored()
+	if g.Version != marked.Version+1 || g.OutboxPending || len(sender.sent) != sent {
+		t.Fatalf("after %s: version %d → %d, pending %v, %d mails more; want one write without the sent mail, nothing sent",
+			notify.FoldIdle, marked.Version, g.Version, g.OutboxPending, len(sender.sent)-sent)
+	}
+	if ids, _ := st.PendingOutbox(ctx); slices.Contains(ids, c.ID) {
+		t.Fatal("the outbox index still lists the game")
 	}
 }

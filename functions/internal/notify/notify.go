@@ -323,12 +323,15 @@ const SweepIdle = 2 * time.Minute
 // FoldIdle is how long a game whose mail has all been marked sent in its
 // marker, but which still holds it and so stays in the outbox index, is
 // left alone before the sweep writes it without that mail
-// (service.FoldSent): reading it on every sweep (a game and a marker,
-// under 2 read units) costs less than that write (4–5 write units, each
-// five times a read unit's price) for the hours a player takes to move,
-// and the game's next move drops the mail anyway. A game that is over
-// makes no next move: it is written at SweepIdle.
-const FoldIdle = 12 * time.Hour
+// (service.FoldSent). Until then each sweep (every 5 minutes) reads it,
+// the game and its marker, about 2 read units; the write costs about 5
+// write units, each five times a read unit's price, as much as an hour of
+// those reads. Waiting that long before writing (the ski rental's rule)
+// never costs more than twice what writing at once would, and a game
+// whose next move comes within the hour is never written for its mail at
+// all: that move drops the mail. A game that is over makes no next move:
+// it is written at SweepIdle.
+const FoldIdle = time.Hour
 
 // Sweep drains every game that still has pending mail and has not been
 // written for SweepIdle, service.SweepWorkers at a time, and writes once
