@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -43,16 +41,7 @@ func (s *Store) PutSent(ctx context.Context, m store.Sent, prev int64) (int64, e
 	item := key(gamePK(m.GameID), sentSK)
 	item[AttrVer] = num(ver)
 	item[AttrBody] = &types.AttributeValueMemberB{Value: nonNil(m.Body)}
-	in := &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item}
-	if prev == 0 {
-		in.ConditionExpression = aws.String("attribute_not_exists(#pk)")
-		in.ExpressionAttributeNames = map[string]string{"#pk": AttrPK}
-	} else {
-		in.ConditionExpression = aws.String("#ver = :prev")
-		in.ExpressionAttributeNames = map[string]string{"#ver": AttrVer}
-		in.ExpressionAttributeValues = attrMap{":prev": num(prev)}
-	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
+	if err := s.putVersioned(ctx, item, prev); err != nil {
 		return 0, fmt.Errorf("dynamostore: put sent marker of %s version %d: %w", m.GameID, ver, mapErr(err))
 	}
 	return ver, nil
