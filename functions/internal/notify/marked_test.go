@@ -99,35 +99,24 @@ func TestCrashInjectionMarked(t *testing.T) {
 	ctx := context.Background()
 
 	for game := 0; game < 4; game++ {
-		c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", Options: []byte(`{"laps":3}`),
-			Organiser: service.Person{Email: "org@pbm.test"},
-			Seats:     []service.Person{{Name: "A", Email: fmt.Sprintf("a%d@pbm.test", game)}, {Name: "B", Email: fmt.Sprintf("b%d@pbm.test", game)}, {Name: "C", Email: fmt.Sprintf("c%d@pbm.test", game)}}})
-		if err != nil {
-			t.Fatal(err)
+		var seats []service.Person
+		for _, name := range []string{"a", "b", "c"} {
+			seats = append(seats, service.Person{Name: name, Email: fmt.Sprintf("%s%d@pbm.test", name, game)})
 		}
-		servicetest.Confirm(t, svc, c.ID)
-		for i := 0; i < 3; i++ {
+		c := servicetest.Create(t, svc, service.CreateRequest{Kind: "western", Options: []byte(`{"laps":3}`),
+			Organiser: service.Person{Email: "org@pbm.test"}, Seats: seats})
+		for i := range seats {
 			if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 				t.Fatal(err)
 			}
 		}
+		// The engine's bots play every seat; only their moves write the game.
 		for moves := 0; ; moves++ {
-			rec, _, err := svc.Load(ctx, c.ID)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if rec.Status == service.StatusOver {
+			before, _ := st.GetGame(ctx, c.ID)
+			inv, over := owingInvite(t, svc, c.ID)
+			if over {
 				break
 			}
-			g, _ := svc.Engine(rec)
-			seat := g.Owing()[0]
-			inv := -1
-			for i, s := range rec.Seats {
-				if s.Engine == seat {
-					inv = i
-				}
-			}
-			before, _ := st.GetGame(ctx, c.ID)
 			if _, err := svc.ActBot(ctx, c.ID, inv, fmt.Sprintf("move-%05d", moves)); err != nil {
 				t.Fatal(err)
 			}
@@ -237,4 +226,23 @@ func TestSweepFoldsMarkedGames(t *testing.T) {
 	if ids, _ := st.PendingOutbox(ctx); slices.Contains(ids, c.ID) {
 		t.Fatal("the outbox index still lists the game")
 	}
+}
+
+// owingInvite is the invitation of the first seat game id waits for, or
+// over when the game is.
+func owingInvite(t *testing.T, svc *service.Service, id string) (inv int, over bool) {
+	t.Helper()
+	rec, _, err := svc.Load(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Status == service.StatusOver {
+		return -1, true
+	}
+	g, err := svc.Engine(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	owing := g.Owing()[0]
+	return slices.IndexFunc(rec.Seats, func(s service.SeatInfo) bool { return s.Engine == owing }), false
 }
