@@ -25,8 +25,9 @@ type Game struct {
 	ID      string
 	Version int64 // 1 after the first write; each write adds 1
 	Body    []byte
-	// OutboxPending marks a game whose outbox holds unsent mail, so the
-	// sweep can find it without a scan (a sparse index in DynamoDB).
+	// OutboxPending marks a game whose outbox holds mail, so the sweep
+	// can find unsent mail without a scan (a sparse index in DynamoDB).
+	// The game's sent marker (SentStore) may say some of it went since.
 	OutboxPending bool
 	// UpdatedAt is seconds since the Unix epoch, set by the caller.
 	UpdatedAt int64
