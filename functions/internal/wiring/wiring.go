@@ -29,6 +29,7 @@ type Store interface {
 	store.Store
 	store.PlayerStore
 	store.GuardStore
+	store.SentStore
 }
 
 // Parts are what a deployment brings.
@@ -115,7 +116,7 @@ func New(p Parts) *App {
 	if p.Mail != nil && p.Mail.afterEachCommit {
 		committed = func(ctx context.Context, rec *service.Record, ver int64) { a.Notifier.Committed(ctx, rec, ver) }
 	}
-	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
+	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Sent: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
 		Now: p.Now, Rand: p.Rand, Committed: committed})
 	if p.Mail != nil {
 		a.Notifier = p.Mail.notifier(a, p.BaseURL, p.Mail)
