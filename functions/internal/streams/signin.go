@@ -46,11 +46,11 @@ func SignInAddress(r events.DynamoDBEventRecord) string {
 // notify.Notifier.SendSignIn, in the player's language.
 type SignInSender func(ctx context.Context, email string) error
 
-// HandleWithSignIns sends the sign-in links a batch asks for, then drains
-// its games as Handle does. A sign-in mail that fails is logged and not
-// retried: whoever asked can ask again, and a retried batch would mail
-// the others twice.
-func HandleWithSignIns(ctx context.Context, ev events.DynamoDBEvent, drain Drainer, signIn SignInSender, log *slog.Logger) (events.DynamoDBEventResponse, error) {
+// SendSignIns sends the sign-in links a batch asks for; the notifier
+// then drains the batch's games (HandleImages). A sign-in mail that fails
+// is logged and not retried: whoever asked can ask again, and a retried
+// batch would mail the others twice.
+func SendSignIns(ctx context.Context, ev events.DynamoDBEvent, signIn SignInSender, log *slog.Logger) {
 	for _, r := range ev.Records {
 		if email := SignInAddress(r); email != "" {
 			if err := signIn(ctx, email); err != nil {
@@ -58,5 +58,4 @@ func HandleWithSignIns(ctx context.Context, ev events.DynamoDBEvent, drain Drain
 			}
 		}
 	}
-	return Handle(ctx, ev, drain, log)
 }

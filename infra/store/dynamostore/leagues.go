@@ -58,7 +58,7 @@ func (s *Store) PutLeagueItem(ctx context.Context, it store.LeagueItem, prev int
 	if it.WakeAt > 0 {
 		item[AttrWakePK], item[AttrWake] = str(leagueWakePK), num(it.WakeAt)
 	}
-	if _, err := s.client.PutItem(ctx, versionedPut(s.table, item, prev)); err != nil {
+	if err := s.putVersioned(ctx, item, prev); err != nil {
 		return 0, fmt.Errorf("dynamostore: put league %s item %s version %d: %w", it.League, it.Key, ver, mapErr(err))
 	}
 	return ver, nil

@@ -54,26 +54,10 @@ func (s *Store) PutAccess(ctx context.Context, a store.Access, prev int64) (int6
 	item := accessKey(a.ID)
 	item[AttrVer] = num(ver)
 	item[AttrBody] = &types.AttributeValueMemberB{Value: nonNil(a.Body)}
-	if _, err := s.client.PutItem(ctx, versionedPut(s.table, item, prev)); err != nil {
+	if err := s.putVersioned(ctx, item, prev); err != nil {
 		return 0, fmt.Errorf("dynamostore: put access %s version %d: %w", a.ID, ver, mapErr(err))
 	}
 	return ver, nil
-}
-
-// versionedPut is the PutItem of a versioned item written as version
-// prev+1: on the condition that it does not exist yet (prev 0), or that
-// its stored version is prev.
-func versionedPut(table string, item attrMap, prev int64) *dynamodb.PutItemInput {
-	in := &dynamodb.PutItemInput{TableName: aws.String(table), Item: item}
-	if prev == 0 {
-		in.ConditionExpression = aws.String("attribute_not_exists(#pk)")
-		in.ExpressionAttributeNames = map[string]string{"#pk": AttrPK}
-	} else {
-		in.ConditionExpression = aws.String("#ver = :prev")
-		in.ExpressionAttributeNames = map[string]string{"#ver": AttrVer}
-		in.ExpressionAttributeValues = attrMap{":prev": num(prev)}
-	}
-	return in
 }
 
 // SetPlayerLinkID is one UpdateItem: SET lid = if_not_exists(lid, :id),
