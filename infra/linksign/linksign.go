@@ -66,6 +66,11 @@ const (
 	PurposeMyGames     Purpose = "me"      // a player's "my games" page; Game holds the player's email hash or id
 	PurposeUnsubscribe Purpose = "unsub"   // unsubscribe from mail
 	PurposeConfirm     Purpose = "confirm" // the organiser confirms their address, releasing a game's invitations
+
+	// Leagues (issue 14): Game holds the league's id.
+	PurposeLeagueInvite    Purpose = "league-invite" // join a league (the invitation link)
+	PurposeLeagueOrganiser Purpose = "league-org"    // organise a league
+	PurposeLeagueMember    Purpose = "league-member" // a member's pages of a league; Seat is the member's index
 )
 
 // Valid reports whether p is one of the Purpose constants.
@@ -88,6 +93,13 @@ func purposeCode(p Purpose) byte {
 		return 6
 	case PurposeConfirm:
 		return 7
+	// Leagues take codes from the top, apart from the games' purposes.
+	case PurposeLeagueInvite:
+		return 13
+	case PurposeLeagueOrganiser:
+		return 14
+	case PurposeLeagueMember:
+		return 15
 	}
 	return 0
 }
@@ -108,6 +120,12 @@ func purposeFromCode(c byte) Purpose {
 		return PurposeUnsubscribe
 	case 7:
 		return PurposeConfirm
+	case 13:
+		return PurposeLeagueInvite
+	case 14:
+		return PurposeLeagueOrganiser
+	case 15:
+		return PurposeLeagueMember
 	}
 	return ""
 }

@@ -114,6 +114,9 @@ type Config struct {
 	Log   *slog.Logger
 	// Rating is the rating model; league.DefaultRatingModel when zero.
 	Rating league.RatingModel
+	// Post sends the league's own mails (letters.go); nil: the league
+	// decides none.
+	Post Post
 }
 
 // Service runs leagues. It is safe for concurrent use.
@@ -124,11 +127,12 @@ type Service struct {
 	rand   io.Reader
 	log    *slog.Logger
 	rating league.RatingModel
+	post   Post
 }
 
 // New makes a Service.
 func New(c Config) *Service {
-	s := &Service{store: c.Store, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log, rating: c.Rating}
+	s := &Service{store: c.Store, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log, rating: c.Rating, post: c.Post}
 	if s.now == nil {
 		s.now = time.Now
 	}
