@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbmgames/pbm/functions/internal/league"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/templates"
 )
@@ -113,7 +113,7 @@ func (c *Composer) League(ctx context.Context, l *leagues.League, season *league
 		if div >= 0 && div < len(rows) {
 			lm.TableTitle = templates.Tf(to.Lang, "league_division", div+1)
 			for _, row := range rows[div] {
-				lm.Table = append(lm.Table, LeagueRow{Rank: row.Rank, Name: row.Member, Points: PointsText(to.Lang, row.Points), Me: row.Member == m.Member})
+				lm.Table = append(lm.Table, LeagueRow{Rank: row.Rank, Name: row.Member, Points: views.LeaguePoints(to.Lang, row.Points), Me: row.Member == m.Member})
 			}
 		}
 	default:
@@ -150,11 +150,4 @@ func divisionOf(season *leagues.Season, member string) int {
 		}
 	}
 	return -1
-}
-
-// PointsText writes league points (hundredths) with the language's
-// decimal mark.
-func PointsText(l string, centi int64) string {
-	s := league.FormatPoints(centi)
-	return templates.Pick(l, strings.ReplaceAll(s, ".", ","), s)
 }
