@@ -52,7 +52,9 @@ func (c *Composer) League(ctx context.Context, l *leagues.League, season *league
 	div := divisionOf(season, m.Member)
 	lm := &LeagueMail{}
 	d := Data{Lang: to.Lang, Game: l.Name, League: lm}
-	day := func(unix int64) string { return time.Unix(unix, 0).In(zone).Format("2006-01-02 15:04") + " " + zone.String() }
+	day := func(unix int64) string {
+		return time.Unix(unix, 0).In(zone).Format("2006-01-02 15:04") + " " + zone.String()
+	}
 
 	switch m.Kind {
 	case leagues.LetterStart:

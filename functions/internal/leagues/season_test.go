@@ -47,7 +47,7 @@ func TestSeasonOfThreeDivisions(t *testing.T) {
 		for i, name := range div {
 			m := leagues.Member{Name: name, Email: fmt.Sprintf("%s@club.example", name), Lang: []string{"ru", "en"}[i%2],
 				TimeZone: []string{"Europe/Moscow", "Europe/Berlin", "Asia/Yekaterinburg"}[(d+i)%3],
-				Mail: []string{store.MailAll, store.MailTurns, store.MailDigest}[(d*7+i)%3]}
+				Mail:     []string{store.MailAll, store.MailTurns, store.MailDigest}[(d*7+i)%3]}
 			if err := lg.AddMember(ctx, l.ID, m); err != nil {
 				t.Fatal(err)
 			}

@@ -93,8 +93,8 @@ type TableView struct {
 
 // RatingView is a member's rating, μ ± σ.
 type RatingView struct {
-	Member string `json:"member"`
-	Text   string `json:"text"`
+	Member string  `json:"member"`
+	Text   string  `json:"text"`
 	Mu     float64 `json:"mu"`
 	Sigma  float64 `json:"sigma"`
 }
@@ -113,7 +113,7 @@ type LeagueMember struct {
 func LeagueView(req LeagueRequest) (LeaguePage, error) {
 	l, lg := req.Lang, req.League
 	p := LeaguePage{ID: lg.ID, Name: lg.Name, Kind: lg.Kind, TieBreak: templates.T(l, "league_tiebreak"),
-		Settings: templates.Tf(l, "league_settings", present.GameName(l, lg.Kind), lg.TableSize, lg.Rounds, Duration(l, time.Duration(lg.DeadlineHours)*time.Hour)),
+		Settings:  templates.Tf(l, "league_settings", present.GameName(l, lg.Kind), lg.TableSize, lg.Rounds, Duration(l, time.Duration(lg.DeadlineHours)*time.Hour)),
 		Divisions: []DivisionView{}, Rounds: []RoundView{}, Ratings: []RatingView{}, Moves: []string{}}
 	me := ""
 	if req.Member >= 0 && req.Member < len(lg.Members) {
