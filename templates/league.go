@@ -28,6 +28,7 @@ func init() {
 		"league_member":          {"Участник", "Member"},
 		"league_played":          {"Игр", "Played"},
 		"league_games":           {"Игры", "Games"},
+		"league_places":          {"Места по турам", "Places by round"},
 		"league_tiebreak":        {"При равенстве очков выше тот, у кого больше суммарный капитал, затем — личные встречи.", "Members level on points are ordered by net worth summed over their games, then head to head."},
 		"league_tied_nw":         {"равенство очков: решил капитал", "level on points: net worth decided"},
 		"league_tied_h2h":        {"равенство очков и капитала: решили личные встречи (%d)", "level on points and net worth: head to head decided (%d)"},

@@ -95,13 +95,17 @@ func (a *api) leagueView(r *http.Request, token string, c linksign.Claims, l *le
 type leagueData struct {
 	page
 	views.LeaguePage
-	Token    string
-	MyURL    string
-	OrgURL   string
-	Charts   []template.HTML
-	Rating   string
-	Notice   string
-	IsMember bool
+	Token  string
+	MyURL  string
+	OrgURL string
+	Charts []template.HTML
+	// Shown is the round the page shows the tables of (?round=, else the
+	// latest whose games are made); RoundLinks lead to the others.
+	Shown      *views.RoundView
+	RoundLinks []views.LinkView
+	Rating     string
+	Notice     string
+	IsMember   bool
 }
 
 func (a *api) leaguePage(w http.ResponseWriter, r *http.Request) {
@@ -125,6 +129,9 @@ func (a *api) leaguePage(w http.ResponseWriter, r *http.Request) {
 	case linksign.PurposeLeagueOrganiser:
 		d.OrgURL = pageLink("/l/"+l.ID+"/org", token, lg)
 	}
+	d.Shown, d.RoundLinks = shownRound(p.Rounds, r.URL.Query().Get("round"), func(n int) string {
+		return pageLink("/l/"+l.ID, token, lg, "round", strconv.Itoa(n)) + "#rounds"
+	})
 	for _, div := range p.Divisions {
 		var names []string
 		for _, row := range div.Rows {
@@ -133,6 +140,32 @@ func (a *api) leaguePage(w http.ResponseWriter, r *http.Request) {
 		d.Charts = append(d.Charts, pointsChart(lg, div.Title, names, div.Points))
 	}
 	a.render(w, r, http.StatusOK, "league.html", d)
+}
+
+// shownRound picks the round the league's page shows: the one asked
+// for, else the latest whose games are made, else the first; every round
+// but the one shown is linked.
+func shownRound(rounds []views.RoundView, asked string, link func(int) string) (*views.RoundView, []views.LinkView) {
+	if len(rounds) == 0 {
+		return nil, nil
+	}
+	shown := 0
+	for i, r := range rounds {
+		if len(r.Tables) > 0 && r.Tables[0].URL != "" {
+			shown = i
+		}
+	}
+	if n, err := strconv.Atoi(asked); err == nil && n >= 1 && n <= len(rounds) {
+		shown = n - 1
+	}
+	links := make([]views.LinkView, len(rounds))
+	for i, r := range rounds {
+		links[i].Text = strconv.Itoa(r.N)
+		if i != shown {
+			links[i].URL = link(r.N)
+		}
+	}
+	return &rounds[shown], links
 }
 
 func (a *api) leagueMemberPage(w http.ResponseWriter, r *http.Request) {

@@ -59,14 +59,18 @@ type DivisionView struct {
 
 // RowView is a line of a division's table.
 type RowView struct {
-	Rank     int        `json:"rank"`
-	Member   string     `json:"member"`
-	Played   int        `json:"played"`
-	Points   string     `json:"points"`
-	NetWorth string     `json:"net_worth"`
-	Note     string     `json:"note,omitempty"` // how a tie was broken
-	Games    []LinkView `json:"games"`
-	Me       bool       `json:"me,omitempty"`
+	Rank     int    `json:"rank"`
+	Member   string `json:"member"`
+	Played   int    `json:"played"`
+	Points   string `json:"points"`
+	NetWorth string `json:"net_worth"`
+	Note     string `json:"note,omitempty"` // how a tie was broken
+	// Places is the member's place at their table in each round, "—"
+	// for a round without a result; the rounds' tables link the games.
+	Places string `json:"places"`
+	// Games links the reader's own games (their seats), in round order.
+	Games []LinkView `json:"games"`
+	Me    bool       `json:"me,omitempty"`
 }
 
 // LinkView is a link with its text.
@@ -77,6 +81,8 @@ type LinkView struct {
 
 // RoundView is one round: its dates, state and tables.
 type RoundView struct {
+	N      int         `json:"n"`
+	Open   bool        `json:"open"` // started and not closed
 	Title  string      `json:"title"`
 	Dates  string      `json:"dates"`
 	Status string      `json:"status"`
@@ -85,6 +91,7 @@ type RoundView struct {
 
 // TableView is one game of a round.
 type TableView struct {
+	Anchor string `json:"anchor"` // the id of its place on the page
 	Title  string `json:"title"`
 	Seats  string `json:"seats"`
 	Result string `json:"result,omitempty"`
@@ -171,10 +178,28 @@ func LeagueView(req LeagueRequest) (LeaguePage, error) {
 		}
 		return req.Link("/g/"+game, tok)
 	}
-	round := map[string]int{} // game → round
+	// Each game is linked once, from its round's table (the page shows
+	// one round at a time); a member's row gives their places and, for
+	// the reader, links to their seats: a season of 30 rounds stays light.
+	places := map[string][]string{}   // member → place in each round
+	seatLink := map[string]LinkView{} // the reader's game → their seat
 	for _, r := range s.Rounds {
 		for _, t := range r.Tables {
-			round[t.Game] = r.N
+			for _, m := range t.Seats {
+				places[m] = append(places[m], "—")
+			}
+			if t.Result != nil {
+				for _, res := range t.Result.Results {
+					if p := places[res.Member]; len(p) > 0 {
+						p[len(p)-1] = fmt.Sprint(res.Place)
+					}
+				}
+			}
+			if inv := slices.Index(t.Seats, me); inv >= 0 && me != "" && t.Game != "" {
+				if tok, err := req.Sign(linksign.PurposeSeat, t.Game, inv, service.SeatTokenTTL); err == nil {
+					seatLink[t.Game] = LinkView{Text: fmt.Sprint(r.N), URL: req.Link("/g/"+t.Game, tok)}
+				}
+			}
 		}
 	}
 	for d, rows := range tables {
@@ -187,8 +212,11 @@ func LeagueView(req LeagueRequest) (LeaguePage, error) {
 			rv := RowView{Rank: row.Rank, Member: row.Member, Played: row.Played, Points: points(l, row.Points),
 				NetWorth: present.For(lg.Kind).Money(l, row.NetWorth), Me: row.Member == me, Games: []LinkView{}}
 			rv.Note = tieNote(l, rows, i)
+			rv.Places = strings.Join(places[row.Member], " · ")
 			for _, g := range row.Games {
-				rv.Games = append(rv.Games, LinkView{Text: fmt.Sprint(round[g]), URL: spectator(g)})
+				if link, ok := seatLink[g]; ok && rv.Me {
+					rv.Games = append(rv.Games, link)
+				}
 			}
 			dv.Rows = append(dv.Rows, rv)
 			dv.Points = append(dv.Points, append([]int64{0}, byRound[row.Member]...))
@@ -196,7 +224,7 @@ func LeagueView(req LeagueRequest) (LeaguePage, error) {
 		p.Divisions = append(p.Divisions, dv)
 	}
 	for _, r := range s.Rounds {
-		rv := RoundView{Title: templates.Tf(l, "league_round", r.N),
+		rv := RoundView{N: r.N, Open: r.Started && !r.Closed, Title: templates.Tf(l, "league_round", r.N),
 			Dates: templates.Tf(l, "league_round_dates", day(r.StartAt), day(r.CloseAt))}
 		switch {
 		case r.Closed:
@@ -208,17 +236,16 @@ func LeagueView(req LeagueRequest) (LeaguePage, error) {
 		}
 		for ti, t := range r.Tables {
 			tv := TableView{Title: templates.Tf(l, "league_division", t.Division+1) + ", " + templates.Tf(l, "league_table", ti+1),
-				Seats: strings.Join(t.Seats, ", ")}
+				Seats: strings.Join(t.Seats, ", "), Anchor: fmt.Sprintf("r%d-t%d", r.N, ti+1)}
 			if t.Game != "" {
 				tv.URL = spectator(t.Game)
-				if inv := slices.Index(t.Seats, me); inv >= 0 && p.Me != nil {
-					if tok, err := req.Sign(linksign.PurposeSeat, t.Game, inv, service.SeatTokenTTL); err == nil {
-						p.Me.Games = append(p.Me.Games, LinkView{Text: rv.Title + ": " + tv.Seats, URL: req.Link("/g/"+t.Game, tok)})
-					}
+				if link, ok := seatLink[t.Game]; ok && p.Me != nil {
+					p.Me.Games = append(p.Me.Games, LinkView{Text: rv.Title + ": " + tv.Seats, URL: link.URL})
 				}
 			}
 			if t.Result != nil {
 				tv.Result = resultText(l, t.Result)
+				tv.Seats = "" // the result names them
 			}
 			rv.Tables = append(rv.Tables, tv)
 		}
