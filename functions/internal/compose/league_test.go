@@ -13,6 +13,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // The league's own mails in each member's language and time zone: the
@@ -27,7 +28,8 @@ func TestLeagueMails(t *testing.T) {
 	t.Cleanup(func() { st.Close() })
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
 	now := time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler)})
+	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
+		Rand: testenv.Rand(t.Name())})
 	c := compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.test", NoPicture: true})
 
 	lg := &leagues.League{ID: "lg1", Name: "Клуб", Kind: "western", TableSize: 2, Rounds: 1, ProposedAfter: 1,

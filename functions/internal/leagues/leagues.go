@@ -30,6 +30,11 @@ const (
 	// CheckEvery is how often the sweep looks whether an open round's
 	// games have all ended (the games do not tell the league).
 	CheckEvery = time.Hour
+	// WaitEvery is how often the sweep tries again to start a round that
+	// is due and waits: for the organiser to confirm their address (a
+	// person who just followed the mail's link), or for the limits of new
+	// games. The scheduled sweep runs every 5 minutes.
+	WaitEvery = 5 * time.Minute
 	// maxAttempts bounds the retries of a write that lost a race.
 	maxAttempts = 8
 )

@@ -258,10 +258,10 @@ func (season *Season) PointsByRound(d int) (map[string][]int64, error) {
 }
 
 // wakeAt is when the season next needs the sweep: a round's start still
-// to come; for a round that is open, or due but not yet started (its
-// games wait for the organiser to confirm their address, or for the
-// limits of new games), now+CheckEvery, and no
-// later than an open round's closing date; the weekly standings' date;
+// to come; for a round due but not yet started (its games wait for the
+// organiser to confirm their address, or for the limits of new games),
+// now+WaitEvery; for a round that is open, now+CheckEvery, and no later
+// than its closing date; the weekly standings' date;
 // for mail not yet sent, now+CheckEvery; 0 once every round is closed and
 // every mail sent.
 func (season *Season) wakeAt(now int64) int64 {
@@ -279,7 +279,7 @@ func (season *Season) wakeAt(now int64) int64 {
 		case !r.Started && r.StartAt > now:
 			wake = min(wake, r.StartAt)
 		case !r.Started:
-			wake = min(wake, check)
+			wake = min(wake, now+int64(WaitEvery/time.Second))
 		default:
 			wake = min(wake, check, r.CloseAt)
 		}
