@@ -1,8 +1,6 @@
 package browser
 
 import (
-	"context"
-	"crypto/rand"
 	"fmt"
 	"log/slog"
 	"net/http/httptest"
@@ -18,7 +16,6 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
-	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
@@ -49,18 +46,7 @@ func (c *leagueClock) add(d time.Duration) time.Time {
 // they stood. On every page axe-core finds nothing serious or critical;
 // none weighs more than maxPageBytes or is wider than a 360 px phone.
 func TestLeaguePages(t *testing.T) {
-	client := testenv.DynamoClient(t, testenv.Dynalite(t))
-	table := "browser-" + randomHex(6)
-	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {
-		t.Fatal(err)
-	}
-	st := dynamostore.New(client, table)
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	keys, err := linksign.NewKeyring("k1", map[string][]byte{"k1": key})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, keys := scratchStore(t)
 	log := slog.New(slog.DiscardHandler)
 	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, Rand: testenv.Rand(t.Name()), Limits: servicetest.Roomy})
 	clock := &leagueClock{now: time.Now().UTC().Truncate(time.Hour)}

@@ -12,7 +12,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbmgames/pbm/functions/internal/boardpic"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/views"
@@ -446,101 +445,74 @@ func (a *api) createLeague(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusCreated, out)
 }
 
+// leagueCall answers a league's API call: it authorizes the bearer's
+// token for one of purposes, decodes the JSON body into req (nil: the
+// call takes none), and answers what do does, or its error.
+func (a *api) leagueCall(w http.ResponseWriter, r *http.Request, req any, do func(c linksign.Claims, l *leagues.League) (int, any, error), purposes ...linksign.Purpose) {
+	c, l, err := a.loadLeague(r, bearer(r), purposes...)
+	if err == nil && req != nil {
+		err = decodeJSON(r, req)
+	}
+	status, out := 0, any(nil)
+	if err == nil {
+		status, out, err = do(c, l)
+	}
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	writeJSON(w, status, out)
+}
+
 func (a *api) leagueJSON(w http.ResponseWriter, r *http.Request) {
-	token := bearer(r)
-	c, l, err := a.loadLeague(r, token, leagueReaders...)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	p, _, err := a.leagueView(r, token, c, l)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, p)
+	a.leagueCall(w, r, nil, func(c linksign.Claims, l *leagues.League) (int, any, error) {
+		p, _, err := a.leagueView(r, bearer(r), c, l)
+		return http.StatusOK, p, err
+	}, leagueReaders...)
 }
 
 // joinLeagueJSON adds a member: the organiser adds anyone, an invitation
 // adds its holder.
 func (a *api) joinLeagueJSON(w http.ResponseWriter, r *http.Request) {
-	if _, _, err := a.loadLeague(r, bearer(r), linksign.PurposeLeagueOrganiser, linksign.PurposeLeagueInvite); err != nil {
-		a.fail(w, r, err)
-		return
-	}
 	var m leagues.Member
-	if err := decodeJSON(r, &m); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	m.Joined, m.Leaving = 0, false
-	tok, err := a.join(r, m)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, map[string]string{"member_token": tok})
+	a.leagueCall(w, r, &m, func(linksign.Claims, *leagues.League) (int, any, error) {
+		m.Joined, m.Leaving = 0, false
+		tok, err := a.join(r, m)
+		return http.StatusCreated, map[string]string{"member_token": tok}, err
+	}, linksign.PurposeLeagueOrganiser, linksign.PurposeLeagueInvite)
 }
 
 func (a *api) leaveLeagueJSON(w http.ResponseWriter, r *http.Request) {
-	_, l, err := a.loadLeague(r, bearer(r), linksign.PurposeLeagueMember)
-	if err == nil {
-		err = a.leave(r, bearer(r), l)
-	}
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]bool{"leaving": true})
+	a.leagueCall(w, r, nil, func(_ linksign.Claims, l *leagues.League) (int, any, error) {
+		return http.StatusOK, map[string]bool{"leaving": true}, a.leave(r, bearer(r), l)
+	}, linksign.PurposeLeagueMember)
 }
 
 func (a *api) startSeasonJSON(w http.ResponseWriter, r *http.Request) {
-	_, l, err := a.loadLeague(r, bearer(r), linksign.PurposeLeagueOrganiser)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
 	var req struct {
 		Divisions [][]string `json:"divisions,omitempty"` // nil: the proposal
 		Start     string     `json:"start,omitempty"`     // YYYY-MM-DD; empty: now
 	}
-	if err := decodeJSON(r, &req); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	start, err := startDate(req.Start, a.now())
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	n, err := a.leagues.StartSeason(r.Context(), l.ID, req.Divisions, start)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusCreated, map[string]int{"season": n})
+	a.leagueCall(w, r, &req, func(_ linksign.Claims, l *leagues.League) (int, any, error) {
+		start, err := startDate(req.Start, a.now())
+		if err != nil {
+			return 0, nil, err
+		}
+		n, err := a.leagues.StartSeason(r.Context(), l.ID, req.Divisions, start)
+		return http.StatusCreated, map[string]int{"season": n}, err
+	}, linksign.PurposeLeagueOrganiser)
 }
 
 func (a *api) substituteJSON(w http.ResponseWriter, r *http.Request) {
-	_, l, err := a.loadLeague(r, bearer(r), linksign.PurposeLeagueOrganiser)
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
 	var req struct {
 		Member    string         `json:"member"`
 		Person    service.Person `json:"person"`
 		FromRound int            `json:"from_round"`
 	}
-	if err := decodeJSON(r, &req); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	if err := a.leagues.SeatSubstitute(r.Context(), l.ID, req.Member, req.Person, req.FromRound); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, map[string]bool{"seated": true})
+	a.leagueCall(w, r, &req, func(_ linksign.Claims, l *leagues.League) (int, any, error) {
+		err := a.leagues.SeatSubstitute(r.Context(), l.ID, req.Member, req.Person, req.FromRound)
+		return http.StatusOK, map[string]bool{"seated": true}, err
+	}, linksign.PurposeLeagueOrganiser)
 }
 
 // pointsChart draws a division's points by round as the net-worth chart
@@ -590,34 +562,12 @@ func pointsChart(l, title string, names []string, pts [][]int64) template.HTML {
 	}
 	fmt.Fprintf(&b, `<text x="%.0f" y="%d">%s</text></g>`+"\n", chartLeft+plotW/2, axisY+31, html.EscapeString(templates.T(l, "league_chart_x")))
 	for i, p := range pts {
-		fmt.Fprintf(&b, `<path fill="none" stroke="%s" stroke-width="2.2" stroke-linejoin="round"`, boardpic.SeatHex(i))
-		if d := dashes[i%len(dashes)]; d != "" {
-			fmt.Fprintf(&b, ` stroke-dasharray="%s"`, d)
-		}
-		b.WriteString(` d="`)
-		for r, v := range p {
-			cmd := "L"
-			if r == 0 {
-				cmd = "M"
-			}
-			fmt.Fprintf(&b, "%s%.0f %.0f", cmd, x(r), y(float64(v)))
-		}
-		fmt.Fprintf(&b, `"><title>%s</title></path>`+"\n", html.EscapeString(names[i]))
+		chartLine(&b, i, p, func(r int) float64 { return x(r) }, y, names[i])
 	}
 	for i, p := range pts {
 		marker(&b, i, x(rounds), y(float64(p[len(p)-1])), 7)
 	}
-	for i := range pts {
-		lx := float64(chartLeft - 50 + (i%2)*((chartW-chartLeft+50)/2))
-		ly := float64(legendTop + (i/2)*chartLegend)
-		fmt.Fprintf(&b, `<path d="M%.0f %.0fh26" stroke="%s" stroke-width="2.5"`, lx, ly, boardpic.SeatHex(i))
-		if d := dashes[i%len(dashes)]; d != "" {
-			fmt.Fprintf(&b, ` stroke-dasharray="%s"`, d)
-		}
-		b.WriteString("/>")
-		marker(&b, i, lx+36, ly, 6)
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f">%s</text>`+"\n", lx+48, ly+4, html.EscapeString(clip(names[i], 20)))
-	}
+	chartLegendRows(&b, len(pts), legendTop, func(i int) string { return names[i] })
 	b.WriteString("</svg>")
 	return template.HTML(b.String()) // every text in it is escaped above
 }

@@ -48,7 +48,7 @@ func (b *postbox) post(ctx context.Context, l *leagues.League, season *leagues.S
 }
 
 // servicesWithPost is services with the league's mails composed and kept
-// in box.
+// in box (nil: the league decides no mail).
 func servicesWithPost(t *testing.T, st gameStore, leagueStore store.LeagueStore, c *clock, box *postbox) (*service.Service, *leagues.Service) {
 	t.Helper()
 	keys, err := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
@@ -58,8 +58,12 @@ func servicesWithPost(t *testing.T, st gameStore, leagueStore store.LeagueStore,
 	log := slog.New(slog.DiscardHandler)
 	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Now: c.Now, Rand: testenv.Rand(t.Name()),
 		Limits: servicetest.Roomy, Log: log})
-	box.c = compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.test", NoPicture: true})
-	lg := leagues.New(leagues.Config{Store: leagueStore, Games: svc, Now: c.Now, Rand: testenv.Rand(t.Name() + "/leagues"), Log: log, Post: box.post})
+	var post leagues.Post
+	if box != nil {
+		box.c = compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.test", NoPicture: true})
+		post = box.post
+	}
+	lg := leagues.New(leagues.Config{Store: leagueStore, Games: svc, Now: c.Now, Rand: testenv.Rand(t.Name() + "/leagues"), Log: log, Post: post})
 	return svc, lg
 }
 
