@@ -296,6 +296,7 @@ type leagueOrgData struct {
 	page
 	views.LeagueOrgPage
 	ID, Token, Name, Notice, Error, LeagueURL, SeasonText string
+	Rounds                                                []views.RoundView // their dates
 }
 
 func (a *api) leagueOrgPage(w http.ResponseWriter, r *http.Request) {
@@ -316,32 +317,38 @@ func (a *api) renderLeagueOrg(w http.ResponseWriter, r *http.Request, token stri
 		return
 	}
 	p, req, err := a.leagueView(r, token, c, l)
+	var org views.LeagueOrgPage
+	if err == nil {
+		org, err = a.organiserView(r, l, req)
+	}
 	if err != nil {
 		a.pageError(w, r, err)
 		return
 	}
+	d := leagueOrgData{page: newPage(r, "league_org_title"), ID: l.ID, Token: token, Name: l.Name, Notice: notice, Error: errMsg,
+		LeagueURL: pageLink("/l/"+l.ID, token, lang(r)), SeasonText: p.SeasonText, LeagueOrgPage: org, Rounds: p.Rounds}
+	d.Title = l.Name + " — " + d.Title
+	if r.Method != http.MethodGet {
+		d.langLinks("/l/"+l.ID+"/org", token)
+	}
+	a.render(w, r, status, "league_org.html", d)
+}
+
+// organiserView is the organiser's part of a league: the members, the
+// next season's proposal once it may start, the invitation link.
+func (a *api) organiserView(r *http.Request, l *leagues.League, req views.LeagueRequest) (views.LeagueOrgPage, error) {
 	proposal, err := a.leagues.Proposal(r.Context(), l.ID)
 	if e := service.AsError(err); err != nil && e.Code != service.CodeWrongStatus {
-		a.pageError(w, r, err)
-		return
+		return views.LeagueOrgPage{}, err
 	}
 	if req.Season != nil && !req.Season.Over {
 		proposal = nil
 	}
 	invite, err := a.svc.Token(linksign.PurposeLeagueInvite, l.ID, linksign.NoSeat, 0, service.InviteTokenTTL)
 	if err != nil {
-		a.pageError(w, r, err)
-		return
+		return views.LeagueOrgPage{}, err
 	}
-	lg := lang(r)
-	d := leagueOrgData{page: newPage(r, "league_org_title"), ID: l.ID, Token: token, Name: l.Name, Notice: notice, Error: errMsg,
-		LeagueURL: pageLink("/l/"+l.ID, token, lg), SeasonText: p.SeasonText,
-		LeagueOrgPage: views.LeagueOrganiser(req, proposal, a.link("/l/"+l.ID+"/join", invite, lg), a.now())}
-	d.Title = l.Name + " — " + d.Title
-	if r.Method != http.MethodGet {
-		d.langLinks("/l/"+l.ID+"/org", token)
-	}
-	a.render(w, r, status, "league_org.html", d)
+	return views.LeagueOrganiser(req, proposal, a.link("/l/"+l.ID+"/join", invite, req.Lang), a.now()), nil
 }
 
 // startSeasonPage starts the next season with the proposal as it stands,
@@ -466,7 +473,12 @@ func (a *api) leagueCall(w http.ResponseWriter, r *http.Request, req any, do fun
 
 func (a *api) leagueJSON(w http.ResponseWriter, r *http.Request) {
 	a.leagueCall(w, r, nil, func(c linksign.Claims, l *leagues.League) (int, any, error) {
-		p, _, err := a.leagueView(r, bearer(r), c, l)
+		p, req, err := a.leagueView(r, bearer(r), c, l)
+		if err == nil && c.Purpose == linksign.PurposeLeagueOrganiser {
+			var org views.LeagueOrgPage
+			org, err = a.organiserView(r, l, req)
+			p.Organiser = &org
+		}
 		return http.StatusOK, p, err
 	}, leagueReaders...)
 }

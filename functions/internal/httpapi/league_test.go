@@ -165,6 +165,18 @@ func TestLeagueRoutes(t *testing.T) {
 	if err := json.Unmarshal(rec.Body.Bytes(), &view); err != nil || rec.Code != 200 || len(view.Divisions) != 1 || len(view.Divisions[0].Rows) != 4 || view.Me == nil || view.Me.Name != "Boris" {
 		t.Errorf("league JSON: %d %s", rec.Code, rec.Body)
 	}
+	// The organiser's JSON has their part: the members with their pages.
+	rec = w.do(t, "GET", "/api/leagues/"+id, org, nil)
+	var orgView struct {
+		Organiser *struct{ Members []struct{ Email, URL string } }
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &orgView); err != nil || orgView.Organiser == nil || len(orgView.Organiser.Members) != 4 ||
+		orgView.Organiser.Members[0].Email != "anna@pbm.test" || orgView.Organiser.Members[0].URL == "" {
+		t.Errorf("the organiser's JSON: %d %.400s", rec.Code, rec.Body)
+	}
+	if bytes.Contains(w.do(t, "GET", "/api/leagues/"+id, memberTokens[1], nil).Body.Bytes(), []byte(`"organiser":`)) {
+		t.Error("a member's JSON has the organiser's part")
+	}
 	// A member's token opens no organiser's page; a tampered one nothing.
 	if rec = w.do(t, "GET", "/l/"+id+"/org?t="+url.QueryEscape(memberTokens[0]), "", nil); rec.Code != http.StatusForbidden && rec.Code != http.StatusUnauthorized {
 		t.Errorf("organiser page with a member's token: %d", rec.Code)

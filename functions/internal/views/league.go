@@ -46,6 +46,8 @@ type LeaguePage struct {
 	Moves      []string       `json:"moves"`
 	// Me is the reader's own part, for a member.
 	Me *LeagueMember `json:"me,omitempty"`
+	// Organiser is the organiser's part, for them (the API's answer).
+	Organiser *LeagueOrgPage `json:"organiser,omitempty"`
 }
 
 // DivisionView is one division's table and its points by round.

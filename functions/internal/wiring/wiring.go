@@ -92,7 +92,9 @@ func newNotifier(a *App, baseURL string, m *Mail) (*notify.Notifier, leagues.Pos
 		if err != nil {
 			return err
 		}
-		if p, err := a.Store.GetPlayer(ctx, msg.To); err == nil && p.Suppressed {
+		// A bounced address gets nothing; one unsubscribed from all but
+		// its own moves only its table for a round.
+		if p, err := a.Store.GetPlayer(ctx, msg.To); err == nil && (p.Suppressed || p.Unsubscribed && letter.Kind != leagues.LetterRound) {
 			return nil
 		}
 		err = m.sender.Send(ctx, msg)
