@@ -351,9 +351,10 @@ func (a *api) organiserView(r *http.Request, l *leagues.League, req views.League
 	return views.LeagueOrganiser(req, proposal, a.link("/l/"+l.ID+"/join", invite, req.Lang), a.now()), nil
 }
 
-// startSeasonPage starts the next season with the proposal as it stands,
-// its first round on the date given (09:00 UTC).
-func (a *api) startSeasonPage(w http.ResponseWriter, r *http.Request) {
+// orgPost answers a form of the organiser's page: it authorizes the
+// posted token, runs do, and shows a refusal on the page or redirects to
+// it with done set.
+func (a *api) orgPost(w http.ResponseWriter, r *http.Request, done string, do func(l *leagues.League) error) {
 	if !a.parseForm(w, r) {
 		return
 	}
@@ -363,16 +364,24 @@ func (a *api) startSeasonPage(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, err)
 		return
 	}
-	start, err := startDate(r.PostFormValue("start"), a.now())
-	if err == nil {
-		_, err = a.leagues.StartSeason(r.Context(), l.ID, nil, start)
-	}
-	if err != nil {
+	if err := do(l); err != nil {
 		e, status := a.classify(r, err)
 		a.renderLeagueOrg(w, r, token, status, "", e.Message(lang(r)))
 		return
 	}
-	http.Redirect(w, r, pageLink("/l/"+l.ID+"/org", token, lang(r), "started", "1"), http.StatusSeeOther)
+	http.Redirect(w, r, pageLink("/l/"+l.ID+"/org", token, lang(r), done, "1"), http.StatusSeeOther)
+}
+
+// startSeasonPage starts the next season with the proposal as it stands,
+// its first round on the date given (09:00 UTC).
+func (a *api) startSeasonPage(w http.ResponseWriter, r *http.Request) {
+	a.orgPost(w, r, "started", func(l *leagues.League) error {
+		start, err := startDate(r.PostFormValue("start"), a.now())
+		if err == nil {
+			_, err = a.leagues.StartSeason(r.Context(), l.ID, nil, start)
+		}
+		return err
+	})
 }
 
 // startDate reads a season's first day (YYYY-MM-DD; empty: now), its
@@ -392,25 +401,13 @@ func startDate(s string, now time.Time) (time.Time, error) {
 	return d, nil
 }
 
+// substitutePage seats a substitute from the organiser's page.
 func (a *api) substitutePage(w http.ResponseWriter, r *http.Request) {
-	if !a.parseForm(w, r) {
-		return
-	}
-	token := r.PostFormValue("t")
-	_, l, err := a.loadLeague(r, token, linksign.PurposeLeagueOrganiser)
-	if err != nil {
-		a.pageError(w, r, err)
-		return
-	}
-	f := r.PostForm
-	from, _ := strconv.Atoi(f.Get("from"))
-	err = a.leagues.SeatSubstitute(r.Context(), l.ID, f.Get("member"), service.Person{Name: f.Get("name"), Email: f.Get("email"), Lang: f.Get("sub_lang")}, from)
-	if err != nil {
-		e, status := a.classify(r, err)
-		a.renderLeagueOrg(w, r, token, status, "", e.Message(lang(r)))
-		return
-	}
-	http.Redirect(w, r, pageLink("/l/"+l.ID+"/org", token, lang(r), "seated", "1"), http.StatusSeeOther)
+	a.orgPost(w, r, "seated", func(l *leagues.League) error {
+		f := r.PostForm
+		from, _ := strconv.Atoi(f.Get("from"))
+		return a.leagues.SeatSubstitute(r.Context(), l.ID, f.Get("member"), service.Person{Name: f.Get("name"), Email: f.Get("email"), Lang: f.Get("sub_lang")}, from)
+	})
 }
 
 // The JSON API.
