@@ -66,6 +66,8 @@ type Data struct {
 	// Seed and SeedSHA256: the game-over mail reveals the seed the
 	// players were shown the commitment to.
 	Seed, SeedSHA256 string
+	// League is what a league's own mail adds (league.go).
+	League *LeagueMail
 
 	zone *time.Location // the recipient's, for the times a mail gives
 }
