@@ -42,6 +42,9 @@ type SeatInfo struct {
 	Person
 	Accepted bool `json:"accepted,omitempty"`
 	Engine   int  `json:"engine"`
+	// Out says why an invitation holds no seat any more: OutReplaced
+	// (the organiser gave its seat to a substitute, a new invitation).
+	Out string `json:"out,omitempty"`
 }
 
 // Entry is one accepted command with what it caused.
@@ -145,6 +148,19 @@ type Record struct {
 	// instance that exported it: a finished game kept to be viewed.
 	ImportedFrom string `json:"imported_from,omitempty"`
 
+	// The organiser's controls and the players' absences (controls.go,
+	// away.go). Paused is when the organiser paused the game (0: it is
+	// not): its clocks stand still. Controls lists what the organiser
+	// did, oldest first. Leaving[seat]: the organiser removed the engine
+	// seat's player, who resigns at their next decision. Away holds each
+	// invitation's absences; AwayDays is each seat's vacation allowance
+	// (0: DefaultAwayDays, below 0: none).
+	Paused   int64             `json:"paused,omitempty"`
+	Controls []Control         `json:"controls,omitempty"`
+	Leaving  []bool            `json:"leaving,omitempty"`
+	Away     map[int][]Absence `json:"away,omitempty"`
+	AwayDays int               `json:"away_days,omitempty"`
+
 	// marking: this commit only marks mail sent (Settle), in the action
 	// that committed the mail; not stored.
 	marking bool
@@ -186,6 +202,8 @@ type Mail struct {
 	Moves int    `json:"moves"`
 	Due   int64  `json:"due,omitempty"`   // the decision's deadline
 	About int    `json:"about,omitempty"` // the seat a mail to the organiser is about
+	// Control is the entry of Record.Controls a MailControl tells of.
+	Control int `json:"control,omitempty"`
 	// Failures counts the drains that could not compose this mail.
 	Failures int `json:"failures,omitempty"`
 }

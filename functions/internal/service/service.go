@@ -158,12 +158,18 @@ var errUnchanged = errors.New("unchanged")
 // update reads, changes and writes a game, retrying on conflict: for
 // commands whose effect does not depend on the order (accept, start).
 func (s *Service) update(ctx context.Context, id string, change func(*Record) error) error {
+	return s.updateAt(ctx, id, func(rec *Record, _ int64) error { return change(rec) })
+}
+
+// updateAt is update for a change that needs the version it read (to
+// play commands as the version after it).
+func (s *Service) updateAt(ctx context.Context, id string, change func(rec *Record, ver int64) error) error {
 	for attempt := 0; ; attempt++ {
 		rec, ver, err := s.Load(ctx, id)
 		if err != nil {
 			return err
 		}
-		if err := change(rec); errors.Is(err, errUnchanged) {
+		if err := change(rec, ver); errors.Is(err, errUnchanged) {
 			return nil
 		} else if err != nil {
 			return err
