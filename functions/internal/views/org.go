@@ -39,6 +39,8 @@ type OrgPage struct {
 	CanStart                            bool
 	UnsentToYou                         bool // a mail to the organiser was parked
 	GameURL, LogURL, SpectatorURL       string
+	Controls                            OrgControls
+	ControlsURL                         string // the page of the controls
 }
 
 // OrgRequest is what the organiser's page is made from.
@@ -89,6 +91,7 @@ func Organiser(q OrgRequest) (OrgPage, error) {
 	if q.Game != nil {
 		d.standings(q)
 	}
+	d.Controls, d.ControlsURL = Controls(q), q.Link("/g/"+rec.ID+"/controls")
 	return d, nil
 }
 
