@@ -275,7 +275,7 @@ var texts = map[string][2]string{
 	"ctl_replace_btn":     {"Пригласить замену", "Invite the substitute"},
 	"ctl_end":             {"Закончить игру сейчас (места — по капиталу)", "End the game now (places by net worth)"},
 	"ctl_cancel":          {"Отменить игру", "Cancel the game"},
-	"ctl_none":         {"Игра окончена или отменена: управлять больше нечем.", "The game is over or cancelled: there is nothing left to control."},
+	"ctl_none":            {"Игра окончена или отменена: управлять больше нечем.", "The game is over or cancelled: there is nothing left to control."},
 	"ctl_log":             {"Решения организатора", "The organiser's decisions"},
 	"leaving":             {"выходит из игры", "leaving"},
 	"take_seat_back":      {"Вернуть своё место у бота", "Take your seat back from the bot"},
