@@ -9,7 +9,8 @@
 // signs and checks links; act.go applies a seat's, a bot's or an order's
 // decision, on what precondition.go says the move was chosen on; clock.go
 // does what deadlines ask (Tick, the sweep); log.go reads and replays the
-// log; mail.go plans the mail a commit leaves.
+// log; mail.go plans the mail a commit leaves; controls.go gives the
+// organiser's controls and away.go the players' absences.
 package service
 
 import (
