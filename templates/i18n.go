@@ -262,7 +262,7 @@ var texts = map[string][2]string{
 	// The organiser's controls, absences and back from the bot (issue 17).
 	"controls":            {"Управление игрой", "Game controls"},
 	"paused":              {"на паузе", "paused"},
-	"paused_note":         {"Организатор приостановил игру: сроки ходов стоят, ходы не принимаются, пока игра не продолжится.", "The organiser has paused the game: the deadlines stand still and no move is taken until it resumes."},
+	"paused_note":         {"Игра на паузе по решению организатора: сроки ходов стоят, ходы не принимаются, пока игра не продолжится.", "The organiser has paused the game: the deadlines stand still and no move is taken until it resumes."},
 	"status_cancelled":    {"отменена", "cancelled"},
 	"ctl_pause":           {"Приостановить игру", "Pause the game"},
 	"ctl_resume":          {"Продолжить игру", "Resume the game"},

@@ -117,7 +117,7 @@ func TestControlPages(t *testing.T) {
 		t.Fatal("no resume after the pause")
 	}
 	mails := f.controlMails(id) // the players read Russian
-	if len(mails) != 3 || !strings.Contains(mails[0], "приостановил игру") {
+	if len(mails) != 3 || !strings.Contains(mails[0], "на паузе по решению организатора") {
 		t.Fatalf("pause mails: %q", mails)
 	}
 	// The game page says so; the move is refused while paused.
@@ -133,7 +133,7 @@ func TestControlPages(t *testing.T) {
 	}
 	post("resume")
 	post("extend", "hours", "12")
-	if mails := f.controlMails(id); len(mails) != 6 || !strings.Contains(mails[3], "продлил текущий срок хода на 12 ч") {
+	if mails := f.controlMails(id); len(mails) != 6 || !strings.Contains(mails[3], "срок хода продлён на 12 ч") {
 		t.Fatalf("resume and extend mails: %q", mails)
 	}
 	// A refusal is shown on the page.
@@ -143,7 +143,7 @@ func TestControlPages(t *testing.T) {
 	// Seat 1 to its bot: its player's mails now carry the way back.
 	post("bot", "seat", "1")
 	mails = f.controlMails(id)
-	if len(mails) != 3 || !strings.Contains(mails[1], "передал место игрока "+fixtureNames[1]+" боту") {
+	if len(mails) != 3 || !strings.Contains(mails[1], "играет бот: "+fixtureNames[1]) {
 		t.Fatalf("bot mails: %q", mails)
 	}
 	back := backLinkRE.FindString(mails[1])
@@ -167,7 +167,7 @@ func TestControlPages(t *testing.T) {
 	old := f.seatToken(t, id, 2)
 	post("replace", "seat", "2", "name", "Zoe", "email", "zoe@pbm.test", "sub_lang", "en")
 	mails = f.controlMails(id)
-	if len(mails) != 3 || !strings.Contains(mails[2], "игроку Zoe") {
+	if len(mails) != 3 || !strings.Contains(mails[2], "→ Zoe") {
 		t.Fatalf("replace mails: %q", mails)
 	}
 	if code, _ := b.get("/g/" + id + "?t=" + old + "&lang=en"); code != http.StatusForbidden {

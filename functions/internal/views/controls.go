@@ -18,37 +18,37 @@ func ControlText(l string, rec *service.Record, c service.Control) string {
 	}
 	switch c.What {
 	case service.ControlPause:
-		return templates.Pick(l, "Организатор приостановил игру: сроки ходов стоят, ходы не принимаются, пока игра не продолжится.",
+		return templates.Pick(l, "Игра на паузе по решению организатора: сроки ходов стоят, ходы не принимаются, пока игра не продолжится.",
 			"The organiser has paused the game: the deadlines stand still and no move is taken until it resumes.")
 	case service.ControlResume:
-		return templates.Pickf(l, "Организатор продолжил игру; сроки ходов сдвинуты на время паузы (%d ч).",
+		return templates.Pickf(l, "Игра продолжается по решению организатора; сроки ходов сдвинуты на время паузы (%d ч).",
 			"The organiser has resumed the game; the deadlines moved on by the pause (%d h).", c.Hours)
 	case service.ControlExtend:
-		return templates.Pickf(l, "Организатор продлил текущий срок хода на %d ч.", "The organiser has extended the current deadline by %d h.", c.Hours)
+		return templates.Pickf(l, "По решению организатора текущий срок хода продлён на %d ч.", "The organiser has extended the current deadline by %d h.", c.Hours)
 	case service.ControlBot:
-		return templates.Pickf(l, "Организатор передал место игрока %s боту.", "The organiser has handed %s's seat to a bot.", who)
+		return templates.Pickf(l, "По решению организатора за место теперь играет бот: %s.", "The organiser has handed %s's seat to a bot.", who)
 	case service.ControlUnbot:
 		if c.By == service.ByPlayer {
-			return templates.Pickf(l, "Игрок %s снова сам играет за своё место: бот больше не играет.", "%s has taken the seat back from the bot.", who)
+			return templates.Pickf(l, "%s: место снова за игроком, бот больше не играет.", "%s has taken the seat back from the bot.", who)
 		}
-		return templates.Pickf(l, "Организатор вернул место игроку %s: бот больше не играет за него.", "The organiser has given %s's seat back from the bot.", who)
+		return templates.Pickf(l, "По решению организатора бот больше не играет за место: %s.", "The organiser has given %s's seat back from the bot.", who)
 	case service.ControlReplace:
 		sub := "—"
 		if c.To >= 0 && c.To < len(rec.Seats) {
 			sub = rec.Seats[c.To].Name
 		}
-		return templates.Pickf(l, "Организатор передал место игрока %s игроку %s (со всей историей). Пока замена не примет приглашение, за место играет бот.",
+		return templates.Pickf(l, "По решению организатора место со всей историей переходит к замене: %s → %s. Пока замена не примет приглашение, за место играет бот.",
 			"The organiser has given %s's seat, with its history, to %s. Until they accept, a bot plays it.", who, sub)
 	case service.ControlRemove:
-		return templates.Pickf(l, "Организатор исключил игрока %s: при своём следующем решении игрок выходит из игры.",
+		return templates.Pickf(l, "По решению организатора из игры выходит: %s — при своём следующем решении.",
 			"The organiser has removed %s, who leaves the game at their next decision.", who)
 	case service.ControlEnd:
-		return templates.Pick(l, "Организатор закончил игру: места — по капиталу на этот момент.", "The organiser has ended the game: places by net worth as it stood.")
+		return templates.Pick(l, "Игра окончена по решению организатора: места — по капиталу на этот момент.", "The organiser has ended the game: places by net worth as it stood.")
 	case service.ControlCancel:
-		return templates.Pick(l, "Организатор отменил игру: она не начнётся, приглашения больше не действуют.",
+		return templates.Pick(l, "Игра отменена по решению организатора: она не начнётся, приглашения больше не действуют.",
 			"The organiser has cancelled the game: it will not start, and the invitations no longer work.")
 	}
-	return templates.Pick(l, "Организатор изменил игру.", "The organiser has changed the game.")
+	return templates.Pick(l, "Игра изменена по решению организатора.", "The organiser has changed the game.")
 }
 
 // AwayText is "away until …" for the pages (until 0: until they are
