@@ -277,6 +277,7 @@ var texts = map[string][2]string{
 	"ctl_cancel":          {"Отменить игру", "Cancel the game"},
 	"ctl_none":            {"Игра окончена или отменена: управлять больше нечем.", "The game is over or cancelled: there is nothing left to control."},
 	"ctl_log":             {"Решения организатора", "The organiser's decisions"},
+	"replaced":            {"место передано замене", "seat given to a substitute"},
 	"leaving":             {"выходит из игры", "leaving"},
 	"take_seat_back":      {"Вернуть своё место у бота", "Take your seat back from the bot"},
 	"back_title":          {"Ваше место у бота", "A bot holds your seat"},

@@ -2,6 +2,7 @@ package httpapi_test
 
 import (
 	"context"
+	"html"
 	"net/http"
 	"net/url"
 	"regexp"
@@ -173,6 +174,26 @@ func TestControlPages(t *testing.T) {
 	if code, _ := b.get("/g/" + id + "?t=" + old + "&lang=en"); code != http.StatusForbidden {
 		t.Fatalf("the replaced player's link: %d", code)
 	}
+	// The substitute accepts from the invitation the organiser's page
+	// links to, and plays the seat.
+	unchanged(t, f.st, id, func() { _, page = b.get(orgPage) })
+	invites := linkRE.FindAllStringSubmatch(page, -1)
+	if len(invites) != 1 || !strings.Contains(page, "seat given to a substitute") {
+		t.Fatalf("%d invitation links on the organiser's page after the replacement", len(invites))
+	}
+	unchanged(t, f.st, id, func() { _, page = b.get(html.UnescapeString(invites[0][1])) })
+	af := forms(page)
+	if len(af) != 1 || !strings.Contains(af[0].action, "/accept") {
+		t.Fatal("the substitute's invitation has no accept button")
+	}
+	if code, body, _ := b.post(af[0].action, af[0].values); code != http.StatusOK || !strings.Contains(body, "Zoe") {
+		t.Fatalf("the substitute accepts: %d", code)
+	}
+	rec, _, _ = f.svc.Load(t.Context(), id)
+	if !rec.Seats[3].Accepted || rec.Seats[3].Engine != 2 || rec.Bots[2] {
+		t.Fatalf("after the substitute accepted: %+v, bots %v", rec.Seats[3], rec.Bots)
+	}
+	f.replaysExactly(id)
 	// The end: scored as it stands, the record verifies.
 	post("end")
 	rec, _, _ = f.svc.Load(t.Context(), id)

@@ -85,9 +85,9 @@ func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
 	me := rec.Seats[rd.claims.Seat]
 	d := inviteData{page: newPage(r, "invite_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Name: me.Name,
 		Organiser: rec.Organiser.Name, Options: views.OptionsText(l, rec), Deadline: views.Duration(l, timeHours(views.DeadlineHours(rec))),
-		Accepted: me.Accepted, Open: rec.Status == service.StatusInvited, RulesURL: rulesLink(rec.Kind, l)}
+		Accepted: me.Accepted, Open: rec.Status == service.StatusInvited || rec.Substituting(rd.claims.Seat), RulesURL: rulesLink(rec.Kind, l)}
 	for i, s := range rec.Seats {
-		if i != rd.claims.Seat {
+		if i != rd.claims.Seat && s.Out == "" {
 			d.Players = append(d.Players, s.Name)
 		}
 	}

@@ -393,3 +393,9 @@ func (r *Record) IsPaused() bool { return r.Paused != 0 }
 // errPaused refuses a move while the game is paused.
 var errPaused = newError(CodeWrongStatus, "Организатор приостановил игру: ходы примут, когда он её продолжит.",
 	"The organiser has paused the game: moves are taken again once it resumes.", errors.New("game paused"))
+
+// Substituting tells whether invitation invite is a substitute's, not yet
+// accepted, for a seat in play.
+func (r *Record) Substituting(invite int) bool {
+	return r.Status == StatusPlaying && invite >= 0 && invite < len(r.Seats) && r.Seats[invite].Engine >= 0 && !r.Seats[invite].Accepted
+}

@@ -415,10 +415,12 @@ func (r *Record) Title(lang, kindName string) string {
 	}
 	names := make([]string, 0, 4)
 	for _, s := range r.Seats {
-		names = append(names, s.Name)
+		if s.Out == "" { // not who gave their seat to a substitute
+			names = append(names, s.Name)
+		}
 	}
-	if len(names) > 3 {
-		names = append(names[:3], "+"+strconv.Itoa(len(r.Seats)-3))
+	if n := len(names); n > 3 {
+		names = append(names[:3], "+"+strconv.Itoa(n-3))
 	}
 	title := kindName
 	if lang != "en" {

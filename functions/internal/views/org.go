@@ -20,6 +20,7 @@ type OrgPlayer struct {
 	Unreachable         bool   // their mail bounced or complained
 	Unsent              bool   // a mail to them was parked (service.ParkedMail)
 	Bot                 bool   // a bot plays the seat (missed deadlines)
+	Replaced            bool   // their seat went to a substitute
 	Owes, Out           bool   // owes a decision now; bankrupt or left
 	NetWorth            int64  // in a started game
 	Worth               string // NetWorth in the game's money
@@ -77,7 +78,8 @@ func Organiser(q OrgRequest) (OrgPage, error) {
 		if s.Accepted {
 			d.Accepted++
 		}
-		if d.Invited && !s.Accepted {
+		p.Replaced = s.Out != ""
+		if d.Invited && !s.Accepted || rec.Substituting(i) {
 			t, err := q.Sign(linksign.PurposeInvite, rec.ID, i, service.InviteTokenTTL)
 			if err != nil {
 				return OrgPage{}, err
