@@ -44,28 +44,10 @@ func (a *api) controlsPage(w http.ResponseWriter, r *http.Request) {
 // renderControls draws the page of the organiser's controls: a form for
 // each, and what was done.
 func (a *api) renderControls(w http.ResponseWriter, r *http.Request, token string, status int, errMsg string) {
-	_, rec, _, ok := a.loadGame(w, r, a.pageError, token, linksign.PurposeOrganiser)
-	if !ok {
-		return
+	d, ok := a.orgView(w, r, token, errMsg, "controls", "/g/{id}/controls")
+	if ok {
+		a.render(w, r, status, "controls.html", controlsData{orgData: d, OrgURL: pageLink("/g/"+d.ID+"/org", token, lang(r))})
 	}
-	g, err := a.engine(rec)
-	if err != nil {
-		a.pageError(w, r, err)
-		return
-	}
-	l := lang(r)
-	link := func(path string) string { return pageLink(path, token, l) }
-	d := controlsData{orgData: orgData{page: newPage(r, "controls"), Token: token, GameName: gameName(l, rec.Kind)}, OrgURL: link("/g/" + rec.ID + "/org")}
-	d.OrgPage, err = views.Organiser(views.OrgRequest{Lang: l, Rec: rec, Game: g, Error: errMsg, Now: a.now(), Sign: a.sign, Link: link, Share: a.link})
-	if err != nil {
-		a.pageError(w, r, err)
-		return
-	}
-	d.Title = rec.Title(l, d.GameName) + " — " + d.Title
-	if r.Method != http.MethodGet {
-		d.langLinks("/g/"+rec.ID+"/controls", token)
-	}
-	a.render(w, r, status, "controls.html", d)
 }
 
 // controlPage acts on a form of the controls' page: the page again, with
