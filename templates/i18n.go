@@ -276,6 +276,7 @@ var texts = map[string][2]string{
 	"ctl_end":             {"Закончить игру сейчас (места — по капиталу)", "End the game now (places by net worth)"},
 	"ctl_cancel":          {"Отменить игру", "Cancel the game"},
 	"ctl_none":            {"Игра окончена или отменена: управлять больше нечем.", "The game is over or cancelled: there is nothing left to control."},
+	"ctl_sure":            {"Да, это нельзя отменить", "Yes: this cannot be undone"},
 	"ctl_log":             {"Решения организатора", "The organiser's decisions"},
 	"replaced":            {"место передано замене", "seat given to a substitute"},
 	"leaving":             {"выходит из игры", "leaving"},

@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"errors"
 	"net/http"
 	"strconv"
 	"time"
@@ -72,6 +73,9 @@ func (a *api) controlPage(w http.ResponseWriter, r *http.Request) {
 		if req.Hours, err = strconv.Atoi(v); err != nil {
 			err = service.Fail(service.CodeInvalid, err)
 		}
+	}
+	if (req.Control == service.ControlEnd || req.Control == service.ControlCancel) && f.Get("sure") == "" && err == nil {
+		err = service.Fail(service.CodeInvalid, errors.New("not confirmed")) // the form's box, which browsers require, left unticked
 	}
 	if req.Control == service.ControlReplace {
 		req.Substitute = &service.Person{Name: f.Get("name"), Email: f.Get("email"), Lang: f.Get("sub_lang")}

@@ -194,8 +194,11 @@ func TestControlPages(t *testing.T) {
 		t.Fatalf("after the substitute accepted: %+v, bots %v", rec.Seats[3], rec.Bots)
 	}
 	f.replaysExactly(id)
-	// The end: scored as it stands, the record verifies.
-	post("end")
+	// The end, once confirmed: scored as it stands.
+	if code, _, _ := b.post("/g/"+id+"/control?lang=en", url.Values{"t": {c.OrganiserToken}, "control": {"end"}}); code != http.StatusBadRequest {
+		t.Fatalf("an end not confirmed: %d", code)
+	}
+	post("end", "sure", "1")
 	rec, _, _ = f.svc.Load(t.Context(), id)
 	if rec.Status != service.StatusOver {
 		t.Fatalf("status %s after the end", rec.Status)
