@@ -211,6 +211,14 @@ func TestControlPages(t *testing.T) {
 	if !strings.Contains(page, "The organiser has ended the game") {
 		t.Fatal("the game-over page does not say why")
 	}
+	// The log, with the organiser's command in it, and the record.
+	for _, p := range []string{"/g/" + id + "/log?", "/g/" + id + "/record?"} {
+		var code int
+		unchanged(t, f.st, id, func() { code, page = b.get(p + org.Encode()) })
+		if code != http.StatusOK {
+			t.Fatalf("%s: %d %s", p, code, page)
+		}
+	}
 }
 
 // seatToken is a seat token of invitation inv.
