@@ -194,6 +194,12 @@ func TestControlPages(t *testing.T) {
 		t.Fatalf("after the substitute accepted: %+v, bots %v", rec.Seats[3], rec.Bots)
 	}
 	f.replaysExactly(id)
+	// Seat 0 removed: it resigns at its next decision, by the engine's own
+	// command.
+	post("remove", "seat", "0")
+	if mails := f.controlMails(id); len(mails) != 3 || !strings.Contains(mails[0], "из игры выходит: "+fixtureNames[0]) {
+		t.Fatalf("remove mails: %q", mails)
+	}
 	// The end, once confirmed: scored as it stands.
 	if code, _, _ := b.post("/g/"+id+"/control?lang=en", url.Values{"t": {c.OrganiserToken}, "control": {"end"}}); code != http.StatusBadRequest {
 		t.Fatalf("an end not confirmed: %d", code)
