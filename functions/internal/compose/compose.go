@@ -133,7 +133,9 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		d.Link, err = c.link("/g/"+rec.ID+"/invite", linksign.PurposeInvite, rec.ID, m.Seat, 0, service.InviteTokenTTL, l)
 		var names []string
 		for _, s := range rec.Seats {
-			names = append(names, s.Name)
+			if s.Out == "" { // not whom a substitute replaces
+				names = append(names, s.Name)
+			}
 		}
 		d.Others = strings.Join(names, ", ")
 		d.RulesURL = c.base + "/rules/" + rec.Kind + "?lang=" + l
