@@ -11,7 +11,7 @@ import (
 )
 
 // chartPoints bounds the samples of the net-worth chart.
-const chartPoints = 200
+const chartPoints = service.ChartPoints
 
 // seatData is the game page: the view of its reader (views.SeatPage),
 // with its token, names and pictures.
@@ -74,9 +74,9 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 }
 
 // chart draws the net worth of every seat over a game that is over; none
-// when its log does not replay (the page goes without it). The first view
-// replays the game and keeps the chart in it; the next ones draw what it
-// keeps, reading nothing more than the game item.
+// when its log does not replay (the page goes without it). The commit that
+// ended the game kept the chart in it; a game that ended before charts
+// were kept is replayed for each view (a GET never writes).
 func (a *api) chart(r *http.Request, rec *service.Record, l string, names []string) template.HTML {
 	if rec.Chart != nil {
 		return netWorthChart(l, present.For(rec.Kind), *rec.Chart, names)
@@ -90,9 +90,6 @@ func (a *api) chart(r *http.Request, rec *service.Record, l string, names []stri
 	if err != nil {
 		a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
 		return ""
-	}
-	if err := a.svc.KeepChart(r.Context(), rec.ID, s); err != nil {
-		a.log.WarnContext(r.Context(), "net worth chart not kept", "game", rec.ID, "err", err.Error())
 	}
 	return netWorthChart(l, present.For(rec.Kind), s, names)
 }

@@ -152,7 +152,7 @@ type Record struct {
 	// conditioned on it.
 	SentVer int64 `json:"sent_ver,omitempty"`
 	// Chart is the net worth of every seat through a game that is over,
-	// kept by its first game-over page (KeepChart).
+	// kept by the commit that ended it (keepChart).
 	Chart *Chart `json:"chart,omitempty"`
 
 	// sentEntries is the marker Load read (SentVer); folded, the mail

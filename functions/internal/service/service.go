@@ -237,6 +237,7 @@ func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, e
 		rec.Log = append(logLines(nil), rest...)
 		rec.Chunks++
 	}
+	s.keepChart(ctx, rec)
 	now := s.now()
 	rec.Updated = now.Unix()
 	rec.WakeKey = rec.wakeKey(now.Unix())
