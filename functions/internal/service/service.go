@@ -73,6 +73,10 @@ type Config struct {
 	// and version just written, so that the notifier need not read the
 	// game again.
 	Committed func(ctx context.Context, rec *Record, version int64)
+
+	// Talk keeps the games' table talk (talk.go); optional: without it
+	// the service keeps none and mails fold none in.
+	Talk store.TalkStore
 }
 
 // Service is safe for concurrent use.
@@ -87,12 +91,13 @@ type Service struct {
 	log         *slog.Logger
 	afterCommit func(ctx context.Context, gameID string)
 	committed   func(ctx context.Context, rec *Record, version int64)
+	talk        store.TalkStore
 }
 
 // New makes a Service.
 func New(c Config) *Service {
 	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, limits: c.Limits.withDefaults(), keys: c.Keys,
-		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed}
+		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed, talk: c.Talk}
 	if s.guard == nil {
 		g, ok := c.Store.(store.GuardStore)
 		if !ok {
