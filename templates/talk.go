@@ -24,6 +24,7 @@ var talkTexts = map[string][2]string{
 	"talk_newest":      {"К последним сообщениям", "To the newest messages"},
 	"talk_sent":        {"Сообщение отправлено.", "Message sent."},
 	"talk_all":         {"Весь разговор", "All the talk"},
+	"talk_write_link":  {"Написать за столом и читать весь разговор", "Write to the table, read all the talk"},
 	"talk_read_only":   {"Зрители читают общий разговор, но не пишут.", "Spectators read the public talk but do not write."},
 	"talk_org_note":    {"Вы видите общий разговор, но не личные сообщения игроков. Скрытое сообщение остаётся на месте с пометкой.", "You see the public talk, not the players' private messages. A hidden message stays in its place, marked as hidden."},
 	"talk_back":        {"← К игре", "← Back to the game"},

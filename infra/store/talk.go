@@ -33,13 +33,15 @@ type TalkStore interface {
 	// TalkAfter lists up to limit messages of game whose key is above
 	// after ("" for the oldest), oldest first.
 	TalkAfter(ctx context.Context, game, after string, limit int) ([]TalkMessage, error)
-	// HideTalk sets or clears a message's Hidden; ErrNotFound if the game
-	// has no message of that key.
-	HideTalk(ctx context.Context, game, key string, hidden bool) error
+	// SetTalkHidden writes m — a message as read, its Hidden set anew —
+	// over the stored one of its key; ErrNotFound if there is none. (One
+	// PutItem in DynamoDB, the write every function may make on the
+	// table: no UpdateItem on a game's partition.)
+	SetTalkHidden(ctx context.Context, m TalkMessage) error
 	// TalkSeen is the key of the newest message a seat has been mailed
 	// ("" for none).
 	TalkSeen(ctx context.Context, game string, seat int) (string, error)
 	// SetTalkSeen moves a seat's mark forward to key; a mark already at or
-	// beyond it stays.
+	// beyond it stays. (One conditional PutItem in DynamoDB.)
 	SetTalkSeen(ctx context.Context, game string, seat int, key string) error
 }

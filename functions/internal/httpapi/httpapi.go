@@ -104,6 +104,13 @@ func (a *api) routes() []struct {
 		{Route{"GET", "/unsubscribe"}, a.unsubscribePage},
 		{Route{"POST", "/unsubscribe"}, a.unsubscribe},
 		{Route{"GET", "/rules/{kind}"}, a.rulesPage},
+		// Table talk (issue 17).
+		{Route{"GET", "/api/games/{id}/talk"}, a.getTalk},
+		{Route{"POST", "/api/games/{id}/talk"}, a.postTalk},
+		{Route{"POST", "/api/games/{id}/talk/hide"}, a.hideTalk},
+		{Route{"GET", "/g/{id}/talk"}, a.talkPage},
+		{Route{"POST", "/g/{id}/talk"}, a.postTalkPage},
+		{Route{"POST", "/g/{id}/talk/hide"}, a.hideTalkPage},
 	}
 }
 

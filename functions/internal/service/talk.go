@@ -224,7 +224,9 @@ func (s *Service) HideTalk(ctx context.Context, id, key string, hidden bool) err
 	if ms[0].Hidden == hidden {
 		return nil
 	}
-	if err := ts.HideTalk(ctx, id, key, hidden); err != nil {
+	m := ms[0]
+	m.Hidden = hidden
+	if err := ts.SetTalkHidden(ctx, m); err != nil {
 		return fmt.Errorf("hide talk of game %s: %w", id, err)
 	}
 	s.log.InfoContext(ctx, "talk hidden", "game", id, "key", key, "hidden", hidden)

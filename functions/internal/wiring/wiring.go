@@ -116,8 +116,11 @@ func New(p Parts) *App {
 	if p.Mail != nil && p.Mail.afterEachCommit {
 		committed = func(ctx context.Context, rec *service.Record, ver int64) { a.Notifier.Committed(ctx, rec, ver) }
 	}
+	// Both stores keep table talk; a store that does not (a test's)
+	// leaves the service without it.
+	talk, _ := p.Store.(store.TalkStore)
 	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
-		Now: p.Now, Rand: p.Rand, Committed: committed})
+		Now: p.Now, Rand: p.Rand, Committed: committed, Talk: talk})
 	if p.Mail != nil {
 		a.Notifier = p.Mail.notifier(a, p.BaseURL, p.Mail)
 	}

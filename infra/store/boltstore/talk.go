@@ -133,30 +133,22 @@ func (s *Store) talkRange(ctx context.Context, game string, limit int,
 	return out, err
 }
 
-// HideTalk rewrites the message with its new Hidden.
-func (s *Store) HideTalk(ctx context.Context, game, key string, hidden bool) error {
+// SetTalkHidden rewrites the message if it is there.
+func (s *Store) SetTalkHidden(ctx context.Context, m store.TalkMessage) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
+	v, err := json.Marshal(talkRecord{At: m.At, From: m.From, To: m.To, Text: m.Text, Hidden: m.Hidden})
+	if err != nil {
+		return fmt.Errorf("boltstore: hide talk of %s, message %s: %w", m.Game, m.Key, err)
+	}
 	return s.db.Update(func(tx *bolt.Tx) error {
 		b := tx.Bucket(bucketTalk)
-		var v []byte
-		if b != nil {
-			v = b.Get(leagueKey(game, key))
+		k := leagueKey(m.Game, m.Key)
+		if b == nil || b.Get(k) == nil {
+			return fmt.Errorf("boltstore: hide talk of %s, message %s: %w", m.Game, m.Key, store.ErrNotFound)
 		}
-		if v == nil {
-			return fmt.Errorf("boltstore: hide talk of %s, message %s: %w", game, key, store.ErrNotFound)
-		}
-		var r talkRecord
-		if err := json.Unmarshal(v, &r); err != nil {
-			return fmt.Errorf("boltstore: hide talk of %s, message %s: %w", game, key, err)
-		}
-		r.Hidden = hidden
-		nv, err := json.Marshal(r)
-		if err != nil {
-			return err
-		}
-		return b.Put(leagueKey(game, key), nv)
+		return b.Put(k, v)
 	})
 }
 

@@ -21,12 +21,14 @@ import (
 //	mark:    pk "GAME#<id>", sk "TALK!SEEN#<seat>" seen (S)
 //
 // A message is written once with a conditional PutItem and never
-// rewrites the game item; hiding is one conditional UpdateItem; a page of
+// rewrites the game item; hiding rewrites it with one conditional PutItem
+// (PutItem being the one write every function may make on a game's
+// partition, template.yaml); a page of
 // messages is one Query on a range of sort keys ("TALK#" up to "TALK#~",
 // '~' sorting after every key the service makes), which never reaches
 // the game item ("GAME"), its chunks ("LOG#") or the marks ("TALK!", '!'
 // sorting before '#'). The marks are small items of their own, moved
-// forward by one conditional UpdateItem.
+// forward by one conditional PutItem.
 const (
 	talkPrefix = "TALK#"
 	talkEnd    = "TALK#~"
@@ -48,15 +50,9 @@ func (s *Store) PostTalk(ctx context.Context, m store.TalkMessage) error {
 	if m.Game == "" || m.Key == "" || strings.Contains(m.Key, "~") {
 		return fmt.Errorf("dynamostore: post talk with game %q and key %q", m.Game, m.Key)
 	}
-	item := key(gamePK(m.Game), talkPrefix+m.Key)
-	item[AttrTalkAt], item[AttrTalkFrom], item[AttrTalkTo] = num(m.At), num(int64(m.From)), num(int64(m.To))
-	item[AttrTalkText] = str(m.Text)
-	if m.Hidden {
-		item[AttrTalkHidden] = boolean(true)
-	}
 	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName:                aws.String(s.table),
-		Item:                     item,
+		Item:                     talkItem(m),
 		ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
 		ExpressionAttributeNames: map[string]string{"#pk": AttrPK},
 	})
@@ -64,6 +60,17 @@ func (s *Store) PostTalk(ctx context.Context, m store.TalkMessage) error {
 		return fmt.Errorf("dynamostore: post talk to %s, message %s: %w", m.Game, m.Key, mapErr(err))
 	}
 	return nil
+}
+
+// talkItem is the item of m.
+func talkItem(m store.TalkMessage) attrMap {
+	item := key(gamePK(m.Game), talkPrefix+m.Key)
+	item[AttrTalkAt], item[AttrTalkFrom], item[AttrTalkTo] = num(m.At), num(int64(m.From)), num(int64(m.To))
+	item[AttrTalkText] = str(m.Text)
+	if m.Hidden {
+		item[AttrTalkHidden] = boolean(true)
+	}
+	return item
 }
 
 // TalkBefore is one Query, newest first.
@@ -121,25 +128,23 @@ func (s *Store) talkQuery(ctx context.Context, game, lo, hi, not string, forward
 	return msgs, nil
 }
 
-// HideTalk is one UpdateItem on condition that the message exists.
-func (s *Store) HideTalk(ctx context.Context, game, k string, hidden bool) error {
-	if game == "" || k == "" {
+// SetTalkHidden is one PutItem on condition that the message exists.
+func (s *Store) SetTalkHidden(ctx context.Context, m store.TalkMessage) error {
+	if m.Game == "" || m.Key == "" {
 		return fmt.Errorf("dynamostore: hide talk with empty game or key: %w", store.ErrNotFound)
 	}
-	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.table),
-		Key:                       key(gamePK(game), talkPrefix+k),
-		UpdateExpression:          aws.String("SET #hid = :h"),
-		ConditionExpression:       aws.String("attribute_exists(#pk)"),
-		ExpressionAttributeNames:  map[string]string{"#hid": AttrTalkHidden, "#pk": AttrPK},
-		ExpressionAttributeValues: attrMap{":h": boolean(hidden)},
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:                aws.String(s.table),
+		Item:                     talkItem(m),
+		ConditionExpression:      aws.String("attribute_exists(#pk)"),
+		ExpressionAttributeNames: map[string]string{"#pk": AttrPK},
 	})
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
-		return fmt.Errorf("dynamostore: hide talk of %s, message %s: %w", game, k, store.ErrNotFound)
+		return fmt.Errorf("dynamostore: hide talk of %s, message %s: %w", m.Game, m.Key, store.ErrNotFound)
 	}
 	if err != nil {
-		return fmt.Errorf("dynamostore: hide talk of %s, message %s: %w", game, k, err)
+		return fmt.Errorf("dynamostore: hide talk of %s, message %s: %w", m.Game, m.Key, err)
 	}
 	return nil
 }
@@ -167,16 +172,17 @@ func (s *Store) TalkSeen(ctx context.Context, game string, seat int) (string, er
 	return k, nil
 }
 
-// SetTalkSeen is one UpdateItem on condition that the mark is behind
-// key; a failed condition means it is not, which is no error.
+// SetTalkSeen is one PutItem on condition that the mark is behind key;
+// a failed condition means it is not, which is no error.
 func (s *Store) SetTalkSeen(ctx context.Context, game string, seat int, k string) error {
 	if game == "" || seat < 0 {
 		return fmt.Errorf("dynamostore: set talk seen of game %q seat %d", game, seat)
 	}
-	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+	item := talkSeenKey(game, seat)
+	item[AttrTalkSeen] = str(k)
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName:                 aws.String(s.table),
-		Key:                       talkSeenKey(game, seat),
-		UpdateExpression:          aws.String("SET #seen = :k"),
+		Item:                      item,
 		ConditionExpression:       aws.String("attribute_not_exists(#seen) OR #seen < :k"),
 		ExpressionAttributeNames:  map[string]string{"#seen": AttrTalkSeen},
 		ExpressionAttributeValues: attrMap{":k": str(k)},

@@ -149,19 +149,21 @@ func testTalkHide(t *testing.T, s store.TalkStore) {
 	ctx := context.Background()
 	game := newID(t)
 	all := postTalk(t, s, game, 3)
-	mustOK(t, s.HideTalk(ctx, game, all[1].Key, true), "HideTalk")
+	hidden := all[1]
+	hidden.Hidden = true
+	mustOK(t, s.SetTalkHidden(ctx, hidden), "SetTalkHidden")
 	got, err := s.TalkAfter(ctx, game, "", 10)
 	mustOK(t, err, "TalkAfter")
 	if !got[1].Hidden || got[0].Hidden || got[2].Hidden || got[1].Text != all[1].Text {
 		t.Fatalf("after hiding the second: %+v", got)
 	}
-	mustOK(t, s.HideTalk(ctx, game, all[1].Key, false), "HideTalk(false)")
+	mustOK(t, s.SetTalkHidden(ctx, all[1]), "SetTalkHidden(not hidden)")
 	got, _ = s.TalkAfter(ctx, game, "", 10)
 	if got[1].Hidden {
 		t.Fatalf("still hidden after showing: %+v", got[1])
 	}
-	if err := s.HideTalk(ctx, game, talkKey(99), true); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("HideTalk of no message: %v, want ErrNotFound", err)
+	if err := s.SetTalkHidden(ctx, store.TalkMessage{Game: game, Key: talkKey(99), Hidden: true}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("SetTalkHidden of no message: %v, want ErrNotFound", err)
 	}
 	if got, _ := s.TalkAfter(ctx, game, "", 10); len(got) != 3 {
 		t.Fatalf("hiding nothing made a message: %+v", got)
