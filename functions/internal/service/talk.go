@@ -37,8 +37,12 @@ const (
 	// TalkPerHour is how many messages a seat may post in an hour of the
 	// clock: enough for a deal, too few to flood a table's mailboxes.
 	TalkPerHour = 10
-	// TalkPage is how many messages a page of talk holds.
-	TalkPage = 10
+	// TalkPage is how many messages a page of talk holds, and
+	// TalkPageBytes how much their texts may weigh escaped (the page after
+	// takes the rest): ten of the heaviest messages would take a page over
+	// its 60 KB (SPEC §6).
+	TalkPage      = 10
+	TalkPageBytes = 30 << 10
 	// talkMailed bounds the messages one mail folds in: the newest are
 	// told, and the board has the rest.
 	talkMailed = 20
@@ -176,29 +180,44 @@ func (s *Service) ReadTalk(ctx context.Context, rec *Record, rd TalkReader, befo
 		return TalkPageOf{}, Fail(CodeForbidden, fmt.Errorf("talk for seat %d of %d", rd.Seat, len(rec.Seats)))
 	}
 	var page TalkPageOf
+	weight, last := 0, before
 	// Private messages of others are skipped, so a page may take more
 	// than one read; a few reads at most, then the page is what it is.
 	for range 4 {
-		ms, err := ts.TalkBefore(ctx, rec.ID, before, n+1)
+		ms, err := ts.TalkBefore(ctx, rec.ID, last, n+1)
 		if err != nil {
 			return TalkPageOf{}, fmt.Errorf("talk of game %s: %w", rec.ID, err)
 		}
-		for i, m := range ms {
-			if len(page.Lines) == n {
-				page.Older = ms[i-1].Key
-				return page, nil
-			}
+		for _, m := range ms {
 			if l, ok := lineFor(m, rd); ok {
+				w := talkWeight(l.Text)
+				if len(page.Lines) == n || len(page.Lines) > 0 && weight+w > TalkPageBytes {
+					page.Older = last
+					return page, nil
+				}
 				page.Lines = append(page.Lines, l)
+				weight += w
 			}
+			last = m.Key
 		}
 		if len(ms) <= n {
 			return page, nil
 		}
-		before = ms[len(ms)-1].Key
 	}
-	page.Older = before
+	page.Older = last
 	return page, nil
+}
+
+// talkWeight is what text weighs on a page at most: a page escapes
+// &, <, >, quotes and + into entities of up to five bytes.
+func talkWeight(text string) int {
+	w := len(text)
+	for _, r := range text {
+		if strings.ContainsRune("&<>\"'+", r) {
+			w += 4
+		}
+	}
+	return w
 }
 
 // HideTalk hides (or shows again) the message of key in game id: the

@@ -255,3 +255,27 @@ func TestTalkPagesAndMailOnce(t *testing.T) {
 		t.Fatalf("after a new message the mail folds in %+v", tm.Lines)
 	}
 }
+
+// TestTalkPageWeight: a page of the heaviest messages (every character
+// escaped into five bytes) stops at TalkPageBytes, and the next page has
+// the rest, so no talk page goes over its 60 KB.
+func TestTalkPageWeight(t *testing.T) {
+	svc, rec, _ := talkWorld(t)
+	ctx := t.Context()
+	for i := range 10 {
+		if _, err := svc.PostTalk(ctx, rec, i%2, store.TalkPublic, strings.Repeat("&", service.MaxTalkRunes)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first, err := svc.ReadTalk(ctx, rec, service.TalkReader{Seat: -1}, "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := service.TalkPageBytes / (5 * service.MaxTalkRunes); len(first.Lines) != want || first.Older == "" {
+		t.Fatalf("first page of heavy messages: %d (older %q), want %d and more", len(first.Lines), first.Older, want)
+	}
+	rest, err := svc.ReadTalk(ctx, rec, service.TalkReader{Seat: -1}, first.Older, 0)
+	if err != nil || len(rest.Lines) != 10-len(first.Lines) || rest.Older != "" {
+		t.Fatalf("the page after: %d lines (older %q), %v", len(rest.Lines), rest.Older, err)
+	}
+}
