@@ -64,7 +64,9 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		a.render(w, r, status, "seat.html", d)
 		return
 	}
-	d.Talk = a.talkCard(r, rec, rd, token)
+	if d.Focus == "" { // a page of one long group of decisions is that alone
+		d.Talk = a.talkCard(r, rec, rd, token)
+	}
 	if d.Board, err = boardSVG(l, g, d.Seat, d.Names); err != nil {
 		a.pageError(w, r, err)
 		return
