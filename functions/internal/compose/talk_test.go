@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
-	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -55,25 +54,6 @@ func talkGame(t *testing.T) (*service.Service, *compose.Composer, string, int) {
 	return nil, nil, "", 0
 }
 
-func turnMail(t *testing.T, svc *service.Service, c *compose.Composer, id string, seat int) notify.Message {
-	t.Helper()
-	rec, ver, err := svc.Load(t.Context(), id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range rec.Outbox {
-		if m.Kind == service.MailTurn && m.Seat == seat {
-			msg, err := c.Compose(t.Context(), rec, ver, m)
-			if err != nil {
-				t.Fatal(err)
-			}
-			return msg
-		}
-	}
-	t.Fatalf("no turn mail for seat %d", seat)
-	return notify.Message{}
-}
-
 // TestMailFoldsTalkOnce: the next mail a player gets tells the others'
 // talk since their last mail — escaped in HTML, with a link to the board,
 // private messages only to their two seats — and the mail after it does
@@ -93,7 +73,8 @@ func TestMailFoldsTalkOnce(t *testing.T) {
 	if _, err := svc.PostTalk(ctx, rec, turn, store.TalkPublic, "my own words"); err != nil {
 		t.Fatal(err)
 	}
-	msg := turnMail(t, svc, c, id, turn)
+	f := fixture{svc: svc, c: c, id: id}
+	msg := f.mailFor(t, service.MailTurn, turn)
 	for _, want := range []string{"Table talk since your last mail", "&lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;",
 		"&amp;", "/g/" + id + "/talk?", `dir="auto"`} {
 		if !strings.Contains(msg.HTML, want) {
@@ -113,7 +94,7 @@ func TestMailFoldsTalkOnce(t *testing.T) {
 	if !strings.Contains(msg.Text, hostile) || !strings.Contains(msg.Text, "Table talk since your last mail:") {
 		t.Errorf("turn mail text lacks the talk as written:\n%s", msg.Text)
 	}
-	again := turnMail(t, svc, c, id, turn)
+	again := f.mailFor(t, service.MailTurn, turn)
 	if strings.Contains(again.HTML, "Table talk") || strings.Contains(again.Text, "Table talk") {
 		t.Errorf("the mail after tells the same talk again:\n%s", again.Text)
 	}
