@@ -46,6 +46,9 @@ const (
 	// talkMailed bounds the messages one mail folds in: the newest are
 	// told, and the board has the rest.
 	talkMailed = 20
+	// maxTalkKey bounds the keys (and page cursors) a client may send:
+	// the service's are 25 characters.
+	maxTalkKey = 64
 )
 
 // TalkReader is who reads the talk: a seat (its invitation index), the
@@ -87,7 +90,7 @@ func (s *Service) PostTalk(ctx context.Context, rec *Record, from, to int, text 
 	if from < 0 || from >= len(rec.Seats) {
 		return TalkLine{}, Fail(CodeForbidden, fmt.Errorf("talk from seat %d of %d", from, len(rec.Seats)))
 	}
-	if to != store.TalkPublic && (to < 0 || to >= len(rec.Seats) || to == from) {
+	if to != store.TalkPublic && (to < 0 || to >= len(rec.Seats) || to == from || !rec.Seats[to].Accepted) {
 		return TalkLine{}, invalid("Личное сообщение можно отправить только другому игроку этой игры.",
 			"A private message goes to another player of this game.")
 	}
@@ -179,6 +182,9 @@ func (s *Service) ReadTalk(ctx context.Context, rec *Record, rd TalkReader, befo
 	if rd.Seat >= len(rec.Seats) {
 		return TalkPageOf{}, Fail(CodeForbidden, fmt.Errorf("talk for seat %d of %d", rd.Seat, len(rec.Seats)))
 	}
+	if len(before) > maxTalkKey || strings.ContainsFunc(before, func(r rune) bool { return r < '!' || r > '~' }) {
+		return TalkPageOf{}, invalid("Неверная ссылка на страницу разговора.", "Invalid link to a page of the talk.")
+	}
 	var page TalkPageOf
 	weight, last := 0, before
 	// Private messages of others are skipped, so a page may take more
@@ -228,7 +234,7 @@ func (s *Service) HideTalk(ctx context.Context, id, key string, hidden bool) err
 	if err != nil {
 		return err
 	}
-	if key == "" || len(key) > 64 {
+	if key == "" || len(key) > maxTalkKey {
 		return invalid("Не указано, какое сообщение скрыть.", "Which message to hide is missing.")
 	}
 	// The newest message below key+"~" is key's if there is one: keys are

@@ -18,7 +18,7 @@ import (
 )
 
 // talkWorld is a service with table talk, a clock the test moves and a
-// game of three seats.
+// game of three seats, all accepted.
 func talkWorld(t *testing.T) (*service.Service, *service.Record, *time.Time) {
 	t.Helper()
 	st, err := boltstore.Open(filepath.Join(t.TempDir(), "g.db"))
@@ -32,6 +32,11 @@ func talkWorld(t *testing.T) (*service.Service, *service.Record, *time.Time) {
 		Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy, Rand: testenv.Rand(t.Name())})
 	c := servicetest.Create(t, svc, service.CreateRequest{Kind: "businessman", Organiser: service.Person{Email: "o@pbm.test"},
 		Seats: []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}, {Name: "C", Email: "c@pbm.test"}}})
+	for i := range 3 {
+		if _, err := svc.Accept(t.Context(), c.ID, i); err != nil {
+			t.Fatal(err)
+		}
+	}
 	rec, _, err := svc.Load(t.Context(), c.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -81,6 +86,11 @@ func TestTalkSizeLimit(t *testing.T) {
 	page, err := svc.ReadTalk(ctx, rec, service.TalkReader{Seat: 1}, "", 0)
 	if err != nil || len(page.Lines) != 1 {
 		t.Fatalf("after one good post and refusals: %+v, %v", page, err)
+	}
+	for _, before := range []string{strings.Repeat("9", 65), "a b", "ключ"} {
+		if _, err := svc.ReadTalk(ctx, rec, service.TalkReader{Seat: 1}, before, 0); code(t, err) != service.CodeInvalid {
+			t.Errorf("a page before %q: %v, want invalid", before, err)
+		}
 	}
 }
 
@@ -277,5 +287,29 @@ func TestTalkPageWeight(t *testing.T) {
 	rest, err := svc.ReadTalk(ctx, rec, service.TalkReader{Seat: -1}, first.Older, 0)
 	if err != nil || len(rest.Lines) != 10-len(first.Lines) || rest.Older != "" {
 		t.Fatalf("the page after: %d lines (older %q), %v", len(rest.Lines), rest.Older, err)
+	}
+}
+
+// TestTalkOnlyToPlayers: a private message goes to a seat that joined the
+// game, not to one that was invited and never accepted.
+func TestTalkOnlyToPlayers(t *testing.T) {
+	svc, _, _ := talkWorld(t)
+	ctx := t.Context()
+	c := servicetest.Create(t, svc, service.CreateRequest{Kind: "western", Organiser: service.Person{Email: "o@pbm.test"},
+		Seats: []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}, {Name: "C", Email: "c@pbm.test"}}})
+	for i := range 2 {
+		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	rec, _, err := svc.Load(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.PostTalk(ctx, rec, 0, 1, "to a player"); err != nil {
+		t.Errorf("to a seat that joined: %v", err)
+	}
+	if _, err := svc.PostTalk(ctx, rec, 0, 2, "to nobody yet"); code(t, err) != service.CodeInvalid {
+		t.Errorf("to a seat that never accepted: %v, want invalid", err)
 	}
 }

@@ -115,7 +115,7 @@ func talkBase(q TalkRequest) Talk {
 	if t.CanPost {
 		t.To = append(t.To, TalkTo{Value: store.TalkPublic, Name: templates.T(l, "talk_to_all"), Selected: q.To == store.TalkPublic})
 		for i, s := range rec.Seats {
-			if i != q.Reader.Invite {
+			if i != q.Reader.Invite && s.Accepted {
 				t.To = append(t.To, TalkTo{Value: i, Name: s.Name, Selected: q.To == i})
 			}
 		}
