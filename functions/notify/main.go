@@ -1,6 +1,7 @@
 // Command notify is the notifier Lambda function (NotifyFunction in
 // template.yaml): fed by the table's DynamoDB stream, filtered to game items
-// with pending mail, it drains each game's outbox through SES and reports
+// with pending mail, it drains each game's outbox, as the stream's image of
+// the game has it (no read of the game), through SES and reports
 // the games that failed as partial batch failures (package streams).
 package main
 
@@ -18,6 +19,6 @@ import (
 func main() {
 	app := wiring.Init(sesmail.SendsMail)
 	lambda.Start(func(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
-		return streams.Handle(ctx, ev, app.Notifier.Drain, app.Log)
+		return streams.HandleImages(ctx, ev, app.Notifier.DrainImage, app.Log)
 	})
 }

@@ -78,8 +78,13 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 }
 
 // chart draws the net worth of every seat over a game that is over; none
-// when its log does not replay (the page goes without it).
+// when its log does not replay (the page goes without it). The first view
+// replays the game and keeps the chart in it; the next ones draw what it
+// keeps, reading nothing more than the game item.
 func (a *api) chart(r *http.Request, rec *service.Record, l string, names []string) template.HTML {
+	if rec.Chart != nil {
+		return netWorthChart(l, present.For(rec.Kind), *rec.Chart, names)
+	}
 	h, err := views.LoadHistory(r.Context(), a.svc, rec)
 	if err != nil {
 		a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
@@ -89,6 +94,9 @@ func (a *api) chart(r *http.Request, rec *service.Record, l string, names []stri
 	if err != nil {
 		a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
 		return ""
+	}
+	if err := a.svc.KeepChart(r.Context(), rec.ID, s); err != nil {
+		a.log.WarnContext(r.Context(), "net worth chart not kept", "game", rec.ID, "err", err.Error())
 	}
 	return netWorthChart(l, present.For(rec.Kind), s, names)
 }

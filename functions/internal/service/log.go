@@ -73,3 +73,31 @@ func commands(entries []Entry) []engine.Command {
 	}
 	return cmds
 }
+
+// Chart is every seat's net worth through a game, sampled: what the
+// game-over page draws. A game that is over keeps it (Record.Chart), so
+// that the page reads the one game item instead of replaying the whole
+// log from its chunks on every view.
+type Chart struct {
+	Moves []int     `json:"m"` // the command count at each sample
+	Worth [][]int64 `json:"w"` // Worth[seat][sample]
+}
+
+// KeepChart stores c as the chart of game id, once it is over and if it
+// has none yet: the first view of its game-over page replays the game,
+// the following ones read it. A write that loses a race is not retried:
+// the next view tries again.
+func (s *Service) KeepChart(ctx context.Context, id string, c Chart) error {
+	rec, ver, err := s.Load(ctx, id)
+	if err != nil {
+		return err
+	}
+	if rec.Status != StatusOver || rec.Chart != nil {
+		return nil
+	}
+	rec.Chart = &c
+	if _, err := s.commit(ctx, rec, ver); err != nil {
+		return fmt.Errorf("keep the chart of game %s: %w", id, err)
+	}
+	return nil
+}

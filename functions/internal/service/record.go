@@ -144,6 +144,19 @@ type Record struct {
 	// ImportedFrom is the id a game imported from a record had on the
 	// instance that exported it: a finished game kept to be viewed.
 	ImportedFrom string `json:"imported_from,omitempty"`
+	// SentVer is the version of the game's sent marker (Config.Sent) the
+	// record was last loaded with: the notifier writes the marker
+	// conditioned on it.
+	SentVer int64 `json:"sent_ver,omitempty"`
+	// Chart is the net worth of every seat through a game that is over,
+	// kept by its first game-over page (KeepChart).
+	Chart *Chart `json:"chart,omitempty"`
+
+	// sentEntries is the marker Load read (SentVer); folded, the mail
+	// Load dropped from the outbox because the marker says it was sent,
+	// which the stored game holds until its next write. Not stored.
+	sentEntries []sentMail
+	folded      []string
 
 	// marking: this commit only marks mail sent (Settle), in the action
 	// that committed the mail; not stored.

@@ -9,7 +9,8 @@
 // signs and checks links; act.go applies a seat's, a bot's or an order's
 // decision, on what precondition.go says the move was chosen on; clock.go
 // does what deadlines ask (Tick, the sweep); log.go reads and replays the
-// log; mail.go plans the mail a commit leaves.
+// log; mail.go plans the mail a commit leaves, and sent.go keeps what
+// the notifier sent in the marker beside the game.
 package service
 
 import (
@@ -59,7 +60,11 @@ type Config struct {
 	Players store.PlayerStore
 	// Guard counts games against Limits and remembers confirmed
 	// organisers; the Store when nil (both stores implement it).
-	Guard  store.GuardStore
+	Guard store.GuardStore
+	// Sent keeps the games' sent markers: when set, the notifier marks
+	// the mail it sent there rather than rewriting the game (SettleSent),
+	// and Load drops that mail from the outbox. Optional.
+	Sent   store.SentStore
 	Limits Limits
 	Keys   *linksign.Keyring
 	Now    func() time.Time // the clock; time.Now when nil
@@ -84,6 +89,7 @@ type Service struct {
 	store       store.Store
 	players     store.PlayerStore
 	guard       store.GuardStore
+	sent        store.SentStore
 	limits      Limits
 	keys        *linksign.Keyring
 	now         func() time.Time
@@ -96,7 +102,7 @@ type Service struct {
 
 // New makes a Service.
 func New(c Config) *Service {
-	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, limits: c.Limits.withDefaults(), keys: c.Keys,
+	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, sent: c.Sent, limits: c.Limits.withDefaults(), keys: c.Keys,
 		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed, talk: c.Talk}
 	if s.guard == nil {
 		g, ok := c.Store.(store.GuardStore)
@@ -117,24 +123,40 @@ func New(c Config) *Service {
 	return s
 }
 
-// Load reads a game and its version.
+// Load reads a game and its version. A game with mail in its outbox
+// costs a second, small read when the service keeps sent markers: the
+// mail its marker says was sent is dropped from the outbox.
 func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
 	g, err := s.store.GetGame(ctx, id)
 	if err != nil {
 		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
 	}
+	rec, err := s.decodeGame(ctx, g)
+	if err != nil {
+		return nil, 0, err
+	}
+	if s.sent != nil && len(rec.Outbox) > 0 {
+		if err := s.foldSent(ctx, rec); err != nil {
+			return nil, 0, fmt.Errorf("load game %s: %w", id, err)
+		}
+	}
+	return rec, g.Version, nil
+}
+
+// decodeGame reads a stored game's record.
+func (s *Service) decodeGame(ctx context.Context, g store.Game) (*Record, error) {
 	var rec Record
 	if err := decode(g.Body, &rec); err != nil {
-		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
+		return nil, fmt.Errorf("load game %s: %w", g.ID, err)
 	}
 	if rec.Format != RecordFormat {
-		return nil, 0, fmt.Errorf("load game %s: record format %d", id, rec.Format)
+		return nil, fmt.Errorf("load game %s: record format %d", g.ID, rec.Format)
 	}
 	rec.upgrade()
 	if err := s.settleRules(ctx, &rec); err != nil {
-		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
+		return nil, fmt.Errorf("load game %s: %w", g.ID, err)
 	}
-	return &rec, g.Version, nil
+	return &rec, nil
 }
 
 // Engine restores the engine game of a started game, under its own rules
@@ -217,6 +239,7 @@ func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, e
 	if err != nil {
 		return 0, err
 	}
+	rec.folded = nil // the game no longer holds the mail Load dropped
 	switch {
 	case len(rec.Outbox) == 0:
 	case s.committed != nil:

@@ -38,11 +38,9 @@ func (h *History) At(n int) (engine.Game, error) {
 	return service.Replay(h.rec, h.rec.Rules, h.Seats, h.Entries[:min(max(n, 0), len(h.Entries))], nil)
 }
 
-// Series is every seat's net worth through the game, sampled.
-type Series struct {
-	Moves []int     // the command count at each sample
-	Worth [][]int64 // Worth[seat][sample]
-}
+// Series is every seat's net worth through the game, sampled; a game
+// that is over keeps it (service.KeepChart).
+type Series = service.Chart
 
 // NetWorth replays the whole game and samples every seat's net worth at
 // most points times, the start and the end included.

@@ -16,7 +16,6 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
-	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -30,6 +29,7 @@ type Store interface {
 	store.Store
 	store.PlayerStore
 	store.GuardStore
+	store.SentStore
 }
 
 // Parts are what a deployment brings.
@@ -119,7 +119,7 @@ func New(p Parts) *App {
 	// Both stores keep table talk; a store that does not (a test's)
 	// leaves the service without it.
 	talk, _ := p.Store.(store.TalkStore)
-	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
+	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Sent: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
 		Now: p.Now, Rand: p.Rand, Committed: committed, Talk: talk})
 	if p.Mail != nil {
 		a.Notifier = p.Mail.notifier(a, p.BaseURL, p.Mail)
@@ -127,10 +127,15 @@ func New(p Parts) *App {
 	return a
 }
 
-// Handler is the HTTP API and the pages.
-func (a *App) Handler() http.Handler {
-	return httpapi.New(httpapi.Deps{Service: a.Service, Log: a.Log, BaseURL: a.baseURL, Extra: a.extra, MailboxURL: a.mailboxURL})
+// Web is what the deployment gives its HTTP handler (package web builds
+// it) besides the service.
+type Web struct {
+	BaseURL, MailboxURL string
+	Extra               func(*http.ServeMux)
 }
+
+// Web is what a's HTTP handler is built from.
+func (a *App) Web() Web { return Web{BaseURL: a.baseURL, MailboxURL: a.mailboxURL, Extra: a.extra} }
 
 // Sweep does what the clock asks, as the scheduled sweep function does
 // in AWS and the local run's ticker locally: plays the defaults of missed

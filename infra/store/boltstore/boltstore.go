@@ -5,7 +5,8 @@
 // they will in AWS.
 //
 // Layout: bucket "games" maps a game id to its record (version, update
-// time, flags, wake time if set, body); bucket "chunks" maps (game id, seq)
+// time, flags, wake time if set, body); bucket "sent" maps a game id to
+// its sent marker (sent.go); bucket "chunks" maps (game id, seq)
 // to a chunk's body; bucket "outbox" holds the ids of the games whose flag
 // is set and bucket "wake" maps the id of a game whose WakeAt is set to it
 // (8 bytes big-endian), both kept in the same transaction as the game;

@@ -8,6 +8,8 @@
 //	                                      wpk (S, "W") and wake (N) only
 //	                                      while WakeAt is set
 //	chunk: pk "GAME#<id>", sk "LOG#%08d"  body (B)
+//	sent:  pk "GAME#<id>", sk "SENT"      ver (N), body (B): the game's
+//	                                      sent marker (sent.go)
 //	player: pk "PLAYER#<email>", sk "PLAYER"
 //	        lang (S), mail (S), unsub (BOOL), supp (BOOL), supp_reason (S),
 //	        supp_at (N), games (SS), upd (N); each absent until written,
@@ -208,19 +210,7 @@ func (s *Store) PutGame(ctx context.Context, g store.Game, prev int64) (int64, e
 		item[AttrWakePK] = str(wakePK)
 		item[AttrWake] = num(g.WakeAt)
 	}
-	in := &dynamodb.PutItemInput{
-		TableName: aws.String(s.table),
-		Item:      item,
-	}
-	if prev == 0 {
-		in.ConditionExpression = aws.String("attribute_not_exists(#pk)")
-		in.ExpressionAttributeNames = map[string]string{"#pk": AttrPK}
-	} else {
-		in.ConditionExpression = aws.String("#ver = :prev")
-		in.ExpressionAttributeNames = map[string]string{"#ver": AttrVer}
-		in.ExpressionAttributeValues = attrMap{":prev": num(prev)}
-	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
+	if err := s.putVersioned(ctx, item, prev); err != nil {
 		return 0, fmt.Errorf("dynamostore: put game %s version %d: %w", g.ID, ver, mapErr(err))
 	}
 	return ver, nil

@@ -63,6 +63,22 @@ func getDecoded[T any](ctx context.Context, s *Store, k attrMap, op, id string, 
 	return v, nil
 }
 
+// putVersioned writes item with one PutItem conditioned on the version
+// (ver) of the item it replaces: prev, or no item at all for prev 0.
+func (s *Store) putVersioned(ctx context.Context, item attrMap, prev int64) error {
+	in := &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item}
+	if prev == 0 {
+		in.ConditionExpression = aws.String("attribute_not_exists(#pk)")
+		in.ExpressionAttributeNames = map[string]string{"#pk": AttrPK}
+	} else {
+		in.ConditionExpression = aws.String("#ver = :prev")
+		in.ExpressionAttributeNames = map[string]string{"#ver": AttrVer}
+		in.ExpressionAttributeValues = attrMap{":prev": num(prev)}
+	}
+	_, err := s.client.PutItem(ctx, in)
+	return err
+}
+
 // failedItem is the item at k whose condition ccf failed on: the one the
 // failure carries where the server returns it (AWS does, dynalite does
 // not), otherwise read back.

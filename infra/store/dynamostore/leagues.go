@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -60,16 +58,7 @@ func (s *Store) PutLeagueItem(ctx context.Context, it store.LeagueItem, prev int
 	if it.WakeAt > 0 {
 		item[AttrWakePK], item[AttrWake] = str(leagueWakePK), num(it.WakeAt)
 	}
-	in := &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item}
-	if prev == 0 {
-		in.ConditionExpression = aws.String("attribute_not_exists(#pk)")
-		in.ExpressionAttributeNames = map[string]string{"#pk": AttrPK}
-	} else {
-		in.ConditionExpression = aws.String("#ver = :prev")
-		in.ExpressionAttributeNames = map[string]string{"#ver": AttrVer}
-		in.ExpressionAttributeValues = attrMap{":prev": num(prev)}
-	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
+	if err := s.putVersioned(ctx, item, prev); err != nil {
 		return 0, fmt.Errorf("dynamostore: put league %s item %s version %d: %w", it.League, it.Key, ver, mapErr(err))
 	}
 	return ver, nil

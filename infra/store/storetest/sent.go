@@ -1,0 +1,115 @@
+package storetest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"testing"
+
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// SentGames is what RunSent needs: the sent markers and the games they
+// sit beside.
+type SentGames interface {
+	store.Store
+	store.SentStore
+}
+
+// RunSent runs the conformance suite of store.SentStore. newStore is
+// called once per subtest; every subtest uses game ids of its own.
+func RunSent(t *testing.T, newStore func(t *testing.T) SentGames) {
+	runSuite(t, newStore, []subtest[SentGames]{
+		{"NotFoundThenVersions", testSentVersions},
+		{"StalePrevConflictsAndChangesNothing", testSentStale},
+		{"RaceHasOneWinner", testSentRace},
+		{"LeavesTheGameAlone", testSentBesideGame},
+	})
+}
+
+func testSentVersions(t *testing.T, s SentGames) {
+	ctx := context.Background()
+	id := newID(t)
+	if _, err := s.GetSent(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("GetSent of a game without a marker: %v, want ErrNotFound", err)
+	}
+	for prev, body := range []string{"first", "second"} {
+		v, err := s.PutSent(ctx, store.Sent{GameID: id, Body: []byte(body)}, int64(prev))
+		mustOK(t, err, "PutSent(%s, prev %d)", id, prev)
+		if v != int64(prev)+1 {
+			t.Fatalf("PutSent(prev %d) = version %d", prev, v)
+		}
+		got := mustSent(t, s, id)
+		if got.GameID != id || got.Version != v || !bytes.Equal(got.Body, []byte(body)) {
+			t.Fatalf("GetSent = %+v, want version %d body %q", got, v, body)
+		}
+	}
+}
+
+func testSentStale(t *testing.T, s SentGames) {
+	ctx := context.Background()
+	id := newID(t)
+	mustPutSent(t, s, id, "one")
+	for _, prev := range []int64{0, 2} {
+		if _, err := s.PutSent(ctx, store.Sent{GameID: id, Body: []byte("stale")}, prev); !errors.Is(err, store.ErrConflict) {
+			t.Fatalf("PutSent(prev %d) over version 1: %v, want ErrConflict", prev, err)
+		}
+	}
+	if got := mustSent(t, s, id); got.Version != 1 || string(got.Body) != "one" {
+		t.Fatalf("after stale writes: %+v, want version 1 body one", got)
+	}
+}
+
+func testSentRace(t *testing.T, s SentGames) {
+	ctx := context.Background()
+	id := newID(t)
+	errs := race(8, func(int) error {
+		_, err := s.PutSent(ctx, store.Sent{GameID: id, Body: []byte("x")}, 0)
+		return err
+	})
+	won := 0
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			won++
+		case !errors.Is(err, store.ErrConflict):
+			t.Fatalf("writer %d: %v", i, err)
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d writers of version 1 won, want 1", won)
+	}
+}
+
+// testSentBesideGame: the marker is an item of its own: writing it
+// changes neither the game, its version nor the listings, and a game's
+// writes leave the marker be.
+func testSentBesideGame(t *testing.T, s SentGames) {
+	ctx := context.Background()
+	id := newID(t)
+	g := store.Game{ID: id, Body: []byte("game"), OutboxPending: true, UpdatedAt: 5, WakeAt: 7}
+	g.Version = mustPut(t, s, g, 0)
+	mustPutSent(t, s, id, "sent")
+	sameGame(t, mustGet(t, s, id), g)
+	g.Version = mustPut(t, s, g, g.Version)
+	if got := mustSent(t, s, id); got.Version != 1 || string(got.Body) != "sent" {
+		t.Fatalf("marker after a game write: %+v", got)
+	}
+	chunks, err := s.Chunks(ctx, id)
+	if mustOK(t, err, "Chunks(%s)", id); len(chunks) != 0 {
+		t.Fatalf("the marker is listed as a chunk: %+v", chunks)
+	}
+}
+
+func mustSent(t *testing.T, s SentGames, id string) store.Sent {
+	t.Helper()
+	m, err := s.GetSent(context.Background(), id)
+	return must(t, m, err, "GetSent(%s)", id)
+}
+
+// mustPutSent writes a game's first marker.
+func mustPutSent(t *testing.T, s SentGames, id, body string) {
+	t.Helper()
+	_, err := s.PutSent(context.Background(), store.Sent{GameID: id, Body: []byte(body)}, 0)
+	mustOK(t, err, "PutSent(%s, 0)", id)
+}
