@@ -771,7 +771,9 @@ func TestNotifyStream(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Two made-up records besides: keys close to a game's, but not one.
-	for _, keys := range []string{`{"pk":{"S":"GAMES#x"},"sk":{"S":"GAME"}}`, `{"pk":{"S":"PLAYER#GAME#x"},"sk":{"S":"GAME"}}`} {
+	// And a sign-in request (issue 17), and a counter close to one.
+	for _, keys := range []string{`{"pk":{"S":"GAMES#x"},"sk":{"S":"GAME"}}`, `{"pk":{"S":"PLAYER#GAME#x"},"sk":{"S":"GAME"}}`,
+		`{"pk":{"S":"GUARD#signin/addr/a@pbm.test/3600/1"},"sk":{"S":"GUARD"}}`, `{"pk":{"S":"GUARD#signin/client/192.0.2.1/3600/1"},"sk":{"S":"GUARD"}}`} {
 		js := `{"eventName":"MODIFY","dynamodb":{"Keys":` + keys + `,"NewImage":{"outbox":{"S":"1"}},"SequenceNumber":"9"}}`
 		var r map[string]any
 		var rec events.DynamoDBEventRecord
@@ -787,7 +789,7 @@ func TestNotifyStream(t *testing.T) {
 	passed := 0
 	for i, rec := range raw.Records {
 		pass := slices.ContainsFunc(patterns, func(p map[string]any) bool { return matchPattern(p, rec) })
-		want := streams.GameID(batch.Records[i]) != ""
+		want := streams.GameID(batch.Records[i]) != "" || streams.SignInAddress(batch.Records[i]) != ""
 		if pass != want {
 			t.Errorf("record %d (%s %v): filter passes it %v, streams acts on it %v", i, rec["eventName"], batch.Records[i].Change.Keys, pass, want)
 		}

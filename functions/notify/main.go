@@ -1,8 +1,9 @@
 // Command notify is the notifier Lambda function (NotifyFunction in
 // template.yaml): fed by the table's DynamoDB stream, filtered to game items
-// with pending mail, it drains each game's outbox, as the stream's image of
-// the game has it (no read of the game), through SES and reports
-// the games that failed as partial batch failures (package streams).
+// with pending mail and to sign-in requests, it mails the sign-in links
+// asked for, and drains each game's outbox, as the stream's image of the
+// game has it (no read of the game), through SES and reports the games
+// that failed as partial batch failures (package streams).
 package main
 
 import (
@@ -19,6 +20,9 @@ import (
 func main() {
 	app := wiring.Init(sesmail.SendsMail)
 	lambda.Start(func(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
+		streams.SendSignIns(ctx, ev, func(ctx context.Context, email string) error {
+			return app.Notifier.SendSignIn(ctx, email, "") // the player's language
+		}, app.Log)
 		return streams.HandleImages(ctx, ev, app.Notifier.DrainImage, app.Log)
 	})
 }

@@ -95,6 +95,12 @@ type Player struct {
 	SuppressedAt     int64    // seconds since the Unix epoch
 	Games            []string // ids of the games the player is in, sorted
 	UpdatedAt        int64
+	// LinkID is the opaque id the player's personal links carry instead
+	// of their address ("" until the first is made); LinkGen the
+	// generation those links are issued under ("sign out everywhere"
+	// adds one). See LinkStore.
+	LinkID  string
+	LinkGen int64
 }
 
 // PlayerStore keeps players. Every method is safe for concurrent use and

@@ -18,6 +18,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/templates"
 
 	// The games the mails show: their presenters register here.
@@ -100,11 +101,9 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		return notify.Message{}, err
 	}
 	l := to.Lang
-	d := Data{Lang: l, Game: present.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: c.zone(ctx, to.Email)}
-	if d.PrefsURL, err = c.link("/me", linksign.PurposeMyGames, to.Email, linksign.NoSeat, 0, service.OrganiserTokenTTL, l); err != nil {
-		return notify.Message{}, err
-	}
-	if d.UnsubURL, err = c.link("/unsubscribe", linksign.PurposeUnsubscribe, to.Email, linksign.NoSeat, 0, service.OrganiserTokenTTL, l); err != nil {
+	p := c.player(ctx, to.Email)
+	d := Data{Lang: l, Game: present.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: zoneOf(p)}
+	if d.PrefsURL, d.UnsubURL, err = c.personal(ctx, p, l); err != nil {
 		return notify.Message{}, err
 	}
 	msg := notify.Message{ID: rec.ID + "/" + m.ID, To: to.Email, Unsubscribe: d.UnsubURL,
@@ -354,13 +353,9 @@ func parts(l string, pr present.Game, p map[string]int64) string {
 	return strings.Join(out, ", ")
 }
 
-// zone is the time zone the player chose on "my games" (their browser's
-// guess, saved), UTC when none is known.
-func (c *Composer) zone(ctx context.Context, email string) *time.Location {
-	p, err := c.svc.Player(ctx, email)
-	if err != nil {
-		return time.UTC
-	}
+// zoneOf is the time zone the player chose on "my games" (their
+// browser's guess, saved), UTC when none is known.
+func zoneOf(p store.Player) *time.Location {
 	z, err := service.ZoneOf(p.TimeZone)
 	if err != nil {
 		return time.UTC

@@ -1,7 +1,6 @@
 package compose
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -76,7 +75,7 @@ func (c *Composer) Digest(ctx context.Context, email, lang string, items []store
 		}
 		g.Lines = append(g.Lines, line)
 		if g.Talk == nil && it.Kind != service.MailAccepted {
-			if g.Talk, err = c.foldTalk(ctx, rec, it.Seat, l, func() *time.Location { return c.zone(ctx, email) }); err != nil {
+			if g.Talk, err = c.foldTalk(ctx, rec, it.Seat, l, func() *time.Location { return zoneOf(c.player(ctx, email)) }); err != nil {
 				return notify.Message{}, fmt.Errorf("compose digest: %w", err)
 			}
 		}
@@ -91,22 +90,14 @@ func (c *Composer) Digest(ctx context.Context, email, lang string, items []store
 		d.Digest = append(d.Digest, *g)
 	}
 	var err error
-	if d.PrefsURL, err = c.link("/me", linksign.PurposeMyGames, email, linksign.NoSeat, 0, service.OrganiserTokenTTL, l); err != nil {
-		return notify.Message{}, err
-	}
-	if d.UnsubURL, err = c.link("/unsubscribe", linksign.PurposeUnsubscribe, email, linksign.NoSeat, 0, service.OrganiserTokenTTL, l); err != nil {
+	if d.PrefsURL, d.UnsubURL, err = c.personal(ctx, c.player(ctx, email), l); err != nil {
 		return notify.Message{}, err
 	}
 	msg := notify.Message{ID: "digest/" + strconv.FormatInt(items[0].At, 10), To: email, Subject: d.Subject,
 		Unsubscribe: d.UnsubURL, Tags: map[string]string{"mail": "digest"}}
-	var html, text bytes.Buffer
-	if err := templates.MailHTML().ExecuteTemplate(&html, "digest", d); err != nil {
-		return notify.Message{}, fmt.Errorf("compose digest html: %w", err)
+	if msg.HTML, msg.Text, err = render("digest", d); err != nil {
+		return notify.Message{}, fmt.Errorf("compose digest: %w", err)
 	}
-	if err := templates.MailText().ExecuteTemplate(&text, "digest", d); err != nil {
-		return notify.Message{}, fmt.Errorf("compose digest text: %w", err)
-	}
-	msg.HTML, msg.Text = html.String(), text.String()
 	for _, g := range games {
 		if err := c.markTalk(ctx, g.Talk); err != nil {
 			return notify.Message{}, fmt.Errorf("compose digest: %w", err)

@@ -104,6 +104,14 @@ func (a *api) routes() []struct {
 		{Route{"GET", "/unsubscribe"}, a.unsubscribePage},
 		{Route{"POST", "/unsubscribe"}, a.unsubscribe},
 		{Route{"GET", "/rules/{kind}"}, a.rulesPage},
+		// Sign in by mail and the player's links (issue 17).
+		{Route{"GET", "/signin"}, a.signinPage},
+		{Route{"POST", "/signin"}, a.signin},
+		{Route{"GET", "/signin/open"}, a.signinOpenPage},
+		{Route{"POST", "/signin/open"}, a.signinOpen},
+		{Route{"GET", "/me/links"}, a.linksPage},
+		{Route{"POST", "/me/links/revoke"}, a.revokeLink},
+		{Route{"POST", "/me/signout"}, a.signOut},
 		// Table talk (issue 17).
 		{Route{"GET", "/api/games/{id}/talk"}, a.getTalk},
 		{Route{"POST", "/api/games/{id}/talk"}, a.postTalk},

@@ -4,6 +4,7 @@ package lambdatest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -564,5 +565,32 @@ func (b *backend) play() []answer {
 	}
 	b.do(&out, "/unsubscribe", invalid, oneClick(tamper(unsub)))
 	b.do(&out, "/unsubscribe", valid, oneClick(unsub))
+
+	// Sign in by mail (issue 17): the form (a malformed address refused),
+	// Anna's sign-in link as its mail carries it, the session its button
+	// opens, her links page, a revocation and signing out everywhere.
+	b.do(&out, "/signin", valid, pageRequest("/signin"))
+	b.do(&out, "/signin", invalid, pageRequest("/signin?t=not-a-token&lang=xx"))
+	b.do(&out, "/signin", invalid, formRequest("/signin", url.Values{"email": {"not an address"}}))
+	b.do(&out, "/signin", valid, formRequest("/signin", url.Values{"email": {addr("anna")}}))
+	signin, _, ok, err := b.svc.IssueSignIn(context.Background(), addr("anna"))
+	if err != nil || !ok {
+		b.t.Fatalf("sign-in link for anna: %v, %v", ok, err)
+	}
+	b.do(&out, "/signin/open", invalid, pageRequest("/signin/open?t="+q(tamper(signin))))
+	b.do(&out, "/signin/open", valid, pageRequest("/signin/open?t="+q(signin)))
+	b.do(&out, "/signin/open", invalid, formRequest("/signin/open", url.Values{"t": {tamper(signin)}}))
+	opened := b.do(&out, "/signin/open", valid, formRequest("/signin/open", url.Values{"t": {signin}}))
+	opens, perr := url.Parse(opened.headers["location"])
+	if perr != nil || opens.Query().Get("t") == "" {
+		b.t.Fatalf("sign-in opened no session: %q", opened.headers["location"])
+	}
+	session := opens.Query().Get("t")
+	b.do(&out, "/me/links", invalid, pageRequest("/me/links?t="+q(tamper(session))))
+	b.do(&out, "/me/links", valid, pageRequest("/me/links?t="+q(session)))
+	b.do(&out, "/me/links/revoke", invalid, formRequest("/me/links/revoke", url.Values{"t": {tamper(session)}, "link": {"mail"}}))
+	b.do(&out, "/me/links/revoke", valid, formRequest("/me/links/revoke", url.Values{"t": {session}, "link": {"mail"}}))
+	b.do(&out, "/me/signout", invalid, formRequest("/me/signout", url.Values{"t": {tamper(session)}}))
+	b.do(&out, "/me/signout", valid, formRequest("/me/signout", url.Values{"t": {session}}))
 	return out
 }

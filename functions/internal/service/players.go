@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -74,17 +73,4 @@ func ZoneOf(tz string) (*time.Location, error) {
 		return nil, fmt.Errorf("time zone %q", tz)
 	}
 	return time.LoadLocation(tz)
-}
-
-// VerifyPlayer checks a personal token (purpose "me" or "unsub") and
-// returns the address it was issued to.
-func (s *Service) VerifyPlayer(token string, p linksign.Purpose) (string, error) {
-	if token == "" {
-		return "", Fail(CodeUnauthorized, errors.New("no token"))
-	}
-	c, err := s.keys.Verify(token, s.now(), linksign.Expect{Purpose: p, AnyGame: true, Seat: linksign.NoSeat})
-	if err != nil {
-		return "", AsError(err)
-	}
-	return c.Game, nil
 }

@@ -78,6 +78,12 @@ type Config struct {
 	// and version just written, so that the notifier need not read the
 	// game again.
 	Committed func(ctx context.Context, rec *Record, version int64)
+	// SignIn, when set, is told of each sign-in link asked for and
+	// admitted (AskSignIn), known address or not: it mails the link if
+	// the address is a player's (notify.Notifier.SendSignIn), after the
+	// answer is decided. Nil in Lambda, where the table's stream feeds
+	// the notifier.
+	SignIn func(ctx context.Context, email, lang string)
 
 	// Talk keeps the games' table talk (talk.go); optional: without it
 	// the service keeps none and mails fold none in.
@@ -97,13 +103,14 @@ type Service struct {
 	log         *slog.Logger
 	afterCommit func(ctx context.Context, gameID string)
 	committed   func(ctx context.Context, rec *Record, version int64)
+	signIn      func(ctx context.Context, email, lang string)
 	talk        store.TalkStore
 }
 
 // New makes a Service.
 func New(c Config) *Service {
 	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, sent: c.Sent, limits: c.Limits.withDefaults(), keys: c.Keys,
-		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed, talk: c.Talk}
+		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed, signIn: c.SignIn, talk: c.Talk}
 	if s.guard == nil {
 		g, ok := c.Store.(store.GuardStore)
 		if !ok {

@@ -113,18 +113,33 @@ func New(p Parts) *App {
 	}
 	a := &App{Log: p.Log, Store: p.Store, baseURL: p.BaseURL, mailboxURL: p.MailboxURL, extra: p.Extra, now: p.Now, closers: p.Closers}
 	var committed func(context.Context, *service.Record, int64)
+	var signIn func(ctx context.Context, email, lang string)
 	if p.Mail != nil && p.Mail.afterEachCommit {
 		committed = func(ctx context.Context, rec *service.Record, ver int64) { a.Notifier.Committed(ctx, rec, ver) }
+		signIn = a.sendSignInLater
 	}
 	// Both stores keep table talk; a store that does not (a test's)
 	// leaves the service without it.
 	talk, _ := p.Store.(store.TalkStore)
 	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Sent: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
-		Now: p.Now, Rand: p.Rand, Committed: committed, Talk: talk})
+		Now: p.Now, Rand: p.Rand, Committed: committed, SignIn: signIn, Talk: talk})
 	if p.Mail != nil {
 		a.Notifier = p.Mail.notifier(a, p.BaseURL, p.Mail)
 	}
 	return a
+}
+
+// sendSignInLater mails a sign-in link, if the address is a player's,
+// apart from the request that asked for it (the local run): its answer
+// is decided and written without waiting, so that it takes as long for
+// an address that gets a mail as for one that does not.
+func (a *App) sendSignInLater(ctx context.Context, email, lang string) {
+	ctx = context.WithoutCancel(ctx)
+	go func() {
+		if err := a.Notifier.SendSignIn(ctx, email, lang); err != nil {
+			a.Log.ErrorContext(ctx, "sign-in mail failed", "err", err)
+		}
+	}()
 }
 
 // Web is what the deployment gives its HTTP handler (package web builds

@@ -1,0 +1,134 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// LinkPlayers is what the personal links suite needs: the link store and
+// the player store whose items carry the link id and generation.
+type LinkPlayers interface {
+	store.LinkStore
+	store.PlayerStore
+}
+
+// RunLinks runs the conformance suite of a store.LinkStore. newStore is
+// called once per subtest; every subtest uses ids and addresses of its own.
+func RunLinks(t *testing.T, newStore func(t *testing.T) LinkPlayers) {
+	runSuite(t, newStore, []subtest[LinkPlayers]{
+		{"AccessVersions", testAccessVersions},
+		{"AccessRaceHasOneWinner", testAccessRace},
+		{"LinkIDFirstWins", testLinkIDFirstWins},
+		{"LinkGenCountsUp", testLinkGen},
+	})
+}
+
+// testAccessVersions: an access item is created once at version 1,
+// updated only from the version stored, and a stale write changes nothing.
+func testAccessVersions(t *testing.T, s LinkPlayers) {
+	ctx := context.Background()
+	id := newID(t)
+	if _, err := s.GetAccess(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("GetAccess of nothing: %v, want ErrNotFound", err)
+	}
+	if v, err := s.PutAccess(ctx, store.Access{ID: id, Body: []byte("one")}, 0); err != nil || v != 1 {
+		t.Fatalf("create = %d, %v", v, err)
+	}
+	if _, err := s.PutAccess(ctx, store.Access{ID: id, Body: []byte("again")}, 0); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("create twice: %v, want ErrConflict", err)
+	}
+	if _, err := s.PutAccess(ctx, store.Access{ID: newID(t), Body: []byte("x")}, 2); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("update of a missing item: %v, want ErrConflict", err)
+	}
+	if v, err := s.PutAccess(ctx, store.Access{ID: id, Body: []byte("two")}, 1); err != nil || v != 2 {
+		t.Fatalf("update = %d, %v", v, err)
+	}
+	if _, err := s.PutAccess(ctx, store.Access{ID: id, Body: []byte("stale")}, 1); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("stale update: %v, want ErrConflict", err)
+	}
+	got, err := s.GetAccess(ctx, id)
+	mustOK(t, err, "GetAccess(%s)", id)
+	if got.ID != id || got.Version != 2 || string(got.Body) != "two" {
+		t.Fatalf("after a stale write: %+v, want version 2, body two", got)
+	}
+}
+
+// testAccessRace: of racing updates from the same version, one wins.
+func testAccessRace(t *testing.T, s LinkPlayers) {
+	ctx := context.Background()
+	id := newID(t)
+	if _, err := s.PutAccess(ctx, store.Access{ID: id, Body: []byte("0")}, 0); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wins := 0
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := s.PutAccess(ctx, store.Access{ID: id, Body: []byte{byte('a' + i)}}, 1)
+			if err == nil {
+				mu.Lock()
+				wins++
+				mu.Unlock()
+			} else if !errors.Is(err, store.ErrConflict) {
+				t.Errorf("racing PutAccess: %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	if wins != 1 {
+		t.Fatalf("%d racing writes won, want 1", wins)
+	}
+}
+
+// testLinkIDFirstWins: the first id set stays, later calls get it back,
+// the player item is made if needed and its other fields are kept.
+func testLinkIDFirstWins(t *testing.T, s LinkPlayers) {
+	ctx := context.Background()
+	email := newID(t) + "@Example.test"
+	got, err := s.SetPlayerLinkID(ctx, email, "first", 100)
+	if err != nil || got != "first" {
+		t.Fatalf("SetPlayerLinkID = %q, %v, want first", got, err)
+	}
+	if got, err = s.SetPlayerLinkID(ctx, email, "second", 200); err != nil || got != "first" {
+		t.Fatalf("SetPlayerLinkID again = %q, %v, want first", got, err)
+	}
+	mustOK(t, s.SetPlayerPrefs(ctx, email, "en", store.MailTurns, "", false, 300), "SetPlayerPrefs")
+	p, err := s.GetPlayer(ctx, email)
+	mustOK(t, err, "GetPlayer")
+	if p.LinkID != "first" || p.LinkGen != 0 || p.Lang != "en" {
+		t.Fatalf("player %+v, want link id first, generation 0, lang en", p)
+	}
+}
+
+// testLinkGen: generations count up by one from zero, atomically.
+func testLinkGen(t *testing.T, s LinkPlayers) {
+	ctx := context.Background()
+	email := newID(t) + "@example.test"
+	var wg sync.WaitGroup
+	for range 5 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if _, err := s.BumpLinkGen(ctx, email, 100); err != nil {
+				t.Errorf("BumpLinkGen: %v", err)
+			}
+		}()
+	}
+	wg.Wait()
+	gen, err := s.BumpLinkGen(ctx, email, 200)
+	if err != nil || gen != 6 {
+		t.Fatalf("sixth BumpLinkGen = %d, %v, want 6", gen, err)
+	}
+	p, err := s.GetPlayer(ctx, email)
+	mustOK(t, err, "GetPlayer")
+	if p.LinkGen != 6 {
+		t.Fatalf("player's generation %d, want 6", p.LinkGen)
+	}
+}
