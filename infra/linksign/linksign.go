@@ -67,6 +67,11 @@ const (
 	PurposeUnsubscribe Purpose = "unsub"   // unsubscribe from mail
 	PurposeConfirm     Purpose = "confirm" // the organiser confirms their address, releasing a game's invitations
 	PurposeSignIn      Purpose = "signin"  // a short-lived sign-in link to "my games"; Game holds the player's link id
+
+	// Leagues (issue 14): Game holds the league's id.
+	PurposeLeagueInvite    Purpose = "league-invite" // join a league (the invitation link)
+	PurposeLeagueOrganiser Purpose = "league-org"    // organise a league
+	PurposeLeagueMember    Purpose = "league-member" // a member's pages of a league; Seat is the member's index
 )
 
 // Valid reports whether p is one of the Purpose constants.
@@ -91,6 +96,13 @@ func purposeCode(p Purpose) byte {
 		return 7
 	case PurposeSignIn:
 		return 8
+	// Leagues take codes from the top, apart from the games' purposes.
+	case PurposeLeagueInvite:
+		return 13
+	case PurposeLeagueOrganiser:
+		return 14
+	case PurposeLeagueMember:
+		return 15
 	}
 	return 0
 }
@@ -113,6 +125,12 @@ func purposeFromCode(c byte) Purpose {
 		return PurposeConfirm
 	case 8:
 		return PurposeSignIn
+	case 13:
+		return PurposeLeagueInvite
+	case 14:
+		return PurposeLeagueOrganiser
+	case 15:
+		return PurposeLeagueMember
 	}
 	return ""
 }

@@ -49,18 +49,7 @@ func newSite(t *testing.T, seed string) *site {
 // server's own origin) rather than that origin itself (nil: itself).
 func newSiteAt(t *testing.T, seed string, base func(origin string) string) *site {
 	t.Helper()
-	client := testenv.DynamoClient(t, testenv.Dynalite(t))
-	table := "browser-" + randomHex(6)
-	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {
-		t.Fatal(err)
-	}
-	st := dynamostore.New(client, table)
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	keys, err := linksign.NewKeyring("k1", map[string][]byte{"k1": key})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, keys := scratchStore(t)
 	ses := testenv.SESLocal(t)
 	resp, err := http.Post(ses+"/clear-store", "application/json", nil)
 	if err != nil {
@@ -88,6 +77,23 @@ func newSiteAt(t *testing.T, seed string, base func(origin string) string) *site
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: public})
 	h = httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: public})
 	return &site{url: srv.URL, ses: ses, svc: svc, created: created}
+}
+
+// scratchStore is a new table on dynalite and a new link-signing key.
+func scratchStore(t *testing.T) (*dynamostore.Store, *linksign.Keyring) {
+	t.Helper()
+	client := testenv.DynamoClient(t, testenv.Dynalite(t))
+	table := "browser-" + randomHex(6)
+	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {
+		t.Fatal(err)
+	}
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	keys, err := linksign.NewKeyring("k1", map[string][]byte{"k1": key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dynamostore.New(client, table), keys
 }
 
 func randomHex(n int) string {

@@ -68,6 +68,8 @@ type Data struct {
 	Seed, SeedSHA256 string
 	// Talk is the table talk since the recipient's last mail (talk.go).
 	Talk *TalkSection
+	// League is what a league's own mail adds (league.go).
+	League *LeagueMail
 
 	zone *time.Location // the recipient's, for the times a mail gives
 }

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/httplang"
 	"github.com/pbmgames/pbm/templates"
@@ -36,6 +37,8 @@ type Route struct {
 // Deps are what the handler needs.
 type Deps struct {
 	Service *service.Service
+	// Leagues runs the leagues; nil: their routes answer "not found".
+	Leagues *leagues.Service
 	Log     *slog.Logger
 	// BaseURL is the public origin links point to, e.g. https://pbm.example.
 	BaseURL string
@@ -51,6 +54,7 @@ type Deps struct {
 
 type api struct {
 	svc     *service.Service
+	leagues *leagues.Service
 	log     *slog.Logger
 	base    string
 	now     func() time.Time
@@ -67,7 +71,7 @@ func (a *api) routes() []struct {
 		Route
 		h http.HandlerFunc
 	}
-	return []r{
+	routes := []r{
 		{Route{"GET", "/healthz"}, a.health},
 		{Route{"GET", "/api/openapi.json"}, a.openapi},
 		{Route{"GET", "/api/lengths"}, a.lengths},
@@ -120,6 +124,7 @@ func (a *api) routes() []struct {
 		{Route{"POST", "/g/{id}/talk"}, a.postTalkPage},
 		{Route{"POST", "/g/{id}/talk/hide"}, a.hideTalkPage},
 	}
+	return append(routes, a.leagueRoutes()...)
 }
 
 // Routes lists what New serves (without Deps.Extra).
@@ -133,7 +138,7 @@ func Routes() []Route {
 
 // New builds the handler.
 func New(d Deps) http.Handler {
-	a := &api{svc: d.Service, log: d.Log, base: strings.TrimRight(d.BaseURL, "/"), now: d.Now, mailbox: d.MailboxURL}
+	a := &api{svc: d.Service, leagues: d.Leagues, log: d.Log, base: strings.TrimRight(d.BaseURL, "/"), now: d.Now, mailbox: d.MailboxURL}
 	if a.log == nil {
 		a.log = slog.Default()
 	}

@@ -245,11 +245,17 @@ func (b *backend) pageShape(body []byte) string {
 	return fmt.Sprintf("title %q forms %v html-end %v", title, actions, bytes.Contains(body, []byte("</html>")))
 }
 
-// gameID is a game's id (service.newID: 15 random bytes in base32).
-var gameID = regexp.MustCompile(`\b[a-z2-7]{24}\b`)
+// gameID is a game's id (service.newID: 15 random bytes in base32), and
+// leagueID a league's (leagues: 10 random bytes in base32).
+var (
+	gameID   = regexp.MustCompile(`\b[a-z2-7]{24}\b`)
+	leagueID = regexp.MustCompile(`\b[a-z2-7]{16}\b`)
+)
 
-// normalise replaces the ids of games with {id}.
-func (b *backend) normalise(s string) string { return gameID.ReplaceAllString(s, "{id}") }
+// normalise replaces the ids of games and leagues with {id}.
+func (b *backend) normalise(s string) string {
+	return leagueID.ReplaceAllString(gameID.ReplaceAllString(s, "{id}"), "{id}")
+}
 
 // tamper is tok with its signature changed: well formed, not valid.
 func tamper(tok string) string {
@@ -592,5 +598,66 @@ func (b *backend) play() []answer {
 	b.do(&out, "/me/links/revoke", valid, formRequest("/me/links/revoke", url.Values{"t": {session}, "link": {"mail"}}))
 	b.do(&out, "/me/signout", invalid, formRequest("/me/signout", url.Values{"t": {tamper(session)}}))
 	b.do(&out, "/me/signout", valid, formRequest("/me/signout", url.Values{"t": {session}}))
+	b.playLeague(&out, addr)
 	return out
+}
+
+// playLeague plays the leagues' routes (issue 14): a league made by the
+// API, members joining by its invitation (the API and the page), its
+// pages, a season started by the organiser's page and by the API, a
+// substitute seated, a member leaving.
+func (b *backend) playLeague(out *[]answer, addr func(string) string) {
+	t, q := b.t, url.QueryEscape
+	create := map[string]any{"name": "Клуб", "kind": "western", "organiser": map[string]string{"name": "Ольга", "email": addr("olga"), "lang": "ru"},
+		"table_size": 2, "rounds": 2, "divisions": 1}
+	b.do(out, "/api/leagues", invalid, jsonRequest("POST", "/api/leagues", "", map[string]any{"kind": "chess"}))
+	resp := b.do(out, "/api/leagues", valid, jsonRequest("POST", "/api/leagues", "", create))
+	var lg struct {
+		ID             string `json:"id"`
+		OrganiserToken string `json:"organiser_token"`
+		InviteToken    string `json:"invite_token"`
+	}
+	if err := json.Unmarshal(resp.body, &lg); err != nil || lg.ID == "" {
+		t.Fatalf("%s: create league: %d %s", b.name, resp.status, resp.body)
+	}
+	base, org, inv := "/l/"+lg.ID, lg.OrganiserToken, lg.InviteToken
+	member := func(name, lang string) map[string]string {
+		return map[string]string{"name": name, "email": addr("league-" + strings.ToLower(name)), "lang": lang}
+	}
+	b.do(out, "/api/leagues/{id}/members", invalid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/members", tamper(inv), member("Anna", "ru")))
+	resp = b.do(out, "/api/leagues/{id}/members", valid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/members", inv, member("Anna", "ru")))
+	var joined struct {
+		MemberToken string `json:"member_token"`
+	}
+	if err := json.Unmarshal(resp.body, &joined); err != nil || joined.MemberToken == "" {
+		t.Fatalf("%s: join: %d %s", b.name, resp.status, resp.body)
+	}
+	anna := joined.MemberToken
+	b.do(out, "/l/{id}/join", invalid, pageRequest(base+"/join?t="+q(tamper(inv))))
+	b.do(out, "/l/{id}/join", valid, pageRequest(base+"/join?t="+q(inv)))
+	b.do(out, "/l/{id}/join", invalid, formRequest(base+"/join", url.Values{"t": {tamper(inv)}, "name": {"Bob"}, "email": {addr("league-bob")}}))
+	b.do(out, "/l/{id}/join", valid, formRequest(base+"/join", url.Values{"t": {inv}, "name": {"Bob"}, "email": {addr("league-bob")}, "member_lang": {"en"}}))
+	b.do(out, "/l/{id}/org", invalid, pageRequest(base+"/org?t="+q(tamper(org))))
+	b.do(out, "/l/{id}/org", valid, pageRequest(base+"/org?t="+q(org)))
+	b.do(out, "/l/{id}/start", invalid, formRequest(base+"/start", url.Values{"t": {tamper(org)}}))
+	b.do(out, "/l/{id}/start", valid, formRequest(base+"/start", url.Values{"t": {org}, "start": {"2099-01-01"}}))
+	// The season has begun: the API's start is refused, a substitute seated.
+	b.do(out, "/api/leagues/{id}/seasons", invalid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/seasons", tamper(org), map[string]any{}))
+	b.do(out, "/api/leagues/{id}/seasons", valid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/seasons", org, map[string]any{}))
+	sub := map[string]any{"member": "Anna", "from_round": 2, "person": member("Vera", "ru")}
+	b.do(out, "/api/leagues/{id}/substitutes", invalid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/substitutes", tamper(org), sub))
+	b.do(out, "/api/leagues/{id}/substitutes", valid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/substitutes", org, sub))
+	b.do(out, "/l/{id}/substitute", invalid, formRequest(base+"/substitute", url.Values{"t": {tamper(org)}}))
+	b.do(out, "/l/{id}/substitute", valid, formRequest(base+"/substitute", url.Values{"t": {org}, "member": {"Bob"}, "from": {"1"},
+		"name": {"Dan"}, "email": {addr("league-dan")}, "sub_lang": {"en"}}))
+	b.do(out, "/api/leagues/{id}", invalid, jsonRequest("GET", "/api/leagues/"+lg.ID, tamper(anna), nil))
+	b.do(out, "/api/leagues/{id}", valid, jsonRequest("GET", "/api/leagues/"+lg.ID, anna, nil))
+	b.do(out, "/l/{id}", invalid, pageRequest(base+"?t="+q(tamper(anna))))
+	b.do(out, "/l/{id}", valid, pageRequest(base+"?t="+q(anna)))
+	b.do(out, "/l/{id}/me", invalid, pageRequest(base+"/me?t="+q(tamper(anna))))
+	b.do(out, "/l/{id}/me", valid, pageRequest(base+"/me?t="+q(anna)))
+	b.do(out, "/api/leagues/{id}/leave", invalid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/leave", tamper(anna), nil))
+	b.do(out, "/api/leagues/{id}/leave", valid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/leave", anna, nil))
+	b.do(out, "/l/{id}/leave", invalid, formRequest(base+"/leave", url.Values{"t": {tamper(anna)}}))
+	b.do(out, "/l/{id}/leave", valid, formRequest(base+"/leave", url.Values{"t": {anna}}))
 }

@@ -30,6 +30,11 @@ const (
 	// CheckEvery is how often the sweep looks whether an open round's
 	// games have all ended (the games do not tell the league).
 	CheckEvery = time.Hour
+	// WaitEvery is how often the sweep tries again to start a round that
+	// is due and waits: for the organiser to confirm their address (a
+	// person who just followed the mail's link), or for the limits of new
+	// games. The scheduled sweep runs every 5 minutes.
+	WaitEvery = 5 * time.Minute
 	// maxAttempts bounds the retries of a write that lost a race.
 	maxAttempts = 8
 )
@@ -114,6 +119,9 @@ type Config struct {
 	Log   *slog.Logger
 	// Rating is the rating model; league.DefaultRatingModel when zero.
 	Rating league.RatingModel
+	// Post sends the league's own mails (letters.go); nil: the league
+	// decides none.
+	Post Post
 }
 
 // Service runs leagues. It is safe for concurrent use.
@@ -124,11 +132,12 @@ type Service struct {
 	rand   io.Reader
 	log    *slog.Logger
 	rating league.RatingModel
+	post   Post
 }
 
 // New makes a Service.
 func New(c Config) *Service {
-	s := &Service{store: c.Store, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log, rating: c.Rating}
+	s := &Service{store: c.Store, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log, rating: c.Rating, post: c.Post}
 	if s.now == nil {
 		s.now = time.Now
 	}

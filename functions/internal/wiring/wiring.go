@@ -9,6 +9,7 @@ package wiring
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"io"
 	"log/slog"
@@ -16,6 +17,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
+	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -30,6 +32,7 @@ type Store interface {
 	store.PlayerStore
 	store.GuardStore
 	store.SentStore
+	store.LeagueStore
 }
 
 // Parts are what a deployment brings.
@@ -69,7 +72,7 @@ type Mail struct {
 	// rather than a call in New so that a program that never makes a Mail
 	// (the api and bounces functions) never reaches the notifier's and
 	// the composer's code, and the linker leaves it out of its binary.
-	notifier func(a *App, baseURL string, m *Mail) *notify.Notifier
+	notifier func(a *App, baseURL string, m *Mail) (*notify.Notifier, leagues.Post)
 }
 
 // NewMail sends mail with sender. permanent tells a refusal retrying
@@ -80,16 +83,36 @@ func NewMail(sender notify.Sender, permanent func(error) bool, afterEachCommit b
 	return &Mail{sender: sender, permanent: permanent, afterEachCommit: afterEachCommit, notifier: newNotifier}
 }
 
-func newNotifier(a *App, baseURL string, m *Mail) *notify.Notifier {
+func newNotifier(a *App, baseURL string, m *Mail) (*notify.Notifier, leagues.Post) {
+	c := compose.New(compose.Config{Service: a.Service, BaseURL: baseURL})
+	// A league's own mails go out by the same sender, unless the
+	// address bounced or complained.
+	post := func(ctx context.Context, l *leagues.League, season *leagues.Season, letter leagues.Letter) error {
+		msg, err := c.League(ctx, l, season, letter)
+		if err != nil {
+			return err
+		}
+		// A bounced address gets nothing; one unsubscribed from all but
+		// its own moves only its table for a round.
+		if p, err := a.Store.GetPlayer(ctx, msg.To); err == nil && (p.Suppressed || p.Unsubscribed && letter.Kind != leagues.LetterRound) {
+			return nil
+		}
+		err = m.sender.Send(ctx, msg)
+		if err != nil && m.permanent != nil && m.permanent(err) {
+			a.Log.ErrorContext(ctx, "league mail refused for good: dropped", "league", l.ID, "err", err)
+			return nil
+		}
+		return err
+	}
 	return &notify.Notifier{
 		Service:   a.Service,
-		Composer:  compose.New(compose.Config{Service: a.Service, BaseURL: baseURL}),
+		Composer:  c,
 		Sender:    m.sender,
 		Players:   a.Store,
 		Permanent: m.permanent,
 		Log:       a.Log,
 		Now:       a.now,
-	}
+	}, post
 }
 
 // App is a wired deployment.
@@ -97,6 +120,8 @@ type App struct {
 	Log     *slog.Logger
 	Store   Store
 	Service *service.Service
+	// Leagues runs the leagues (issue 14) over Service.
+	Leagues *leagues.Service
 	// Notifier sends the outbox; nil where no Mail was given.
 	Notifier *notify.Notifier
 
@@ -123,9 +148,15 @@ func New(p Parts) *App {
 	talk, _ := p.Store.(store.TalkStore)
 	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Sent: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
 		Now: p.Now, Rand: p.Rand, Committed: committed, SignIn: signIn, Talk: talk})
+	var post leagues.Post
 	if p.Mail != nil {
-		a.Notifier = p.Mail.notifier(a, p.BaseURL, p.Mail)
+		a.Notifier, post = p.Mail.notifier(a, p.BaseURL, p.Mail)
 	}
+	leagueRand := p.Rand
+	if leagueRand == nil {
+		leagueRand = rand.Reader
+	}
+	a.Leagues = leagues.New(leagues.Config{Store: p.Store, Games: a.Service, Now: p.Now, Rand: leagueRand, Log: p.Log, Post: post})
 	return a
 }
 
@@ -155,13 +186,16 @@ func (a *App) Web() Web { return Web{BaseURL: a.baseURL, MailboxURL: a.mailboxUR
 // Sweep does what the clock asks, as the scheduled sweep function does
 // in AWS and the local run's ticker locally: plays the defaults of missed
 // deadlines and mails the reminders that are due (P-4), sends whatever
-// mail is still pending, and the daily digests due at now.
+// mail is still pending, and the daily digests due at now; first it
+// starts and closes the leagues' rounds that are due and sends their mail
+// (leagues.Service.Sweep), so a round's new games are ticked at once.
 func (a *App) Sweep(ctx context.Context, now time.Time) error {
 	if a.Notifier == nil {
 		return errors.New("sweep: this deployment sends no mail")
 	}
+	leagueErr := a.Leagues.Sweep(ctx, now)
 	_, tickErr := a.Service.TickAll(ctx)
-	return errors.Join(tickErr, a.Notifier.Sweep(ctx, a.Store.PendingOutbox), a.Notifier.SendDigests(ctx, now))
+	return errors.Join(leagueErr, tickErr, a.Notifier.Sweep(ctx, a.Store.PendingOutbox), a.Notifier.SendDigests(ctx, now))
 }
 
 // Close closes what the deployment opened (Parts.Closers).

@@ -15,5 +15,5 @@ import (
 // Handler is the HTTP API and the pages of a.
 func Handler(a *wiring.App) http.Handler {
 	w := a.Web()
-	return httpapi.New(httpapi.Deps{Service: a.Service, Log: a.Log, BaseURL: w.BaseURL, Extra: w.Extra, MailboxURL: w.MailboxURL})
+	return httpapi.New(httpapi.Deps{Service: a.Service, Leagues: a.Leagues, Log: a.Log, BaseURL: w.BaseURL, Extra: w.Extra, MailboxURL: w.MailboxURL})
 }
