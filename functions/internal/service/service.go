@@ -10,7 +10,8 @@
 // decision, on what precondition.go says the move was chosen on; clock.go
 // does what deadlines ask (Tick, the sweep); log.go reads and replays the
 // log; mail.go plans the mail a commit leaves, and sent.go keeps what
-// the notifier sent in the marker beside the game.
+// the notifier sent in the marker beside the game; controls.go gives the
+// organiser's controls and away.go the players' absences.
 package service
 
 import (
@@ -192,12 +193,18 @@ var errUnchanged = errors.New("unchanged")
 // update reads, changes and writes a game, retrying on conflict: for
 // commands whose effect does not depend on the order (accept, start).
 func (s *Service) update(ctx context.Context, id string, change func(*Record) error) error {
+	return s.updateAt(ctx, id, func(rec *Record, _ int64) error { return change(rec) })
+}
+
+// updateAt is update for a change that needs the version it read (to
+// play commands as the version after it).
+func (s *Service) updateAt(ctx context.Context, id string, change func(rec *Record, ver int64) error) error {
 	for attempt := 0; ; attempt++ {
 		rec, ver, err := s.Load(ctx, id)
 		if err != nil {
 			return err
 		}
-		if err := change(rec); errors.Is(err, errUnchanged) {
+		if err := change(rec, ver); errors.Is(err, errUnchanged) {
 			return nil
 		} else if err != nil {
 			return err
