@@ -158,6 +158,9 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		}
 	case service.MailControl:
 		err = c.control(rec, m, &d)
+		if err == nil && d.Link != "" { // a mail to a seat still at the table
+			d.Talk, err = c.foldTalk(ctx, rec, m.Seat, l, func() *time.Location { return d.zone })
+		}
 	default:
 		err = fmt.Errorf("unknown kind of mail %q", m.Kind)
 	}

@@ -112,3 +112,22 @@ func TestMailFoldsTalkOnce(t *testing.T) {
 		t.Errorf("the next digest tells the talk again (%v):\n%s", err, d2.Text)
 	}
 }
+
+// TestControlMailFoldsTalk: the organiser's decision mailed to the table
+// is a mail each player gets, so it folds in the talk too.
+func TestControlMailFoldsTalk(t *testing.T) {
+	svc, c, id, turn := talkGame(t)
+	ctx := t.Context()
+	rec, _, _ := svc.Load(ctx, id)
+	other := (turn + 1) % 3
+	if _, err := svc.PostTalk(ctx, rec, turn, store.TalkPublic, "who pauses?"); err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Control(ctx, id, service.ControlRequest{Control: service.ControlPause}); err != nil {
+		t.Fatal(err)
+	}
+	msg := fixture{svc: svc, c: c, id: id}.mailFor(t, service.MailControl, other)
+	if !strings.Contains(msg.Text, "who pauses?") || !strings.Contains(msg.HTML, "Table talk since your last mail") {
+		t.Errorf("the control mail to another seat does not fold the talk in:\n%s", msg.Text)
+	}
+}
