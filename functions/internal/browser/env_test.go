@@ -69,7 +69,7 @@ func newSiteAt(t *testing.T, seed string, base func(origin string) string) *site
 	n := &notify.Notifier{Sender: sesmailer.New(sesmailer.NewLocalClient(ses), "games@pbm.test", "pbm"), Players: st,
 		Permanent: sesmailer.IsPermanent, Log: log}
 	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit,
-		Rand: testenv.Rand(seed)})
+		Rand: testenv.Rand(seed), Talk: st})
 	public := srv.URL
 	if base != nil {
 		public = base(srv.URL)

@@ -68,6 +68,8 @@ type Data struct {
 	// Seed and SeedSHA256: the game-over mail reveals the seed the
 	// players were shown the commitment to.
 	Seed, SeedSHA256 string
+	// Talk is the table talk since the recipient's last mail (talk.go).
+	Talk *TalkSection
 	// League is what a league's own mail adds (league.go).
 	League *LeagueMail
 
@@ -151,8 +153,14 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		d.Link, err = c.link("/g/"+rec.ID+"/org", linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
 	case service.MailTurn, service.MailDecision, service.MailReminder, service.MailOver:
 		err = c.game(rec, version, m, &d, &msg)
+		if err == nil {
+			d.Talk, err = c.foldTalk(ctx, rec, m.Seat, l, func() *time.Location { return d.zone })
+		}
 	case service.MailControl:
 		err = c.control(rec, m, &d)
+		if err == nil && d.Link != "" { // a mail to a seat still at the table
+			d.Talk, err = c.foldTalk(ctx, rec, m.Seat, l, func() *time.Location { return d.zone })
+		}
 	default:
 		err = fmt.Errorf("unknown kind of mail %q", m.Kind)
 	}
@@ -175,6 +183,9 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		return notify.Message{}, fmt.Errorf("compose %s text: %w", m.ID, err)
 	}
 	msg.HTML, msg.Text = html.String(), text.String()
+	if err := c.markTalk(ctx, d.Talk); err != nil {
+		return notify.Message{}, fmt.Errorf("compose %s: %w", m.ID, err)
+	}
 	return msg, nil
 }
 

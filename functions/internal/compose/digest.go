@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/present"
@@ -20,6 +21,7 @@ import (
 type DigestGame struct {
 	Name, Players string
 	Lines         []DigestLine
+	Talk          *TalkSection // the game's talk since the last mail (talk.go)
 }
 
 // DigestLine is one thing that happened, with the page to see it on.
@@ -72,6 +74,11 @@ func (c *Composer) Digest(ctx context.Context, email, lang string, items []store
 			return notify.Message{}, fmt.Errorf("compose digest: %w", err)
 		}
 		g.Lines = append(g.Lines, line)
+		if g.Talk == nil && it.Kind != service.MailAccepted {
+			if g.Talk, err = c.foldTalk(ctx, rec, it.Seat, l, func() *time.Location { return zoneOf(c.player(ctx, email)) }); err != nil {
+				return notify.Message{}, fmt.Errorf("compose digest: %w", err)
+			}
+		}
 	}
 	if len(games) == 0 {
 		return notify.Message{}, notify.ErrObsolete
@@ -90,6 +97,11 @@ func (c *Composer) Digest(ctx context.Context, email, lang string, items []store
 		Unsubscribe: d.UnsubURL, Tags: map[string]string{"mail": "digest"}}
 	if msg.HTML, msg.Text, err = render("digest", d); err != nil {
 		return notify.Message{}, fmt.Errorf("compose digest: %w", err)
+	}
+	for _, g := range games {
+		if err := c.markTalk(ctx, g.Talk); err != nil {
+			return notify.Message{}, fmt.Errorf("compose digest: %w", err)
+		}
 	}
 	return msg, nil
 }

@@ -126,6 +126,13 @@ func (a *api) routes() []struct {
 		{Route{"POST", "/g/{id}/away"}, a.awayPage},
 		{Route{"GET", "/g/{id}/back"}, a.backPage},
 		{Route{"POST", "/g/{id}/back"}, a.backPost},
+		// Table talk (issue 17).
+		{Route{"GET", "/api/games/{id}/talk"}, a.getTalk},
+		{Route{"POST", "/api/games/{id}/talk"}, a.postTalk},
+		{Route{"POST", "/api/games/{id}/talk/hide"}, a.hideTalk},
+		{Route{"GET", "/g/{id}/talk"}, a.talkPage},
+		{Route{"POST", "/g/{id}/talk"}, a.postTalkPage},
+		{Route{"POST", "/g/{id}/talk/hide"}, a.hideTalkPage},
 	}
 	return append(routes, a.leagueRoutes()...)
 }

@@ -184,7 +184,8 @@ func newContract(t *testing.T, st store.Store) (*contract, *service.Service) {
 	quiet := slog.New(slog.DiscardHandler)
 	// Seeded: the same games (ids, seeds, so moves) every run.
 	seed := mathrand.NewChaCha8([32]byte{'p', 'b', 'm'})
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: quiet, Rand: seed})
+	talk, _ := st.(store.TalkStore) // table talk, where the store keeps it
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: quiet, Rand: seed, Talk: talk})
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: quiet, Leagues: contractLeagues(st, svc)}))
 	t.Cleanup(srv.Close)
 	c := &contract{t: t, svc: svc, srv: srv, router: router, mu: new(sync.Mutex), seen: map[string]map[int]bool{}}
@@ -583,6 +584,28 @@ func TestOpenAPIContract(t *testing.T) {
 		}
 	}
 	v = c.view(id, ga.OrganiserToken) // setting orders is a write
+
+	// Table talk (issue 17): posting is no write of the game; a private
+	// message reaches its two seats only; the organiser hides a public one.
+	var said httpapi.TalkLine
+	c.want(call{method: "POST", path: base + "/talk", token: seat0, body: httpapi.TalkRequest{Text: "<b>hello</b> all"}}, http.StatusCreated, "", &said)
+	one := 1
+	c.want(call{method: "POST", path: base + "/talk", token: seat0, body: httpapi.TalkRequest{Text: "a deal", To: &one}}, http.StatusCreated, "", nil)
+	c.want(call{method: "POST", path: base + "/talk", token: seat0, body: httpapi.TalkRequest{Text: strings.Repeat("я", service.MaxTalkRunes+1)}}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: base + "/talk", token: seat0, body: httpapi.TalkRequest{Text: "to myself", To: new(int)}}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: base + "/talk", token: seat0, body: `{"text": 5}`, invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	for tok, want := range map[string]int{seat0: 2, seat1: 2, ga.OrganiserToken: 1, ga.SpectatorToken: 1} {
+		var tp httpapi.TalkPage
+		c.want(call{method: "GET", path: base + "/talk", token: tok}, http.StatusOK, "", &tp)
+		if len(tp.Lines) != want {
+			t.Errorf("talk read with %.12s…: %+v, want %d messages", tok, tp.Lines, want)
+		}
+	}
+	c.want(call{method: "POST", path: base + "/talk/hide", token: ga.OrganiserToken, body: httpapi.HideTalkRequest{Key: said.Key}}, http.StatusOK, "", nil)
+	c.want(call{method: "POST", path: base + "/talk/hide", token: ga.OrganiserToken, body: httpapi.HideTalkRequest{Key: "no-such-message"}}, http.StatusNotFound, service.CodeNotFound, nil)
+	if after := c.view(id, ga.OrganiserToken); after.Version != v.Version {
+		t.Errorf("table talk changed the game's version from %d to %d", v.Version, after.Version)
+	}
 	if sv := c.view(id, ga.SpectatorToken); sv.As != "spectator" || sv.Players[0].Email != "" {
 		t.Errorf("spectator's view: %+v", sv)
 	}
@@ -685,6 +708,10 @@ func TestOpenAPIContract(t *testing.T) {
 					body = service.ControlRequest{Control: service.ControlPause}
 				case strings.HasSuffix(path, "/away"):
 					body = map[string]any{}
+				case method == "POST" && strings.HasSuffix(path, "/talk"): // table talk (issue 17)
+					body = httpapi.TalkRequest{Text: "purpose " + purpose}
+				case method == "POST" && strings.HasSuffix(path, "/talk/hide"):
+					body = httpapi.HideTalkRequest{Key: "purpose-" + purpose}
 				}
 				c.want(call{method: method, path: p, token: tok, body: body}, http.StatusForbidden, service.CodeForbidden, nil)
 			}

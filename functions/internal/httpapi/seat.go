@@ -22,6 +22,7 @@ type seatData struct {
 	RulesURL        string
 	Board           template.HTML
 	Chart           template.HTML
+	Talk            *views.Talk // the newest table talk (talk.go)
 }
 
 func (a *api) seatPage(w http.ResponseWriter, r *http.Request) {
@@ -62,6 +63,9 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 	if g == nil {
 		a.render(w, r, status, "seat.html", d)
 		return
+	}
+	if d.Focus == "" { // a page of one long group of decisions is that alone
+		d.Talk = a.talkCard(r, rec, rd, token)
 	}
 	if d.Board, err = boardSVG(l, g, d.Seat, d.Names); err != nil {
 		a.pageError(w, r, err)

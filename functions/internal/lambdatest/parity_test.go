@@ -552,6 +552,27 @@ func (b *backend) play() []answer {
 	b.do(&out, "/g/{id}/back", invalid, formRequest("/g/"+id+"/back", url.Values{"t": {tamper(seats[1])}}))
 	b.do(&out, "/g/{id}/back", valid, formRequest("/g/"+id+"/back", url.Values{"t": {seats[1]}}))
 
+	// Table talk (issue 17), by the API and by its page: a seat posts,
+	// a spectator reads, the organiser hides.
+	said := httpapi.TalkRequest{Text: "Сделка: <b>3 000</b>?"}
+	b.do(&out, "/api/games/{id}/talk", invalid, jsonRequest("POST", "/api/games/"+id+"/talk", tamper(seats[0]), said))
+	posted := b.do(&out, "/api/games/{id}/talk", valid, jsonRequest("POST", "/api/games/"+id+"/talk", seats[0], said))
+	var line httpapi.TalkLine
+	if err := json.Unmarshal(posted.body, &line); err != nil || line.Key == "" {
+		t.Fatalf("%s: posting to the talk answered %d %s", b.name, posted.status, posted.body)
+	}
+	b.do(&out, "/api/games/{id}/talk", invalid, jsonRequest("GET", "/api/games/"+id+"/talk", tamper(g.SpectatorToken), nil))
+	b.do(&out, "/api/games/{id}/talk", valid, jsonRequest("GET", "/api/games/"+id+"/talk", g.SpectatorToken, nil))
+	hide := httpapi.HideTalkRequest{Key: line.Key}
+	b.do(&out, "/api/games/{id}/talk/hide", invalid, jsonRequest("POST", "/api/games/"+id+"/talk/hide", tamper(g.OrganiserToken), hide))
+	b.do(&out, "/api/games/{id}/talk/hide", valid, jsonRequest("POST", "/api/games/"+id+"/talk/hide", g.OrganiserToken, hide))
+	b.do(&out, "/g/{id}/talk", invalid, pageRequest("/g/"+id+"/talk?t="+q(tamper(seats[1]))))
+	b.do(&out, "/g/{id}/talk", valid, pageRequest("/g/"+id+"/talk?t="+q(seats[1])))
+	b.do(&out, "/g/{id}/talk", invalid, formRequest("/g/"+id+"/talk", url.Values{"t": {tamper(seats[1])}, "text": {"Да"}}))
+	b.do(&out, "/g/{id}/talk", valid, formRequest("/g/"+id+"/talk", url.Values{"t": {seats[1]}, "text": {"Да"}, "to": {"0"}}))
+	b.do(&out, "/g/{id}/talk/hide", invalid, formRequest("/g/"+id+"/talk/hide", url.Values{"t": {tamper(g.OrganiserToken)}, "key": {line.Key}, "hidden": {"0"}}))
+	b.do(&out, "/g/{id}/talk/hide", valid, formRequest("/g/"+id+"/talk/hide", url.Values{"t": {g.OrganiserToken}, "key": {line.Key}, "hidden": {"0"}}))
+
 	// A game created from the home page's form; one refused.
 	page := url.Values{"kind": {"businessman"}, "org_name": {"Ольга"}, "org_email": {addr("olga")}, "org_lang": {"ru"},
 		"deadline": {"48"}, "name0": {"Анна"}, "email0": {addr("anna")}, "lang0": {"ru"},

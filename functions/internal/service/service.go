@@ -85,6 +85,10 @@ type Config struct {
 	// answer is decided. Nil in Lambda, where the table's stream feeds
 	// the notifier.
 	SignIn func(ctx context.Context, email, lang string)
+
+	// Talk keeps the games' table talk (talk.go); optional: without it
+	// the service keeps none and mails fold none in.
+	Talk store.TalkStore
 }
 
 // Service is safe for concurrent use.
@@ -101,12 +105,13 @@ type Service struct {
 	afterCommit func(ctx context.Context, gameID string)
 	committed   func(ctx context.Context, rec *Record, version int64)
 	signIn      func(ctx context.Context, email, lang string)
+	talk        store.TalkStore
 }
 
 // New makes a Service.
 func New(c Config) *Service {
 	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, sent: c.Sent, limits: c.Limits.withDefaults(), keys: c.Keys,
-		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed, signIn: c.SignIn}
+		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed, signIn: c.SignIn, talk: c.Talk}
 	if s.guard == nil {
 		g, ok := c.Store.(store.GuardStore)
 		if !ok {

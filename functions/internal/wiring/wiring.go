@@ -143,8 +143,11 @@ func New(p Parts) *App {
 		committed = func(ctx context.Context, rec *service.Record, ver int64) { a.Notifier.Committed(ctx, rec, ver) }
 		signIn = a.sendSignInLater
 	}
+	// Both stores keep table talk; a store that does not (a test's)
+	// leaves the service without it.
+	talk, _ := p.Store.(store.TalkStore)
 	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Sent: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
-		Now: p.Now, Rand: p.Rand, Committed: committed, SignIn: signIn})
+		Now: p.Now, Rand: p.Rand, Committed: committed, SignIn: signIn, Talk: talk})
 	var post leagues.Post
 	if p.Mail != nil {
 		a.Notifier, post = p.Mail.notifier(a, p.BaseURL, p.Mail)

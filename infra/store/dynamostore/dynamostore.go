@@ -17,6 +17,8 @@
 //	        dq (L of M: g S, k S, s N, at N), dpk (S, "D") and dig (N)
 //	        only while a daily digest is queued
 //	guard:  pk "GUARD#<key>", sk "GUARD"  ttl (N), n (N) for a counter
+//	talk:   pk "GAME#<id>", sk "TALK#<key>" and "TALK!SEEN#<seat>": a
+//	        game's table talk and what each seat was mailed of it (talk.go)
 //
 // The email of a player's key is lower-case. Every player write is one
 // UpdateItem that creates the item if need be; games is a string set that

@@ -1,0 +1,192 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// RunTalk runs the conformance suite of a store.TalkStore. newStore is
+// called once per subtest; every subtest uses game ids of its own. Where
+// the store keeps games too (both do), the talk is checked not to
+// disturb them.
+func RunTalk(t *testing.T, newStore func(t *testing.T) store.TalkStore) {
+	runSuite(t, newStore, []subtest[store.TalkStore]{
+		{"PostOnce", testTalkPostOnce},
+		{"PagesBothWays", testTalkPages},
+		{"GamesApart", testTalkGamesApart},
+		{"Hide", testTalkHide},
+		{"SeenMovesForward", testTalkSeen},
+	})
+}
+
+func talkKey(i int) string { return fmt.Sprintf("%016d-%04x", 1_700_000_000_000+int64(i)*1000, i) }
+
+func postTalk(t *testing.T, s store.TalkStore, game string, n int) []store.TalkMessage {
+	t.Helper()
+	var out []store.TalkMessage
+	for i := range n {
+		m := store.TalkMessage{Game: game, Key: talkKey(i), At: 1_700_000_000 + int64(i), From: i % 3, To: store.TalkPublic,
+			Text: fmt.Sprintf("message %d: <b>«привет»</b>\n\u202eend", i)}
+		if i%4 == 1 {
+			m.To = 2
+		}
+		mustOK(t, s.PostTalk(context.Background(), m), "PostTalk %d", i)
+		out = append(out, m)
+	}
+	return out
+}
+
+func keysOf(ms []store.TalkMessage) []string {
+	var ks []string
+	for _, m := range ms {
+		ks = append(ks, m.Key)
+	}
+	return ks
+}
+
+func testTalkPostOnce(t *testing.T, s store.TalkStore) {
+	ctx := context.Background()
+	game := newID(t)
+	want := postTalk(t, s, game, 1)[0]
+	again := want
+	again.Text = "another"
+	if err := s.PostTalk(ctx, again); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("PostTalk of a taken key: %v, want ErrConflict", err)
+	}
+	got, err := s.TalkAfter(ctx, game, "", 10)
+	mustOK(t, err, "TalkAfter")
+	if len(got) != 1 || got[0] != want {
+		t.Fatalf("talk = %+v, want just %+v", got, want)
+	}
+	if gs, ok := s.(store.Store); ok {
+		if _, err := gs.GetGame(ctx, game); !errors.Is(err, store.ErrNotFound) {
+			t.Fatalf("a message made a game item: %v", err)
+		}
+	}
+}
+
+// testTalkPages: pages of newest first and of oldest first cover every
+// message once, in order, whatever the page size.
+func testTalkPages(t *testing.T, s store.TalkStore) {
+	ctx := context.Background()
+	game := newID(t)
+	all := postTalk(t, s, game, 7)
+	for _, size := range []int{1, 3, 7, 10} {
+		var back []string
+		for before := ""; ; {
+			page, err := s.TalkBefore(ctx, game, before, size)
+			mustOK(t, err, "TalkBefore(%q, %d)", before, size)
+			if len(page) > size {
+				t.Fatalf("TalkBefore(%q, %d) gave %d", before, size, len(page))
+			}
+			if len(page) == 0 {
+				break
+			}
+			back = append(back, keysOf(page)...)
+			before = page[len(page)-1].Key
+		}
+		want := keysOf(all)
+		slices.Reverse(want)
+		if !slices.Equal(back, want) {
+			t.Fatalf("newest first by %d = %v, want %v", size, back, want)
+		}
+		var fwd []store.TalkMessage
+		for after := ""; ; {
+			page, err := s.TalkAfter(ctx, game, after, size)
+			mustOK(t, err, "TalkAfter(%q, %d)", after, size)
+			if len(page) == 0 {
+				break
+			}
+			fwd = append(fwd, page...)
+			after = page[len(page)-1].Key
+		}
+		if !slices.Equal(fwd, all) {
+			t.Fatalf("oldest first by %d = %+v, want %+v", size, fwd, all)
+		}
+	}
+	if page, err := s.TalkBefore(ctx, game, talkKey(3), 2); err != nil || !slices.Equal(keysOf(page), []string{talkKey(2), talkKey(1)}) {
+		t.Fatalf("TalkBefore(key 3, 2) = %v, %v", keysOf(page), err)
+	}
+	if page, err := s.TalkAfter(ctx, game, talkKey(5), 9); err != nil || !slices.Equal(keysOf(page), []string{talkKey(6)}) {
+		t.Fatalf("TalkAfter(key 5) = %v, %v", keysOf(page), err)
+	}
+}
+
+// testTalkGamesApart: a game's talk is its own, whatever the ids, and the
+// game item and marks beside it are no messages.
+func testTalkGamesApart(t *testing.T, s store.TalkStore) {
+	ctx := context.Background()
+	game := newID(t)
+	postTalk(t, s, game+"x", 2)
+	postTalk(t, s, game, 2)
+	if gs, ok := s.(store.Store); ok {
+		if _, err := gs.PutGame(ctx, store.Game{ID: game, Body: []byte("game")}, 0); err != nil {
+			t.Fatal(err)
+		}
+		mustOK(t, gs.PutChunk(ctx, store.Chunk{GameID: game, Seq: 0, Body: []byte("log")}), "PutChunk")
+	}
+	mustOK(t, s.SetTalkSeen(ctx, game, 0, talkKey(0)), "SetTalkSeen")
+	for _, g := range []string{game, game + "x"} {
+		back, err := s.TalkBefore(ctx, g, "", 10)
+		mustOK(t, err, "TalkBefore")
+		fwd, err := s.TalkAfter(ctx, g, "", 10)
+		mustOK(t, err, "TalkAfter")
+		if len(back) != 2 || len(fwd) != 2 || back[0].Game != g || fwd[0].Game != g {
+			t.Fatalf("talk of %s: %+v and %+v, want its own two", g, back, fwd)
+		}
+	}
+	if empty, err := s.TalkBefore(ctx, newID(t), "", 10); err != nil || len(empty) != 0 {
+		t.Fatalf("talk of no game = %v, %v", empty, err)
+	}
+}
+
+func testTalkHide(t *testing.T, s store.TalkStore) {
+	ctx := context.Background()
+	game := newID(t)
+	all := postTalk(t, s, game, 3)
+	hidden := all[1]
+	hidden.Hidden = true
+	mustOK(t, s.SetTalkHidden(ctx, hidden), "SetTalkHidden")
+	got, err := s.TalkAfter(ctx, game, "", 10)
+	mustOK(t, err, "TalkAfter")
+	if !got[1].Hidden || got[0].Hidden || got[2].Hidden || got[1].Text != all[1].Text {
+		t.Fatalf("after hiding the second: %+v", got)
+	}
+	mustOK(t, s.SetTalkHidden(ctx, all[1]), "SetTalkHidden(not hidden)")
+	got, _ = s.TalkAfter(ctx, game, "", 10)
+	if got[1].Hidden {
+		t.Fatalf("still hidden after showing: %+v", got[1])
+	}
+	if err := s.SetTalkHidden(ctx, store.TalkMessage{Game: game, Key: talkKey(99), Hidden: true}); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("SetTalkHidden of no message: %v, want ErrNotFound", err)
+	}
+	if got, _ := s.TalkAfter(ctx, game, "", 10); len(got) != 3 {
+		t.Fatalf("hiding nothing made a message: %+v", got)
+	}
+}
+
+func testTalkSeen(t *testing.T, s store.TalkStore) {
+	ctx := context.Background()
+	game := newID(t)
+	check := func(seat int, want string) {
+		t.Helper()
+		got, err := s.TalkSeen(ctx, game, seat)
+		mustOK(t, err, "TalkSeen")
+		if got != want {
+			t.Fatalf("seen of seat %d = %q, want %q", seat, got, want)
+		}
+	}
+	check(0, "")
+	mustOK(t, s.SetTalkSeen(ctx, game, 0, talkKey(2)), "SetTalkSeen")
+	check(0, talkKey(2))
+	check(1, "")
+	mustOK(t, s.SetTalkSeen(ctx, game, 0, talkKey(1)), "SetTalkSeen back")
+	check(0, talkKey(2))
+	mustOK(t, s.SetTalkSeen(ctx, game, 0, talkKey(5)), "SetTalkSeen on")
+	check(0, talkKey(5))
+}
