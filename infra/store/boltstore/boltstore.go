@@ -47,7 +47,13 @@ type Store struct {
 	db *bolt.DB
 }
 
-var _ store.Store = (*Store)(nil)
+var _ interface {
+	store.Store
+	store.LinkStore
+	store.GuardStore
+	store.SentStore
+	store.LeagueStore
+} = (*Store)(nil)
 
 // ErrInUse is Open's error when another process holds the file: bbolt
 // takes an exclusive lock, so a second local runner on the same data
@@ -188,13 +194,6 @@ func decodeGame(id string, rec []byte) (store.Game, error) {
 	return g, nil
 }
 
-func recordVersion(rec []byte) int64 {
-	if len(rec) < headerLen {
-		return -1
-	}
-	return int64(binary.BigEndian.Uint64(rec[offVersion:]))
-}
-
 // chunkKey is the game id's length, the id, and the seq big-endian, so
 // that one game's chunks are contiguous and in Seq order.
 func chunkKey(id string, seq int) []byte {
@@ -233,45 +232,23 @@ func (s *Store) GetGame(ctx context.Context, id string) (store.Game, error) {
 
 // PutGame writes g as version prev+1 if the stored version is prev.
 func (s *Store) PutGame(ctx context.Context, g store.Game, prev int64) (int64, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	if g.ID == "" {
-		return 0, errors.New("boltstore: put game with empty id")
-	}
-	if prev < 0 {
-		return 0, fmt.Errorf("boltstore: put game %s: negative previous version %d", g.ID, prev)
-	}
 	ver := prev + 1
-	if n := gameItemSize(g, ver); n > MaxItemBytes {
-		return 0, fmt.Errorf("boltstore: put game %s version %d: %d bytes over %d: %w", g.ID, ver, n, MaxItemBytes, store.ErrTooLarge)
+	if err := checkPut(ctx, "game", g.ID, prev, gameItemSize(g, ver), MaxItemBytes); err != nil {
+		return 0, err
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		games := tx.Bucket(bucketGames)
 		key := []byte(g.ID)
-		rec := games.Get(key)
-		switch {
-		case rec == nil && prev != 0:
-			return fmt.Errorf("boltstore: put game %s version %d: no such game: %w", g.ID, ver, store.ErrConflict)
-		case rec != nil && recordVersion(rec) != prev:
-			return fmt.Errorf("boltstore: put game %s version %d: stored version is %d: %w", g.ID, ver, recordVersion(rec), store.ErrConflict)
+		if err := checkVersion("game", g.ID, games.Get(key), headerLen, prev); err != nil {
+			return err
 		}
 		if err := games.Put(key, encodeGame(ver, g)); err != nil {
 			return err
 		}
-		outbox := tx.Bucket(bucketOutbox)
-		if g.OutboxPending {
-			if err := outbox.Put(key, nil); err != nil {
-				return err
-			}
-		} else if err := outbox.Delete(key); err != nil {
+		if err := setFlag(tx.Bucket(bucketOutbox), key, g.OutboxPending, nil); err != nil {
 			return err
 		}
-		wake := tx.Bucket(bucketWake)
-		if g.WakeAt > 0 {
-			return wake.Put(key, binary.BigEndian.AppendUint64(nil, uint64(g.WakeAt)))
-		}
-		return wake.Delete(key)
+		return setFlag(tx.Bucket(bucketWake), key, g.WakeAt > 0, binary.BigEndian.AppendUint64(nil, uint64(g.WakeAt)))
 	})
 	if err != nil {
 		return 0, err
