@@ -82,14 +82,11 @@ func (s *Store) PutLeagueItem(ctx context.Context, it store.LeagueItem, prev int
 		return 0, err
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		items, err := tx.CreateBucketIfNotExists(bucketLeagues)
+		bs, err := makeBuckets(tx, bucketLeagues, bucketLeagueWake)
 		if err != nil {
 			return err
 		}
-		wake, err := tx.CreateBucketIfNotExists(bucketLeagueWake)
-		if err != nil {
-			return err
-		}
+		items, wake := bs[0], bs[1]
 		k := leagueKey(it.League, it.Key)
 		if err := checkVersion("league", id, items.Get(k), leagueHeaderLen, prev); err != nil {
 			return err
