@@ -2,7 +2,6 @@ package leagues
 
 import (
 	"context"
-	"encoding/base32"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -225,11 +224,11 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (*League, error
 }
 
 func (s *Service) newID() (string, error) {
-	b := make([]byte, 10)
-	if _, err := io.ReadFull(s.rand, b); err != nil {
+	id, err := service.NewID(s.rand, 10)
+	if err != nil {
 		return "", fmt.Errorf("new league id: %w", err)
 	}
-	return strings.ToLower(base32.StdEncoding.EncodeToString(b)), nil
+	return id, nil
 }
 
 // checkText refuses an empty or overlong text, or one with control
