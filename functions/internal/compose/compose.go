@@ -61,8 +61,10 @@ type Data struct {
 	Deadline, Default             string
 	Board                         bool
 	PrefsURL, UnsubURL            string
-	RulesURL                      string       // the game's rules page
-	Digest                        []DigestGame // the daily digest's games
+	// BackURL, in a mail to a seat a bot holds, takes the seat back.
+	BackURL  string
+	RulesURL string       // the game's rules page
+	Digest   []DigestGame // the daily digest's games
 	// Seed and SeedSHA256: the game-over mail reveals the seed the
 	// players were shown the commitment to.
 	Seed, SeedSHA256 string
@@ -132,7 +134,9 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		d.Link, err = c.link("/g/"+rec.ID+"/invite", linksign.PurposeInvite, rec.ID, m.Seat, 0, service.InviteTokenTTL, l)
 		var names []string
 		for _, s := range rec.Seats {
-			names = append(names, s.Name)
+			if s.Out == "" { // not whom a substitute replaces
+				names = append(names, s.Name)
+			}
 		}
 		d.Others = strings.Join(names, ", ")
 		d.RulesURL = c.base + "/rules/" + rec.Kind + "?lang=" + l
@@ -147,8 +151,13 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		d.Link, err = c.organiserLink(rec.ID, l)
 	case service.MailTurn, service.MailDecision, service.MailReminder, service.MailOver:
 		err = c.game(rec, version, m, &d, &msg)
+	case service.MailControl:
+		err = c.control(rec, m, &d)
 	default:
 		err = fmt.Errorf("unknown kind of mail %q", m.Kind)
+	}
+	if err == nil {
+		d.BackURL, err = c.backLink(rec, m, l)
 	}
 	if err != nil {
 		return notify.Message{}, fmt.Errorf("compose %s: %w", m.ID, err)

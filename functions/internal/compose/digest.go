@@ -114,6 +114,12 @@ func (c *Composer) digestLine(rec *service.Record, it store.DigestItem, l string
 		}
 		line.LinkText = templates.T(l, "see_results")
 		line.Link, err = c.seatLink(rec.ID, it.Seat, 0, l)
+	case service.MailControl: // what was decided is on the game's page
+		line.Text = templates.Pick(l, "Решение организатора игры.", "A decision of the game's organiser.")
+		if it.Seat >= 0 && it.Seat < len(rec.Seats) && rec.Seats[it.Seat].Out == "" { // a replaced player's links no longer act
+			line.LinkText = templates.T(l, "open_game")
+			line.Link, err = c.seatLink(rec.ID, it.Seat, 0, l)
+		}
 	default:
 		line.Text = templates.Pick(l, "Новости в игре.", "News in the game.")
 		line.LinkText = templates.T(l, "open_game")

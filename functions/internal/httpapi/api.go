@@ -32,7 +32,9 @@ func (a *api) buildView(rec *service.Record, ver int64, rd reader) (GameView, er
 	if err != nil {
 		return GameView{}, err
 	}
-	return views.Game(rec, ver, g, rd.view()), nil
+	v := views.Game(rec, ver, g, rd.view())
+	views.AddTable(&v, rec, a.now())
+	return v, nil
 }
 
 // sign signs a link token of the service (views.Signer).

@@ -115,6 +115,16 @@ func (a *api) routes() []handledRoute {
 		{Route{"GET", "/me/links"}, a.linksPage},
 		{Route{"POST", "/me/links/revoke"}, a.revokeLink},
 		{Route{"POST", "/me/signout"}, a.signOut},
+		// The organiser's controls, absences, back from the bot (issue 17).
+		{Route{"POST", "/api/games/{id}/controls"}, a.control},
+		{Route{"POST", "/api/games/{id}/away"}, a.away},
+		{Route{"POST", "/api/games/{id}/back"}, a.back},
+		{Route{"GET", "/g/{id}/controls"}, a.controlsPage},
+		{Route{"POST", "/g/{id}/control"}, a.controlPage},
+		{Route{"GET", "/g/{id}/away"}, a.awayGet},
+		{Route{"POST", "/g/{id}/away"}, a.awayPage},
+		{Route{"GET", "/g/{id}/back"}, a.backPage},
+		{Route{"POST", "/g/{id}/back"}, a.backPost},
 	}
 	return append(routes, a.leagueRoutes()...)
 }

@@ -642,6 +642,15 @@ func TestOpenAPIContract(t *testing.T) {
 	}
 	c.want(call{method: "GET", path: "/api/games/" + gc.ID + "/log", token: cSeats[1]}, http.StatusOK, "", nil)
 	c.want(call{method: "GET", path: "/api/games/" + gc.ID + "/result", token: gc.SpectatorToken}, http.StatusOK, "", nil)
+	// The organiser's controls and a player's absence (issue 17).
+	ctl := "/api/games/" + gc.ID + "/controls"
+	c.want(call{method: "POST", path: ctl, token: gc.OrganiserToken, body: service.ControlRequest{Control: service.ControlPause, Key: "contract-pause"}}, http.StatusOK, "", nil)
+	c.want(call{method: "POST", path: ctl, token: gc.OrganiserToken, body: service.ControlRequest{Control: service.ControlResume}}, http.StatusOK, "", nil)
+	c.want(call{method: "POST", path: ctl, token: gc.OrganiserToken, body: service.ControlRequest{Control: service.ControlCancel}}, http.StatusConflict, service.CodeWrongStatus, nil)
+	c.want(call{method: "POST", path: ctl, token: gc.OrganiserToken, body: map[string]any{"control": "explode"}, invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games/" + gc.ID + "/away", token: cSeats[1], body: map[string]any{}}, http.StatusOK, "", nil)
+	c.want(call{method: "POST", path: "/api/games/" + gc.ID + "/away", token: cSeats[1], body: map[string]any{"from": "someday"}}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games/" + gc.ID + "/back", token: cSeats[1]}, http.StatusOK, "", nil)
 
 	// Each route takes exactly the token purposes the document names.
 	doc, _ := loadDoc(t)
@@ -670,6 +679,12 @@ func TestOpenAPIContract(t *testing.T) {
 				}
 				if method == "POST" && strings.HasPrefix(path, "/api/leagues/") {
 					body = leagueBody(path)
+				}
+				switch { // the organiser's controls, absences (issue 17)
+				case strings.HasSuffix(path, "/controls"):
+					body = service.ControlRequest{Control: service.ControlPause}
+				case strings.HasSuffix(path, "/away"):
+					body = map[string]any{}
 				}
 				c.want(call{method: method, path: p, token: tok, body: body}, http.StatusForbidden, service.CodeForbidden, nil)
 			}

@@ -527,6 +527,31 @@ func (b *backend) play() []answer {
 	b.do(&out, "/g/{id}/orders", invalid, formRequest("/g/"+id+"/orders", url.Values{"t": {tamper(seats[0])}, "o_keep_cash": {"2000"}}))
 	b.do(&out, "/g/{id}/orders", valid, formRequest("/g/"+id+"/orders", url.Values{"t": {seats[0]}, "o_keep_cash": {"2000"}}))
 
+	// The organiser's controls, a seat's absence and back from the bot,
+	// by the API and by their pages (issue 17): a pause and its resume,
+	// an absence and its end, leave the game as it was.
+	pause, resume := service.ControlRequest{Control: service.ControlPause}, service.ControlRequest{Control: service.ControlResume}
+	b.do(&out, "/api/games/{id}/controls", invalid, jsonRequest("POST", "/api/games/"+id+"/controls", tamper(org), pause))
+	b.do(&out, "/api/games/{id}/controls", valid, jsonRequest("POST", "/api/games/"+id+"/controls", org, pause))
+	b.do(&out, "/g/{id}/controls", invalid, pageRequest("/g/"+id+"/controls?t="+q(tamper(org))))
+	b.do(&out, "/g/{id}/controls", valid, pageRequest("/g/"+id+"/controls?t="+q(org)))
+	b.do(&out, "/g/{id}/control", invalid, formRequest("/g/"+id+"/control", url.Values{"t": {tamper(org)}, "control": {"resume"}}))
+	b.do(&out, "/g/{id}/control", valid, formRequest("/g/"+id+"/control", url.Values{"t": {org}, "control": {"resume"}}))
+	b.do(&out, "/api/games/{id}/controls", valid, jsonRequest("POST", "/api/games/"+id+"/controls", org, resume))
+	away := map[string]string{} // from now until back
+	b.do(&out, "/api/games/{id}/away", invalid, jsonRequest("POST", "/api/games/"+id+"/away", tamper(seats[1]), away))
+	b.do(&out, "/api/games/{id}/away", valid, jsonRequest("POST", "/api/games/"+id+"/away", seats[1], away))
+	b.do(&out, "/api/games/{id}/back", invalid, jsonRequest("POST", "/api/games/"+id+"/back", tamper(seats[1]), nil))
+	b.do(&out, "/api/games/{id}/back", valid, jsonRequest("POST", "/api/games/"+id+"/back", seats[1], nil))
+	b.do(&out, "/g/{id}/away", invalid, pageRequest("/g/"+id+"/away?t="+q(tamper(seats[1]))))
+	b.do(&out, "/g/{id}/away", valid, pageRequest("/g/"+id+"/away?t="+q(seats[1])))
+	b.do(&out, "/g/{id}/away", invalid, formRequest("/g/"+id+"/away", url.Values{"t": {seats[1]}, "from": {"2099-01-05"}, "until": {"2099-01-01"}}))
+	b.do(&out, "/g/{id}/away", valid, formRequest("/g/"+id+"/away", url.Values{"t": {seats[1]}, "from": {"2099-01-01"}, "until": {"2099-01-02"}}))
+	b.do(&out, "/g/{id}/back", invalid, pageRequest("/g/"+id+"/back?t="+q(tamper(seats[1]))))
+	b.do(&out, "/g/{id}/back", valid, pageRequest("/g/"+id+"/back?t="+q(seats[1])))
+	b.do(&out, "/g/{id}/back", invalid, formRequest("/g/"+id+"/back", url.Values{"t": {tamper(seats[1])}}))
+	b.do(&out, "/g/{id}/back", valid, formRequest("/g/"+id+"/back", url.Values{"t": {seats[1]}}))
+
 	// A game created from the home page's form; one refused.
 	page := url.Values{"kind": {"businessman"}, "org_name": {"Ольга"}, "org_email": {addr("olga")}, "org_lang": {"ru"},
 		"deadline": {"48"}, "name0": {"Анна"}, "email0": {addr("anna")}, "lang0": {"ru"},

@@ -331,7 +331,8 @@ func (s *Service) League(ctx context.Context, id string) (*League, int64, error)
 // updateLeague reads, changes and writes the league item, again on a
 // conflict.
 func (s *Service) updateLeague(ctx context.Context, id string, change func(*League) error) error {
-	return service.Update(maxAttempts, func() (*League, int64, error) { return s.League(ctx, id) }, change,
+	return service.Update(maxAttempts, func() (*League, int64, error) { return s.League(ctx, id) },
+		func(l *League, _ int64) error { return change(l) },
 		func(l *League, ver int64) error {
 			_, err := s.put(ctx, id, leagueKey, l, ver, 0)
 			return err

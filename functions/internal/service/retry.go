@@ -10,17 +10,18 @@ import (
 // is written, and the call succeeds.
 var ErrUnchanged = errors.New("unchanged")
 
-// Update reads a value and its version, changes it and writes it, again
-// from the read when the write loses a race (store.ErrConflict), at most
-// attempts times in all: for changes whose effect does not depend on the
-// order. A change that returns ErrUnchanged ends it with nothing written.
-func Update[T any](attempts int, read func() (T, int64, error), change func(T) error, write func(T, int64) error) error {
+// Update reads a value and its version, changes it (given the version
+// read) and writes it, again from the read when the write loses a race
+// (store.ErrConflict), at most attempts times in all: for changes whose
+// effect does not depend on the order. A change that returns ErrUnchanged
+// ends it with nothing written.
+func Update[T any](attempts int, read func() (T, int64, error), change func(T, int64) error, write func(T, int64) error) error {
 	for attempt := 1; ; attempt++ {
 		v, ver, err := read()
 		if err != nil {
 			return err
 		}
-		if err := change(v); errors.Is(err, ErrUnchanged) {
+		if err := change(v, ver); errors.Is(err, ErrUnchanged) {
 			return nil
 		} else if err != nil {
 			return err

@@ -10,7 +10,8 @@
 // decision, on what precondition.go says the move was chosen on; clock.go
 // does what deadlines ask (Tick, the sweep); log.go reads and replays the
 // log; mail.go plans the mail a commit leaves, and sent.go keeps what
-// the notifier sent in the marker beside the game.
+// the notifier sent in the marker beside the game; controls.go gives the
+// organiser's controls and away.go the players' absences.
 package service
 
 import (
@@ -186,6 +187,12 @@ var errUnchanged = ErrUnchanged
 // update reads, changes and writes a game, retrying on conflict: for
 // commands whose effect does not depend on the order (accept, start).
 func (s *Service) update(ctx context.Context, id string, change func(*Record) error) error {
+	return s.updateAt(ctx, id, func(rec *Record, _ int64) error { return change(rec) })
+}
+
+// updateAt is update for a change that needs the version it read (to
+// play commands as the version after it).
+func (s *Service) updateAt(ctx context.Context, id string, change func(rec *Record, ver int64) error) error {
 	return Update(6, func() (*Record, int64, error) { return s.Load(ctx, id) }, change,
 		func(rec *Record, ver int64) error {
 			_, err := s.commit(ctx, rec, ver)

@@ -15,13 +15,18 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"strings"
 	"time"
+
+	_ "github.com/pbmgames/pbm/functions/internal/catalog" // registers the games
+	"github.com/pbmgames/pbm/functions/internal/present"
 )
 
 func main() {
 	base := flag.String("url", "http://localhost:8080", "the local service")
+	kind := flag.String("kind", present.Kinds()[len(present.Kinds())-1], "the league's game, one of "+strings.Join(present.Kinds(), ", "))
 	flag.Parse()
-	if err := run(*base); err != nil {
+	if err := run(*base, *kind); err != nil {
 		fmt.Fprintln(os.Stderr, "league:", err)
 		os.Exit(1)
 	}
@@ -53,7 +58,7 @@ func call(base, path, token string, body, out any) error {
 	return json.Unmarshal(answer, out)
 }
 
-func run(base string) error {
+func run(base, kind string) error {
 	var league struct {
 		ID             string `json:"id"`
 		OrganiserToken string `json:"organiser_token"`
@@ -61,7 +66,7 @@ func run(base string) error {
 		OrganiserURL   string `json:"organiser_url"`
 		InviteURL      string `json:"invite_url"`
 	}
-	err := call(base, "/api/leagues", "", map[string]any{"name": "Клуб по средам", "kind": "businessman", "options": map[string]int{"laps": 2},
+	err := call(base, "/api/leagues", "", map[string]any{"name": "Клуб по средам", "kind": kind, "options": map[string]int{"laps": 2},
 		"organiser":  map[string]string{"name": "Ольга", "email": "olga@league.example", "lang": "ru"},
 		"table_size": 4, "deadline_hours": 24, "rounds": 3, "divisions": 1}, &league)
 	if err != nil {

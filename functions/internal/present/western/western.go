@@ -143,6 +143,8 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 			return templates.Pickf(l, "Игра окончена: %s завершает последний круг.", "The game is over: %s completes the last lap.", who)
 		case engine.OverLastOne:
 			return templates.Pick(l, "Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it.")
+		case engine.OverEnded:
+			return templates.Pick(l, "Игра окончена по решению организатора: места — по капиталу на этот момент.", "The organiser has ended the game: places by net worth as it stands.")
 		}
 		return templates.Pick(l, "Игра окончена", "The game is over")
 	case western.EvProduce:
