@@ -87,11 +87,11 @@ func (a *api) linksPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) renderLinks(w http.ResponseWriter, r *http.Request, token, notice string) {
-	me, ok := a.myGamesClaims(w, r, token)
-	if !ok {
-		return
+	me, err := a.playerClaims(r, token, linksign.PurposeMyGames)
+	var ls service.Links
+	if err == nil {
+		ls, err = a.svc.PlayerLinks(r.Context(), me)
 	}
-	ls, err := a.svc.PlayerLinks(r.Context(), me)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
