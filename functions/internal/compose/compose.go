@@ -150,7 +150,7 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		d.Subject = rec.Title(l, d.Game) + ": " + templates.Pick(l, who+" — приглашение принято", who+" accepted")
 		d.Text = acceptedText(l, who)
 		d.LinkText = templates.T(l, "organiser_page")
-		d.Link, err = c.link("/g/"+rec.ID+"/org", linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
+		d.Link, err = c.organiserLink(rec.ID, l)
 	case service.MailTurn, service.MailDecision, service.MailReminder, service.MailOver:
 		err = c.game(rec, version, m, &d, &msg)
 		if err == nil {
@@ -237,7 +237,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 				}
 			}
 		}
-		d.Link, err = c.link("/g/"+rec.ID, linksign.PurposeSeat, rec.ID, m.Seat, 0, service.SeatTokenTTL, l)
+		d.Link, err = c.seatLink(rec.ID, m.Seat, 0, l)
 	} else {
 		// A mail asking for a decision the seat no longer owes is not
 		// sent: the player has already acted.
@@ -265,7 +265,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		}
 		d.LinkText = templates.T(l, "open_game")
 		d.Events = sinceLastMove(rec, pr, seat, l, name)
-		d.Link, err = c.link("/g/"+rec.ID, linksign.PurposeSeat, rec.ID, m.Seat, rec.SeatPosition(seat), service.SeatTokenTTL, l)
+		d.Link, err = c.seatLink(rec.ID, m.Seat, rec.SeatPosition(seat), l)
 	}
 	if err != nil {
 		return err
@@ -384,6 +384,17 @@ func (c *Composer) link(path string, p linksign.Purpose, game string, seat int, 
 		return "", err
 	}
 	return c.base + path + "?" + url.Values{"t": {tok}, "lang": {l}}.Encode(), nil
+}
+
+// seatLink is the link to a game's page for seat, with the seat's
+// position (SeatPosition) for a decision's link, 0 otherwise.
+func (c *Composer) seatLink(game string, seat int, position int64, l string) (string, error) {
+	return c.link("/g/"+game, linksign.PurposeSeat, game, seat, position, service.SeatTokenTTL, l)
+}
+
+// organiserLink is the link to a game's organiser page.
+func (c *Composer) organiserLink(game, l string) (string, error) {
+	return c.link("/g/"+game+"/org", linksign.PurposeOrganiser, game, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
 }
 
 // acceptedText tells that a player accepted, in words that agree with

@@ -25,7 +25,7 @@ func (c *Composer) control(rec *service.Record, m service.Mail, d *Data) error {
 	}
 	d.LinkText = templates.T(l, "open_game")
 	var err error
-	d.Link, err = c.link("/g/"+rec.ID, linksign.PurposeSeat, rec.ID, m.Seat, 0, service.SeatTokenTTL, l)
+	d.Link, err = c.seatLink(rec.ID, m.Seat, 0, l)
 	return err
 }
 

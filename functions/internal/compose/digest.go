@@ -11,7 +11,6 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
-	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/templates"
 )
@@ -119,24 +118,24 @@ func (c *Composer) digestLine(rec *service.Record, it store.DigestItem, l string
 	case service.MailAccepted:
 		line.Text = acceptedText(l, seatName)
 		line.LinkText = templates.T(l, "organiser_page")
-		line.Link, err = c.link("/g/"+rec.ID+"/org", linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
+		line.Link, err = c.organiserLink(rec.ID, l)
 	case service.MailOver:
 		line.Text = templates.T(l, "game_over") + "."
 		if w := c.winners(rec); w != "" {
 			line.Text += templates.Pick(l, " Победитель: ", " Winner: ") + w + "."
 		}
 		line.LinkText = templates.T(l, "see_results")
-		line.Link, err = c.link("/g/"+rec.ID, linksign.PurposeSeat, rec.ID, it.Seat, 0, service.SeatTokenTTL, l)
+		line.Link, err = c.seatLink(rec.ID, it.Seat, 0, l)
 	case service.MailControl: // what was decided is on the game's page
 		line.Text = templates.Pick(l, "Решение организатора игры.", "A decision of the game's organiser.")
 		if it.Seat >= 0 && it.Seat < len(rec.Seats) && rec.Seats[it.Seat].Out == "" { // a replaced player's links no longer act
 			line.LinkText = templates.T(l, "open_game")
-			line.Link, err = c.link("/g/"+rec.ID, linksign.PurposeSeat, rec.ID, it.Seat, 0, service.SeatTokenTTL, l)
+			line.Link, err = c.seatLink(rec.ID, it.Seat, 0, l)
 		}
 	default:
 		line.Text = templates.Pick(l, "Новости в игре.", "News in the game.")
 		line.LinkText = templates.T(l, "open_game")
-		line.Link, err = c.link("/g/"+rec.ID, linksign.PurposeSeat, rec.ID, it.Seat, 0, service.SeatTokenTTL, l)
+		line.Link, err = c.seatLink(rec.ID, it.Seat, 0, l)
 	}
 	return line, err
 }

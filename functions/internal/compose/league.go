@@ -86,7 +86,7 @@ func (c *Composer) League(ctx context.Context, l *leagues.League, season *league
 		d.Text = templates.Tf(to.Lang, "league_mail_round", m.Round, day(r.CloseAt))
 		lm.Lines = append(lm.Lines, templates.T(to.Lang, "league_table_seats")+": "+strings.Join(t.Seats, ", "))
 		d.LinkText = templates.T(to.Lang, "open_game")
-		if d.Link, err = c.link("/g/"+t.Game, linksign.PurposeSeat, t.Game, inv, 0, service.SeatTokenTTL, to.Lang); err != nil {
+		if d.Link, err = c.seatLink(t.Game, inv, 0, to.Lang); err != nil {
 			return notify.Message{}, err
 		}
 	case leagues.LetterStandings, leagues.LetterResult:

@@ -25,6 +25,12 @@ func (a *api) control(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = a.svc.Control(r.Context(), r.PathValue("id"), req)
 	}
+	a.viewAfter(w, r, err)
+}
+
+// viewAfter answers a change's API call: its error, or the game as the
+// caller sees it after the change.
+func (a *api) viewAfter(w http.ResponseWriter, r *http.Request, err error) {
 	if err != nil {
 		a.fail(w, r, err)
 		return
@@ -135,11 +141,7 @@ func (a *api) away(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = a.svc.Away(r.Context(), r.PathValue("id"), rd.claims.Seat, from, until)
 	}
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	a.view(w, r)
+	a.viewAfter(w, r, err)
 }
 
 // back ends the seat's player's absence and takes their seat back from
@@ -149,11 +151,7 @@ func (a *api) back(w http.ResponseWriter, r *http.Request) {
 	if err == nil {
 		err = a.svc.Back(r.Context(), r.PathValue("id"), rd.claims.Seat)
 	}
-	if err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	a.view(w, r)
+	a.viewAfter(w, r, err)
 }
 
 // awayData is the page where a player declares an absence.

@@ -61,17 +61,16 @@ type api struct {
 	mailbox string
 }
 
-// routes lists every route with its handler; Routes and New both read it,
-// so the SAM template test checks exactly what is served.
-func (a *api) routes() []struct {
+// handledRoute is a route with its handler.
+type handledRoute struct {
 	Route
 	h http.HandlerFunc
-} {
-	type r = struct {
-		Route
-		h http.HandlerFunc
-	}
-	routes := []r{
+}
+
+// routes lists every route with its handler; Routes and New both read it,
+// so the SAM template test checks exactly what is served.
+func (a *api) routes() []handledRoute {
+	routes := []handledRoute{
 		{Route{"GET", "/healthz"}, a.health},
 		{Route{"GET", "/api/openapi.json"}, a.openapi},
 		{Route{"GET", "/api/lengths"}, a.lengths},

@@ -23,15 +23,8 @@ import (
 // /api/leagues. A league's links carry tokens of the league purposes,
 // whose Game is the league's id: the member's (Seat: their index among
 // the members), the organiser's and the invitation's.
-func (a *api) leagueRoutes() []struct {
-	Route
-	h http.HandlerFunc
-} {
-	type r = struct {
-		Route
-		h http.HandlerFunc
-	}
-	return []r{
+func (a *api) leagueRoutes() []handledRoute {
+	return []handledRoute{
 		{Route{"POST", "/api/leagues"}, a.createLeague},
 		{Route{"GET", "/api/leagues/{id}"}, a.leagueJSON},
 		{Route{"POST", "/api/leagues/{id}/members"}, a.joinLeagueJSON},
@@ -69,6 +62,17 @@ func (a *api) loadLeague(r *http.Request, token string, purposes ...linksign.Pur
 		return c, nil, service.Fail(service.CodeForbidden, fmt.Errorf("member token for %d of %d", c.Seat, len(l.Members)))
 	}
 	return c, l, nil
+}
+
+// viewLeague loads the league for token and builds its model for the
+// token's reader.
+func (a *api) viewLeague(r *http.Request, token string, purposes ...linksign.Purpose) (linksign.Claims, *leagues.League, views.LeaguePage, views.LeagueRequest, error) {
+	c, l, err := a.loadLeague(r, token, purposes...)
+	if err != nil {
+		return c, nil, views.LeaguePage{}, views.LeagueRequest{}, err
+	}
+	p, req, err := a.leagueView(r, token, c, l)
+	return c, l, p, req, err
 }
 
 // leagueView builds the league's model for the token's reader.
@@ -109,12 +113,7 @@ type leagueData struct {
 
 func (a *api) leaguePage(w http.ResponseWriter, r *http.Request) {
 	token := r.URL.Query().Get("t")
-	c, l, err := a.loadLeague(r, token, leagueReaders...)
-	if err != nil {
-		a.pageError(w, r, err)
-		return
-	}
-	p, _, err := a.leagueView(r, token, c, l)
+	c, l, p, _, err := a.viewLeague(r, token, leagueReaders...)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
@@ -172,12 +171,7 @@ func (a *api) leagueMemberPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) renderLeagueMember(w http.ResponseWriter, r *http.Request, token, notice string) {
-	c, l, err := a.loadLeague(r, token, linksign.PurposeLeagueMember)
-	if err != nil {
-		a.pageError(w, r, err)
-		return
-	}
-	p, _, err := a.leagueView(r, token, c, l)
+	_, l, p, _, err := a.viewLeague(r, token, linksign.PurposeLeagueMember)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
@@ -311,12 +305,7 @@ func (a *api) leagueOrgPage(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) renderLeagueOrg(w http.ResponseWriter, r *http.Request, token string, status int, notice, errMsg string) {
-	c, l, err := a.loadLeague(r, token, linksign.PurposeLeagueOrganiser)
-	if err != nil {
-		a.pageError(w, r, err)
-		return
-	}
-	p, req, err := a.leagueView(r, token, c, l)
+	_, l, p, req, err := a.viewLeague(r, token, linksign.PurposeLeagueOrganiser)
 	var org views.LeagueOrgPage
 	if err == nil {
 		org, err = a.organiserView(r, l, req)

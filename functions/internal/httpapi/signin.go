@@ -15,14 +15,20 @@ import (
 
 // signinPage is the sign-in form.
 func (a *api) signinPage(w http.ResponseWriter, r *http.Request) {
-	a.renderSignin(w, r, false)
+	a.renderSignin(w, r, "signin.html", signinData{})
 }
 
-func (a *api) renderSignin(w http.ResponseWriter, r *http.Request, sent bool) {
-	a.render(w, r, http.StatusOK, "signin.html", struct {
-		page
-		Sent bool
-	}{newPage(r, "signin_title"), sent})
+// signinData is the sign-in pages': the form (Sent: the link has gone)
+// and the button that spends a sign-in link (its Token).
+type signinData struct {
+	page
+	Sent  bool
+	Token string
+}
+
+func (a *api) renderSignin(w http.ResponseWriter, r *http.Request, name string, d signinData) {
+	d.page = newPage(r, "signin_title")
+	a.render(w, r, http.StatusOK, name, d)
 }
 
 // signin asks for a sign-in link. Its answer is the same, byte for byte,
@@ -40,7 +46,7 @@ func (a *api) signin(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, err)
 		return
 	}
-	a.renderSignin(w, r, true)
+	a.renderSignin(w, r, "signin.html", signinData{Sent: true})
 }
 
 // signinOpenPage is the page a sign-in link opens: a button, and nothing
@@ -51,10 +57,7 @@ func (a *api) signinOpenPage(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, err)
 		return
 	}
-	a.render(w, r, http.StatusOK, "signin_open.html", struct {
-		page
-		Token string
-	}{newPage(r, "signin_title"), token})
+	a.renderSignin(w, r, "signin_open.html", signinData{Token: token})
 }
 
 // signinOpen spends a sign-in link and opens "my games" with the
@@ -85,11 +88,10 @@ func (a *api) linksPage(w http.ResponseWriter, r *http.Request) {
 
 func (a *api) renderLinks(w http.ResponseWriter, r *http.Request, token, notice string) {
 	me, err := a.playerClaims(r, token, linksign.PurposeMyGames)
-	if err != nil {
-		a.pageError(w, r, err)
-		return
+	var ls service.Links
+	if err == nil {
+		ls, err = a.svc.PlayerLinks(r.Context(), me)
 	}
-	ls, err := a.svc.PlayerLinks(r.Context(), me)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
@@ -129,9 +131,8 @@ func (a *api) revokeLink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token, link := r.PostFormValue("t"), r.PostFormValue("link")
-	me, err := a.playerClaims(r, token, linksign.PurposeMyGames)
-	if err != nil {
-		a.pageError(w, r, err)
+	me, ok := a.myGamesClaims(w, r, token)
+	if !ok {
 		return
 	}
 	a.touch(r, me)
@@ -151,9 +152,8 @@ func (a *api) signOut(w http.ResponseWriter, r *http.Request) {
 	if !a.parseForm(w, r) {
 		return
 	}
-	me, err := a.playerClaims(r, r.PostFormValue("t"), linksign.PurposeMyGames)
-	if err != nil {
-		a.pageError(w, r, err)
+	me, ok := a.myGamesClaims(w, r, r.PostFormValue("t"))
+	if !ok {
 		return
 	}
 	if err := a.svc.SignOutEverywhere(r.Context(), me); err != nil {
@@ -161,6 +161,17 @@ func (a *api) signOut(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	a.render(w, r, http.StatusOK, "message.html", messageData{page: newPage(r, "signout_all"), Message: templates.T(lang(r), "signout_done")})
+}
+
+// myGamesClaims checks a "my games" link for a page; when it fails, the
+// answer is the error page, and ok is false.
+func (a *api) myGamesClaims(w http.ResponseWriter, r *http.Request, token string) (me service.Me, ok bool) {
+	me, err := a.playerClaims(r, token, linksign.PurposeMyGames)
+	if err != nil {
+		a.pageError(w, r, err)
+		return service.Me{}, false
+	}
+	return me, true
 }
 
 // touch records the use of a personal link by a POST; a failure only

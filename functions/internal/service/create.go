@@ -305,9 +305,19 @@ func (s *Service) start(rec *Record) error {
 }
 
 func (s *Service) newID() (string, error) {
-	b := make([]byte, 15)
-	if _, err := io.ReadFull(s.rand, b); err != nil {
+	id, err := NewID(s.rand, 15)
+	if err != nil {
 		return "", fmt.Errorf("new game id: %w", err)
+	}
+	return id, nil
+}
+
+// NewID is an id of n bytes read from r in lower-case base32: letters
+// and digits only, for n a multiple of 5.
+func NewID(r io.Reader, n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return "", err
 	}
 	return strings.ToLower(base32.StdEncoding.EncodeToString(b)), nil
 }

@@ -186,9 +186,8 @@ func (s *Service) Engine(rec *Record) (engine.Game, error) {
 	return g, nil
 }
 
-// errUnchanged tells update that the change found nothing to do: nothing
-// is written, and the call succeeds.
-var errUnchanged = errors.New("unchanged")
+// errUnchanged is ErrUnchanged, as the game commands return it.
+var errUnchanged = ErrUnchanged
 
 // update reads, changes and writes a game, retrying on conflict: for
 // commands whose effect does not depend on the order (accept, start).
@@ -199,22 +198,11 @@ func (s *Service) update(ctx context.Context, id string, change func(*Record) er
 // updateAt is update for a change that needs the version it read (to
 // play commands as the version after it).
 func (s *Service) updateAt(ctx context.Context, id string, change func(rec *Record, ver int64) error) error {
-	for attempt := 0; ; attempt++ {
-		rec, ver, err := s.Load(ctx, id)
-		if err != nil {
+	return Update(6, func() (*Record, int64, error) { return s.Load(ctx, id) }, change,
+		func(rec *Record, ver int64) error {
+			_, err := s.commit(ctx, rec, ver)
 			return err
-		}
-		if err := change(rec, ver); errors.Is(err, errUnchanged) {
-			return nil
-		} else if err != nil {
-			return err
-		}
-		_, err = s.commit(ctx, rec, ver)
-		if errors.Is(err, store.ErrConflict) && attempt < 5 {
-			continue
-		}
-		return err
-	}
+		})
 }
 
 // commit writes rec as the version after prev: older log entries first go

@@ -26,8 +26,6 @@ const (
 	leagueWakePK = "L"
 )
 
-var _ store.LeagueStore = (*Store)(nil)
-
 func leaguePK(id string) string { return leaguePrefix + id }
 
 // GetLeagueItem reads one item with a strongly consistent GetItem.
@@ -48,20 +46,11 @@ func (s *Store) PutLeagueItem(ctx context.Context, it store.LeagueItem, prev int
 	if it.League == "" || it.Key == "" {
 		return 0, errors.New("dynamostore: put league item with empty league or key")
 	}
-	if prev < 0 {
-		return 0, fmt.Errorf("dynamostore: put league %s item %s: negative previous version %d", it.League, it.Key, prev)
-	}
-	ver := prev + 1
 	item := key(leaguePK(it.League), it.Key)
-	item[AttrVer] = num(ver)
-	item[AttrBody] = &types.AttributeValueMemberB{Value: nonNil(it.Body)}
 	if it.WakeAt > 0 {
 		item[AttrWakePK], item[AttrWake] = str(leagueWakePK), num(it.WakeAt)
 	}
-	if err := s.putVersioned(ctx, item, prev); err != nil {
-		return 0, fmt.Errorf("dynamostore: put league %s item %s version %d: %w", it.League, it.Key, ver, mapErr(err))
-	}
-	return ver, nil
+	return s.putVersioned(ctx, item, it.Body, prev, "league "+it.League+" item "+it.Key)
 }
 
 // LeagueItems lists a league's items whose key begins with prefix with a

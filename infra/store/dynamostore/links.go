@@ -5,32 +5,8 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/pbmgames/pbm/infra/store"
 )
-
-// Personal links (store.LinkStore), in the same table:
-//
-//	access item: pk "ACCESS#<id>", sk "ACCESS", ver (N), body (B)
-//	player item: lid (S) the link id, lgen (N) the link generation
-//
-// Writes of an access item are one conditional PutItem on ver, as a
-// game's; the player's two attributes are set by one UpdateItem each,
-// without a read.
-const (
-	AttrLinkID  = "lid"
-	AttrLinkGen = "lgen"
-
-	accessPrefix = "ACCESS#"
-	accessSK     = "ACCESS"
-)
-
-var _ store.LinkStore = (*Store)(nil)
-
-func accessKey(id string) attrMap { return key(accessPrefix+id, accessSK) }
 
 // GetAccess reads an access item with one strongly consistent GetItem.
 func (s *Store) GetAccess(ctx context.Context, id string) (store.Access, error) {
@@ -47,17 +23,7 @@ func (s *Store) PutAccess(ctx context.Context, a store.Access, prev int64) (int6
 	if a.ID == "" {
 		return 0, errors.New("dynamostore: put access with empty id")
 	}
-	if prev < 0 {
-		return 0, fmt.Errorf("dynamostore: put access %s: negative previous version %d", a.ID, prev)
-	}
-	ver := prev + 1
-	item := accessKey(a.ID)
-	item[AttrVer] = num(ver)
-	item[AttrBody] = &types.AttributeValueMemberB{Value: nonNil(a.Body)}
-	if err := s.putVersioned(ctx, item, prev); err != nil {
-		return 0, fmt.Errorf("dynamostore: put access %s version %d: %w", a.ID, ver, mapErr(err))
-	}
-	return ver, nil
+	return s.putVersioned(ctx, accessKey(a.ID), a.Body, prev, "access "+a.ID)
 }
 
 // SetPlayerLinkID is one UpdateItem: SET lid = if_not_exists(lid, :id),
@@ -67,18 +33,12 @@ func (s *Store) SetPlayerLinkID(ctx context.Context, email, id string, at int64)
 	if email == "" || id == "" {
 		return "", errors.New("dynamostore: set link id with empty address or id")
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.table),
-		Key:                       playerKey(email),
-		UpdateExpression:          aws.String("SET #lid = if_not_exists(#lid, :id), #upd = :upd"),
-		ExpressionAttributeNames:  map[string]string{"#lid": AttrLinkID, "#upd": AttrUpd},
-		ExpressionAttributeValues: attrMap{":id": str(id), ":upd": num(at)},
-		ReturnValues:              types.ReturnValueUpdatedNew,
-	})
+	attrs, err := s.updateNew(ctx, playerKey(email), "SET #lid = if_not_exists(#lid, :id), #upd = :upd",
+		map[string]string{"#lid": AttrLinkID, "#upd": AttrUpd}, attrMap{":id": str(id), ":upd": num(at)})
 	if err != nil {
-		return "", fmt.Errorf("dynamostore: set link id of %s: %w", email, mapErr(err))
+		return "", fmt.Errorf("dynamostore: set link id of %s: %w", email, err)
 	}
-	got, err := optString(out.Attributes, AttrLinkID)
+	got, err := optString(attrs, AttrLinkID)
 	if err != nil || got == "" {
 		return "", fmt.Errorf("dynamostore: set link id of %s: no id returned (%v)", email, err)
 	}
@@ -91,18 +51,12 @@ func (s *Store) BumpLinkGen(ctx context.Context, email string, at int64) (int64,
 	if email == "" {
 		return 0, errors.New("dynamostore: bump link generation with empty address")
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.table),
-		Key:                       playerKey(email),
-		UpdateExpression:          aws.String("SET #upd = :upd ADD #gen :one"),
-		ExpressionAttributeNames:  map[string]string{"#gen": AttrLinkGen, "#upd": AttrUpd},
-		ExpressionAttributeValues: attrMap{":one": num(1), ":upd": num(at)},
-		ReturnValues:              types.ReturnValueUpdatedNew,
-	})
+	attrs, err := s.updateNew(ctx, playerKey(email), "SET #upd = :upd ADD #gen :one",
+		map[string]string{"#gen": AttrLinkGen, "#upd": AttrUpd}, attrMap{":one": num(1), ":upd": num(at)})
 	if err != nil {
-		return 0, fmt.Errorf("dynamostore: bump link generation of %s: %w", email, mapErr(err))
+		return 0, fmt.Errorf("dynamostore: bump link generation of %s: %w", email, err)
 	}
-	gen, err := numAttr(out.Attributes, AttrLinkGen)
+	gen, err := numAttr(attrs, AttrLinkGen)
 	if err != nil {
 		return 0, fmt.Errorf("dynamostore: bump link generation of %s: %w", email, err)
 	}

@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -15,8 +13,6 @@ import (
 // carries no index attribute, so writing it costs one write unit while it
 // stays under 1 KB, and the stream's filter (sk "GAME") passes it by.
 const sentSK = "SENT"
-
-var _ store.SentStore = (*Store)(nil)
 
 // GetSent reads a game's sent marker with one strongly consistent GetItem.
 func (s *Store) GetSent(ctx context.Context, gameID string) (store.Sent, error) {
@@ -34,15 +30,5 @@ func (s *Store) PutSent(ctx context.Context, m store.Sent, prev int64) (int64, e
 	if m.GameID == "" {
 		return 0, errors.New("dynamostore: put sent marker with empty game id")
 	}
-	if prev < 0 {
-		return 0, fmt.Errorf("dynamostore: put sent marker of %s: negative previous version %d", m.GameID, prev)
-	}
-	ver := prev + 1
-	item := key(gamePK(m.GameID), sentSK)
-	item[AttrVer] = num(ver)
-	item[AttrBody] = &types.AttributeValueMemberB{Value: nonNil(m.Body)}
-	if err := s.putVersioned(ctx, item, prev); err != nil {
-		return 0, fmt.Errorf("dynamostore: put sent marker of %s version %d: %w", m.GameID, ver, mapErr(err))
-	}
-	return ver, nil
+	return s.putVersioned(ctx, key(gamePK(m.GameID), sentSK), m.Body, prev, "sent marker of "+m.GameID)
 }

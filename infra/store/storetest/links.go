@@ -9,24 +9,6 @@ import (
 	"github.com/pbmgames/pbm/infra/store"
 )
 
-// LinkPlayers is what the personal links suite needs: the link store and
-// the player store whose items carry the link id and generation.
-type LinkPlayers interface {
-	store.LinkStore
-	store.PlayerStore
-}
-
-// RunLinks runs the conformance suite of a store.LinkStore. newStore is
-// called once per subtest; every subtest uses ids and addresses of its own.
-func RunLinks(t *testing.T, newStore func(t *testing.T) LinkPlayers) {
-	runSuite(t, newStore, []subtest[LinkPlayers]{
-		{"AccessVersions", testAccessVersions},
-		{"AccessRaceHasOneWinner", testAccessRace},
-		{"LinkIDFirstWins", testLinkIDFirstWins},
-		{"LinkGenCountsUp", testLinkGen},
-	})
-}
-
 // testAccessVersions: an access item is created once at version 1,
 // updated only from the version stored, and a stale write changes nothing.
 func testAccessVersions(t *testing.T, s LinkPlayers) {
@@ -64,27 +46,11 @@ func testAccessRace(t *testing.T, s LinkPlayers) {
 	if _, err := s.PutAccess(ctx, store.Access{ID: id, Body: []byte("0")}, 0); err != nil {
 		t.Fatal(err)
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	wins := 0
-	for i := range 8 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			_, err := s.PutAccess(ctx, store.Access{ID: id, Body: []byte{byte('a' + i)}}, 1)
-			if err == nil {
-				mu.Lock()
-				wins++
-				mu.Unlock()
-			} else if !errors.Is(err, store.ErrConflict) {
-				t.Errorf("racing PutAccess: %v", err)
-			}
-		}()
-	}
-	wg.Wait()
-	if wins != 1 {
-		t.Fatalf("%d racing writes won, want 1", wins)
-	}
+	errs := race(8, func(i int) error {
+		_, err := s.PutAccess(ctx, store.Access{ID: id, Body: []byte{byte('a' + i)}}, 1)
+		return err
+	})
+	oneWinner(t, "PutAccess from version 1", errs)
 }
 
 // testLinkIDFirstWins: the first id set stays, later calls get it back,

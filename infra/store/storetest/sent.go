@@ -9,24 +9,6 @@ import (
 	"github.com/pbmgames/pbm/infra/store"
 )
 
-// SentGames is what RunSent needs: the sent markers and the games they
-// sit beside.
-type SentGames interface {
-	store.Store
-	store.SentStore
-}
-
-// RunSent runs the conformance suite of store.SentStore. newStore is
-// called once per subtest; every subtest uses game ids of its own.
-func RunSent(t *testing.T, newStore func(t *testing.T) SentGames) {
-	runSuite(t, newStore, []subtest[SentGames]{
-		{"NotFoundThenVersions", testSentVersions},
-		{"StalePrevConflictsAndChangesNothing", testSentStale},
-		{"RaceHasOneWinner", testSentRace},
-		{"LeavesTheGameAlone", testSentBesideGame},
-	})
-}
-
 func testSentVersions(t *testing.T, s SentGames) {
 	ctx := context.Background()
 	id := newID(t)
@@ -67,18 +49,7 @@ func testSentRace(t *testing.T, s SentGames) {
 		_, err := s.PutSent(ctx, store.Sent{GameID: id, Body: []byte("x")}, 0)
 		return err
 	})
-	won := 0
-	for i, err := range errs {
-		switch {
-		case err == nil:
-			won++
-		case !errors.Is(err, store.ErrConflict):
-			t.Fatalf("writer %d: %v", i, err)
-		}
-	}
-	if won != 1 {
-		t.Fatalf("%d writers of version 1 won, want 1", won)
-	}
+	oneWinner(t, "PutSent of version 1", errs)
 }
 
 // testSentBesideGame: the marker is an item of its own: writing it
