@@ -30,11 +30,4 @@ var talkTexts = map[string][2]string{
 	"talk_back":        {"← К игре", "← Back to the game"},
 }
 
-func init() {
-	for k, v := range talkTexts {
-		if _, taken := texts[k]; taken {
-			panic("templates: talk text " + k + " taken")
-		}
-		texts[k] = v
-	}
-}
+func init() { AddTexts(talkTexts) }

@@ -135,11 +135,7 @@ func (a *api) start(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	if err := a.svc.Start(r.Context(), r.PathValue("id")); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	a.view(w, r)
+	a.viewAfter(w, r, a.svc.Start(r.Context(), r.PathValue("id")))
 }
 
 func (a *api) view(w http.ResponseWriter, r *http.Request) {

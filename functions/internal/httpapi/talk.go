@@ -169,10 +169,8 @@ func (a *api) talkCard(r *http.Request, rec *service.Record, rd reader, token st
 // postTalkPage takes the talk form: the message goes, and the talk page
 // shows it (a GET, so reloading posts nothing twice).
 func (a *api) postTalkPage(w http.ResponseWriter, r *http.Request) {
-	token := r.PostFormValue("t")
-	rd, err := a.authorize(r, token, linksign.PurposeSeat)
-	if err != nil {
-		a.pageError(w, r, err)
+	rd, token, ok := a.postedReader(w, r, linksign.PurposeSeat)
+	if !ok {
 		return
 	}
 	text := r.PostFormValue("text")
@@ -200,9 +198,8 @@ func (a *api) postTalkPage(w http.ResponseWriter, r *http.Request) {
 
 // hideTalkPage takes the organiser's hide (or show) button.
 func (a *api) hideTalkPage(w http.ResponseWriter, r *http.Request) {
-	token := r.PostFormValue("t")
-	if _, err := a.authorize(r, token, linksign.PurposeOrganiser); err != nil {
-		a.pageError(w, r, err)
+	_, token, ok := a.postedReader(w, r, linksign.PurposeOrganiser)
+	if !ok {
 		return
 	}
 	if err := a.svc.HideTalk(r.Context(), r.PathValue("id"), r.PostFormValue("key"), r.PostFormValue("hidden") != "0"); err != nil {

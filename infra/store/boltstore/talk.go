@@ -114,21 +114,14 @@ func (s *Store) talkRange(ctx context.Context, game string, limit int,
 		p := leaguePrefix(game)
 		cur := b.Cursor()
 		k, v, step := start(cur, p)
-		for ; k != nil && bytes.HasPrefix(k, p) && len(out) < limit; k, v = step() {
-			g, key, err := splitLeagueKey(k)
+		return eachOwned(game, p, k, v, step, func(key string, v []byte) (bool, error) {
+			m, err := decodeTalk(game, key, v)
 			if err != nil {
-				return err
-			}
-			if g != game {
-				continue // another game's id extends this one's
-			}
-			m, err := decodeTalk(g, key, v)
-			if err != nil {
-				return err
+				return false, err
 			}
 			out = append(out, m)
-		}
-		return nil
+			return len(out) < limit, nil
+		})
 	})
 	return out, err
 }
