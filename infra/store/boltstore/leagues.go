@@ -114,21 +114,15 @@ func (s *Store) LeagueItems(ctx context.Context, league, prefix string) ([]store
 		}
 		p := leagueKey(league, prefix)
 		cur := b.Cursor()
-		for k, v := cur.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = cur.Next() {
-			lg, key, err := splitLeagueKey(k)
+		k, v := cur.Seek(p)
+		return eachOwned(league, p, k, v, cur.Next, func(key string, v []byte) (bool, error) {
+			it, err := decodeLeagueItem(league, key, v)
 			if err != nil {
-				return err
-			}
-			if lg != league {
-				continue // another league's id extends this one's: not ours
-			}
-			it, err := decodeLeagueItem(lg, key, v)
-			if err != nil {
-				return err
+				return false, err
 			}
 			out = append(out, it)
-		}
-		return nil
+			return true, nil
+		})
 	})
 	return out, err
 }

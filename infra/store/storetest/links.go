@@ -9,33 +9,53 @@ import (
 	"github.com/pbmgames/pbm/infra/store"
 )
 
-// testAccessVersions: an access item is created once at version 1,
-// updated only from the version stored, and a stale write changes nothing.
+// testAccessVersions: an access item keeps its versions (testVersions).
 func testAccessVersions(t *testing.T, s LinkPlayers) {
+	testVersions(t, "access", versioned{
+		get: func(ctx context.Context, id string) (string, int64, []byte, error) {
+			a, err := s.GetAccess(ctx, id)
+			return a.ID, a.Version, a.Body, err
+		},
+		put: func(ctx context.Context, id string, body []byte, prev int64) (int64, error) {
+			return s.PutAccess(ctx, store.Access{ID: id, Body: body}, prev)
+		},
+	})
+}
+
+// versioned is a small item written under optimistic locking (an access
+// item, a sent marker): put at prev (0 creates it), read back.
+type versioned struct {
+	get func(ctx context.Context, id string) (owner string, version int64, body []byte, err error)
+	put func(ctx context.Context, id string, body []byte, prev int64) (int64, error)
+}
+
+// testVersions: an item is absent until created once at version 1,
+// updated only from the version stored, and a stale write changes nothing.
+func testVersions(t *testing.T, what string, s versioned) {
 	ctx := context.Background()
 	id := newID(t)
-	if _, err := s.GetAccess(ctx, id); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("GetAccess of nothing: %v, want ErrNotFound", err)
+	if _, _, _, err := s.get(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("%s of nothing: %v, want ErrNotFound", what, err)
 	}
-	if v, err := s.PutAccess(ctx, store.Access{ID: id, Body: []byte("one")}, 0); err != nil || v != 1 {
-		t.Fatalf("create = %d, %v", v, err)
+	if v, err := s.put(ctx, id, []byte("one"), 0); err != nil || v != 1 {
+		t.Fatalf("create %s = %d, %v", what, v, err)
 	}
-	if _, err := s.PutAccess(ctx, store.Access{ID: id, Body: []byte("again")}, 0); !errors.Is(err, store.ErrConflict) {
-		t.Fatalf("create twice: %v, want ErrConflict", err)
+	if _, err := s.put(ctx, id, []byte("again"), 0); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("create %s twice: %v, want ErrConflict", what, err)
 	}
-	if _, err := s.PutAccess(ctx, store.Access{ID: newID(t), Body: []byte("x")}, 2); !errors.Is(err, store.ErrConflict) {
-		t.Fatalf("update of a missing item: %v, want ErrConflict", err)
+	if _, err := s.put(ctx, newID(t), []byte("x"), 2); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("update of a missing %s: %v, want ErrConflict", what, err)
 	}
-	if v, err := s.PutAccess(ctx, store.Access{ID: id, Body: []byte("two")}, 1); err != nil || v != 2 {
-		t.Fatalf("update = %d, %v", v, err)
+	if v, err := s.put(ctx, id, []byte("two"), 1); err != nil || v != 2 {
+		t.Fatalf("update %s = %d, %v", what, v, err)
 	}
-	if _, err := s.PutAccess(ctx, store.Access{ID: id, Body: []byte("stale")}, 1); !errors.Is(err, store.ErrConflict) {
-		t.Fatalf("stale update: %v, want ErrConflict", err)
+	if _, err := s.put(ctx, id, []byte("stale"), 1); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("stale update of %s: %v, want ErrConflict", what, err)
 	}
-	got, err := s.GetAccess(ctx, id)
-	mustOK(t, err, "GetAccess(%s)", id)
-	if got.ID != id || got.Version != 2 || string(got.Body) != "two" {
-		t.Fatalf("after a stale write: %+v, want version 2, body two", got)
+	owner, v, body, err := s.get(ctx, id)
+	mustOK(t, err, "get %s %s", what, id)
+	if owner != id || v != 2 || string(body) != "two" {
+		t.Fatalf("%s after a stale write: %s version %d, body %q; want %s version 2, two", what, owner, v, body, id)
 	}
 }
 

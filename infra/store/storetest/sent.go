@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"testing"
@@ -9,23 +8,16 @@ import (
 	"github.com/pbmgames/pbm/infra/store"
 )
 
+// testSentVersions: a game's sent marker keeps its versions
+// (testVersions).
 func testSentVersions(t *testing.T, s SentGames) {
-	ctx := context.Background()
-	id := newID(t)
-	if _, err := s.GetSent(ctx, id); !errors.Is(err, store.ErrNotFound) {
-		t.Fatalf("GetSent of a game without a marker: %v, want ErrNotFound", err)
+	get := func(ctx context.Context, id string) (string, int64, []byte, error) {
+		m, err := s.GetSent(ctx, id)
+		return m.GameID, m.Version, m.Body, err
 	}
-	for prev, body := range []string{"first", "second"} {
-		v, err := s.PutSent(ctx, store.Sent{GameID: id, Body: []byte(body)}, int64(prev))
-		mustOK(t, err, "PutSent(%s, prev %d)", id, prev)
-		if v != int64(prev)+1 {
-			t.Fatalf("PutSent(prev %d) = version %d", prev, v)
-		}
-		got := mustSent(t, s, id)
-		if got.GameID != id || got.Version != v || !bytes.Equal(got.Body, []byte(body)) {
-			t.Fatalf("GetSent = %+v, want version %d body %q", got, v, body)
-		}
-	}
+	testVersions(t, "sent marker", versioned{get: get, put: func(ctx context.Context, id string, body []byte, prev int64) (int64, error) {
+		return s.PutSent(ctx, store.Sent{GameID: id, Body: body}, prev)
+	}})
 }
 
 func testSentStale(t *testing.T, s SentGames) {

@@ -565,3 +565,17 @@ func SizeLimitEdge(t *testing.T, st store.Store, id string) {
 		t.Fatalf("chunk at the limit: %v", err)
 	}
 }
+
+// RunTalk runs the conformance suite of a store.TalkStore. newStore is
+// called once per subtest; every subtest uses game ids of its own. Where
+// the store keeps games too (both do), the talk is checked not to
+// disturb them.
+func RunTalk(t *testing.T, newStore func(t *testing.T) store.TalkStore) {
+	runSuite(t, newStore, []subtest[store.TalkStore]{
+		{"PostOnce", testTalkPostOnce},
+		{"PagesBothWays", testTalkPages},
+		{"GamesApart", testTalkGamesApart},
+		{"Hide", testTalkHide},
+		{"SeenMovesForward", testTalkSeen},
+	})
+}

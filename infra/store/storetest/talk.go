@@ -10,20 +10,6 @@ import (
 	"github.com/pbmgames/pbm/infra/store"
 )
 
-// RunTalk runs the conformance suite of a store.TalkStore. newStore is
-// called once per subtest; every subtest uses game ids of its own. Where
-// the store keeps games too (both do), the talk is checked not to
-// disturb them.
-func RunTalk(t *testing.T, newStore func(t *testing.T) store.TalkStore) {
-	runSuite(t, newStore, []subtest[store.TalkStore]{
-		{"PostOnce", testTalkPostOnce},
-		{"PagesBothWays", testTalkPages},
-		{"GamesApart", testTalkGamesApart},
-		{"Hide", testTalkHide},
-		{"SeenMovesForward", testTalkSeen},
-	})
-}
-
 func talkKey(i int) string { return fmt.Sprintf("%016d-%04x", 1_700_000_000_000+int64(i)*1000, i) }
 
 func postTalk(t *testing.T, s store.TalkStore, game string, n int) []store.TalkMessage {
