@@ -211,6 +211,12 @@ func (a *api) middleware(next http.Handler) http.Handler {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cache-Control", "no-store")
 		h.Set("Content-Security-Policy", csp)
+		if carriesToken(r) {
+			// A page opened by a signed link is a player's own: search
+			// engines that reach one (a forwarded mail, a scanner) must
+			// not index it or follow its links.
+			h.Set("X-Robots-Tag", "noindex, nofollow")
+		}
 		limit := int64(MaxBody)
 		if r.URL.Path == "/api/records" || r.URL.Path == "/records" {
 			limit = MaxRecordBody // a whole game
@@ -229,6 +235,12 @@ func (a *api) middleware(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(sw, r.WithContext(ctx))
 	})
+}
+
+// carriesToken tells whether a request bears a signed link's token: in
+// its query (pages opened from mail) or as a bearer (the API).
+func carriesToken(r *http.Request) bool {
+	return r.URL.Query().Get("t") != "" || r.Header.Get("Authorization") != ""
 }
 
 // csp lets a page use its inline styles and the one inline script of
