@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -282,4 +283,40 @@ func TestTalkMailEachChoice(t *testing.T) {
 			t.Errorf("a spectator's choice: %d", code)
 		}
 	})
+}
+
+// TestTalkMailedRightAfterPostLocally: in a wired deployment that mails
+// after each commit (the local run), a message posted through the API is
+// mailed at once to the seat that asked for each one, and to nobody else.
+func TestTalkMailedRightAfterPostLocally(t *testing.T) {
+	w := newLeagueWorld(t)
+	svc := w.app.Service
+	tt := newTalkTable(t, svc)
+	rec, _, err := svc.Load(t.Context(), tt.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.SetTalkMail(t.Context(), rec, 2, true); err != nil {
+		t.Fatal(err)
+	}
+	before := len(w.sent.Messages())
+	if r := w.do(t, "POST", "/api/games/"+tt.id+"/talk", tt.seats[0], httpapi.TalkRequest{Text: "a deal, anyone?"}); r.Code != http.StatusCreated {
+		t.Fatalf("post: %d %s", r.Code, r.Body)
+	}
+	var got []string
+	for range 200 {
+		got = got[:0]
+		for _, m := range w.sent.Messages()[before:] {
+			if strings.Contains(m.Text, "a deal, anyone?") {
+				got = append(got, m.To)
+			}
+		}
+		if len(got) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(got) != 1 || got[0] != rec.Seats[2].Email {
+		t.Fatalf("the message was mailed to %v; want %s alone", got, rec.Seats[2].Email)
+	}
 }
