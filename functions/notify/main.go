@@ -1,7 +1,8 @@
 // Command notify is the notifier Lambda function (NotifyFunction in
 // template.yaml): fed by the table's DynamoDB stream, filtered to game items
-// with pending mail and to sign-in requests, it mails the sign-in links
-// asked for, and drains each game's outbox, as the stream's image of the
+// with pending mail, to sign-in requests and to messages of the table
+// talk, it mails the sign-in links asked for and the messages to the
+// seats that asked for each one, and drains each game's outbox, as the stream's image of the
 // game has it (no read of the game), through SES and reports the games
 // that failed as partial batch failures (package streams).
 package main
@@ -23,6 +24,7 @@ func main() {
 		streams.SendSignIns(ctx, ev, func(ctx context.Context, email string) error {
 			return app.Notifier.SendSignIn(ctx, email, "") // the player's language
 		}, app.Log)
+		streams.SendTalks(ctx, ev, app.Notifier.SendTalk, app.Log)
 		return streams.HandleImages(ctx, ev, app.Notifier.DrainImage, app.Log)
 	})
 }

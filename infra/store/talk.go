@@ -44,4 +44,9 @@ type TalkStore interface {
 	// SetTalkSeen moves a seat's mark forward to key; a mark already at or
 	// beyond it stays. (One conditional PutItem in DynamoDB.)
 	SetTalkSeen(ctx context.Context, game string, seat int, key string) error
+	// TalkMail tells whether a seat asked to be mailed each message it
+	// may read (off until asked); SetTalkMail sets it. (One PutItem in
+	// DynamoDB, beside the seat's mark: never the game item.)
+	TalkMail(ctx context.Context, game string, seat int) (bool, error)
+	SetTalkMail(ctx context.Context, game string, seat int, on bool) error
 }

@@ -594,6 +594,8 @@ func TestOpenAPIContract(t *testing.T) {
 	c.want(call{method: "POST", path: base + "/talk", token: seat0, body: httpapi.TalkRequest{Text: strings.Repeat("я", service.MaxTalkRunes+1)}}, http.StatusBadRequest, service.CodeInvalid, nil)
 	c.want(call{method: "POST", path: base + "/talk", token: seat0, body: httpapi.TalkRequest{Text: "to myself", To: new(int)}}, http.StatusBadRequest, service.CodeInvalid, nil)
 	c.want(call{method: "POST", path: base + "/talk", token: seat0, body: `{"text": 5}`, invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	each := true // the seat's choice to be mailed each message: no post
+	c.want(call{method: "POST", path: base + "/talk", token: seat1, body: httpapi.TalkRequest{MailEach: &each}}, http.StatusOK, "", nil)
 	for tok, want := range map[string]int{seat0: 2, seat1: 2, ga.OrganiserToken: 1, ga.SpectatorToken: 1} {
 		var tp httpapi.TalkPage
 		c.want(call{method: "GET", path: base + "/talk", token: tok}, http.StatusOK, "", &tp)

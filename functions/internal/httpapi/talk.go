@@ -18,10 +18,20 @@ import (
 
 // TalkRequest is the body of POST /api/games/{id}/talk.
 type TalkRequest struct {
-	Text string `json:"text"`
+	Text string `json:"text,omitempty"` // none when only MailEach is set
 	// To is the invitation index of the one seat a private message is
 	// for; absent (or −1) for the whole table.
 	To *int `json:"to,omitempty"`
+	// MailEach, when given, sets whether this seat is mailed each
+	// message it may read (service/talkmail.go); a request with it and
+	// no text posts nothing and answers TalkMailChoice.
+	MailEach *bool `json:"mail_each,omitempty"`
+}
+
+// TalkMailChoice is the answer of POST /api/games/{id}/talk that only
+// sets MailEach.
+type TalkMailChoice struct {
+	MailEach bool `json:"mail_each"`
 }
 
 // HideTalkRequest is the body of POST /api/games/{id}/talk/hide.
@@ -49,6 +59,11 @@ func (a *api) getTalk(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, err := a.svc.ReadTalk(r.Context(), rec, talkReader(rd), r.URL.Query().Get("before"), 0)
+	if err == nil && rd.claims.Purpose == linksign.PurposeSeat {
+		var on bool
+		on, err = a.svc.TalkMailOn(r.Context(), rec, rd.claims.Seat)
+		page.MailEach = &on
+	}
 	if err != nil {
 		a.fail(w, r, err)
 		return
@@ -69,12 +84,35 @@ func (a *api) postTalk(w http.ResponseWriter, r *http.Request) {
 	if req.To != nil {
 		to = *req.To
 	}
+	if req.MailEach != nil {
+		if err := a.setTalkMail(r, rd, *req.MailEach); err != nil {
+			a.fail(w, r, err)
+			return
+		}
+		if strings.TrimSpace(req.Text) == "" {
+			writeJSON(w, http.StatusOK, TalkMailChoice{MailEach: *req.MailEach})
+			return
+		}
+	}
 	line, err := a.talkFrom(r, rd, to, req.Text)
 	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
 	writeJSON(w, http.StatusCreated, line)
+}
+
+// setTalkMail sets whether the seat of rd is mailed each message of the
+// game in the path.
+func (a *api) setTalkMail(r *http.Request, rd reader, on bool) error {
+	rec, _, err := a.svc.Load(r.Context(), r.PathValue("id"))
+	if err != nil {
+		return err
+	}
+	if err := rec.HasSeat(rd.claims); err != nil {
+		return err
+	}
+	return a.svc.SetTalkMail(r.Context(), rec, rd.claims.Seat, on)
 }
 
 // talkFrom posts text from the seat of rd to the game in the path.
@@ -112,6 +150,10 @@ type talkData struct {
 	Talk                     views.Talk
 	Token, GameName, GameURL string
 	Notice, Error            string
+	// A seat's reader is mailed each message or not: the form's button
+	// (EachButton, "" for other readers) sends EachValue to turn it the
+	// other way.
+	EachNote, EachButton, EachValue string
 }
 
 func (a *api) talkPage(w http.ResponseWriter, r *http.Request) {
@@ -142,6 +184,22 @@ func (a *api) renderTalk(w http.ResponseWriter, r *http.Request, token string, s
 		GameURL: link("/g/" + rec.ID)}
 	d.Title, d.Game = templates.T(l, "talk")+" · "+rec.Title(l, d.GameName), true
 	d.Talk = views.TalkOf(views.TalkRequest{Lang: l, Rec: rec, Reader: rd.view(), Page: page, Link: link, Before: before, Text: text, To: to})
+	if rd.claims.Purpose == linksign.PurposeSeat {
+		on, err := a.svc.TalkMailOn(r.Context(), rec, rd.claims.Seat)
+		if err != nil {
+			a.pageError(w, r, err)
+			return
+		}
+		d.EachValue = "1"
+		d.EachNote = templates.Pick(l, "Новые сообщения приходят вам в следующем письме о ходе или в сводке.",
+			"New messages come to you in your next turn mail or digest.")
+		d.EachButton = templates.Pick(l, "Присылать каждое сообщение отдельным письмом", "Mail me each message")
+		if on {
+			d.EachValue = "0"
+			d.EachNote = templates.Pick(l, "Каждое новое сообщение приходит вам отдельным письмом.", "Each new message is mailed to you on its own.")
+			d.EachButton = templates.Pick(l, "Не присылать каждое, только в письмах о ходах", "Stop: only in my turn mails")
+		}
+	}
 	if r.Method != http.MethodGet {
 		d.langLinks("/g/"+rec.ID+"/talk", token)
 	}
@@ -171,6 +229,15 @@ func (a *api) talkCard(r *http.Request, rec *service.Record, rd reader, token st
 func (a *api) postTalkPage(w http.ResponseWriter, r *http.Request) {
 	rd, token, ok := a.postedReader(w, r, linksign.PurposeSeat)
 	if !ok {
+		return
+	}
+	if each := r.PostFormValue("mail_each"); each != "" {
+		// The choice's own form: it posts no message.
+		if err := a.setTalkMail(r, rd, each == "1"); err != nil {
+			a.pageError(w, r, err)
+			return
+		}
+		http.Redirect(w, r, pageLink("/g/"+r.PathValue("id")+"/talk", token, lang(r)), http.StatusSeeOther)
 		return
 	}
 	text := r.PostFormValue("text")

@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -223,5 +224,99 @@ func TestTalkPageRefusesAndScannersChangeNothing(t *testing.T) {
 	rec, _, _ := svc.Load(t.Context(), tt.id)
 	if tm, err := svc.TalkUnmailed(t.Context(), rec, 1); err != nil || len(tm.Lines) != 0 {
 		t.Errorf("talk to mail after refusals and GETs: %+v, %v", tm.Lines, err)
+	}
+}
+
+// TestTalkMailEachChoice: a seat chooses to be mailed each message with
+// the talk page's button or the API, and turns it off the same ways; a
+// scanner's GET of the page, even with the form's fields, changes
+// nothing; the choice posts no message and writes no game.
+func TestTalkMailEachChoice(t *testing.T) {
+	st := openStore(t)
+	c, svc := newContract(t, st)
+	tt, b := newTalkTable(t, svc), newBrowser(t, c.srv.URL)
+	talk, base := "/g/"+tt.id+"/talk", "/api/games/"+tt.id+"/talk"
+	choice := func(seat int) bool {
+		t.Helper()
+		rec, _, err := svc.Load(t.Context(), tt.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		on, err := svc.TalkMailOn(t.Context(), rec, seat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return on
+	}
+	unchanged(t, st, tt.id, func() {
+		code, page := b.get(pageOf(talk, tt.seats[0], "en", "mail_each", "1"))
+		if code != 200 || !strings.Contains(page, "Mail me each message") || !strings.Contains(page, `name="mail_each" value="1"`) {
+			t.Errorf("talk page without the choice's button: %d", code)
+		}
+		if _, page := b.get(pageOf(talk, tt.viewer, "ru")); strings.Contains(page, "mail_each") {
+			t.Error("a spectator is offered mail of each message")
+		}
+		if choice(0) {
+			t.Fatal("a GET turned mail of each message on")
+		}
+		code, page, _ = b.post(talk+"?lang=ru", url.Values{"t": {tt.seats[0]}, "mail_each": {"1"}})
+		if code != 200 || !strings.Contains(page, "Каждое новое сообщение приходит вам отдельным письмом") || !strings.Contains(page, `name="mail_each" value="0"`) {
+			t.Errorf("after the button: %d, the page does not say so", code)
+		}
+		if !choice(0) || choice(1) {
+			t.Error("the button did not turn it on for its seat alone")
+		}
+		if _, _, _ = b.post(talk, url.Values{"t": {tt.seats[0]}, "mail_each": {"0"}}); choice(0) {
+			t.Error("the button did not turn it off")
+		}
+		on := true
+		code, _, body := apiCall(t, c.srv.URL, "POST", base, tt.seats[1], httpapi.TalkRequest{MailEach: &on})
+		if code != http.StatusOK || !choice(1) || strings.TrimSpace(string(body)) != `{"mail_each":true}` {
+			t.Errorf("API choice: %d %s", code, body)
+		}
+		var tp httpapi.TalkPage
+		_, _, body = apiCall(t, c.srv.URL, "GET", base, tt.seats[1], nil)
+		if err := json.Unmarshal(body, &tp); err != nil || tp.MailEach == nil || !*tp.MailEach || len(tp.Lines) != 0 {
+			t.Errorf("the talk as seat 1 reads it after the choice: %s", body)
+		}
+		if code, _, _ := apiCall(t, c.srv.URL, "POST", base, tt.viewer, httpapi.TalkRequest{MailEach: &on}); code != http.StatusForbidden {
+			t.Errorf("a spectator's choice: %d", code)
+		}
+	})
+}
+
+// TestTalkMailedRightAfterPostLocally: in a wired deployment that mails
+// after each commit (the local run), a message posted through the API is
+// mailed at once to the seat that asked for each one, and to nobody else.
+func TestTalkMailedRightAfterPostLocally(t *testing.T) {
+	w := newLeagueWorld(t)
+	svc := w.app.Service
+	tt := newTalkTable(t, svc)
+	rec, _, err := svc.Load(t.Context(), tt.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.SetTalkMail(t.Context(), rec, 2, true); err != nil {
+		t.Fatal(err)
+	}
+	before := len(w.sent.Messages())
+	if r := w.do(t, "POST", "/api/games/"+tt.id+"/talk", tt.seats[0], httpapi.TalkRequest{Text: "a deal, anyone?"}); r.Code != http.StatusCreated {
+		t.Fatalf("post: %d %s", r.Code, r.Body)
+	}
+	var got []string
+	for range 200 {
+		got = got[:0]
+		for _, m := range w.sent.Messages()[before:] {
+			if strings.Contains(m.Text, "a deal, anyone?") {
+				got = append(got, m.To)
+			}
+		}
+		if len(got) > 0 {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if len(got) != 1 || got[0] != rec.Seats[2].Email {
+		t.Fatalf("the message was mailed to %v; want %s alone", got, rec.Seats[2].Email)
 	}
 }

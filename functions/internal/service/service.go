@@ -89,6 +89,12 @@ type Config struct {
 	// Talk keeps the games' table talk (talk.go); optional: without it
 	// the service keeps none and mails fold none in.
 	Talk store.TalkStore
+	// TalkPosted, when set, is told of each message posted, after the
+	// post's answer is decided: it mails the message to the seats that
+	// asked for each one (notify.Notifier.SendTalk; talkmail.go). Nil in
+	// Lambda, where the message's item on the table's stream feeds the
+	// notifier.
+	TalkPosted func(ctx context.Context, game, key string)
 }
 
 // Service is safe for concurrent use.
@@ -106,12 +112,14 @@ type Service struct {
 	committed   func(ctx context.Context, rec *Record, version int64)
 	signIn      func(ctx context.Context, email, lang string)
 	talk        store.TalkStore
+	talkPosted  func(ctx context.Context, game, key string)
 }
 
 // New makes a Service.
 func New(c Config) *Service {
 	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, sent: c.Sent, limits: c.Limits.withDefaults(), keys: c.Keys,
-		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed, signIn: c.SignIn, talk: c.Talk}
+		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed, signIn: c.SignIn, talk: c.Talk,
+		talkPosted: c.TalkPosted}
 	if s.guard == nil {
 		g, ok := c.Store.(store.GuardStore)
 		if !ok {

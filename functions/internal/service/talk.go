@@ -123,6 +123,9 @@ func (s *Service) PostTalk(ctx context.Context, rec *Record, from, to int, text 
 		return TalkLine{}, fmt.Errorf("talk of game %s: %w", rec.ID, err)
 	}
 	s.log.InfoContext(ctx, "talk posted", "game", rec.ID, "seat", from, "private", to != store.TalkPublic, "runes", utf8.RuneCountInString(text))
+	if s.talkPosted != nil {
+		s.talkPosted(ctx, rec.ID, m.Key)
+	}
 	line, _ := lineFor(m, TalkReader{Seat: from})
 	return line, nil
 }
@@ -167,6 +170,9 @@ type TalkPageOf struct {
 	Lines []TalkLine `json:"messages"`
 	// Older is the cursor of the next page (before=Older), "" at the end.
 	Older string `json:"older,omitempty"`
+	// MailEach, for a seat, says whether it is mailed each message
+	// (talkmail.go); the API fills it in.
+	MailEach *bool `json:"mail_each,omitempty"`
 }
 
 // ReadTalk reads a page of rec's talk that rd may see, newest first,

@@ -139,15 +139,18 @@ func New(p Parts) *App {
 	a := &App{Log: p.Log, Store: p.Store, baseURL: p.BaseURL, mailboxURL: p.MailboxURL, extra: p.Extra, now: p.Now, closers: p.Closers}
 	var committed func(context.Context, *service.Record, int64)
 	var signIn func(ctx context.Context, email, lang string)
+	var talkPosted func(ctx context.Context, game, key string)
 	if p.Mail != nil && p.Mail.afterEachCommit {
 		committed = func(ctx context.Context, rec *service.Record, ver int64) { a.Notifier.Committed(ctx, rec, ver) }
 		signIn = a.sendSignInLater
+		talkPosted = a.sendTalkLater
 	}
 	// Both stores keep table talk; a store that does not (a test's)
 	// leaves the service without it.
 	talk, _ := p.Store.(store.TalkStore)
 	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Sent: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
-		Now: p.Now, Rand: p.Rand, Committed: committed, SignIn: signIn, Talk: talk})
+		Now: p.Now, Rand: p.Rand, Committed: committed, SignIn: signIn, Talk: talk,
+		TalkPosted: talkPosted})
 	var post leagues.Post
 	if p.Mail != nil {
 		a.Notifier, post = p.Mail.notifier(a, p.BaseURL, p.Mail)
@@ -169,6 +172,18 @@ func (a *App) sendSignInLater(ctx context.Context, email, lang string) {
 	go func() {
 		if err := a.Notifier.SendSignIn(ctx, email, lang); err != nil {
 			a.Log.ErrorContext(ctx, "sign-in mail failed", "err", err)
+		}
+	}()
+}
+
+// sendTalkLater mails a message just posted to the seats that asked
+// for each one, apart from the post (the local run), as the table's
+// stream does in AWS.
+func (a *App) sendTalkLater(ctx context.Context, game, key string) {
+	ctx = context.WithoutCancel(ctx)
+	go func() {
+		if err := a.Notifier.SendTalk(ctx, game, key); err != nil {
+			a.Log.ErrorContext(ctx, "talk mail failed", "err", err)
 		}
 	}()
 }

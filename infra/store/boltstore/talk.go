@@ -151,33 +151,67 @@ func talkSeenKey(game string, seat int) []byte {
 
 // TalkSeen reads a seat's mark.
 func (s *Store) TalkSeen(ctx context.Context, game string, seat int) (string, error) {
-	var key string
-	err := s.view(ctx, bucketTalkSeen, func(b *bolt.Bucket) error {
-		if b != nil {
-			key = string(b.Get(talkSeenKey(game, seat)))
-		}
-		return nil
-	})
-	return key, err
+	key, err := s.seatValue(ctx, bucketTalkSeen, game, seat)
+	return string(key), err
 }
 
 // SetTalkSeen moves the mark forward in one transaction.
 func (s *Store) SetTalkSeen(ctx context.Context, game string, seat int, key string) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if game == "" || seat < 0 {
-		return fmt.Errorf("boltstore: set talk seen of game %q seat %d", game, seat)
-	}
-	return s.db.Update(func(tx *bolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketTalkSeen)
-		if err != nil {
-			return err
-		}
-		k := talkSeenKey(game, seat)
+	return s.setSeatValue(ctx, bucketTalkSeen, "seen", game, seat, func(b *bolt.Bucket, k []byte) error {
 		if string(b.Get(k)) >= key {
 			return nil
 		}
 		return b.Put(k, []byte(key))
+	})
+}
+
+// bucketTalkMail maps (game id, seat) to "1" for a seat that asked to be
+// mailed each message; made by the first write, like the others.
+var bucketTalkMail = []byte("talk_mail")
+
+// TalkMail reads the seat's choice.
+func (s *Store) TalkMail(ctx context.Context, game string, seat int) (bool, error) {
+	v, err := s.seatValue(ctx, bucketTalkMail, game, seat)
+	return v != nil, err
+}
+
+// SetTalkMail writes the seat's choice.
+func (s *Store) SetTalkMail(ctx context.Context, game string, seat int, on bool) error {
+	return s.setSeatValue(ctx, bucketTalkMail, "mail", game, seat, func(b *bolt.Bucket, k []byte) error {
+		if !on {
+			return b.Delete(k)
+		}
+		return b.Put(k, []byte("1"))
+	})
+}
+
+// seatValue reads what bucket keeps for a seat of a game (nil for
+// nothing).
+func (s *Store) seatValue(ctx context.Context, bucket []byte, game string, seat int) ([]byte, error) {
+	var v []byte
+	err := s.view(ctx, bucket, func(b *bolt.Bucket) error {
+		if b != nil {
+			v = bytes.Clone(b.Get(talkSeenKey(game, seat)))
+		}
+		return nil
+	})
+	return v, err
+}
+
+// setSeatValue runs set on bucket, made if need be, and the key of a
+// seat of a game, in one transaction.
+func (s *Store) setSeatValue(ctx context.Context, bucket []byte, what, game string, seat int, set func(b *bolt.Bucket, k []byte) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if game == "" || seat < 0 {
+		return fmt.Errorf("boltstore: set talk %s of game %q seat %d", what, game, seat)
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bucket)
+		if err != nil {
+			return err
+		}
+		return set(b, talkSeenKey(game, seat))
 	})
 }

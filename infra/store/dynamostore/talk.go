@@ -19,6 +19,7 @@ import (
 //	message: pk "GAME#<id>", sk "TALK#<key>"     at (N), from (N), to (N),
 //	                                             text (S), hid (BOOL) once hidden
 //	mark:    pk "GAME#<id>", sk "TALK!SEEN#<seat>" seen (S)
+//	choice:  pk "GAME#<id>", sk "TALK!MAIL#<seat>" on (BOOL): mail each message
 //
 // A message is written once with a conditional PutItem and never
 // rewrites the game item; hiding rewrites it with one conditional PutItem
@@ -33,6 +34,7 @@ const (
 	talkPrefix = "TALK#"
 	talkEnd    = "TALK#~"
 	talkSeenSK = "TALK!SEEN#"
+	talkMailSK = "TALK!MAIL#"
 
 	AttrTalkAt     = "at"
 	AttrTalkFrom   = "from"
@@ -40,6 +42,7 @@ const (
 	AttrTalkText   = "text"
 	AttrTalkHidden = "hid"
 	AttrTalkSeen   = "seen"
+	AttrTalkMail   = "on"
 )
 
 var _ store.TalkStore = (*Store)(nil)
@@ -190,6 +193,42 @@ func (s *Store) SetTalkSeen(ctx context.Context, game string, seat int, k string
 	var ccf *types.ConditionalCheckFailedException
 	if err != nil && !errors.As(err, &ccf) {
 		return fmt.Errorf("dynamostore: set talk seen of %s seat %d: %w", game, seat, err)
+	}
+	return nil
+}
+
+func talkMailKey(game string, seat int) attrMap {
+	return key(gamePK(game), talkMailSK+strconv.Itoa(seat))
+}
+
+// TalkMail is one strongly consistent GetItem.
+func (s *Store) TalkMail(ctx context.Context, game string, seat int) (bool, error) {
+	if game == "" {
+		return false, nil
+	}
+	it, err := s.getItem(ctx, talkMailKey(game, seat))
+	if err != nil || it == nil {
+		return false, wrapTalkMail(err, game, seat)
+	}
+	on, err := optBool(it, AttrTalkMail)
+	return on, wrapTalkMail(err, game, seat)
+}
+
+// SetTalkMail is one PutItem: the choice is the seat's alone, the last
+// one written stands.
+func (s *Store) SetTalkMail(ctx context.Context, game string, seat int, on bool) error {
+	if game == "" || seat < 0 {
+		return fmt.Errorf("dynamostore: set talk mail of game %q seat %d", game, seat)
+	}
+	item := talkMailKey(game, seat)
+	item[AttrTalkMail] = boolean(on)
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item})
+	return wrapTalkMail(err, game, seat)
+}
+
+func wrapTalkMail(err error, game string, seat int) error {
+	if err != nil {
+		return fmt.Errorf("dynamostore: talk mail of %s seat %d: %w", game, seat, err)
 	}
 	return nil
 }

@@ -577,5 +577,6 @@ func RunTalk(t *testing.T, newStore func(t *testing.T) store.TalkStore) {
 		{"GamesApart", testTalkGamesApart},
 		{"Hide", testTalkHide},
 		{"SeenMovesForward", testTalkSeen},
+		{"MailEachChoice", testTalkMail},
 	})
 }

@@ -176,3 +176,36 @@ func testTalkSeen(t *testing.T, s store.TalkStore) {
 	mustOK(t, s.SetTalkSeen(ctx, game, 0, talkKey(5)), "SetTalkSeen on")
 	check(0, talkKey(5))
 }
+
+// testTalkMail: a seat's choice to be mailed each message is off until
+// set, the seat's own, turned off again, and apart from its mark.
+func testTalkMail(t *testing.T, s store.TalkStore) {
+	ctx := context.Background()
+	game := newID(t)
+	steps := []struct {
+		seat    int
+		set     string // "on", "off", "seen" (the mark moves) or "" (read only)
+		on, off bool   // what seats 0 and 1 then read
+	}{
+		{0, "", false, false},
+		{1, "on", false, true},
+		{1, "seen", false, true},
+		{1, "off", false, false},
+		{0, "on", true, false},
+	}
+	for i, st := range steps {
+		var err error
+		switch st.set {
+		case "on", "off":
+			err = s.SetTalkMail(ctx, game, st.seat, st.set == "on")
+		case "seen":
+			err = s.SetTalkSeen(ctx, game, st.seat, talkKey(i))
+		}
+		mustOK(t, err, "step %d", i)
+		got0, err0 := s.TalkMail(ctx, game, 0)
+		got1, err1 := s.TalkMail(ctx, game, 1)
+		if err0 != nil || err1 != nil || got0 != st.on || got1 != st.off {
+			t.Fatalf("after step %d (%s seat %d): seats read %v %v (%v %v), want %v %v", i, st.set, st.seat, got0, got1, err0, err1, st.on, st.off)
+		}
+	}
+}
