@@ -159,22 +159,28 @@ func testTalkHide(t *testing.T, s store.TalkStore) {
 func testTalkSeen(t *testing.T, s store.TalkStore) {
 	ctx := context.Background()
 	game := newID(t)
-	check := func(seat int, want string) {
-		t.Helper()
-		got, err := s.TalkSeen(ctx, game, seat)
-		mustOK(t, err, "TalkSeen")
-		if got != want {
-			t.Fatalf("seen of seat %d = %q, want %q", seat, got, want)
+	// Each step moves seat 0's mark to set (none for -1), then reads
+	// seat's: a mark only moves forward, and each seat has its own.
+	for i, step := range []struct{ set, seat, want int }{
+		{-1, 0, -1}, {2, 0, 2}, {-1, 1, -1}, {1, 0, 2}, {5, 0, 5},
+	} {
+		if step.set >= 0 {
+			mustOK(t, s.SetTalkSeen(ctx, game, 0, talkKey(step.set)), "step %d: SetTalkSeen(%d)", i, step.set)
+		}
+		got, err := s.TalkSeen(ctx, game, step.seat)
+		mustOK(t, err, "step %d: TalkSeen", i)
+		if want := seenKey(step.want); got != want {
+			t.Fatalf("step %d: seen of seat %d = %q, want %q", i, step.seat, got, want)
 		}
 	}
-	check(0, "")
-	mustOK(t, s.SetTalkSeen(ctx, game, 0, talkKey(2)), "SetTalkSeen")
-	check(0, talkKey(2))
-	check(1, "")
-	mustOK(t, s.SetTalkSeen(ctx, game, 0, talkKey(1)), "SetTalkSeen back")
-	check(0, talkKey(2))
-	mustOK(t, s.SetTalkSeen(ctx, game, 0, talkKey(5)), "SetTalkSeen on")
-	check(0, talkKey(5))
+}
+
+// seenKey is the mark of message i, "" for none (-1).
+func seenKey(i int) string {
+	if i < 0 {
+		return ""
+	}
+	return talkKey(i)
 }
 
 // testTalkMail: a seat's choice to be mailed each message is off until
