@@ -2,21 +2,13 @@ package notify_test
 
 import (
 	"context"
-	"log/slog"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/pbmgames/pbm/functions/internal/compose"
-	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
-	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
-	"github.com/pbmgames/pbm/infra/store/boltstore"
-	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // TestControlMailsFollowPreferences: the organiser's controls are mailed
@@ -25,20 +17,7 @@ import (
 // digest of one who chose it.
 func TestControlMailsFollowPreferences(t *testing.T) {
 	ctx := context.Background()
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "control.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
-	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
-	sender := &recorder{}
-	log := slog.New(slog.DiscardHandler)
-	n := &notify.Notifier{Sender: sender, Players: st, Log: log, Now: clock}
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Now: clock, Log: log, AfterCommit: n.AfterCommit,
-		Rand: testenv.Rand(t.Name())})
-	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
+	_, svc, _, sender, _ := mailingWorld(t)
 	const all, turns, digest = "all@pbm.test", "turns@pbm.test", "digest@pbm.test"
 	if err := svc.SetPrefs(ctx, turns, "en", store.MailTurns, "", false); err != nil {
 		t.Fatal(err)
