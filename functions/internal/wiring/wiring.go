@@ -168,22 +168,24 @@ func New(p Parts) *App {
 // is decided and written without waiting, so that it takes as long for
 // an address that gets a mail as for one that does not.
 func (a *App) sendSignInLater(ctx context.Context, email, lang string) {
-	ctx = context.WithoutCancel(ctx)
-	go func() {
-		if err := a.Notifier.SendSignIn(ctx, email, lang); err != nil {
-			a.Log.ErrorContext(ctx, "sign-in mail failed", "err", err)
-		}
-	}()
+	a.later(ctx, "sign-in", func(ctx context.Context) error { return a.Notifier.SendSignIn(ctx, email, lang) })
 }
 
 // sendTalkLater mails a message just posted to the seats that asked
 // for each one, apart from the post (the local run), as the table's
 // stream does in AWS.
 func (a *App) sendTalkLater(ctx context.Context, game, key string) {
+	a.later(ctx, "talk", func(ctx context.Context) error { return a.Notifier.SendTalk(ctx, game, key) })
+}
+
+// later sends a mail apart from the request that asked for it, which
+// has answered by then (its context's cancellation does not reach the
+// send); a failure is logged, as the stream's notifier logs it in AWS.
+func (a *App) later(ctx context.Context, what string, send func(context.Context) error) {
 	ctx = context.WithoutCancel(ctx)
 	go func() {
-		if err := a.Notifier.SendTalk(ctx, game, key); err != nil {
-			a.Log.ErrorContext(ctx, "talk mail failed", "err", err)
+		if err := send(ctx); err != nil {
+			a.Log.ErrorContext(ctx, what+" mail failed", "err", err)
 		}
 	}()
 }
