@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
-	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
 
@@ -17,18 +16,7 @@ import (
 func TestControlsInChromium(t *testing.T) {
 	s := newSite(t, "browser controls")
 	ctx := t.Context()
-	c, err := s.svc.Create(ctx, service.CreateRequest{Kind: "western", Options: []byte(`{"laps":20}`),
-		Organiser: service.Person{Email: "org@pbm.test", Lang: "en"},
-		Seats:     []service.Person{{Name: "Аня", Email: "p0@pbm.test", Lang: "en"}, {Name: "Bob", Email: "p1@pbm.test", Lang: "en"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	servicetest.Confirm(t, s.svc, c.ID)
-	for i := range 2 {
-		if _, err := s.svc.Accept(ctx, c.ID, i); err != nil {
-			t.Fatal(err)
-		}
-	}
+	c := s.twoSeatGame(t)
 	b := newBrowser(t, s.url)
 	b.phone()
 	check := func(kind string) {

@@ -19,6 +19,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/mailer/sesmailer"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
@@ -112,6 +113,26 @@ type mail struct {
 	Body    struct {
 		Text string `json:"text"`
 	} `json:"body"`
+}
+
+// twoSeatGame starts a 20-lap «Вестерн» of Аня and Bob, both reading
+// English, its organiser confirmed and both invitations accepted.
+func (s *site) twoSeatGame(t *testing.T) service.Created {
+	t.Helper()
+	ctx := t.Context()
+	c, err := s.svc.Create(ctx, service.CreateRequest{Kind: "western", Options: []byte(`{"laps":20}`),
+		Organiser: service.Person{Email: "org@pbm.test", Lang: "en"},
+		Seats:     []service.Person{{Name: "Аня", Email: "p0@pbm.test", Lang: "en"}, {Name: "Bob", Email: "p1@pbm.test", Lang: "en"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	servicetest.Confirm(t, s.svc, c.ID)
+	for i := range 2 {
+		if _, err := s.svc.Accept(ctx, c.ID, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
 }
 
 // mails reads everything the SES server holds, oldest first.
