@@ -43,6 +43,11 @@ all: test
 run:
 	PORT=$(PORT) $(GO) run ./functions/local
 
+## league: with `make run` going, make a small league through the API
+## (four members, a season starting now) and print its pages' links.
+league:
+	$(GO) run ./functions/local/league -url http://localhost:$(PORT)
+
 ## test: install what the tests need, then check everything.
 test: node_modules deps-browser
 	$(call step,"go vet ./...")

@@ -23,10 +23,15 @@ type Machine[S any] interface {
 	Do(seat Seat, a Action, ev []Event) []Event
 	// Clone returns a deep copy.
 	Clone() S
+	// Ender ends the game at the organiser's command (End).
+	Ender
 }
 
 // Check says why seat may not take a now, or nil.
 func Check[S Machine[S]](s S, seat Seat, a Action) error {
+	if seat == Organiser {
+		return checkControl(s.Over(), a)
+	}
 	if s.Over() {
 		return Refuse(ErrGameOver, seat, a, "")
 	}
@@ -47,7 +52,7 @@ func Apply[S Machine[S]](s S, seat Seat, a Action) (S, []Event, error) {
 		return none, nil, err
 	}
 	n := s.Clone()
-	ev := n.Do(seat, a, nil)
+	ev := do(n, seat, a, nil)
 	return n, ev, nil
 }
 
@@ -58,7 +63,7 @@ func Play[S Machine[S]](s S, seat Seat, a Action, ev []Event) ([]Event, error) {
 	if err := Check(s, seat, a); err != nil {
 		return ev, err
 	}
-	return s.Do(seat, a, ev), nil
+	return do(s, seat, a, ev), nil
 }
 
 // Replay plays a log from the start (P-1): the same options, seats, seed

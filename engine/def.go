@@ -19,8 +19,8 @@ type Info struct {
 
 // Def is one game's entry in the registry (engine/games): how to make,
 // load and replay it under a rules version, and how to write a new game's
-// options out whole. Each game's package builds its own (western.Def,
-// businessman.Def); the service registers them in one place.
+// options out whole. Each game's package builds its own (its Def
+// function); the service registers them in one place.
 type Def struct {
 	Info Info
 	// New starts a game under rules version rules from its options (JSON;

@@ -147,7 +147,7 @@ type Score struct {
 // Game is what the service asks of any game. Implementations are values
 // that Apply never mutates.
 type Game interface {
-	// Kind names the game ("western", "businessman").
+	// Kind names the game: its registry name.
 	Kind() string
 	// Seats is the number of players.
 	Seats() int

@@ -1,21 +1,21 @@
 package templates
 
-// texts holds every phrase of the pages in Russian and English.
+import "fmt"
+
+// texts holds every phrase of the pages in Russian and English; a game's
+// own phrases are in its folder and added by AddTexts.
 var texts = map[string][2]string{
 	"local_mailbox":  {"Локальный запуск: письма никуда не уходят, их можно прочесть в почтовом ящике.", "Local run: no mail leaves this machine; read it in the mailbox."},
 	"open_mailbox":   {"Открыть почтовый ящик", "Open the mailbox"},
 	"title":          {"Игры по почте", "Play by mail"},
-	"western":        {"Вестерн", "Western"},
-	"businessman":    {"Бизнесмен", "Businessman"},
 	"create":         {"Новая игра", "New game"},
 	"create_btn":     {"Создать и разослать приглашения", "Create and send invitations"},
 	"game":           {"Игра", "Game"},
 	"laps":           {"Число кругов", "Laps"},
-	"beginners":      {"Вариант для начинающих", "Beginners' variant"},
 	"organiser":      {"Организатор", "Organiser"},
 	"your_name":      {"Ваше имя", "Your name"},
 	"game_name":      {"Название игры (необязательно)", "The game's name (optional)"},
-	"game_name_hint": {"например, «Пятничный Вестерн»", "e.g. Friday Western"},
+	"game_name_hint": {"например, «Пятничный %s»", "e.g. Friday %s"},
 	"your_email":     {"Ваша почта", "Your email"},
 	"language":       {"Язык", "Language"},
 	"players":        {"Игроки", "Players"},
@@ -126,7 +126,6 @@ var texts = map[string][2]string{
 	// Pages of a game.
 	"skip":              {"К содержанию", "Skip to content"},
 	"lap_of":            {"пройдено кругов: %d из %d", "laps done: %d of %d"},
-	"beginners_short":   {"для начинающих", "beginners' variant"},
 	"deadline_hours":    {"на решение: %s", "%s for each decision"},
 	"read_only":         {"только просмотр", "read only"},
 	"not_started":       {"Игра ещё не началась: ждём, пока игроки примут приглашения.", "The game has not started: the players have yet to accept."},
@@ -160,37 +159,14 @@ var texts = map[string][2]string{
 	"n_days":            {"%d д", "%d d"},
 	"n_hours":           {"%d ч", "%d h"},
 	"n_mins":            {"%d мин", "%d min"},
-	"your_bid":          {"Ваша закрытая ставка: %s. Ждём ставок остальных; ставки откроются, когда торги закончатся.", "Your sealed bid: %s. Waiting for the others' bids; they are shown when the auction closes."},
-	"your_pass":         {"Вы не участвуете в этих торгах. Ждём ответов остальных; ставки откроются, когда торги закончатся.", "You pass this auction. Waiting for the others; the bids are shown when the auction closes."},
-	"ask_roll":          {"Вы на клетке %s. Бросайте кубик.", "You are on %s. Roll the die."},
-	"ask_fork":          {"Выпало %d. Развилка на клетке %s: выберите путь (%s).", "You rolled %d. A fork at %s: choose the way (%s)."},
-	"ask_act_die":       {"Выпало %d — вы на клетке %s. Выберите, что сделать здесь.", "You rolled %d and stopped on %s. Choose what to do here."},
-	"ask_act":           {"Вы на клетке %s. Выберите, что сделать здесь.", "You are on %s. Choose what to do here."},
-	"ask_raid":          {"Облава на клетке %s: отдайте награбленное (%s) или отправляйтесь в тюрьму.", "A police raid on %s: give up the loot (%s) or go to prison."},
-	"ask_offer":         {"%s предлагает купить вашу акцию %s за %s. Согласны?", "%s offers to buy your share of %s for %s. Do you accept?"},
-	"ask_auction":       {"Торги: банк продаёт %s. Закрытая ставка — от %s; до конца торгов её видите только вы.", "Auction: the bank sells %s. A sealed bid starts at %s; nobody sees it until the auction closes."},
 	"grp_bank":          {"Банк", "Bank"},
-	"grp_market":        {"Рынок: продать товар", "Market: sell goods"},
-	"grp_offer":         {"Предложить выкуп акции (за полторы цены)", "Offer to buy a share (at ×1.5 its price)"},
-	"grp_spec":          {"Продать акцию на бирже", "Sell a share at the speculation"},
-	"grp_sell":          {"Продать акцию банку по номиналу", "Sell a share to the bank at par"},
 	"grp_other":         {"Другое", "Other"},
 	"grp_leave":         {"Покинуть игру", "Leave the game"},
 	"resign":            {"Покинуть игру", "Leave the game"},
 	"resign_note":       {"Навсегда: ваши деньги уходят банку, владения — обратно банку.", "For good: your money and your holdings go back to the bank."},
 	"note_price":        {"цена %s", "price %s"},
-	"note_profit":       {"доход %s за круг", "profit %s a lap"},
-	"note_par":          {"получите %s", "you get %s"},
 	"note_mult":         {"по цене ×%s", "at ×%s its value"},
 	"note_owner":        {"владелец: %s", "owner: %s"},
-	"note_for":          {"вы получите %s", "you get %s"},
-	"note_unit":         {"по %s за единицу", "%s a unit"},
-	"note_ton":          {"по %s за тонну", "%s a ton"},
-	"note_trinkets":     {"заплатите %s, получите %s", "pay %s, get %s"},
-	"note_upto":         {"до %s", "up to %s"},
-	"bid_for":           {"Ставка за %s", "Bid for %s"},
-	"unit_units":        {"ед.", "units"},
-	"unit_tons":         {"т", "t"},
 	"chart_title":       {"Капитал по ходу игры", "Net worth over the game"},
 	"seed_commit":       {"Кости и карты этой игры заданы заранее; SHA-256 их зерна:", "This game's dice and cards are fixed in advance; the SHA-256 of their seed:"},
 	"import_title":      {"Посмотреть запись партии", "View a game record"},
@@ -225,7 +201,6 @@ var texts = map[string][2]string{
 	"earlier":           {"Раньше", "Earlier"},
 	"later":             {"Позже", "Later"},
 	"last_page":         {"Последние", "Latest"},
-	"sealed_bid":        {"Закрытая ставка на торгах", "A sealed bid at the auction"},
 	"accepted_of":       {"приглашение приняли: %d из %d", "%d of %d accepted"},
 	"not_joined":        {"не в игре", "did not join"},
 	"bot_plays":         {"играет бот", "a bot plays"},
@@ -266,39 +241,114 @@ var texts = map[string][2]string{
 	"all_decisions":     {"Все решения и положение в игре", "All decisions and where things stand"},
 	"hello":             {"Здравствуйте, %s!", "Hello %s,"},
 	"mail_section":      {"Письма", "Mail"},
-	"note_range":        {"от %s до %s", "%s to %s"},
-	// «Бизнесмен».
-	"opt_rent_claim":       {"Аренда", "Rent"},
-	"opt_rent_claim_auto":  {"списывается сразу, как только игрок встаёт на чужой участок", "is charged as soon as a player stops on a rival's lot"},
-	"opt_rent_claim_claim": {"владелец решает, требовать ли её; игра ждёт его ответа, а без ответа аренда требуется", "the owner decides whether to claim it; the game waits for the answer and claims it when none comes"},
-	"rent_claim_short":     {"аренду требует владелец", "rent on claim"},
-	"xcards":               {"Карт биржи", "Exchange cards"},
-	"my_xcards":            {"Ваши карты биржи — их видите только вы", "Your exchange cards — only you see them"},
-	"lots":                 {"Участки", "Lots"},
-	"buildings":            {"Постройки", "Buildings"},
-	"pledged":              {"Заложенные участки", "Pledged lots"},
-	"note_get":             {"вы получите %s", "you get %s"},
-	"note_pay":             {"заплатите %s", "you pay %s"},
-	"note_each":            {"по %s за акцию", "%s a share"},
-	"grp_cards":            {"Сыграть карту биржи", "Play an exchange card"},
-	"grp_shares":           {"Биржа: акции", "Exchange: shares"},
-	"grp_build":            {"Строительство", "Building"},
-	"grp_deals":            {"Сделки с игроками", "Deals with players"},
-	"exchange_board":       {"Биржа", "Exchange"},
-	"do_choose":            {"Выбрать", "Choose"},
-	"ends_turn":            {"ход на этом закончится", "this ends your turn"},
+	"opt_rent_claim":    {"Аренда", "Rent"},
+	"lots":              {"Участки", "Lots"},
+	"buildings":         {"Постройки", "Buildings"},
+	"pledged":           {"Заложенные участки", "Pledged lots"},
+	"exchange_board":    {"Биржа", "Exchange"},
+	"do_choose":         {"Выбрать", "Choose"},
+	"ends_turn":         {"ход на этом закончится", "this ends your turn"},
 
 	// The organiser's confirmation of their address (issue 9).
-	"status_unconfirmed":  {"ждём подтверждения адреса организатора", "waiting for the organiser to confirm their address"},
-	"check_mail_title":    {"Проверьте почту", "Check your mail"},
-	"check_mail_text":     {"Мы отправили письмо на %s. Откройте ссылку из него и подтвердите, что адрес ваш: только после этого игрокам уйдут приглашения. Эта страница — ваша ссылка организатора: сохраните её (письмо тоже приведёт сюда).", "We have sent a mail to %s. Open its link and confirm that the address is yours: only then do the invitations go to the players. This page is your organiser's link: keep it (the mail leads back here too)."},
-	"confirm_title":       {"Подтверждение адреса", "Confirm your address"},
-	"confirm_text":        {"Подтвердите, что адрес %s ваш и что вы устраиваете игру «%s» (игроков: %d). После этого игрокам уйдут приглашения, а следующие ваши игры не потребуют подтверждения.", "Confirm that %s is your address and that you are organising a game of %s (players: %d). The invitations then go to the players, and your next games need no confirmation."},
-	"confirm_not_me":      {"Если это были не вы, просто закройте страницу: никому ничего не будет отправлено.", "If it was not you, just close this page: nothing will be sent to anyone."},
-	"confirm_done":        {"Адрес подтверждён, приглашения отправлены.", "Address confirmed; the invitations have been sent."},
-	"confirm_btn":         {"Подтвердить адрес и разослать приглашения", "Confirm the address and send the invitations"},
-	"mail_confirm":        {"Кто-то — возможно, вы — хочет устроить игру по почте «%s» (игроков: %d), указав этот адрес как адрес организатора. Прежде чем кому-то уйдут приглашения, подтвердите, что адрес ваш.", "Someone — perhaps you — wants to organise a play-by-mail game of %s (players: %d) and gave this address as the organiser's. Before any invitation leaves, please confirm that the address is yours."},
+	"status_unconfirmed": {"ждём подтверждения адреса организатора", "waiting for the organiser to confirm their address"},
+	"check_mail_title":   {"Проверьте почту", "Check your mail"},
+	"check_mail_text":    {"Мы отправили письмо на %s. Откройте ссылку из него и подтвердите, что адрес ваш: только после этого игрокам уйдут приглашения. Эта страница — ваша ссылка организатора: сохраните её (письмо тоже приведёт сюда).", "We have sent a mail to %s. Open its link and confirm that the address is yours: only then do the invitations go to the players. This page is your organiser's link: keep it (the mail leads back here too)."},
+	"confirm_title":      {"Подтверждение адреса", "Confirm your address"},
+	"confirm_text":       {"Подтвердите, что адрес %s ваш и что вы устраиваете игру «%s» (игроков: %d). После этого игрокам уйдут приглашения, а следующие ваши игры не потребуют подтверждения.", "Confirm that %s is your address and that you are organising a game of %s (players: %d). The invitations then go to the players, and your next games need no confirmation."},
+	"confirm_not_me":     {"Если это были не вы, просто закройте страницу: никому ничего не будет отправлено.", "If it was not you, just close this page: nothing will be sent to anyone."},
+	"confirm_done":       {"Адрес подтверждён, приглашения отправлены.", "Address confirmed; the invitations have been sent."},
+	"confirm_btn":        {"Подтвердить адрес и разослать приглашения", "Confirm the address and send the invitations"},
+	"mail_confirm":       {"Кто-то — возможно, вы — хочет устроить игру по почте «%s» (игроков: %d), указав этот адрес как адрес организатора. Прежде чем кому-то уйдут приглашения, подтвердите, что адрес ваш.", "Someone — perhaps you — wants to organise a play-by-mail game of %s (players: %d) and gave this address as the organiser's. Before any invitation leaves, please confirm that the address is yours."},
+	// The organiser's controls, absences and back from the bot (issue 17).
+	"controls":            {"Управление игрой", "Game controls"},
+	"paused":              {"на паузе", "paused"},
+	"paused_note":         {"Игра на паузе по решению организатора: сроки ходов стоят, ходы не принимаются, пока игра не продолжится.", "The organiser has paused the game: the deadlines stand still and no move is taken until it resumes."},
+	"status_cancelled":    {"отменена", "cancelled"},
+	"ctl_pause":           {"Приостановить игру", "Pause the game"},
+	"ctl_resume":          {"Продолжить игру", "Resume the game"},
+	"ctl_extend":          {"Продлить текущий срок хода, часов", "Extend the current deadline, hours"},
+	"ctl_extend_btn":      {"Продлить", "Extend"},
+	"ctl_bot":             {"Передать место боту", "Hand the seat to a bot"},
+	"ctl_unbot":           {"Вернуть место игроку", "Give the seat back to the player"},
+	"ctl_remove":          {"Исключить из игры", "Remove from the game"},
+	"ctl_replace":         {"Заменить другим игроком", "Replace by another player"},
+	"ctl_replace_btn":     {"Пригласить замену", "Invite the substitute"},
+	"ctl_end":             {"Закончить игру сейчас (места — по капиталу)", "End the game now (places by net worth)"},
+	"ctl_cancel":          {"Отменить игру", "Cancel the game"},
+	"ctl_none":            {"Игра окончена или отменена: управлять больше нечем.", "The game is over or cancelled: there is nothing left to control."},
+	"ctl_sure":            {"Да, это нельзя отменить", "Yes: this cannot be undone"},
+	"ctl_log":             {"Решения организатора", "The organiser's decisions"},
+	"replaced":            {"место передано замене", "seat given to a substitute"},
+	"leaving":             {"выходит из игры", "leaving"},
+	"take_seat_back":      {"Вернуть своё место у бота", "Take your seat back from the bot"},
+	"back_title":          {"Ваше место у бота", "A bot holds your seat"},
+	"back_text":           {"После пропущенных сроков за ваше место играет бот. Одно нажатие — и вы снова играете сами.", "After missed deadlines a bot plays your seat. One click and you play it yourself again."},
+	"back_not_bot":        {"Бот не играет за ваше место: вы играете сами.", "No bot plays your seat: you play it yourself."},
+	"back_btn":            {"Я снова на месте", "I'm back"},
+	"you_are":             {"Вы", "You are"},
+	"away_title":          {"Уезжаю", "I'll be away"},
+	"away_help":           {"Пока вас нет, за вас играют ваши приказы, затем бот; сроки не считаются пропущенными, остальные видят, до какого числа вас нет.", "While you are away your standing orders, then your bot, play for you; no deadline counts as missed, and the others see until when you are away."},
+	"away_from":           {"С", "From"},
+	"away_until":          {"По (включительно)", "Until (inclusive)"},
+	"away_open":           {"Без даты возвращения — пока не нажмёте «Я снова на месте».", "With no day of return: until you press “I'm back”."},
+	"away_btn":            {"Сообщить об отъезде", "Tell the table"},
 	"mail_confirm_not_me": {"Если это были не вы, ничего не делайте: никому ничего не будет отправлено, а ссылка перестанет действовать через 7 дней.", "If it was not you, do nothing: nothing will be sent to anyone, and the link stops working in 7 days."},
+
+	// Sign in by mail, and the player's links (issue 17).
+	"signin_title":       {"Вход по почте", "Sign in by mail"},
+	"signin_text":        {"Введите адрес, на который приходят письма об играх: мы пришлём на него ссылку на ваши игры. Ни пароля, ни учётной записи не нужно.", "Type the address your game mails come to: we will mail it a link to your games. No password, no account."},
+	"signin_email":       {"Адрес почты", "Email address"},
+	"signin_send":        {"Прислать ссылку", "Mail me a link"},
+	"signin_sent":        {"Если на этот адрес приходят письма об играх, ссылка для входа уже отправлена. Она действует 30 минут и один раз. Письма нет — проверьте папку «Спам» или адрес.", "If game mails come to this address, a sign-in link is on its way. It works once, within 30 minutes. No mail? Check your spam folder, or the address."},
+	"signin_ask":         {"Получить новую ссылку на свои игры", "Get a new link to your games"},
+	"signin_open":        {"Открыть мои игры", "Open my games"},
+	"signin_open_text":   {"Эта ссылка откроет ваши игры один раз. Нажмите кнопку, чтобы войти: после этого ссылка из письма перестанет действовать, а эта страница станет вашей на 30 дней.", "This link opens your games once. Press the button to sign in: the link in the mail then stops working, and the page it opens is yours for 30 days."},
+	"mail_signin":        {"Кто-то — вероятно, вы — попросил ссылку для входа в ваши игры по почте. Ссылка действует 30 минут и только один раз.", "Someone — probably you — asked for a link to sign in to your play-by-mail games. The link works once, within 30 minutes."},
+	"mail_signin_not_me": {"Если это были не вы, ничего не делайте: без этой ссылки никто не войдёт.", "If it was not you, do nothing: no one gets in without this link."},
+	"links_title":        {"Ссылки и входы", "Links and sign-ins"},
+	"links_text":         {"Ссылки, которые вам присылали: любую можно отозвать, и она перестанет действовать.", "The links you have been sent: revoke any, and it stops working."},
+	"links_mail":         {"Ссылки в письмах («Мои игры»)", "Links in mails (\"My games\")"},
+	"links_mail_note":    {"Отзыв остановит ссылки во всех уже отправленных письмах, в том числе старые, с адресом; в новых письмах будут новые ссылки. Ссылки «отписаться» работают всегда.", "Revoking stops the links in every mail sent so far, older ones with your address included; new mails bring new links. Unsubscribe links always work."},
+	"link_signin":        {"Ссылка для входа", "Sign-in link"},
+	"link_session":       {"Вход", "Sign-in"},
+	"link_issued":        {"выдана", "issued"},
+	"link_used":          {"использована", "last used"},
+	"link_unused":        {"не использована", "not used"},
+	"link_expires":       {"действует до", "works until"},
+	"link_revoked":       {"отозвана", "revoked"},
+	"link_current":       {"эта страница", "this page"},
+	"link_revoke":        {"Отозвать", "Revoke"},
+	"links_none":         {"Ссылок для входа пока не было.", "No sign-in links yet."},
+	"links_open":         {"Ссылки и входы", "Links and sign-ins"},
+	"signout_all":        {"Выйти отовсюду", "Sign out everywhere"},
+	"signout_all_note":   {"Перестанут действовать все ссылки на «Мои игры», что у вас есть, — и эта тоже; новую можно получить на странице входа. Ссылки на сами игры из писем работают как прежде.", "Every link to \"My games\" you have stops working, this one too; get a new one on the sign-in page. The links to the games themselves in your mails keep working."},
+	"signout_done":       {"Вы вышли отовсюду: прежние ссылки на «Мои игры» больше не действуют.", "You are signed out everywhere: your earlier links to \"My games\" no longer work."},
+	"revoke_done":        {"Ссылка отозвана.", "Link revoked."},
+	// Table talk (issue 17), on the pages and in the mails that fold it in.
+	"talk":             {"Разговор за столом", "Table talk"},
+	"talk_since_mail":  {"Разговор за столом с вашего прошлого письма", "Table talk since your last mail"},
+	"talk_hidden":      {"скрыто организатором", "hidden by the organiser"},
+	"talk_hidden_mine": {"ваше сообщение скрыто организатором; другие видят только эту пометку", "your message, hidden by the organiser; the others see only this note"},
+	"talk_more":        {"Сообщений было больше: остальные — на странице разговора.", "There were more messages: the rest are on the talk page."},
+	"talk_open":        {"Открыть разговор за столом", "Open the table talk"},
+	"talk_private":     {"лично", "private"},
+	"talk_to_you":      {"лично вам", "to you alone"},
+	"talk_none":        {"Пока никто ничего не написал.", "Nobody has written anything yet."},
+	"talk_write":       {"Ваше сообщение", "Your message"},
+	"talk_to":          {"Кому", "To"},
+	"talk_to_all":      {"всем за столом", "the whole table"},
+	"talk_send":        {"Отправить", "Send"},
+	"talk_hint":        {"Простой текст, до %d знаков, не больше %d сообщений в час. Сообщения приходят остальным в их следующем письме; личное видят только двое.", "Plain text, up to %d characters, at most %d messages an hour. The others get messages in their next mail; a private one is seen by the two of you only."},
+	"talk_hide":        {"Скрыть", "Hide"},
+	"talk_show":        {"Показать снова", "Show again"},
+	"talk_older":       {"Более ранние сообщения", "Earlier messages"},
+	"talk_newest":      {"К последним сообщениям", "To the newest messages"},
+	"talk_sent":        {"Сообщение отправлено.", "Message sent."},
+	"talk_all":         {"Весь разговор", "All the talk"},
+	"talk_write_link":  {"Написать за столом и читать весь разговор", "Write to the table, read all the talk"},
+	"talk_read_only":   {"Зрители читают общий разговор, но не пишут.", "Spectators read the public talk but do not write."},
+	"talk_org_note":    {"Вы видите общий разговор, но не личные сообщения игроков. Скрытое сообщение остаётся на месте с пометкой.", "You see the public talk, not the players' private messages. A hidden message stays in its place, marked as hidden."},
+	"talk_back":        {"← К игре", "← Back to the game"},
 }
 
 // Has tells whether key has its texts.
@@ -315,10 +365,7 @@ func T(lang, key string) string {
 	if !ok {
 		return key
 	}
-	if lang == "en" {
-		return p[1]
-	}
-	return p[0]
+	return Pick(lang, p[0], p[1])
 }
 
 // Keys lists every key that has its texts, counted ones included.
@@ -331,4 +378,30 @@ func Keys() []string {
 		keys = append(keys, k)
 	}
 	return keys
+}
+
+// Pick is the one way to choose a text by language: en for lang "en",
+// ru for any other. Every phrase, keyed (T) or inline, goes through it.
+func Pick(lang, ru, en string) string {
+	if lang == "en" {
+		return en
+	}
+	return ru
+}
+
+// Pickf is Pick of a format, filled in with its numbers written the
+// reader's way (Sprintf).
+func Pickf(lang, ru, en string, args ...any) string {
+	return Sprintf(lang, Pick(lang, ru, en), args...)
+}
+
+// AddTexts adds a game's own phrases, by key. The catalog adds each
+// game's once, at start; a key already taken is a programming error.
+func AddTexts(add map[string][2]string) {
+	for k, v := range add {
+		if Has(k) {
+			panic(fmt.Sprintf("templates: text %q added twice", k))
+		}
+		texts[k] = v
+	}
 }

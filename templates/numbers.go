@@ -66,12 +66,7 @@ func must(err error) {
 
 // printer is the reader's language's printer ("en" English, anything
 // else Russian).
-func printer(lang string) *message.Printer {
-	if lang == "en" {
-		return printers["en"]
-	}
-	return printers["ru"]
-}
+func printer(lang string) *message.Printer { return printers[Pick(lang, "ru", "en")] }
 
 // Sprintf formats in the reader's language: its numbers, and the counted
 // form when format is the key of a counted text.

@@ -7,7 +7,7 @@ package businessman
 // more (Штраф, Выигрыш, Прибыль, Подарок, Маклер, the supermarket, customs,
 // the hotel, the highway's entrance and crossroads, the roulette's cells)
 // but not where they lie: those entries are FilledIn with the comment "role
-// from the text, number ours", as on «Вестерн»'s board; their amounts are
+// from the text, number ours", as on the other game's board; their amounts are
 // the text's (the constants below). The printed board is not in the texts:
 // every other cell, every lot's price, building costs and rents are our
 // choice and FilledIn (DECISIONS.md).

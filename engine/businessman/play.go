@@ -476,3 +476,11 @@ func (s *State) playCard(seat, id, k int, dir int64, ev []engine.Event) []engine
 	}
 	return ev
 }
+
+// EndNow ends the game at its organiser's command (engine.End): it is
+// scored by net worth as it stands (B-0); an open claim or offer lapses.
+func (s *State) EndNow(ev []engine.Event) []engine.Event {
+	s.Claim, s.Offer = Claim{}, Offer{}
+	s.Phase = PhOver
+	return append(ev, engine.Event{Type: EvEnd, Seat: -1, Other: engine.OverEnded})
+}

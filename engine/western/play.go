@@ -366,3 +366,12 @@ func (s *State) finish() {
 	s.Phase = PhOver
 	s.Steps, s.Used = 0, 0
 }
+
+// EndNow ends the game at its organiser's command (engine.End): it is
+// scored by net worth as it stands (W-40); an open auction or offer lapses.
+func (s *State) EndNow(ev []engine.Event) []engine.Event {
+	s.Offer = Offer{}
+	s.Auction.reset()
+	s.finish()
+	return append(ev, engine.Event{Type: EvEnd, Seat: -1, Other: engine.OverEnded})
+}

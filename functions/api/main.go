@@ -8,10 +8,11 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/pbmgames/pbm/functions/internal/wiring"
+	"github.com/pbmgames/pbm/functions/internal/wiring/web"
 	"github.com/pbmgames/pbm/infra/lambdahttp"
 )
 
 func main() {
 	app := wiring.Init(wiring.API)
-	lambda.Start(lambdahttp.Handler(app.Handler()))
+	lambda.Start(lambdahttp.Handler(web.Handler(app)))
 }

@@ -2,7 +2,8 @@
 // configuration set publishes bounce and complaint events to
 // (BouncesFunction in template.yaml): it suppresses the addresses of
 // permanent bounces and complaints (package bounces). It needs the table
-// only: no keys, no mail.
+// only: no keys, no mail, and so not the game's wiring (package wiring)
+// either, whose service and pages would only lengthen its cold starts.
 package main
 
 import (
@@ -12,12 +13,14 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/pbmgames/pbm/functions/internal/bounces"
-	"github.com/pbmgames/pbm/functions/internal/wiring"
+	"github.com/pbmgames/pbm/functions/internal/wiring/lambdaenv"
 )
 
 func main() {
-	app := wiring.Init(wiring.TableOnly) // the table only
+	log := lambdaenv.Logger()
+	env, err := lambdaenv.Load(context.Background(), log, 0) // the table only
+	lambdaenv.Must(log, "wiring", err)
 	lambda.Start(func(ctx context.Context, ev events.SNSEvent) error {
-		return bounces.Handle(ctx, ev, app.Store.Suppress, app.Log)
+		return bounces.Handle(ctx, ev, env.Store.Suppress, log)
 	})
 }

@@ -17,7 +17,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/pbmgames/pbm/functions/internal/wiring"
 	"github.com/pbmgames/pbm/functions/internal/wiring/localrun"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
@@ -104,7 +103,7 @@ func run() error {
 // (wiring.App.Sweep): it plays the defaults of missed deadlines, mails
 // reminders (P-4), sends any mail still pending, and the daily digests
 // that are due.
-func tick(ctx context.Context, app *wiring.App) {
+func tick(ctx context.Context, app *localrun.App) {
 	t := time.NewTicker(30 * time.Second)
 	defer t.Stop()
 	for {

@@ -1,7 +1,10 @@
 // Command notify is the notifier Lambda function (NotifyFunction in
 // template.yaml): fed by the table's DynamoDB stream, filtered to game items
-// with pending mail, it drains each game's outbox through SES and reports
-// the games that failed as partial batch failures (package streams).
+// with pending mail, to sign-in requests and to messages of the table
+// talk, it mails the sign-in links asked for and the messages to the
+// seats that asked for each one, and drains each game's outbox, as the stream's image of the
+// game has it (no read of the game), through SES and reports the games
+// that failed as partial batch failures (package streams).
 package main
 
 import (
@@ -18,6 +21,10 @@ import (
 func main() {
 	app := wiring.Init(sesmail.SendsMail)
 	lambda.Start(func(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
-		return streams.Handle(ctx, ev, app.Notifier.Drain, app.Log)
+		streams.SendSignIns(ctx, ev, func(ctx context.Context, email string) error {
+			return app.Notifier.SendSignIn(ctx, email, "") // the player's language
+		}, app.Log)
+		streams.SendTalks(ctx, ev, app.Notifier.SendTalk, app.Log)
+		return streams.HandleImages(ctx, ev, app.Notifier.DrainImage, app.Log)
 	})
 }

@@ -8,7 +8,7 @@ import (
 	"time"
 )
 
-var allPurposes = []Purpose{PurposeSeat, PurposeInvite, PurposeOrganiser, PurposeSpectator, PurposeMyGames, PurposeUnsubscribe, PurposeConfirm}
+var allPurposes = []Purpose{PurposeSeat, PurposeInvite, PurposeOrganiser, PurposeSpectator, PurposeMyGames, PurposeUnsubscribe, PurposeConfirm, PurposeSignIn}
 
 var allErrors = []error{ErrMalformed, ErrUnknownKey, ErrBadSignature, ErrExpired, ErrWrongPurpose, ErrWrongGame, ErrWrongSeat, ErrStaleVersion}
 

@@ -63,9 +63,15 @@ const (
 	PurposeInvite      Purpose = "invite"  // accept an invitation to a game
 	PurposeOrganiser   Purpose = "org"     // organise a game
 	PurposeSpectator   Purpose = "view"    // read-only view of a game
-	PurposeMyGames     Purpose = "me"      // a player's "my games" page; Game holds the player's email hash or id
+	PurposeMyGames     Purpose = "me"      // a player's "my games" page; Game holds the player's link id (or, in older tokens, address)
 	PurposeUnsubscribe Purpose = "unsub"   // unsubscribe from mail
 	PurposeConfirm     Purpose = "confirm" // the organiser confirms their address, releasing a game's invitations
+	PurposeSignIn      Purpose = "signin"  // a short-lived sign-in link to "my games"; Game holds the player's link id
+
+	// Leagues (issue 14): Game holds the league's id.
+	PurposeLeagueInvite    Purpose = "league-invite" // join a league (the invitation link)
+	PurposeLeagueOrganiser Purpose = "league-org"    // organise a league
+	PurposeLeagueMember    Purpose = "league-member" // a member's pages of a league; Seat is the member's index
 )
 
 // Valid reports whether p is one of the Purpose constants.
@@ -88,6 +94,15 @@ func purposeCode(p Purpose) byte {
 		return 6
 	case PurposeConfirm:
 		return 7
+	case PurposeSignIn:
+		return 8
+	// Leagues take codes from the top, apart from the games' purposes.
+	case PurposeLeagueInvite:
+		return 13
+	case PurposeLeagueOrganiser:
+		return 14
+	case PurposeLeagueMember:
+		return 15
 	}
 	return 0
 }
@@ -108,6 +123,14 @@ func purposeFromCode(c byte) Purpose {
 		return PurposeUnsubscribe
 	case 7:
 		return PurposeConfirm
+	case 8:
+		return PurposeSignIn
+	case 13:
+		return PurposeLeagueInvite
+	case 14:
+		return PurposeLeagueOrganiser
+	case 15:
+		return PurposeLeagueMember
 	}
 	return ""
 }
@@ -158,8 +181,9 @@ type Claims struct {
 	// keyring's current key; Verify fills it from the token.
 	KeyID   string
 	Purpose Purpose
-	// Game is the game id; for PurposeMyGames and PurposeUnsubscribe it is
-	// the player's email address. Required: valid UTF-8 without control
+	// Game is the game id; for PurposeMyGames, PurposeUnsubscribe and
+	// PurposeSignIn it is the player's opaque link id (older "my games" and
+	// unsubscribe tokens carry the email address itself). Required: valid UTF-8 without control
 	// characters, at most MaxGameLen bytes.
 	Game string
 	// Seat is the seat index, or NoSeat (-1) when not applicable.

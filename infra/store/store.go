@@ -25,8 +25,9 @@ type Game struct {
 	ID      string
 	Version int64 // 1 after the first write; each write adds 1
 	Body    []byte
-	// OutboxPending marks a game whose outbox holds unsent mail, so the
-	// sweep can find it without a scan (a sparse index in DynamoDB).
+	// OutboxPending marks a game whose outbox holds mail, so the sweep
+	// can find unsent mail without a scan (a sparse index in DynamoDB).
+	// The game's sent marker (SentStore) may say some of it went since.
 	OutboxPending bool
 	// UpdatedAt is seconds since the Unix epoch, set by the caller.
 	UpdatedAt int64
@@ -97,6 +98,12 @@ type Player struct {
 	// keep the player item a fixed size.
 	Games     []string
 	UpdatedAt int64
+	// LinkID is the opaque id the player's personal links carry instead
+	// of their address ("" until the first is made); LinkGen the
+	// generation those links are issued under ("sign out everywhere"
+	// adds one). See LinkStore.
+	LinkID  string
+	LinkGen int64
 }
 
 // PlayerStore keeps players. Every method is safe for concurrent use and
@@ -166,4 +173,26 @@ type GuardStore interface {
 	Mark(ctx context.Context, key string, expires int64) error
 	// Marked tells whether key is marked and its mark expires after now.
 	Marked(ctx context.Context, key string, now int64) (bool, error)
+}
+
+// Sent is a game's sent marker: a small item beside the game's that says
+// which of its mail the notifier has sent, so that marking mail sent does
+// not rewrite the game item (issue 16). Body is opaque to the store: the
+// service's encoding of the mail sent.
+type Sent struct {
+	GameID  string
+	Version int64 // 1 after the first write; each write adds 1
+	Body    []byte
+}
+
+// SentStore keeps games' sent markers. Every method is safe for
+// concurrent use and costs one request in DynamoDB.
+type SentStore interface {
+	// GetSent reads a game's marker with a strongly consistent read;
+	// ErrNotFound if none was written.
+	GetSent(ctx context.Context, gameID string) (Sent, error)
+	// PutSent writes m as version prev+1 in one conditional write, as
+	// PutGame does: it fails with ErrConflict unless the stored marker's
+	// version is prev (prev 0: there must be none).
+	PutSent(ctx context.Context, m Sent, prev int64) (int64, error)
 }

@@ -1,4 +1,4 @@
-package boardpic
+package boardpic_test
 
 import (
 	"bytes"
@@ -16,6 +16,10 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/businessman"
 	"github.com/pbmgames/pbm/engine/western"
+	"github.com/pbmgames/pbm/functions/internal/boardpic"
+	_ "github.com/pbmgames/pbm/functions/internal/catalog"
+	businessmanview "github.com/pbmgames/pbm/functions/internal/present/businessman"
+	westernview "github.com/pbmgames/pbm/functions/internal/present/western"
 )
 
 var update = flag.Bool("update", false, "regenerate the golden pictures in testdata/")
@@ -79,7 +83,7 @@ func TestPNG(t *testing.T) {
 	v := midGame(t)
 	for _, lang := range []string{"ru", "en"} {
 		t.Run(lang, func(t *testing.T) {
-			b, err := PNG(v, names, lang)
+			b, err := boardpic.PNG(v, names, lang)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -91,10 +95,10 @@ func TestPNG(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := img.Bounds().Size(); got.X != Width || got.Y != Height {
-				t.Errorf("PNG is %v, want %dx%d", got, Width, Height)
+			if got := img.Bounds().Size(); got.X != westernview.Width || got.Y != westernview.Height {
+				t.Errorf("PNG is %v, want %dx%d", got, westernview.Width, westernview.Height)
 			}
-			again, _ := PNG(v, names, lang)
+			again, _ := boardpic.PNG(v, names, lang)
 			if !bytes.Equal(b, again) {
 				t.Error("two drawings of one view differ")
 			}
@@ -107,7 +111,7 @@ func TestSVG(t *testing.T) {
 	v := midGame(t)
 	for _, lang := range []string{"ru", "en"} {
 		t.Run(lang, func(t *testing.T) {
-			b, err := SVG(v, names, lang)
+			b, err := boardpic.SVG(v, names, lang)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -139,7 +143,7 @@ func TestSVG(t *testing.T) {
 			if strings.Contains(s, `<"&">`) {
 				t.Error("a name went into the SVG unescaped")
 			}
-			again, _ := SVG(v, names, lang)
+			again, _ := boardpic.SVG(v, names, lang)
 			if !bytes.Equal(b, again) {
 				t.Error("two drawings of one view differ")
 			}
@@ -150,7 +154,7 @@ func TestSVG(t *testing.T) {
 
 func escaped(s string) string {
 	var b bytes.Buffer
-	esc(&b, s)
+	boardpic.Esc(&b, s)
 	return b.String()
 }
 
@@ -195,10 +199,10 @@ func TestViews(t *testing.T) {
 	over.Phase = western.PhOver
 	for name, v := range map[string]western.View{"start": start, "crowd": crowd, "over": over} {
 		for _, n := range [][]string{nil, names} {
-			if _, err := PNG(v, n, "ru"); err != nil {
+			if _, err := boardpic.PNG(v, n, "ru"); err != nil {
 				t.Errorf("%s: PNG: %v", name, err)
 			}
-			b, err := SVG(v, n, "en")
+			b, err := boardpic.SVG(v, n, "en")
 			if err != nil {
 				t.Errorf("%s: SVG: %v", name, err)
 			}
@@ -208,7 +212,7 @@ func TestViews(t *testing.T) {
 	bad := start
 	bad.Players = append([]western.Player(nil), start.Players...)
 	bad.Players[0].Cell = 0
-	if _, err := PNG(bad, nil, "ru"); err == nil {
+	if _, err := boardpic.PNG(bad, nil, "ru"); err == nil {
 		t.Error("a token on cell 0 was drawn")
 	}
 }
@@ -232,7 +236,7 @@ func BenchmarkPNG(b *testing.B) {
 	var n int
 	b.ReportAllocs()
 	for b.Loop() {
-		p, err := PNG(v, names, "ru")
+		p, err := boardpic.PNG(v, names, "ru")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -246,7 +250,7 @@ func BenchmarkSVG(b *testing.B) {
 	var n int
 	b.ReportAllocs()
 	for b.Loop() {
-		p, err := SVG(v, names, "ru")
+		p, err := boardpic.SVG(v, names, "ru")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -287,11 +291,11 @@ func TestBusinessPictures(t *testing.T) {
 	}
 	for _, lang := range []string{"ru", "en"} {
 		t.Run(lang, func(t *testing.T) {
-			p, err := PNG(v, names, lang)
+			p, err := boardpic.PNG(v, names, lang)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := SVG(v, names, lang)
+			s, err := boardpic.SVG(v, names, lang)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -303,8 +307,8 @@ func TestBusinessPictures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if got := img.Bounds().Size(); got.X != BusinessWidth || got.Y != BusinessHeight {
-				t.Errorf("PNG is %v, want %dx%d", got, BusinessWidth, BusinessHeight)
+			if got := img.Bounds().Size(); got.X != businessmanview.BusinessWidth || got.Y != businessmanview.BusinessHeight {
+				t.Errorf("PNG is %v, want %dx%d", got, businessmanview.BusinessWidth, businessmanview.BusinessHeight)
 			}
 			wellFormed(t, s)
 			doc := string(s)
@@ -330,8 +334,8 @@ func TestBusinessPictures(t *testing.T) {
 					t.Errorf("cell %d is not numbered", n)
 				}
 			}
-			p2, _ := PNG(v, names, lang)
-			s2, _ := SVG(v, names, lang)
+			p2, _ := boardpic.PNG(v, names, lang)
+			s2, _ := boardpic.SVG(v, names, lang)
 			if !bytes.Equal(p, p2) || !bytes.Equal(s, s2) {
 				t.Error("two drawings of one view differ")
 			}
@@ -377,14 +381,14 @@ func TestBusinessViews(t *testing.T) {
 	}
 	for name, v := range map[string]businessman.View{"start": start, "crowd": crowd, "over": over, "roulette": roulette, "full": full} {
 		for _, n := range [][]string{nil, names} {
-			p, err := PNG(v, n, "ru")
+			p, err := boardpic.PNG(v, n, "ru")
 			if err != nil {
 				t.Errorf("%s: PNG: %v", name, err)
 			}
 			if len(p) > maxPNG {
 				t.Errorf("%s: PNG %d bytes", name, len(p))
 			}
-			b, err := SVG(v, n, "en")
+			b, err := boardpic.SVG(v, n, "en")
 			if err != nil {
 				t.Errorf("%s: SVG: %v", name, err)
 			}
@@ -402,10 +406,10 @@ func TestBusinessViews(t *testing.T) {
 	bad := start
 	bad.Players = append([]businessman.PlayerView(nil), start.Players...)
 	bad.Players[0].Cell = 57
-	if _, err := PNG(bad, nil, "ru"); err == nil {
+	if _, err := boardpic.PNG(bad, nil, "ru"); err == nil {
 		t.Error("a token on cell 57 was drawn")
 	}
-	if _, err := SVG(struct{}{}, nil, "ru"); !errors.Is(err, ErrNoPicture) {
+	if _, err := boardpic.SVG(struct{}{}, nil, "ru"); !errors.Is(err, boardpic.ErrNoPicture) {
 		t.Errorf("a view of no game: %v", err)
 	}
 }

@@ -35,8 +35,8 @@ type raster struct {
 	mask image.Alpha
 }
 
-func rasterPNG(sc *scene) ([]byte, error) {
-	r := &raster{img: image.NewRGBA(image.Rect(0, 0, sc.w, sc.h)), m: sc.m}
+func rasterPNG(sc *Scene) ([]byte, error) {
+	r := &raster{img: image.NewRGBA(image.Rect(0, 0, sc.W, sc.H)), m: sc.m}
 	r.z.DrawOp = draw.Src
 	for _, it := range sc.items {
 		r.draw(it)
@@ -76,11 +76,11 @@ func (r *raster) draw(it item) {
 	case kCircle:
 		rad := it.r
 		if it.stroke.A != 0 && it.sw > 0 {
-			r.fillPath(it.stroke, func(z *vector.Rasterizer, o pt) { circlePath(z, it.x-o.x, it.y-o.y, rad) }, it.x-rad, it.y-rad, it.x+rad, it.y+rad)
+			r.fillPath(it.stroke, func(z *vector.Rasterizer, o Pt) { circlePath(z, it.x-o.x, it.y-o.y, rad) }, it.x-rad, it.y-rad, it.x+rad, it.y+rad)
 			rad -= it.sw
 		}
 		if it.fill.A != 0 {
-			r.fillPath(it.fill, func(z *vector.Rasterizer, o pt) { circlePath(z, it.x-o.x, it.y-o.y, rad) }, it.x-rad, it.y-rad, it.x+rad, it.y+rad)
+			r.fillPath(it.fill, func(z *vector.Rasterizer, o Pt) { circlePath(z, it.x-o.x, it.y-o.y, rad) }, it.x-rad, it.y-rad, it.x+rad, it.y+rad)
 		}
 	case kLine:
 		for _, seg := range dashes(it.pts, it.dash) {
@@ -131,7 +131,7 @@ func (r *raster) blend(x, y int, c color.RGBA, a uint8) {
 
 // fillPath rasterises the path that add draws (offset by the corner of
 // the bounding box x0, y0, x1, y1) and fills it with c.
-func (r *raster) fillPath(c color.RGBA, add func(z *vector.Rasterizer, o pt), x0, y0, x1, y1 float64) {
+func (r *raster) fillPath(c color.RGBA, add func(z *vector.Rasterizer, o Pt), x0, y0, x1, y1 float64) {
 	rb := image.Rect(int(math.Floor(x0)), int(math.Floor(y0)), int(math.Ceil(x1)), int(math.Ceil(y1))).Intersect(r.img.Bounds())
 	if rb.Empty() {
 		return
@@ -139,7 +139,7 @@ func (r *raster) fillPath(c color.RGBA, add func(z *vector.Rasterizer, o pt), x0
 	w, h := rb.Dx(), rb.Dy()
 	r.z.Reset(w, h)
 	r.z.DrawOp = draw.Src
-	add(&r.z, pt{float64(rb.Min.X), float64(rb.Min.Y)})
+	add(&r.z, Pt{float64(rb.Min.X), float64(rb.Min.Y)})
 	m := r.scratch(image.Rect(0, 0, w, h))
 	r.z.Draw(m, m.Rect, image.Opaque, image.Point{})
 	r.composite(m, rb.Min, c)
@@ -172,8 +172,8 @@ func (r *raster) composite(m *image.Alpha, at image.Point, c color.RGBA) {
 }
 
 func (r *raster) roundRect(it item) {
-	path := func(x, y, w, h, rad float64) func(*vector.Rasterizer, pt) {
-		return func(z *vector.Rasterizer, o pt) {
+	path := func(x, y, w, h, rad float64) func(*vector.Rasterizer, Pt) {
+		return func(z *vector.Rasterizer, o Pt) {
 			x, y := x-o.x, y-o.y
 			f := func(v float64) float32 { return float32(v) }
 			z.MoveTo(f(x+rad), f(y))
@@ -211,12 +211,12 @@ func circlePath(z *vector.Rasterizer, cx, cy, rad float64) {
 	z.ClosePath()
 }
 
-func (r *raster) polygon(pts []pt, c color.RGBA) {
+func (r *raster) polygon(pts []Pt, c color.RGBA) {
 	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
 	for _, p := range pts {
 		x0, y0, x1, y1 = min(x0, p.x), min(y0, p.y), max(x1, p.x), max(y1, p.y)
 	}
-	r.fillPath(c, func(z *vector.Rasterizer, o pt) {
+	r.fillPath(c, func(z *vector.Rasterizer, o Pt) {
 		z.MoveTo(float32(pts[0].x-o.x), float32(pts[0].y-o.y))
 		for _, p := range pts[1:] {
 			z.LineTo(float32(p.x-o.x), float32(p.y-o.y))
@@ -227,7 +227,7 @@ func (r *raster) polygon(pts []pt, c color.RGBA) {
 
 // segment strokes a straight line of width sw with square ends; an
 // axis-aligned one is a rectangle.
-func (r *raster) segment(a, b pt, sw float64, c color.RGBA) {
+func (r *raster) segment(a, b Pt, sw float64, c color.RGBA) {
 	h := sw / 2
 	switch {
 	case a.x == b.x:
@@ -238,28 +238,28 @@ func (r *raster) segment(a, b pt, sw float64, c color.RGBA) {
 		dx, dy := b.x-a.x, b.y-a.y
 		l := hypot(dx, dy)
 		nx, ny := -dy/l*h, dx/l*h
-		r.polygon([]pt{{a.x + nx, a.y + ny}, {b.x + nx, b.y + ny}, {b.x - nx, b.y - ny}, {a.x - nx, a.y - ny}}, c)
+		r.polygon([]Pt{{a.x + nx, a.y + ny}, {b.x + nx, b.y + ny}, {b.x - nx, b.y - ny}, {a.x - nx, a.y - ny}}, c)
 	}
 }
 
 // dashes splits a polyline into its segments, or into dashes of length
 // dash with gaps of 0.75 dash.
-func dashes(pts []pt, dash float64) [][2]pt {
-	var out [][2]pt
+func dashes(pts []Pt, dash float64) [][2]Pt {
+	var out [][2]Pt
 	on, left := true, dash
 	for i := 1; i < len(pts); i++ {
 		a, b := pts[i-1], pts[i]
 		if dash <= 0 {
-			out = append(out, [2]pt{a, b})
+			out = append(out, [2]Pt{a, b})
 			continue
 		}
 		l := hypot(b.x-a.x, b.y-a.y)
 		for t := 0.0; t < l; {
 			step := min(left, l-t)
-			p := pt{a.x + (b.x-a.x)*t/l, a.y + (b.y-a.y)*t/l}
-			q := pt{a.x + (b.x-a.x)*(t+step)/l, a.y + (b.y-a.y)*(t+step)/l}
+			p := Pt{a.x + (b.x-a.x)*t/l, a.y + (b.y-a.y)*t/l}
+			q := Pt{a.x + (b.x-a.x)*(t+step)/l, a.y + (b.y-a.y)*(t+step)/l}
 			if on {
-				out = append(out, [2]pt{p, q})
+				out = append(out, [2]Pt{p, q})
 			}
 			t += step
 			left -= step

@@ -18,15 +18,15 @@ const (
 // writeSVG writes the scene as a standalone SVG element, ready to inline in
 // HTML: no external references, no ids (two boards on a page cannot
 // clash), text in the system sans-serif font.
-func writeSVG(sc *scene) []byte {
+func writeSVG(sc *Scene) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" style="max-width:100%%;height:auto" role="img" aria-label="`, sc.w, sc.h, sc.w, sc.h)
-	esc(&b, sc.title)
-	fmt.Fprintf(&b, `" font-family='%s' font-size="%s" text-anchor="middle" fill="%s">`, svgFont, num(svgFontSize), hex(cInk))
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" style="max-width:100%%;height:auto" role="img" aria-label="`, sc.W, sc.H, sc.W, sc.H)
+	esc(&b, sc.Title)
+	fmt.Fprintf(&b, `" font-family='%s' font-size="%s" text-anchor="middle" fill="%s">`, svgFont, num(svgFontSize), Hex(Ink))
 	b.WriteString("<title>")
-	esc(&b, sc.title)
+	esc(&b, sc.Title)
 	b.WriteString("</title><desc>")
-	esc(&b, sc.desc)
+	esc(&b, sc.Desc)
 	b.WriteString("</desc>\n")
 	root := item{size: svgFontSize}
 	group := root // the defaults the open group sets
@@ -36,7 +36,7 @@ func writeSVG(sc *scene) []byte {
 			group = item{stroke: it.stroke, size: svgFontSize, bold: it.bold}
 			b.WriteString("<g")
 			if it.stroke.A != 0 {
-				fmt.Fprintf(&b, ` stroke="%s"`, hex(it.stroke))
+				fmt.Fprintf(&b, ` stroke="%s"`, Hex(it.stroke))
 			}
 			if it.size > 0 && it.size != svgFontSize {
 				group.size = it.size
@@ -91,7 +91,7 @@ func svgItem(b *bytes.Buffer, it item, group item) {
 	case kLine:
 		b.WriteString(`<path d="`)
 		path(b, it.pts)
-		fmt.Fprintf(b, `" fill="none" stroke="%s" stroke-width="%s"`, hex(it.stroke), num(it.sw))
+		fmt.Fprintf(b, `" fill="none" stroke="%s" stroke-width="%s"`, Hex(it.stroke), num(it.sw))
 		if it.dash > 0 {
 			fmt.Fprintf(b, ` stroke-dasharray="%s %s"`, num(it.dash), num(it.dash*0.75))
 		}
@@ -99,7 +99,7 @@ func svgItem(b *bytes.Buffer, it item, group item) {
 	case kPoly:
 		b.WriteString(`<path d="`)
 		path(b, it.pts)
-		fmt.Fprintf(b, `Z" fill="%s"/>`, hex(it.fill))
+		fmt.Fprintf(b, `Z" fill="%s"/>`, Hex(it.fill))
 	case kText:
 		fmt.Fprintf(b, `<text x="%s" y="%s"`, num(it.x), num(it.y))
 		if it.size != group.size {
@@ -117,8 +117,8 @@ func svgItem(b *bytes.Buffer, it item, group item) {
 		case 2:
 			b.WriteString(` text-anchor="end"`)
 		}
-		if it.fill != cInk {
-			fmt.Fprintf(b, ` fill="%s"`, hex(it.fill))
+		if it.fill != Ink {
+			fmt.Fprintf(b, ` fill="%s"`, Hex(it.fill))
 		}
 		b.WriteString(">")
 		esc(b, it.s)
@@ -132,12 +132,12 @@ func paint(b *bytes.Buffer, it item, stroked bool, group color.RGBA) {
 	if it.fill.A == 0 {
 		b.WriteString(` fill="none"`)
 	} else {
-		fmt.Fprintf(b, ` fill="%s"`, hex(it.fill))
+		fmt.Fprintf(b, ` fill="%s"`, Hex(it.fill))
 	}
 	switch {
 	case stroked:
 		if it.stroke != group {
-			fmt.Fprintf(b, ` stroke="%s"`, hex(it.stroke))
+			fmt.Fprintf(b, ` stroke="%s"`, Hex(it.stroke))
 		}
 		if it.sw != 1 {
 			fmt.Fprintf(b, ` stroke-width="%s"`, num(it.sw))
@@ -152,7 +152,7 @@ func paint(b *bytes.Buffer, it item, stroked bool, group color.RGBA) {
 // exist on phones; the pages list the squares in words instead.
 func end(b *bytes.Buffer, _ item, _ string) { b.WriteString("/>") }
 
-func path(b *bytes.Buffer, pts []pt) {
+func path(b *bytes.Buffer, pts []Pt) {
 	for i, p := range pts {
 		if i == 0 {
 			b.WriteByte('M')
@@ -170,8 +170,8 @@ func num(v float64) string {
 	return strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)
 }
 
-// hex is a CSS colour, in its short form when it has one.
-func hex(c color.RGBA) string {
+// Hex writes c as a CSS colour, in its short form when it has one.
+func Hex(c color.RGBA) string {
 	if c.R%17 == 0 && c.G%17 == 0 && c.B%17 == 0 {
 		return fmt.Sprintf("#%x%x%x", c.R/17, c.G/17, c.B/17)
 	}

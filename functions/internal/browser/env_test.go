@@ -19,6 +19,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/mailer/sesmailer"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
@@ -49,18 +50,7 @@ func newSite(t *testing.T, seed string) *site {
 // server's own origin) rather than that origin itself (nil: itself).
 func newSiteAt(t *testing.T, seed string, base func(origin string) string) *site {
 	t.Helper()
-	client := testenv.DynamoClient(t, testenv.Dynalite(t))
-	table := "browser-" + randomHex(6)
-	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {
-		t.Fatal(err)
-	}
-	st := dynamostore.New(client, table)
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	keys, err := linksign.NewKeyring("k1", map[string][]byte{"k1": key})
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, keys := scratchStore(t)
 	ses := testenv.SESLocal(t)
 	resp, err := http.Post(ses+"/clear-store", "application/json", nil)
 	if err != nil {
@@ -80,7 +70,7 @@ func newSiteAt(t *testing.T, seed string, base func(origin string) string) *site
 	n := &notify.Notifier{Sender: sesmailer.New(sesmailer.NewLocalClient(ses), "games@pbm.test", "pbm"), Players: st,
 		Permanent: sesmailer.IsPermanent, Log: log}
 	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit,
-		Rand: testenv.Rand(seed)})
+		Rand: testenv.Rand(seed), Talk: st})
 	public := srv.URL
 	if base != nil {
 		public = base(srv.URL)
@@ -88,6 +78,23 @@ func newSiteAt(t *testing.T, seed string, base func(origin string) string) *site
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: public})
 	h = httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: public})
 	return &site{url: srv.URL, ses: ses, svc: svc, created: created}
+}
+
+// scratchStore is a new table on dynalite and a new link-signing key.
+func scratchStore(t *testing.T) (*dynamostore.Store, *linksign.Keyring) {
+	t.Helper()
+	client := testenv.DynamoClient(t, testenv.Dynalite(t))
+	table := "browser-" + randomHex(6)
+	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {
+		t.Fatal(err)
+	}
+	key := make([]byte, 32)
+	_, _ = rand.Read(key)
+	keys, err := linksign.NewKeyring("k1", map[string][]byte{"k1": key})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dynamostore.New(client, table), keys
 }
 
 func randomHex(n int) string {
@@ -106,6 +113,26 @@ type mail struct {
 	Body    struct {
 		Text string `json:"text"`
 	} `json:"body"`
+}
+
+// twoSeatGame starts a 20-lap «Вестерн» of Аня and Bob, both reading
+// English, its organiser confirmed and both invitations accepted.
+func (s *site) twoSeatGame(t *testing.T) service.Created {
+	t.Helper()
+	ctx := t.Context()
+	c, err := s.svc.Create(ctx, service.CreateRequest{Kind: "western", Options: []byte(`{"laps":20}`),
+		Organiser: service.Person{Email: "org@pbm.test", Lang: "en"},
+		Seats:     []service.Person{{Name: "Аня", Email: "p0@pbm.test", Lang: "en"}, {Name: "Bob", Email: "p1@pbm.test", Lang: "en"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	servicetest.Confirm(t, s.svc, c.ID)
+	for i := range 2 {
+		if _, err := s.svc.Accept(ctx, c.ID, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return c
 }
 
 // mails reads everything the SES server holds, oldest first.

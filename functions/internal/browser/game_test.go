@@ -243,6 +243,11 @@ func play(t *testing.T, kind string, options map[string]string) *played {
 				b.open("my games", me)
 				check("my games")
 				shot("my-games", desktopWidth)
+				// Its links and sign-ins, and the sign-in form (issue 17).
+				b.press("links", `a[href^="/me/links?"]`, nil)
+				check("links and sign-ins")
+				b.open("sign-in", s.url+"/signin")
+				check("sign-in")
 				b.open("seat", link)
 				b.press("standing orders", `a[href*="/orders?"]`, nil)
 				check("standing orders")

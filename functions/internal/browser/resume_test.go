@@ -10,7 +10,6 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/service"
-	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -22,18 +21,7 @@ import (
 func TestTurnResumesFromItsMailInChromium(t *testing.T) {
 	s := newSite(t, "browser resume")
 	ctx := t.Context()
-	c, err := s.svc.Create(ctx, service.CreateRequest{Kind: "western", Options: []byte(`{"laps":20}`),
-		Organiser: service.Person{Email: "org@pbm.test", Lang: "en"},
-		Seats:     []service.Person{{Name: "Аня", Email: "p0@pbm.test", Lang: "en"}, {Name: "Bob", Email: "p1@pbm.test", Lang: "en"}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	servicetest.Confirm(t, s.svc, c.ID)
-	for i := range 2 {
-		if _, err := s.svc.Accept(ctx, c.ID, i); err != nil {
-			t.Fatal(err)
-		}
-	}
+	c := s.twoSeatGame(t)
 	state := func() (*service.Record, engine.Game) {
 		rec, _, err := s.svc.Load(ctx, c.ID)
 		if err != nil {

@@ -79,8 +79,8 @@ type Config struct {
 	Dir string
 }
 
-// DefaultMaxDays is a cap no game reaches today: a 6-seat 20-lap «Вестерн»
-// with two weeks a decision takes about 3,000 days.
+// DefaultMaxDays is a cap no game reaches today: a 6-seat 20-lap game of
+// the slower kind with two weeks a decision takes about 3,000 days.
 const DefaultMaxDays = 10000
 
 // Result is what one game measured.

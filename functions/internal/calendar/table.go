@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/service"
 )
 
@@ -138,16 +139,15 @@ func WriteTable(w io.Writer, rows []Row) error {
 	return err
 }
 
-// DefaultMatrix is the table the command prints: both games at 4 seats at
-// their default options (the length by mail, games.Info.Defaults), at the
+// DefaultMatrix is the table the command prints: every game at 4 seats
+// at its default options (the length by mail, games.Info.Defaults), at the
 // full board-game length (20 laps), and at 2 laps.
 func DefaultMatrix() []Setup {
-	return []Setup{
-		{Kind: "western", Seats: 4},
-		{Kind: "businessman", Seats: 4},
-		{Kind: "western", Seats: 4, Options: json.RawMessage(`{"laps":20}`)},
-		{Kind: "businessman", Seats: 4, Options: json.RawMessage(`{"laps":20}`)},
-		{Kind: "western", Seats: 4, Options: json.RawMessage(`{"laps":2}`)},
-		{Kind: "businessman", Seats: 4, Options: json.RawMessage(`{"laps":2}`)},
+	var out []Setup
+	for _, opts := range []json.RawMessage{nil, json.RawMessage(`{"laps":20}`), json.RawMessage(`{"laps":2}`)} {
+		for _, info := range games.List() {
+			out = append(out, Setup{Kind: info.Kind, Seats: 4, Options: opts})
+		}
 	}
+	return out
 }

@@ -18,7 +18,11 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/templates"
+
+	// The games the mails show: their presenters register here.
+	_ "github.com/pbmgames/pbm/functions/internal/catalog"
 )
 
 // Config wires a Composer.
@@ -57,11 +61,17 @@ type Data struct {
 	Deadline, Default             string
 	Board                         bool
 	PrefsURL, UnsubURL            string
-	RulesURL                      string       // the game's rules page
-	Digest                        []DigestGame // the daily digest's games
+	// BackURL, in a mail to a seat a bot holds, takes the seat back.
+	BackURL  string
+	RulesURL string       // the game's rules page
+	Digest   []DigestGame // the daily digest's games
 	// Seed and SeedSHA256: the game-over mail reveals the seed the
 	// players were shown the commitment to.
 	Seed, SeedSHA256 string
+	// Talk is the table talk since the recipient's last mail (talk.go).
+	Talk *TalkSection
+	// League is what a league's own mail adds (league.go).
+	League *LeagueMail
 
 	zone *time.Location // the recipient's, for the times a mail gives
 }
@@ -95,11 +105,9 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		return notify.Message{}, err
 	}
 	l := to.Lang
-	d := Data{Lang: l, Game: present.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: c.zone(ctx, to.Email)}
-	if d.PrefsURL, err = c.link("/me", linksign.PurposeMyGames, to.Email, linksign.NoSeat, 0, service.OrganiserTokenTTL, l); err != nil {
-		return notify.Message{}, err
-	}
-	if d.UnsubURL, err = c.link("/unsubscribe", linksign.PurposeUnsubscribe, to.Email, linksign.NoSeat, 0, service.OrganiserTokenTTL, l); err != nil {
+	p := c.player(ctx, to.Email)
+	d := Data{Lang: l, Game: present.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: zoneOf(p)}
+	if d.PrefsURL, d.UnsubURL, err = c.personal(ctx, p, l); err != nil {
 		return notify.Message{}, err
 	}
 	msg := notify.Message{ID: rec.ID + "/" + m.ID, To: to.Email, Unsubscribe: d.UnsubURL,
@@ -111,8 +119,8 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		// even the organiser's name, and the other language too, since
 		// the recipient chose neither.
 		d.Greeting = greeting(l, "")
-		other := pick(l, "en", "ru")
-		d.Subject = pick(l, "Подтвердите адрес для игры «"+d.Game+"»", "Confirm your address for a game of "+d.Game)
+		other := templates.Pick(l, "en", "ru")
+		d.Subject = templates.Pick(l, "Подтвердите адрес для игры «"+d.Game+"»", "Confirm your address for a game of "+d.Game)
 		d.Text = fmt.Sprintf(templates.T(l, "mail_confirm"), d.Game, len(rec.Seats))
 		d.Prompt = templates.T(l, "mail_confirm_not_me")
 		d.Others = fmt.Sprintf(templates.T(other, "mail_confirm"), present.GameName(other, rec.Kind), len(rec.Seats)) + " " +
@@ -120,15 +128,17 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		d.LinkText = templates.T(l, "confirm_btn")
 		d.Link, err = c.link("/g/"+rec.ID+"/confirm", linksign.PurposeConfirm, rec.ID, linksign.NoSeat, 0, service.ConfirmTokenTTL, l)
 	case service.MailInvite:
-		d.Subject = pick(l, "Приглашение в игру «"+d.Game+"»", "Invitation to a game of "+d.Game)
+		d.Subject = templates.Pick(l, "Приглашение в игру «"+d.Game+"»", "Invitation to a game of "+d.Game)
 		if org := rec.Organiser.Name; org != "" && org != "—" { // who invites tells one invitation from another
-			d.Subject = pick(l, org+" приглашает вас в игру «"+d.Game+"»", org+" invites you to a game of "+d.Game)
+			d.Subject = templates.Pick(l, org+" приглашает вас в игру «"+d.Game+"»", org+" invites you to a game of "+d.Game)
 		}
 		d.LinkText = templates.T(l, "accept_invite")
 		d.Link, err = c.link("/g/"+rec.ID+"/invite", linksign.PurposeInvite, rec.ID, m.Seat, 0, service.InviteTokenTTL, l)
 		var names []string
 		for _, s := range rec.Seats {
-			names = append(names, s.Name)
+			if s.Out == "" { // not whom a substitute replaces
+				names = append(names, s.Name)
+			}
 		}
 		d.Others = strings.Join(names, ", ")
 		d.RulesURL = c.base + "/rules/" + rec.Kind + "?lang=" + l
@@ -137,14 +147,25 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		if m.About >= 0 && m.About < len(rec.Seats) {
 			who = rec.Seats[m.About].Name
 		}
-		d.Subject = rec.Title(l, d.Game) + ": " + pick(l, who+" — приглашение принято", who+" accepted")
+		d.Subject = rec.Title(l, d.Game) + ": " + templates.Pick(l, who+" — приглашение принято", who+" accepted")
 		d.Text = acceptedText(l, who)
 		d.LinkText = templates.T(l, "organiser_page")
-		d.Link, err = c.link("/g/"+rec.ID+"/org", linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
+		d.Link, err = c.organiserLink(rec.ID, l)
 	case service.MailTurn, service.MailDecision, service.MailReminder, service.MailOver:
 		err = c.game(rec, version, m, &d, &msg)
+		if err == nil {
+			d.Talk, err = c.foldTalk(ctx, rec, m.Seat, l, func() *time.Location { return d.zone })
+		}
+	case service.MailControl:
+		err = c.control(rec, m, &d)
+		if err == nil && d.Link != "" { // a mail to a seat still at the table
+			d.Talk, err = c.foldTalk(ctx, rec, m.Seat, l, func() *time.Location { return d.zone })
+		}
 	default:
 		err = fmt.Errorf("unknown kind of mail %q", m.Kind)
+	}
+	if err == nil {
+		d.BackURL, err = c.backLink(rec, m, l)
 	}
 	if err != nil {
 		return notify.Message{}, fmt.Errorf("compose %s: %w", m.ID, err)
@@ -162,6 +183,9 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		return notify.Message{}, fmt.Errorf("compose %s text: %w", m.ID, err)
 	}
 	msg.HTML, msg.Text = html.String(), text.String()
+	if err := c.markTalk(ctx, d.Talk); err != nil {
+		return notify.Message{}, fmt.Errorf("compose %s: %w", m.ID, err)
+	}
 	return msg, nil
 }
 
@@ -201,7 +225,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 	}
 
 	if m.Kind == service.MailOver {
-		d.Subject = rec.Title(l, d.Game) + ": " + pick(l, "игра окончена", "the game is over")
+		d.Subject = rec.Title(l, d.Game) + ": " + templates.Pick(l, "игра окончена", "the game is over")
 		d.LinkText = templates.T(l, "see_results")
 		d.Seed, d.SeedSHA256 = rec.RevealedSeed(), rec.SeedCommitment()
 		d.Text = overText(rec, pr, l, name)
@@ -213,25 +237,25 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 				}
 			}
 		}
-		d.Link, err = c.link("/g/"+rec.ID, linksign.PurposeSeat, rec.ID, m.Seat, 0, service.SeatTokenTTL, l)
+		d.Link, err = c.seatLink(rec.ID, m.Seat, 0, l)
 	} else {
 		// A mail asking for a decision the seat no longer owes is not
 		// sent: the player has already acted.
 		if !owes(g, seat) {
 			return notify.ErrObsolete
 		}
-		d.Subject = rec.Title(l, d.Game) + ": " + pick(l, "ваш ход", "your move")
-		d.Text = pick(l, "Ваш ход.", "It is your move.")
+		d.Subject = rec.Title(l, d.Game) + ": " + templates.Pick(l, "ваш ход", "your move")
+		d.Text = templates.Pick(l, "Ваш ход.", "It is your move.")
 		d.Prompt = pr.Prompt(l, view, seat, true, name)
 		if m.Kind == service.MailDecision || g.Turn() != seat {
-			d.Subject = rec.Title(l, d.Game) + ": " + pick(l, "нужно ваше решение", "a decision is asked of you")
+			d.Subject = rec.Title(l, d.Game) + ": " + templates.Pick(l, "нужно ваше решение", "a decision is asked of you")
 			d.Text, d.Prompt = d.Prompt, ""
 			if d.Text == "" {
-				d.Text = pick(l, "От вас ждут решения.", "A decision is asked of you.")
+				d.Text = templates.Pick(l, "От вас ждут решения.", "A decision is asked of you.")
 			}
 		}
 		if m.Kind == service.MailReminder {
-			d.Subject = pick(l, "Напоминание — ", "Reminder — ") + d.Subject
+			d.Subject = templates.Pick(l, "Напоминание — ", "Reminder — ") + d.Subject
 		}
 		if m.Due > 0 {
 			d.Deadline = time.Unix(m.Due, 0).In(d.zone).Format("2006-01-02 15:04") + " " + d.zone.String()
@@ -241,7 +265,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		}
 		d.LinkText = templates.T(l, "open_game")
 		d.Events = sinceLastMove(rec, pr, seat, l, name)
-		d.Link, err = c.link("/g/"+rec.ID, linksign.PurposeSeat, rec.ID, m.Seat, rec.SeatPosition(seat), service.SeatTokenTTL, l)
+		d.Link, err = c.seatLink(rec.ID, m.Seat, rec.SeatPosition(seat), l)
 	}
 	if err != nil {
 		return err
@@ -343,13 +367,9 @@ func parts(l string, pr present.Game, p map[string]int64) string {
 	return strings.Join(out, ", ")
 }
 
-// zone is the time zone the player chose on "my games" (their browser's
-// guess, saved), UTC when none is known.
-func (c *Composer) zone(ctx context.Context, email string) *time.Location {
-	p, err := c.svc.Prefs(ctx, email)
-	if err != nil {
-		return time.UTC
-	}
+// zoneOf is the time zone the player chose on "my games" (their
+// browser's guess, saved), UTC when none is known.
+func zoneOf(p store.Player) *time.Location {
 	z, err := service.ZoneOf(p.TimeZone)
 	if err != nil {
 		return time.UTC
@@ -366,22 +386,26 @@ func (c *Composer) link(path string, p linksign.Purpose, game string, seat int, 
 	return c.base + path + "?" + url.Values{"t": {tok}, "lang": {l}}.Encode(), nil
 }
 
+// seatLink is the link to a game's page for seat, with the seat's
+// position (SeatPosition) for a decision's link, 0 otherwise.
+func (c *Composer) seatLink(game string, seat int, position int64, l string) (string, error) {
+	return c.link("/g/"+game, linksign.PurposeSeat, game, seat, position, service.SeatTokenTTL, l)
+}
+
+// organiserLink is the link to a game's organiser page.
+func (c *Composer) organiserLink(game, l string) (string, error) {
+	return c.link("/g/"+game+"/org", linksign.PurposeOrganiser, game, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
+}
+
 // acceptedText tells that a player accepted, in words that agree with
 // any name: Russian past tense would need the player's gender.
 func acceptedText(l, name string) string {
-	return pick(l, name+" — приглашение принято.", name+" has accepted the invitation.")
+	return templates.Pick(l, name+" — приглашение принято.", name+" has accepted the invitation.")
 }
 
 func greeting(l, name string) string {
 	if name == "" || name == "—" {
-		return pick(l, "Здравствуйте!", "Hello,")
+		return templates.Pick(l, "Здравствуйте!", "Hello,")
 	}
-	return pick(l, "Здравствуйте, "+name+"!", "Hello "+name+",")
-}
-
-func pick(l, ru, en string) string {
-	if l == "en" {
-		return en
-	}
-	return ru
+	return templates.Pick(l, "Здравствуйте, "+name+"!", "Hello "+name+",")
 }

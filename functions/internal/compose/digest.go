@@ -1,17 +1,16 @@
 package compose
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
-	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/templates"
 )
@@ -21,6 +20,7 @@ import (
 type DigestGame struct {
 	Name, Players string
 	Lines         []DigestLine
+	Talk          *TalkSection // the game's talk since the last mail (talk.go)
 }
 
 // DigestLine is one thing that happened, with the page to see it on.
@@ -47,10 +47,7 @@ func (c *Composer) Digest(ctx context.Context, email, lang string, items []store
 			lang = langOf(rec, email)
 		}
 	}
-	l := "ru"
-	if lang == "en" {
-		l = "en"
-	}
+	l := templates.Pick(lang, "ru", "en")
 	var games []*DigestGame
 	byID := map[string]*DigestGame{}
 	seen := map[store.DigestItem]bool{}
@@ -76,33 +73,35 @@ func (c *Composer) Digest(ctx context.Context, email, lang string, items []store
 			return notify.Message{}, fmt.Errorf("compose digest: %w", err)
 		}
 		g.Lines = append(g.Lines, line)
+		if g.Talk == nil && it.Kind != service.MailAccepted {
+			if g.Talk, err = c.foldTalk(ctx, rec, it.Seat, l, func() *time.Location { return zoneOf(c.player(ctx, email)) }); err != nil {
+				return notify.Message{}, fmt.Errorf("compose digest: %w", err)
+			}
+		}
 	}
 	if len(games) == 0 {
 		return notify.Message{}, notify.ErrObsolete
 	}
 
-	d := Data{Lang: l, Game: pick(l, "Игры по почте", "Play by mail"), Greeting: greeting(l, ""),
-		Subject: pick(l, "Ваши игры: новости за день", "Your games: the day's news")}
+	d := Data{Lang: l, Game: templates.Pick(l, "Игры по почте", "Play by mail"), Greeting: greeting(l, ""),
+		Subject: templates.Pick(l, "Ваши игры: новости за день", "Your games: the day's news")}
 	for _, g := range games {
 		d.Digest = append(d.Digest, *g)
 	}
 	var err error
-	if d.PrefsURL, err = c.link("/me", linksign.PurposeMyGames, email, linksign.NoSeat, 0, service.OrganiserTokenTTL, l); err != nil {
-		return notify.Message{}, err
-	}
-	if d.UnsubURL, err = c.link("/unsubscribe", linksign.PurposeUnsubscribe, email, linksign.NoSeat, 0, service.OrganiserTokenTTL, l); err != nil {
+	if d.PrefsURL, d.UnsubURL, err = c.personal(ctx, c.player(ctx, email), l); err != nil {
 		return notify.Message{}, err
 	}
 	msg := notify.Message{ID: "digest/" + strconv.FormatInt(items[0].At, 10), To: email, Subject: d.Subject,
 		Unsubscribe: d.UnsubURL, Tags: map[string]string{"mail": "digest"}}
-	var html, text bytes.Buffer
-	if err := templates.MailHTML().ExecuteTemplate(&html, "digest", d); err != nil {
-		return notify.Message{}, fmt.Errorf("compose digest html: %w", err)
+	if msg.HTML, msg.Text, err = render("digest", d); err != nil {
+		return notify.Message{}, fmt.Errorf("compose digest: %w", err)
 	}
-	if err := templates.MailText().ExecuteTemplate(&text, "digest", d); err != nil {
-		return notify.Message{}, fmt.Errorf("compose digest text: %w", err)
+	for _, g := range games {
+		if err := c.markTalk(ctx, g.Talk); err != nil {
+			return notify.Message{}, fmt.Errorf("compose digest: %w", err)
+		}
 	}
-	msg.HTML, msg.Text = html.String(), text.String()
 	return msg, nil
 }
 
@@ -119,18 +118,24 @@ func (c *Composer) digestLine(rec *service.Record, it store.DigestItem, l string
 	case service.MailAccepted:
 		line.Text = acceptedText(l, seatName)
 		line.LinkText = templates.T(l, "organiser_page")
-		line.Link, err = c.link("/g/"+rec.ID+"/org", linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
+		line.Link, err = c.organiserLink(rec.ID, l)
 	case service.MailOver:
 		line.Text = templates.T(l, "game_over") + "."
 		if w := c.winners(rec); w != "" {
-			line.Text += pick(l, " Победитель: ", " Winner: ") + w + "."
+			line.Text += templates.Pick(l, " Победитель: ", " Winner: ") + w + "."
 		}
 		line.LinkText = templates.T(l, "see_results")
-		line.Link, err = c.link("/g/"+rec.ID, linksign.PurposeSeat, rec.ID, it.Seat, 0, service.SeatTokenTTL, l)
+		line.Link, err = c.seatLink(rec.ID, it.Seat, 0, l)
+	case service.MailControl: // what was decided is on the game's page
+		line.Text = templates.Pick(l, "Решение организатора игры.", "A decision of the game's organiser.")
+		if it.Seat >= 0 && it.Seat < len(rec.Seats) && rec.Seats[it.Seat].Out == "" { // a replaced player's links no longer act
+			line.LinkText = templates.T(l, "open_game")
+			line.Link, err = c.seatLink(rec.ID, it.Seat, 0, l)
+		}
 	default:
-		line.Text = pick(l, "Новости в игре.", "News in the game.")
+		line.Text = templates.Pick(l, "Новости в игре.", "News in the game.")
 		line.LinkText = templates.T(l, "open_game")
-		line.Link, err = c.link("/g/"+rec.ID, linksign.PurposeSeat, rec.ID, it.Seat, 0, service.SeatTokenTTL, l)
+		line.Link, err = c.seatLink(rec.ID, it.Seat, 0, l)
 	}
 	return line, err
 }

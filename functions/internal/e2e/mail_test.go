@@ -256,7 +256,9 @@ func mailPlaysWholeGame(t *testing.T, kind string, options map[string]any) {
 	if got := to(conf); !slices.Equal(got, []string{"org@pbm.test"}) {
 		t.Fatalf("before the organiser confirmed, mail went to %v", got)
 	}
-	if strings.Contains(conf[0].Body.Text, "Org") || strings.Contains(conf[0].Body.Text, "P0") {
+	// The links' tokens are random base64 and may spell "P0" by chance:
+	// only the words are looked at.
+	if words := mailLinkRE.ReplaceAllString(conf[0].Body.Text, ""); strings.Contains(words, "Org") || strings.Contains(words, "P0") {
 		t.Errorf("the confirmation mail carries the creator's text:\n%s", conf[0].Body.Text)
 	}
 	code, page := m.page("GET", linkTo(t, conf[0], "/g/"+created.ID+"/confirm"), nil)

@@ -24,6 +24,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
+	"github.com/pbmgames/pbm/functions/internal/wiring/web"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -139,7 +140,7 @@ func TestScaleOnePlayer(t *testing.T) {
 	if err := svc.SetPrefs(t.Context(), "a@pbm.test", "en", "all", "Europe/Moscow", false); err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(app.Handler())
+	srv := httptest.NewServer(web.Handler(app))
 	t.Cleanup(srv.Close)
 	token, err := svc.Token(linksign.PurposeMyGames, "a@pbm.test", linksign.NoSeat, 0, 24*time.Hour)
 	if err != nil {

@@ -32,7 +32,9 @@ func (a *api) buildView(rec *service.Record, ver int64, rd reader) (GameView, er
 	if err != nil {
 		return GameView{}, err
 	}
-	return views.Game(rec, ver, g, rd.view()), nil
+	v := views.Game(rec, ver, g, rd.view())
+	views.AddTable(&v, rec, a.now())
+	return v, nil
 }
 
 // sign signs a link token of the service (views.Signer).
@@ -133,11 +135,7 @@ func (a *api) start(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	if err := a.svc.Start(r.Context(), r.PathValue("id")); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	a.view(w, r)
+	a.viewAfter(w, r, a.svc.Start(r.Context(), r.PathValue("id")))
 }
 
 func (a *api) view(w http.ResponseWriter, r *http.Request) {

@@ -90,35 +90,7 @@ func netWorthChart(l string, pr present.Game, s views.Series, names []string) te
 
 	// The lines, then their end markers on top.
 	for seat, w := range s.Worth {
-		// A path of whole units, each point relative to the last: the
-		// shortest way to write ~200 points.
-		fmt.Fprintf(&b, `<path fill="none" stroke="%s" stroke-width="2.2" stroke-linejoin="round"`, boardpic.SeatHex(seat))
-		if d := dashes[seat%len(dashes)]; d != "" {
-			fmt.Fprintf(&b, ` stroke-dasharray="%s"`, d)
-		}
-		b.WriteString(` d="`)
-		var px, py int
-		for i, v := range w {
-			cx, cy := int(math.Round(x(s.Moves[i]))), int(math.Round(y(float64(v))))
-			switch i {
-			case 0:
-				fmt.Fprintf(&b, "M%d %dl", cx, cy)
-			default:
-				if i > 1 && cx-px >= 0 {
-					b.WriteByte(' ')
-				}
-				fmt.Fprintf(&b, "%d", cx-px)
-				if cy-py >= 0 {
-					b.WriteByte(' ')
-				}
-				fmt.Fprintf(&b, "%d", cy-py)
-			}
-			px, py = cx, cy
-		}
-		if len(w) == 1 {
-			b.WriteString("0 0")
-		}
-		fmt.Fprintf(&b, `"><title>%s</title></path>`+"\n", html.EscapeString(views.NameFunc(names)(seat)))
+		chartLine(&b, seat, w, func(i int) float64 { return x(s.Moves[i]) }, y, views.NameFunc(names)(seat))
 	}
 	for seat, w := range s.Worth {
 		if len(w) > 0 {
@@ -126,20 +98,59 @@ func netWorthChart(l string, pr present.Game, s views.Series, names []string) te
 		}
 	}
 
-	// The legend: a sample of each line, its marker and its name.
-	for seat := range s.Worth {
-		lx := float64(chartLeft - 50 + (seat%2)*((chartW-chartLeft+50)/2))
-		ly := float64(legendTop + (seat/2)*chartLegend)
-		fmt.Fprintf(&b, `<path d="M%.0f %.0fh26" stroke="%s" stroke-width="2.5"`, lx, ly, boardpic.SeatHex(seat))
-		if d := dashes[seat%len(dashes)]; d != "" {
-			fmt.Fprintf(&b, ` stroke-dasharray="%s"`, d)
-		}
-		b.WriteString("/>")
-		marker(&b, seat, lx+36, ly, 6)
-		fmt.Fprintf(&b, `<text x="%.0f" y="%.0f">%s</text>`+"\n", lx+48, ly+4, html.EscapeString(clip(views.NameFunc(names)(seat), 20)))
-	}
+	chartLegendRows(&b, len(s.Worth), legendTop, views.NameFunc(names))
 	b.WriteString("</svg>")
 	return template.HTML(b.String()) // every text in it is escaped above
+}
+
+// chartLine draws one seat's line through the values w, the i-th at
+// x(i): in its colour and dash, as a path of whole units, each point
+// relative to the last (the shortest way to write ~200 points), titled
+// with the seat's name.
+func chartLine(b *strings.Builder, seat int, w []int64, x func(i int) float64, y func(float64) float64, title string) {
+	fmt.Fprintf(b, `<path fill="none" stroke="%s" stroke-width="2.2" stroke-linejoin="round"`, boardpic.SeatHex(seat))
+	if d := dashes[seat%len(dashes)]; d != "" {
+		fmt.Fprintf(b, ` stroke-dasharray="%s"`, d)
+	}
+	b.WriteString(` d="`)
+	var px, py int
+	for i, v := range w {
+		cx, cy := int(math.Round(x(i))), int(math.Round(y(float64(v))))
+		switch i {
+		case 0:
+			fmt.Fprintf(b, "M%d %dl", cx, cy)
+		default:
+			if i > 1 && cx-px >= 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(b, "%d", cx-px)
+			if cy-py >= 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(b, "%d", cy-py)
+		}
+		px, py = cx, cy
+	}
+	if len(w) == 1 {
+		b.WriteString("0 0")
+	}
+	fmt.Fprintf(b, `"><title>%s</title></path>`+"\n", html.EscapeString(title))
+}
+
+// chartLegendRows is the legend of n lines from top: a sample of each
+// line, its marker and its name, two a row.
+func chartLegendRows(b *strings.Builder, n, top int, name func(int) string) {
+	for seat := range n {
+		lx := float64(chartLeft - 50 + (seat%2)*((chartW-chartLeft+50)/2))
+		ly := float64(top + (seat/2)*chartLegend)
+		fmt.Fprintf(b, `<path d="M%.0f %.0fh26" stroke="%s" stroke-width="2.5"`, lx, ly, boardpic.SeatHex(seat))
+		if d := dashes[seat%len(dashes)]; d != "" {
+			fmt.Fprintf(b, ` stroke-dasharray="%s"`, d)
+		}
+		b.WriteString("/>")
+		marker(b, seat, lx+36, ly, 6)
+		fmt.Fprintf(b, `<text x="%.0f" y="%.0f">%s</text>`+"\n", lx+48, ly+4, html.EscapeString(clip(name(seat), 20)))
+	}
 }
 
 // chartY is the title of the net-worth axis, with the game's currency.

@@ -20,6 +20,9 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/templates"
+
+	// The games the pages show: their presenters register here.
+	_ "github.com/pbmgames/pbm/functions/internal/catalog"
 )
 
 // The home page creates a game: which game and its options, the time for
@@ -67,9 +70,20 @@ type lengthRow struct {
 // in full.
 type lengthCell struct{ Short string }
 
-// defaultKind is the game the form offers first (SPEC §1: «Вестерн»,
-// the service's first game), whatever the order of the list.
-const defaultKind = "western"
+// defaultKind is the game the form offers first, whatever the order of
+// the list: the first the catalog registers (SPEC §1: the service's first
+// game), else the list's first.
+func defaultKind() string {
+	for _, k := range present.Kinds() {
+		if _, ok := games.Lookup(k); ok {
+			return k
+		}
+	}
+	if list := games.List(); len(list) > 0 {
+		return list[0].Kind
+	}
+	return ""
+}
 
 var deadlineChoices = []int{12, 24, 48, 72, 120, 168, 336}
 
@@ -83,9 +97,11 @@ type homeData struct {
 	Drop      bool
 	OrgName   string
 	GameName  string
-	OrgEmail  string
-	OrgLang   string
-	Error     string
+	// NameHint is the game the example name of a game names.
+	NameHint string
+	OrgEmail string
+	OrgLang  string
+	Error    string
 	// Key makes the form's creation idempotent: sent again (back, then
 	// «create» again) it lands on the game it made (issue 10).
 	Key string
@@ -116,7 +132,8 @@ func (a *api) homePage(w http.ResponseWriter, r *http.Request) {
 func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg string, f url.Values) {
 	l := lang(r)
 	d := homeData{page: newPage(r, "create"), Error: msg, OrgName: f.Get("org_name"), GameName: f.Get("game_name"), OrgEmail: f.Get("org_email"),
-		OrgLang: f.Get("org_lang"), Misses: f.Get("misses"), Drop: f.Get("on_misses") == service.OnMissesDrop, Key: f.Get("key")}
+		OrgLang: f.Get("org_lang"), Misses: f.Get("misses"), Drop: f.Get("on_misses") == service.OnMissesDrop, Key: f.Get("key"),
+		NameHint: gameName(l, defaultKind())}
 	if d.Key == "" {
 		d.Key = newFormKey()
 	}
@@ -132,10 +149,7 @@ func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg
 	}
 	chosen := f.Get("kind")
 	if _, ok := games.Lookup(chosen); !ok {
-		chosen = defaultKind
-		if _, ok := games.Lookup(chosen); !ok && len(games.List()) > 0 {
-			chosen = games.List()[0].Kind
-		}
+		chosen = defaultKind()
 	}
 	var css strings.Builder
 	for _, info := range games.List() {

@@ -19,6 +19,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/httplang"
 	"github.com/pbmgames/pbm/templates"
@@ -36,6 +37,8 @@ type Route struct {
 // Deps are what the handler needs.
 type Deps struct {
 	Service *service.Service
+	// Leagues runs the leagues; nil: their routes answer "not found".
+	Leagues *leagues.Service
 	Log     *slog.Logger
 	// BaseURL is the public origin links point to, e.g. https://pbm.example.
 	BaseURL string
@@ -51,23 +54,23 @@ type Deps struct {
 
 type api struct {
 	svc     *service.Service
+	leagues *leagues.Service
 	log     *slog.Logger
 	base    string
 	now     func() time.Time
 	mailbox string
 }
 
-// routes lists every route with its handler; Routes and New both read it,
-// so the SAM template test checks exactly what is served.
-func (a *api) routes() []struct {
+// handledRoute is a route with its handler.
+type handledRoute struct {
 	Route
 	h http.HandlerFunc
-} {
-	type r = struct {
-		Route
-		h http.HandlerFunc
-	}
-	return []r{
+}
+
+// routes lists every route with its handler; Routes and New both read it,
+// so the SAM template test checks exactly what is served.
+func (a *api) routes() []handledRoute {
+	routes := []handledRoute{
 		{Route{"GET", "/healthz"}, a.health},
 		{Route{"GET", "/api/openapi.json"}, a.openapi},
 		{Route{"GET", "/api/lengths"}, a.lengths},
@@ -104,7 +107,33 @@ func (a *api) routes() []struct {
 		{Route{"GET", "/unsubscribe"}, a.unsubscribePage},
 		{Route{"POST", "/unsubscribe"}, a.unsubscribe},
 		{Route{"GET", "/rules/{kind}"}, a.rulesPage},
+		// Sign in by mail and the player's links (issue 17).
+		{Route{"GET", "/signin"}, a.signinPage},
+		{Route{"POST", "/signin"}, a.signin},
+		{Route{"GET", "/signin/open"}, a.signinOpenPage},
+		{Route{"POST", "/signin/open"}, a.signinOpen},
+		{Route{"GET", "/me/links"}, a.linksPage},
+		{Route{"POST", "/me/links/revoke"}, a.revokeLink},
+		{Route{"POST", "/me/signout"}, a.signOut},
+		// The organiser's controls, absences, back from the bot (issue 17).
+		{Route{"POST", "/api/games/{id}/controls"}, a.control},
+		{Route{"POST", "/api/games/{id}/away"}, a.away},
+		{Route{"POST", "/api/games/{id}/back"}, a.back},
+		{Route{"GET", "/g/{id}/controls"}, a.controlsPage},
+		{Route{"POST", "/g/{id}/control"}, a.controlPage},
+		{Route{"GET", "/g/{id}/away"}, a.awayGet},
+		{Route{"POST", "/g/{id}/away"}, a.awayPage},
+		{Route{"GET", "/g/{id}/back"}, a.backPage},
+		{Route{"POST", "/g/{id}/back"}, a.backPost},
+		// Table talk (issue 17).
+		{Route{"GET", "/api/games/{id}/talk"}, a.getTalk},
+		{Route{"POST", "/api/games/{id}/talk"}, a.postTalk},
+		{Route{"POST", "/api/games/{id}/talk/hide"}, a.hideTalk},
+		{Route{"GET", "/g/{id}/talk"}, a.talkPage},
+		{Route{"POST", "/g/{id}/talk"}, a.postTalkPage},
+		{Route{"POST", "/g/{id}/talk/hide"}, a.hideTalkPage},
 	}
+	return append(routes, a.leagueRoutes()...)
 }
 
 // Routes lists what New serves (without Deps.Extra).
@@ -118,7 +147,7 @@ func Routes() []Route {
 
 // New builds the handler.
 func New(d Deps) http.Handler {
-	a := &api{svc: d.Service, log: d.Log, base: strings.TrimRight(d.BaseURL, "/"), now: d.Now, mailbox: d.MailboxURL}
+	a := &api{svc: d.Service, leagues: d.Leagues, log: d.Log, base: strings.TrimRight(d.BaseURL, "/"), now: d.Now, mailbox: d.MailboxURL}
 	if a.log == nil {
 		a.log = slog.Default()
 	}
@@ -182,6 +211,12 @@ func (a *api) middleware(next http.Handler) http.Handler {
 		h.Set("X-Frame-Options", "DENY")
 		h.Set("Cache-Control", "no-store")
 		h.Set("Content-Security-Policy", csp)
+		if carriesToken(r) {
+			// A page opened by a signed link is a player's own: search
+			// engines that reach one (a forwarded mail, a scanner) must
+			// not index it or follow its links.
+			h.Set("X-Robots-Tag", "noindex, nofollow")
+		}
 		limit := int64(MaxBody)
 		if r.URL.Path == "/api/records" || r.URL.Path == "/records" {
 			limit = MaxRecordBody // a whole game
@@ -200,6 +235,12 @@ func (a *api) middleware(next http.Handler) http.Handler {
 		}()
 		next.ServeHTTP(sw, r.WithContext(ctx))
 	})
+}
+
+// carriesToken tells whether a request bears a signed link's token: in
+// its query (pages opened from mail) or as a bearer (the API).
+func carriesToken(r *http.Request) bool {
+	return r.URL.Query().Get("t") != "" || r.Header.Get("Authorization") != ""
 }
 
 // csp lets a page use its inline styles and the one inline script of

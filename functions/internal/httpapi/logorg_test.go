@@ -144,7 +144,7 @@ func TestTextsComplete(t *testing.T) {
 	// The handler's sources and the games' presenters, which word the
 	// game pages (their tests name form fields, not texts).
 	var srcs []string
-	for _, glob := range []string{"*.go", "../present/*.go"} {
+	for _, glob := range []string{"*.go", "../present/*.go", "../present/*/*.go"} {
 		found, _ := filepath.Glob(glob)
 		for _, f := range found {
 			if !strings.HasSuffix(f, "_test.go") {

@@ -12,13 +12,10 @@ import (
 )
 
 // playerClaims checks a personal link ("my games" or unsubscribe): the
-// token's game field holds the player's address.
-func (a *api) playerClaims(r *http.Request, token string, p linksign.Purpose) (string, error) {
-	c, err := a.svc.VerifyPlayer(token, p)
-	if err != nil {
-		return "", err
-	}
-	return c, nil
+// token names the player by their link id (older ones by the address),
+// and must not have been revoked (service.Me).
+func (a *api) playerClaims(r *http.Request, token string, p linksign.Purpose) (service.Me, error) {
+	return a.svc.Me(r.Context(), token, p)
 }
 
 // mePage is the player's "my games" page: a page of their games, each
@@ -31,26 +28,24 @@ func (a *api) mePage(w http.ResponseWriter, r *http.Request) {
 // the query's "after" (the first page without): the player item and two
 // queries (service.MyGames).
 func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice string) {
-	email, err := a.playerClaims(r, token, linksign.PurposeMyGames)
+	me, err := a.playerClaims(r, token, linksign.PurposeMyGames)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
 	}
-	p, err := a.svc.Prefs(r.Context(), email)
-	if err != nil {
-		a.pageError(w, r, err)
-		return
-	}
+	email, p := me.Email, me.Player // the player item Me read
 	l := lang(r)
 	data := struct {
 		page
 		Token, Email, Notice, Mail, TimeZone string
 		Unsubscribed                         bool
 		Games                                []views.MyGame
+		LinksURL                             string
 		// Next is the link to the next page of games, First to the
 		// first when this is not it.
 		Next, First string
-	}{page: newPage(r, "my_games"), Token: token, Email: email, Notice: notice, Mail: p.Mail, TimeZone: p.TimeZone, Unsubscribed: p.Unsubscribed}
+	}{page: newPage(r, "my_games"), Token: token, Email: email, Notice: notice, Mail: p.Mail, TimeZone: p.TimeZone, Unsubscribed: p.Unsubscribed,
+		LinksURL: pageLink("/me/links", token, l)}
 	if r.Method != http.MethodGet {
 		data.langLinks("/me", token)
 	}
@@ -83,12 +78,13 @@ func (a *api) savePrefs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token := r.PostFormValue("t")
-	email, err := a.playerClaims(r, token, linksign.PurposeMyGames)
+	me, err := a.playerClaims(r, token, linksign.PurposeMyGames)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
 	}
-	if err := a.svc.SetPrefs(r.Context(), email, lang(r), r.PostFormValue("mail"), strings.TrimSpace(r.PostFormValue("tz")), r.PostFormValue("unsub") != ""); err != nil {
+	a.touch(r, me)
+	if err := a.svc.SetPrefs(r.Context(), me.Email, lang(r), r.PostFormValue("mail"), strings.TrimSpace(r.PostFormValue("tz")), r.PostFormValue("unsub") != ""); err != nil {
 		a.pageError(w, r, err)
 		return
 	}
@@ -127,12 +123,12 @@ func (a *api) unsubscribe(w http.ResponseWriter, r *http.Request) {
 	if token == "" {
 		token = r.PostFormValue("t")
 	}
-	email, err := a.playerClaims(r, token, linksign.PurposeUnsubscribe)
+	me, err := a.playerClaims(r, token, linksign.PurposeUnsubscribe)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
 	}
-	if err := a.svc.Unsubscribe(r.Context(), email); err != nil {
+	if err := a.svc.Unsubscribe(r.Context(), me.Email); err != nil {
 		a.pageError(w, r, err)
 		return
 	}

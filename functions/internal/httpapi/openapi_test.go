@@ -64,7 +64,8 @@ func TestOpenAPIDocumentValid(t *testing.T) {
 		t.Errorf("openapi = %q, want 3.0.3", doc.OpenAPI)
 	}
 	// Every operation behind a token names the purposes it takes.
-	known := map[string]bool{"seat": true, "invite": true, "org": true, "view": true, "confirm": true}
+	known := map[string]bool{"seat": true, "invite": true, "org": true, "view": true, "confirm": true,
+		"league-invite": true, "league-org": true, "league-member": true}
 	for path, item := range doc.Paths.Map() {
 		for method, op := range item.Operations() {
 			secured := op.Security == nil || len(*op.Security) > 0
@@ -183,8 +184,9 @@ func newContract(t *testing.T, st store.Store) (*contract, *service.Service) {
 	quiet := slog.New(slog.DiscardHandler)
 	// Seeded: the same games (ids, seeds, so moves) every run.
 	seed := mathrand.NewChaCha8([32]byte{'p', 'b', 'm'})
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: quiet, Rand: seed})
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: quiet}))
+	talk, _ := st.(store.TalkStore) // table talk, where the store keeps it
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: quiet, Rand: seed, Talk: talk})
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: quiet, Leagues: contractLeagues(st, svc)}))
 	t.Cleanup(srv.Close)
 	c := &contract{t: t, svc: svc, srv: srv, router: router, mu: new(sync.Mutex), seen: map[string]map[int]bool{}}
 	c.opts = &openapi3filter.Options{
@@ -582,6 +584,30 @@ func TestOpenAPIContract(t *testing.T) {
 		}
 	}
 	v = c.view(id, ga.OrganiserToken) // setting orders is a write
+
+	// Table talk (issue 17): posting is no write of the game; a private
+	// message reaches its two seats only; the organiser hides a public one.
+	var said httpapi.TalkLine
+	c.want(call{method: "POST", path: base + "/talk", token: seat0, body: httpapi.TalkRequest{Text: "<b>hello</b> all"}}, http.StatusCreated, "", &said)
+	one := 1
+	c.want(call{method: "POST", path: base + "/talk", token: seat0, body: httpapi.TalkRequest{Text: "a deal", To: &one}}, http.StatusCreated, "", nil)
+	c.want(call{method: "POST", path: base + "/talk", token: seat0, body: httpapi.TalkRequest{Text: strings.Repeat("я", service.MaxTalkRunes+1)}}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: base + "/talk", token: seat0, body: httpapi.TalkRequest{Text: "to myself", To: new(int)}}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: base + "/talk", token: seat0, body: `{"text": 5}`, invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	each := true // the seat's choice to be mailed each message: no post
+	c.want(call{method: "POST", path: base + "/talk", token: seat1, body: httpapi.TalkRequest{MailEach: &each}}, http.StatusOK, "", nil)
+	for tok, want := range map[string]int{seat0: 2, seat1: 2, ga.OrganiserToken: 1, ga.SpectatorToken: 1} {
+		var tp httpapi.TalkPage
+		c.want(call{method: "GET", path: base + "/talk", token: tok}, http.StatusOK, "", &tp)
+		if len(tp.Lines) != want {
+			t.Errorf("talk read with %.12s…: %+v, want %d messages", tok, tp.Lines, want)
+		}
+	}
+	c.want(call{method: "POST", path: base + "/talk/hide", token: ga.OrganiserToken, body: httpapi.HideTalkRequest{Key: said.Key}}, http.StatusOK, "", nil)
+	c.want(call{method: "POST", path: base + "/talk/hide", token: ga.OrganiserToken, body: httpapi.HideTalkRequest{Key: "no-such-message"}}, http.StatusNotFound, service.CodeNotFound, nil)
+	if after := c.view(id, ga.OrganiserToken); after.Version != v.Version {
+		t.Errorf("table talk changed the game's version from %d to %d", v.Version, after.Version)
+	}
 	if sv := c.view(id, ga.SpectatorToken); sv.As != "spectator" || sv.Players[0].Email != "" {
 		t.Errorf("spectator's view: %+v", sv)
 	}
@@ -641,6 +667,15 @@ func TestOpenAPIContract(t *testing.T) {
 	}
 	c.want(call{method: "GET", path: "/api/games/" + gc.ID + "/log", token: cSeats[1]}, http.StatusOK, "", nil)
 	c.want(call{method: "GET", path: "/api/games/" + gc.ID + "/result", token: gc.SpectatorToken}, http.StatusOK, "", nil)
+	// The organiser's controls and a player's absence (issue 17).
+	ctl := "/api/games/" + gc.ID + "/controls"
+	c.want(call{method: "POST", path: ctl, token: gc.OrganiserToken, body: service.ControlRequest{Control: service.ControlPause, Key: "contract-pause"}}, http.StatusOK, "", nil)
+	c.want(call{method: "POST", path: ctl, token: gc.OrganiserToken, body: service.ControlRequest{Control: service.ControlResume}}, http.StatusOK, "", nil)
+	c.want(call{method: "POST", path: ctl, token: gc.OrganiserToken, body: service.ControlRequest{Control: service.ControlCancel}}, http.StatusConflict, service.CodeWrongStatus, nil)
+	c.want(call{method: "POST", path: ctl, token: gc.OrganiserToken, body: map[string]any{"control": "explode"}, invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games/" + gc.ID + "/away", token: cSeats[1], body: map[string]any{}}, http.StatusOK, "", nil)
+	c.want(call{method: "POST", path: "/api/games/" + gc.ID + "/away", token: cSeats[1], body: map[string]any{"from": "someday"}}, http.StatusBadRequest, service.CodeInvalid, nil)
+	c.want(call{method: "POST", path: "/api/games/" + gc.ID + "/back", token: cSeats[1]}, http.StatusOK, "", nil)
 
 	// Each route takes exactly the token purposes the document names.
 	doc, _ := loadDoc(t)
@@ -667,6 +702,19 @@ func TestOpenAPIContract(t *testing.T) {
 				if method == "PUT" {
 					body = httpapi.OrdersRequest{Orders: engine.Orders{}}
 				}
+				if method == "POST" && strings.HasPrefix(path, "/api/leagues/") {
+					body = leagueBody(path)
+				}
+				switch { // the organiser's controls, absences (issue 17)
+				case strings.HasSuffix(path, "/controls"):
+					body = service.ControlRequest{Control: service.ControlPause}
+				case strings.HasSuffix(path, "/away"):
+					body = map[string]any{}
+				case method == "POST" && strings.HasSuffix(path, "/talk"): // table talk (issue 17)
+					body = httpapi.TalkRequest{Text: "purpose " + purpose}
+				case method == "POST" && strings.HasSuffix(path, "/talk/hide"):
+					body = httpapi.HideTalkRequest{Key: "purpose-" + purpose}
+				}
 				c.want(call{method: method, path: p, token: tok, body: body}, http.StatusForbidden, service.CodeForbidden, nil)
 			}
 			if method == "GET" {
@@ -675,6 +723,9 @@ func TestOpenAPIContract(t *testing.T) {
 					status, code = http.StatusConflict, service.CodeWrongStatus
 				}
 				for purpose := range allowed {
+					if tokens[purpose] == "" {
+						continue // a league's: read in c.league
+					}
 					c.want(call{method: method, path: strings.ReplaceAll(path, "{id}", id), token: tokens[purpose]}, status, code, nil)
 				}
 			}
@@ -859,6 +910,8 @@ func TestOpenAPIContract(t *testing.T) {
 		c.want(call{method: "POST", path: "/api/records", body: doc}, http.StatusBadRequest, service.CodeInvalid, nil)
 		c.want(call{method: "POST", path: "/api/records", body: `{"format": "pbm-game-record/1"}`, invalid: true}, http.StatusBadRequest, service.CodeInvalid, nil)
 	})
+
+	c.league()
 
 	// Too many games for one organiser's address: 429 with Retry-After.
 	for i := 0; ; i++ {

@@ -90,10 +90,8 @@ func (a *api) renderOrders(w http.ResponseWriter, r *http.Request, token string,
 // saveOrders takes the orders form: save what it says, fill in the
 // game's sensible orders, or clear them all.
 func (a *api) saveOrders(w http.ResponseWriter, r *http.Request) {
-	token := r.PostFormValue("t")
-	rd, err := a.authorize(r, token, linksign.PurposeSeat)
-	if err != nil {
-		a.pageError(w, r, err)
+	rd, token, ok := a.postedReader(w, r, linksign.PurposeSeat)
+	if !ok {
 		return
 	}
 	rec, _, err := a.svc.Load(r.Context(), r.PathValue("id"))

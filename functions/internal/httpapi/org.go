@@ -2,6 +2,7 @@ package httpapi
 
 import (
 	"net/http"
+	"strings"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/views"
@@ -23,28 +24,37 @@ func (a *api) orgPage(w http.ResponseWriter, r *http.Request) {
 // renderOrg draws the organiser's page: who accepted and who cannot be
 // mailed, the invitation links, the start, and later who is to move.
 func (a *api) renderOrg(w http.ResponseWriter, r *http.Request, token string, status int, errMsg string) {
+	d, ok := a.orgView(w, r, token, errMsg, "organiser_page", "/g/{id}/org")
+	if ok {
+		a.render(w, r, status, "org.html", d)
+	}
+}
+
+// orgView makes the organiser's view of the game (views.OrgPage) for a
+// page titled titleKey at path; on an error it answers and returns false.
+func (a *api) orgView(w http.ResponseWriter, r *http.Request, token, errMsg, titleKey, path string) (orgData, bool) {
 	_, rec, _, ok := a.loadGame(w, r, a.pageError, token, linksign.PurposeOrganiser)
 	if !ok {
-		return
+		return orgData{}, false
 	}
 	g, err := a.engine(rec)
 	if err != nil {
 		a.pageError(w, r, err)
-		return
+		return orgData{}, false
 	}
 	l := lang(r)
-	d := orgData{page: newPage(r, "organiser_page"), Token: token, GameName: gameName(l, rec.Kind)}
+	d := orgData{page: newPage(r, titleKey), Token: token, GameName: gameName(l, rec.Kind)}
 	d.OrgPage, err = views.Organiser(views.OrgRequest{Lang: l, Rec: rec, Game: g, Error: errMsg, Now: a.now(), Sign: a.sign,
 		Link: func(path string) string { return pageLink(path, token, l) }, Share: a.link})
 	if err != nil {
 		a.pageError(w, r, err)
-		return
+		return orgData{}, false
 	}
 	d.Title = d.GameName + " — " + d.Title
 	if r.Method != http.MethodGet {
-		d.langLinks("/g/"+rec.ID+"/org", token)
+		d.langLinks(strings.ReplaceAll(path, "{id}", rec.ID), token)
 	}
-	a.render(w, r, status, "org.html", d)
+	return d, true
 }
 
 // startPage starts the game with those who have accepted; a refusal (too
@@ -85,9 +95,9 @@ func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
 	me := rec.Seats[rd.claims.Seat]
 	d := inviteData{page: newPage(r, "invite_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Name: me.Name,
 		Organiser: rec.Organiser.Name, Options: views.OptionsText(l, rec), Deadline: views.Duration(l, timeHours(views.DeadlineHours(rec))),
-		Accepted: me.Accepted, Open: rec.Status == service.StatusInvited, RulesURL: rulesLink(rec.Kind, l)}
+		Accepted: me.Accepted, Open: rec.Status == service.StatusInvited || rec.Substituting(rd.claims.Seat), RulesURL: rulesLink(rec.Kind, l)}
 	for i, s := range rec.Seats {
-		if i != rd.claims.Seat {
+		if i != rd.claims.Seat && s.Out == "" {
 			d.Players = append(d.Players, s.Name)
 		}
 	}

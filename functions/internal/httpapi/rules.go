@@ -1,16 +1,19 @@
 package httpapi
 
 import (
+	"html/template"
 	"net/http"
 
 	"github.com/pbmgames/pbm/engine/games"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/templates"
 )
 
 // rulesData is the rules page of one game.
 type rulesData struct {
 	page
-	Kind string
+	Kind  string
+	Rules template.HTML // the game's own text, from its presenter
 }
 
 // rulesPage shows one game's rules in short, in the reader's language:
@@ -24,7 +27,7 @@ func (a *api) rulesPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l := lang(r)
-	d := rulesData{page: newPage(r, "rules"), Kind: kind}
+	d := rulesData{page: newPage(r, "rules"), Kind: kind, Rules: present.Rules(l, kind)}
 	d.Title = templates.Tf(l, "rules_of", gameName(l, kind))
 	d.LinkRU, d.LinkEN = "/rules/"+kind+"?lang=ru", "/rules/"+kind+"?lang=en"
 	a.render(w, r, http.StatusOK, "rules.html", d)

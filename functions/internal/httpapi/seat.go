@@ -11,7 +11,7 @@ import (
 )
 
 // chartPoints bounds the samples of the net-worth chart.
-const chartPoints = 200
+const chartPoints = service.ChartPoints
 
 // seatData is the game page: the view of its reader (views.SeatPage),
 // with its token, names and pictures.
@@ -22,6 +22,7 @@ type seatData struct {
 	RulesURL        string
 	Board           template.HTML
 	Chart           template.HTML
+	Talk            *views.Talk // the newest table talk (talk.go)
 }
 
 func (a *api) seatPage(w http.ResponseWriter, r *http.Request) {
@@ -63,6 +64,9 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 		a.render(w, r, status, "seat.html", d)
 		return
 	}
+	if d.Focus == "" { // a page of one long group of decisions is that alone
+		d.Talk = a.talkCard(r, rec, rd, token)
+	}
 	if d.Board, err = boardSVG(l, g, d.Seat, d.Names); err != nil {
 		a.pageError(w, r, err)
 		return
@@ -74,8 +78,13 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 }
 
 // chart draws the net worth of every seat over a game that is over; none
-// when its log does not replay (the page goes without it).
+// when its log does not replay (the page goes without it). The commit that
+// ended the game kept the chart in it; a game that ended before charts
+// were kept is replayed for each view (a GET never writes).
 func (a *api) chart(r *http.Request, rec *service.Record, l string, names []string) template.HTML {
+	if rec.Chart != nil {
+		return netWorthChart(l, present.For(rec.Kind), *rec.Chart, names)
+	}
 	h, err := views.LoadHistory(r.Context(), a.svc, rec)
 	if err != nil {
 		a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())

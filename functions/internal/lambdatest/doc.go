@@ -25,7 +25,7 @@
 // the tests, since the emulator starts the process lazily, inside its
 // first invoke, and reports no usable init time: the init duration is the
 // time from the process's start to its first GET of
-// /2018-06-01/runtime/invocation/next, for the api function and for a
+// /2018-06-01/runtime/invocation/next, for every function, each beside a
 // hello-world function built the same way (testdata/hello).
 //
 // The emulator is built with `go install` from the Go module proxy (or the

@@ -172,9 +172,9 @@ func (a *runtimeAPI) invoke(ctx context.Context, payload []byte, timeout time.Du
 // coldStart starts bin as Lambda starts a function's bootstrap in a new
 // execution environment, under a new Runtime API, and returns its init
 // duration: from the process's start to its first GET of /next. It then
-// makes one invocation with payload, returns its outcome, and ends the
-// process.
-func coldStart(t *testing.T, f function, bin string, env []string, payload []byte) (time.Duration, outcome) {
+// makes one invocation with payload, returns its outcome and how long it
+// took (from handing the event over to the answer), and ends the process.
+func coldStart(t *testing.T, f function, bin string, env []string, payload []byte) (initDuration, firstInvocation time.Duration, o outcome) {
 	t.Helper()
 	api := newRuntimeAPI(t, "pbm-"+f.id)
 	cmd := exec.Command(bin)
@@ -198,14 +198,16 @@ func coldStart(t *testing.T, f function, bin string, env []string, payload []byt
 		t.Fatalf("%s did not ask for an invocation within 20 s\n%s", f.id, out)
 	}
 	api.mu.Lock()
-	initDuration := api.firstNext.Sub(start)
+	initDuration = api.firstNext.Sub(start)
 	api.mu.Unlock()
-	o, err := api.invoke(context.Background(), payload, time.Duration(f.timeout)*time.Second)
+	invoked := time.Now()
+	o, err = api.invoke(context.Background(), payload, time.Duration(f.timeout)*time.Second)
+	firstInvocation = time.Since(invoked)
 	if err != nil {
 		t.Fatalf("%s: invoke: %v\n%s", f.id, err, out)
 	}
 	if o.errorType != "" {
 		t.Fatalf("%s: the function failed: %s %s\n%s", f.id, o.errorType, o.body, out)
 	}
-	return initDuration, o
+	return initDuration, firstInvocation, o
 }

@@ -5,6 +5,7 @@ package lambdatest
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"os/exec"
@@ -18,37 +19,89 @@ import (
 )
 
 // coldStarts is how many cold starts of each function TestColdStart times.
-const coldStarts = 7
+const coldStarts = 21
 
-// TestColdStart measures the api function's init duration, the time from
-// its process's start to its first GET of /invocation/next (which in the
-// api function includes reading the keyring from SSM), beside a
-// hello-world Go function built the same way, both under the Runtime API
-// harness, and reports them as figures (no assertion on time). Each cold
-// start is followed by one invocation: the home page for the api, any
-// event for hello.
+// coldCase is one function TestColdStart starts cold: the event of its
+// first invocation and what a good answer to it looks like.
+type coldCase struct {
+	f       function
+	payload []byte
+	check   func(body []byte) error
+}
+
+// TestColdStart measures every function's init duration, the time from its
+// process's start to its first GET of /invocation/next (which in the api,
+// notify and sweep functions includes reading the keyring from SSM),
+// beside a hello-world Go function built the same way, both under the
+// Runtime API harness, and reports them as figures (no assertion on
+// time). The runs are alternated, each function's cold start followed at
+// once by one of hello's, so that both see the same machine; a function's
+// ratio is the median of its runs' ratios to the hello run beside each
+// (on a busy machine steadier than the ratio of the medians, also shown).
+// Each cold start is followed by one invocation, also timed: the home page
+// for the api, an empty stream batch for notify, the scheduled event for
+// sweep (an empty table: nothing is due), an empty SNS batch for bounces,
+// any event for hello.
 func TestColdStart(t *testing.T) {
 	w := newWorld(t)
-	apiBin, helloBin := build(t, apiFunction), build(t, helloFunction)
-	home := apiEvent(t, "home.json", nil)
-
-	var apiInit, helloInit []time.Duration
-	for i := 0; i < coldStarts; i++ { // alternated, so that both see the same machine
-		d, o := coldStart(t, apiFunction, apiBin, w.env(apiFunction, filepath.Dir(apiBin)), home)
-		apiInit = append(apiInit, d)
-		var r events.APIGatewayV2HTTPResponse
-		if err := json.Unmarshal(o.body, &r); err != nil || r.StatusCode != http.StatusOK || !strings.Contains(r.Body, "</html>") {
-			t.Fatalf("api: the home page after a cold start: %d, %v, %.200s", r.StatusCode, err, o.body)
+	scheduled, err := os.ReadFile(filepath.Join("testdata", "scheduled.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := []coldCase{
+		{apiFunction, apiEvent(t, "home.json", nil), func(body []byte) error {
+			var r events.APIGatewayV2HTTPResponse
+			if err := json.Unmarshal(body, &r); err != nil {
+				return err
+			}
+			if r.StatusCode != http.StatusOK || !strings.Contains(r.Body, "</html>") {
+				return fmt.Errorf("the home page: %d", r.StatusCode)
+			}
+			return nil
+		}},
+		{notifyFunction, []byte(`{"Records":[]}`), func(body []byte) error {
+			var r events.DynamoDBEventResponse
+			if err := json.Unmarshal(body, &r); err != nil {
+				return err
+			}
+			if len(r.BatchItemFailures) != 0 {
+				return fmt.Errorf("failures in an empty batch")
+			}
+			return nil
+		}},
+		{sweepFunction, scheduled, func([]byte) error { return nil }},
+		{bouncesFunction, []byte(`{"Records":[]}`), func([]byte) error { return nil }},
+	}
+	helloBin := build(t, helloFunction)
+	hello := coldCase{helloFunction, []byte(`{"n":1}`), func(body []byte) error {
+		if string(body) != `{"hello":"world"}` {
+			return fmt.Errorf("hello answered %s", body)
 		}
+		return nil
+	}}
+	bins := make([]string, len(cases))
+	for i, c := range cases {
+		bins[i] = build(t, c.f)
+	}
 
-		d, o = coldStart(t, helloFunction, helloBin, w.env(helloFunction, filepath.Dir(helloBin)), []byte(`{"n":1}`))
-		helloInit = append(helloInit, d)
-		if string(o.body) != `{"hello":"world"}` {
-			t.Fatalf("hello answered %s", o.body)
+	type times struct{ init, first []time.Duration }
+	fn, beside := make([]times, len(cases)), make([]times, len(cases))
+	start := func(c coldCase, bin string, into *times) {
+		d, first, o := coldStart(t, c.f, bin, w.env(c.f, filepath.Dir(bin)), c.payload)
+		if err := c.check(o.body); err != nil {
+			t.Fatalf("%s after a cold start: %v: %.200s", c.f.id, err, o.body)
+		}
+		into.init = append(into.init, d)
+		into.first = append(into.first, first)
+	}
+	for range coldStarts {
+		for i, c := range cases { // alternated, so that both see the same machine
+			start(c, bins[i], &fn[i])
+			start(hello, helloBin, &beside[i])
 		}
 	}
-	if got := w.ssm.calls.Load(); got != coldStarts {
-		t.Errorf("the keyring was read %d times in %d cold starts", got, coldStarts)
+	if got, want := w.ssm.calls.Load(), int64(3*coldStarts); got != want { // api, notify, sweep
+		t.Errorf("the keyring was read %d times in %d cold starts of each function, want %d", got, coldStarts, want)
 	}
 
 	size := func(bin string) float64 {
@@ -58,11 +111,23 @@ func TestColdStart(t *testing.T) {
 		}
 		return float64(st.Size()) / 1e6
 	}
-	a, h := summary(apiInit), summary(helloInit)
-	t.Logf("init duration (process start to first /invocation/next), %d cold starts each, median [min–max]:", coldStarts)
-	t.Logf("  api   (%4.1f MB): %v [%v–%v]", size(apiBin), a.median, a.min, a.max)
-	t.Logf("  hello (%4.1f MB): %v [%v–%v]", size(helloBin), h.median, h.min, h.max)
-	t.Logf("  api − hello, medians: %v", a.median-h.median)
+	t.Logf("init duration (process start to first /invocation/next), %d cold starts each, median [min–max];", coldStarts)
+	t.Logf("first invocation (event handed over to answer), median; ratio: median of the paired runs' ratios (ratio of the medians):")
+	var all []time.Duration
+	for i, c := range cases {
+		f, h := summary(fn[i].init), summary(beside[i].init)
+		all = append(all, beside[i].init...)
+		ratios := make([]float64, coldStarts)
+		for k := range ratios {
+			ratios[k] = float64(fn[i].init[k]) / float64(beside[i].init[k])
+		}
+		slices.Sort(ratios)
+		t.Logf("  %-7s (%4.1f MB): %8v [%v–%v], first %8v | hello beside: %8v [%v–%v], first %8v | ratio %.2f× (%.2f×)",
+			strings.ToLower(strings.TrimSuffix(c.f.id, "Function")), size(bins[i]), f.median, f.min, f.max, summary(fn[i].first).median,
+			h.median, h.min, h.max, summary(beside[i].first).median, ratios[len(ratios)/2], float64(f.median)/float64(h.median))
+	}
+	h := summary(all)
+	t.Logf("  hello   (%4.1f MB): %8v [%v–%v] over all %d of its cold starts", size(helloBin), h.median, h.min, h.max, len(all))
 }
 
 type stats struct{ min, median, max time.Duration }

@@ -4,6 +4,7 @@ package lambdatest
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -244,11 +245,17 @@ func (b *backend) pageShape(body []byte) string {
 	return fmt.Sprintf("title %q forms %v html-end %v", title, actions, bytes.Contains(body, []byte("</html>")))
 }
 
-// gameID is a game's id (service.newID: 15 random bytes in base32).
-var gameID = regexp.MustCompile(`\b[a-z2-7]{24}\b`)
+// gameID is a game's id (service.newID: 15 random bytes in base32), and
+// leagueID a league's (leagues: 10 random bytes in base32).
+var (
+	gameID   = regexp.MustCompile(`\b[a-z2-7]{24}\b`)
+	leagueID = regexp.MustCompile(`\b[a-z2-7]{16}\b`)
+)
 
-// normalise replaces the ids of games with {id}.
-func (b *backend) normalise(s string) string { return gameID.ReplaceAllString(s, "{id}") }
+// normalise replaces the ids of games and leagues with {id}.
+func (b *backend) normalise(s string) string {
+	return leagueID.ReplaceAllString(gameID.ReplaceAllString(s, "{id}"), "{id}")
+}
 
 // tamper is tok with its signature changed: well formed, not valid.
 func tamper(tok string) string {
@@ -520,6 +527,52 @@ func (b *backend) play() []answer {
 	b.do(&out, "/g/{id}/orders", invalid, formRequest("/g/"+id+"/orders", url.Values{"t": {tamper(seats[0])}, "o_keep_cash": {"2000"}}))
 	b.do(&out, "/g/{id}/orders", valid, formRequest("/g/"+id+"/orders", url.Values{"t": {seats[0]}, "o_keep_cash": {"2000"}}))
 
+	// The organiser's controls, a seat's absence and back from the bot,
+	// by the API and by their pages (issue 17): a pause and its resume,
+	// an absence and its end, leave the game as it was.
+	pause, resume := service.ControlRequest{Control: service.ControlPause}, service.ControlRequest{Control: service.ControlResume}
+	b.do(&out, "/api/games/{id}/controls", invalid, jsonRequest("POST", "/api/games/"+id+"/controls", tamper(org), pause))
+	b.do(&out, "/api/games/{id}/controls", valid, jsonRequest("POST", "/api/games/"+id+"/controls", org, pause))
+	b.do(&out, "/g/{id}/controls", invalid, pageRequest("/g/"+id+"/controls?t="+q(tamper(org))))
+	b.do(&out, "/g/{id}/controls", valid, pageRequest("/g/"+id+"/controls?t="+q(org)))
+	b.do(&out, "/g/{id}/control", invalid, formRequest("/g/"+id+"/control", url.Values{"t": {tamper(org)}, "control": {"resume"}}))
+	b.do(&out, "/g/{id}/control", valid, formRequest("/g/"+id+"/control", url.Values{"t": {org}, "control": {"resume"}}))
+	b.do(&out, "/api/games/{id}/controls", valid, jsonRequest("POST", "/api/games/"+id+"/controls", org, resume))
+	away := map[string]string{} // from now until back
+	b.do(&out, "/api/games/{id}/away", invalid, jsonRequest("POST", "/api/games/"+id+"/away", tamper(seats[1]), away))
+	b.do(&out, "/api/games/{id}/away", valid, jsonRequest("POST", "/api/games/"+id+"/away", seats[1], away))
+	b.do(&out, "/api/games/{id}/back", invalid, jsonRequest("POST", "/api/games/"+id+"/back", tamper(seats[1]), nil))
+	b.do(&out, "/api/games/{id}/back", valid, jsonRequest("POST", "/api/games/"+id+"/back", seats[1], nil))
+	b.do(&out, "/g/{id}/away", invalid, pageRequest("/g/"+id+"/away?t="+q(tamper(seats[1]))))
+	b.do(&out, "/g/{id}/away", valid, pageRequest("/g/"+id+"/away?t="+q(seats[1])))
+	b.do(&out, "/g/{id}/away", invalid, formRequest("/g/"+id+"/away", url.Values{"t": {seats[1]}, "from": {"2099-01-05"}, "until": {"2099-01-01"}}))
+	b.do(&out, "/g/{id}/away", valid, formRequest("/g/"+id+"/away", url.Values{"t": {seats[1]}, "from": {"2099-01-01"}, "until": {"2099-01-02"}}))
+	b.do(&out, "/g/{id}/back", invalid, pageRequest("/g/"+id+"/back?t="+q(tamper(seats[1]))))
+	b.do(&out, "/g/{id}/back", valid, pageRequest("/g/"+id+"/back?t="+q(seats[1])))
+	b.do(&out, "/g/{id}/back", invalid, formRequest("/g/"+id+"/back", url.Values{"t": {tamper(seats[1])}}))
+	b.do(&out, "/g/{id}/back", valid, formRequest("/g/"+id+"/back", url.Values{"t": {seats[1]}}))
+
+	// Table talk (issue 17), by the API and by its page: a seat posts,
+	// a spectator reads, the organiser hides.
+	said := httpapi.TalkRequest{Text: "Сделка: <b>3 000</b>?"}
+	b.do(&out, "/api/games/{id}/talk", invalid, jsonRequest("POST", "/api/games/"+id+"/talk", tamper(seats[0]), said))
+	posted := b.do(&out, "/api/games/{id}/talk", valid, jsonRequest("POST", "/api/games/"+id+"/talk", seats[0], said))
+	var line httpapi.TalkLine
+	if err := json.Unmarshal(posted.body, &line); err != nil || line.Key == "" {
+		t.Fatalf("%s: posting to the talk answered %d %s", b.name, posted.status, posted.body)
+	}
+	b.do(&out, "/api/games/{id}/talk", invalid, jsonRequest("GET", "/api/games/"+id+"/talk", tamper(g.SpectatorToken), nil))
+	b.do(&out, "/api/games/{id}/talk", valid, jsonRequest("GET", "/api/games/"+id+"/talk", g.SpectatorToken, nil))
+	hide := httpapi.HideTalkRequest{Key: line.Key}
+	b.do(&out, "/api/games/{id}/talk/hide", invalid, jsonRequest("POST", "/api/games/"+id+"/talk/hide", tamper(g.OrganiserToken), hide))
+	b.do(&out, "/api/games/{id}/talk/hide", valid, jsonRequest("POST", "/api/games/"+id+"/talk/hide", g.OrganiserToken, hide))
+	b.do(&out, "/g/{id}/talk", invalid, pageRequest("/g/"+id+"/talk?t="+q(tamper(seats[1]))))
+	b.do(&out, "/g/{id}/talk", valid, pageRequest("/g/"+id+"/talk?t="+q(seats[1])))
+	b.do(&out, "/g/{id}/talk", invalid, formRequest("/g/"+id+"/talk", url.Values{"t": {tamper(seats[1])}, "text": {"Да"}}))
+	b.do(&out, "/g/{id}/talk", valid, formRequest("/g/"+id+"/talk", url.Values{"t": {seats[1]}, "text": {"Да"}, "to": {"0"}}))
+	b.do(&out, "/g/{id}/talk/hide", invalid, formRequest("/g/"+id+"/talk/hide", url.Values{"t": {tamper(g.OrganiserToken)}, "key": {line.Key}, "hidden": {"0"}}))
+	b.do(&out, "/g/{id}/talk/hide", valid, formRequest("/g/"+id+"/talk/hide", url.Values{"t": {g.OrganiserToken}, "key": {line.Key}, "hidden": {"0"}}))
+
 	// A game created from the home page's form; one refused.
 	page := url.Values{"kind": {"businessman"}, "org_name": {"Ольга"}, "org_email": {addr("olga")}, "org_lang": {"ru"},
 		"deadline": {"48"}, "name0": {"Анна"}, "email0": {addr("anna")}, "lang0": {"ru"},
@@ -543,5 +596,93 @@ func (b *backend) play() []answer {
 	}
 	b.do(&out, "/unsubscribe", invalid, oneClick(tamper(unsub)))
 	b.do(&out, "/unsubscribe", valid, oneClick(unsub))
+
+	// Sign in by mail (issue 17): the form (a malformed address refused),
+	// Anna's sign-in link as its mail carries it, the session its button
+	// opens, her links page, a revocation and signing out everywhere.
+	b.do(&out, "/signin", valid, pageRequest("/signin"))
+	b.do(&out, "/signin", invalid, pageRequest("/signin?t=not-a-token&lang=xx"))
+	b.do(&out, "/signin", invalid, formRequest("/signin", url.Values{"email": {"not an address"}}))
+	b.do(&out, "/signin", valid, formRequest("/signin", url.Values{"email": {addr("anna")}}))
+	signin, _, ok, err := b.svc.IssueSignIn(context.Background(), addr("anna"))
+	if err != nil || !ok {
+		b.t.Fatalf("sign-in link for anna: %v, %v", ok, err)
+	}
+	b.do(&out, "/signin/open", invalid, pageRequest("/signin/open?t="+q(tamper(signin))))
+	b.do(&out, "/signin/open", valid, pageRequest("/signin/open?t="+q(signin)))
+	b.do(&out, "/signin/open", invalid, formRequest("/signin/open", url.Values{"t": {tamper(signin)}}))
+	opened := b.do(&out, "/signin/open", valid, formRequest("/signin/open", url.Values{"t": {signin}}))
+	opens, perr := url.Parse(opened.headers["location"])
+	if perr != nil || opens.Query().Get("t") == "" {
+		b.t.Fatalf("sign-in opened no session: %q", opened.headers["location"])
+	}
+	session := opens.Query().Get("t")
+	b.do(&out, "/me/links", invalid, pageRequest("/me/links?t="+q(tamper(session))))
+	b.do(&out, "/me/links", valid, pageRequest("/me/links?t="+q(session)))
+	b.do(&out, "/me/links/revoke", invalid, formRequest("/me/links/revoke", url.Values{"t": {tamper(session)}, "link": {"mail"}}))
+	b.do(&out, "/me/links/revoke", valid, formRequest("/me/links/revoke", url.Values{"t": {session}, "link": {"mail"}}))
+	b.do(&out, "/me/signout", invalid, formRequest("/me/signout", url.Values{"t": {tamper(session)}}))
+	b.do(&out, "/me/signout", valid, formRequest("/me/signout", url.Values{"t": {session}}))
+	b.playLeague(&out, addr)
 	return out
+}
+
+// playLeague plays the leagues' routes (issue 14): a league made by the
+// API, members joining by its invitation (the API and the page), its
+// pages, a season started by the organiser's page and by the API, a
+// substitute seated, a member leaving.
+func (b *backend) playLeague(out *[]answer, addr func(string) string) {
+	t, q := b.t, url.QueryEscape
+	create := map[string]any{"name": "Клуб", "kind": "western", "organiser": map[string]string{"name": "Ольга", "email": addr("olga"), "lang": "ru"},
+		"table_size": 2, "rounds": 2, "divisions": 1}
+	b.do(out, "/api/leagues", invalid, jsonRequest("POST", "/api/leagues", "", map[string]any{"kind": "chess"}))
+	resp := b.do(out, "/api/leagues", valid, jsonRequest("POST", "/api/leagues", "", create))
+	var lg struct {
+		ID             string `json:"id"`
+		OrganiserToken string `json:"organiser_token"`
+		InviteToken    string `json:"invite_token"`
+	}
+	if err := json.Unmarshal(resp.body, &lg); err != nil || lg.ID == "" {
+		t.Fatalf("%s: create league: %d %s", b.name, resp.status, resp.body)
+	}
+	base, org, inv := "/l/"+lg.ID, lg.OrganiserToken, lg.InviteToken
+	member := func(name, lang string) map[string]string {
+		return map[string]string{"name": name, "email": addr("league-" + strings.ToLower(name)), "lang": lang}
+	}
+	b.do(out, "/api/leagues/{id}/members", invalid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/members", tamper(inv), member("Anna", "ru")))
+	resp = b.do(out, "/api/leagues/{id}/members", valid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/members", inv, member("Anna", "ru")))
+	var joined struct {
+		MemberToken string `json:"member_token"`
+	}
+	if err := json.Unmarshal(resp.body, &joined); err != nil || joined.MemberToken == "" {
+		t.Fatalf("%s: join: %d %s", b.name, resp.status, resp.body)
+	}
+	anna := joined.MemberToken
+	b.do(out, "/l/{id}/join", invalid, pageRequest(base+"/join?t="+q(tamper(inv))))
+	b.do(out, "/l/{id}/join", valid, pageRequest(base+"/join?t="+q(inv)))
+	b.do(out, "/l/{id}/join", invalid, formRequest(base+"/join", url.Values{"t": {tamper(inv)}, "name": {"Bob"}, "email": {addr("league-bob")}}))
+	b.do(out, "/l/{id}/join", valid, formRequest(base+"/join", url.Values{"t": {inv}, "name": {"Bob"}, "email": {addr("league-bob")}, "member_lang": {"en"}}))
+	b.do(out, "/l/{id}/org", invalid, pageRequest(base+"/org?t="+q(tamper(org))))
+	b.do(out, "/l/{id}/org", valid, pageRequest(base+"/org?t="+q(org)))
+	b.do(out, "/l/{id}/start", invalid, formRequest(base+"/start", url.Values{"t": {tamper(org)}}))
+	b.do(out, "/l/{id}/start", valid, formRequest(base+"/start", url.Values{"t": {org}, "start": {"2099-01-01"}}))
+	// The season has begun: the API's start is refused, a substitute seated.
+	b.do(out, "/api/leagues/{id}/seasons", invalid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/seasons", tamper(org), map[string]any{}))
+	b.do(out, "/api/leagues/{id}/seasons", valid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/seasons", org, map[string]any{}))
+	sub := map[string]any{"member": "Anna", "from_round": 2, "person": member("Vera", "ru")}
+	b.do(out, "/api/leagues/{id}/substitutes", invalid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/substitutes", tamper(org), sub))
+	b.do(out, "/api/leagues/{id}/substitutes", valid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/substitutes", org, sub))
+	b.do(out, "/l/{id}/substitute", invalid, formRequest(base+"/substitute", url.Values{"t": {tamper(org)}}))
+	b.do(out, "/l/{id}/substitute", valid, formRequest(base+"/substitute", url.Values{"t": {org}, "member": {"Bob"}, "from": {"1"},
+		"name": {"Dan"}, "email": {addr("league-dan")}, "sub_lang": {"en"}}))
+	b.do(out, "/api/leagues/{id}", invalid, jsonRequest("GET", "/api/leagues/"+lg.ID, tamper(anna), nil))
+	b.do(out, "/api/leagues/{id}", valid, jsonRequest("GET", "/api/leagues/"+lg.ID, anna, nil))
+	b.do(out, "/l/{id}", invalid, pageRequest(base+"?t="+q(tamper(anna))))
+	b.do(out, "/l/{id}", valid, pageRequest(base+"?t="+q(anna)))
+	b.do(out, "/l/{id}/me", invalid, pageRequest(base+"/me?t="+q(tamper(anna))))
+	b.do(out, "/l/{id}/me", valid, pageRequest(base+"/me?t="+q(anna)))
+	b.do(out, "/api/leagues/{id}/leave", invalid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/leave", tamper(anna), nil))
+	b.do(out, "/api/leagues/{id}/leave", valid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/leave", anna, nil))
+	b.do(out, "/l/{id}/leave", invalid, formRequest(base+"/leave", url.Values{"t": {tamper(anna)}}))
+	b.do(out, "/l/{id}/leave", valid, formRequest(base+"/leave", url.Values{"t": {anna}}))
 }

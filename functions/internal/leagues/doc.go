@@ -3,7 +3,8 @@
 // divisions, its seasons of rounds, the games of each round made and
 // played by the game service like any other, the results, the season
 // tables, promotion and relegation, and the rating across seasons. It
-// knows no HTTP and sends no mail of its own.
+// knows no HTTP; its own mails are decided here and written and sent by
+// the Post it is given (package compose writes them).
 //
 // # Items
 //
@@ -59,15 +60,31 @@
 // "accepted" mail (a season of 3 × 7 members × 4 rounds: 84 of each), and
 // each game counts against the organiser's limits of new games
 // (service.DefaultLimits: 5 an hour, 20 a day; a round that meets them
-// waits, and the sweep tries again hourly). A game created already seated
+// waits, and the sweep tries again every WaitEvery). A game created already seated
 // and silent, for a trusted caller such as this package, would replace
 // both mails by the league's own "your table for the new round" mail.
 //
-// # Joining by invitation (not built yet)
+// # The league's own mails (letters.go)
 //
-// A member will join by a signed link: a linksign token of a new purpose
-// ("league-invite") whose Game field holds the league's id and whose
-// expiry is the invitation's; the join form adds the member with
-// AddMember. The organiser's page would sign a "league-organiser" token
-// the same way. Until then AddMember is the organiser adding a member.
+// The start of a season, each member's table for a new round (with the
+// signed link to their seat), the weekly standings and the season's
+// result are Letters, put into the season item's outbox in the same
+// conditional write as what they tell (StartSeason, a round started, the
+// week's date passed, the season over), so each is decided once; the
+// sweep then sends them through Config.Post and takes them out. A letter
+// goes only to a member whose preference wants it (Wants): the round's
+// table always, the rest by "all", "digest" (standings and result) or
+// "turns" (nothing else). Sending is at least once, as the games'.
+//
+// # Joining, leaving, substitutes
+//
+// A member joins by a signed link: a linksign token of purpose
+// "league-invite" whose Game field holds the league's id; its page (GET)
+// shows a form and changes nothing, its button (POST) adds the member
+// with AddMember. The organiser's pages carry a "league-org" token, a
+// member's a "league-member" token whose Seat is their index among the
+// members. Leave marks a member as leaving at the season's end: the next
+// season's proposal leaves them out. SeatSubstitute seats someone in a
+// member's place from a round not yet started: they play the seat, the
+// member keeps the points.
 package leagues

@@ -2,7 +2,6 @@ package leagues
 
 import (
 	"context"
-	"encoding/base32"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -30,6 +29,11 @@ const (
 	// CheckEvery is how often the sweep looks whether an open round's
 	// games have all ended (the games do not tell the league).
 	CheckEvery = time.Hour
+	// WaitEvery is how often the sweep tries again to start a round that
+	// is due and waits: for the organiser to confirm their address (a
+	// person who just followed the mail's link), or for the limits of new
+	// games. The scheduled sweep runs every 5 minutes.
+	WaitEvery = 5 * time.Minute
 	// maxAttempts bounds the retries of a write that lost a race.
 	maxAttempts = 8
 )
@@ -114,6 +118,9 @@ type Config struct {
 	Log   *slog.Logger
 	// Rating is the rating model; league.DefaultRatingModel when zero.
 	Rating league.RatingModel
+	// Post sends the league's own mails (letters.go); nil: the league
+	// decides none.
+	Post Post
 }
 
 // Service runs leagues. It is safe for concurrent use.
@@ -124,11 +131,12 @@ type Service struct {
 	rand   io.Reader
 	log    *slog.Logger
 	rating league.RatingModel
+	post   Post
 }
 
 // New makes a Service.
 func New(c Config) *Service {
-	s := &Service{store: c.Store, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log, rating: c.Rating}
+	s := &Service{store: c.Store, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log, rating: c.Rating, post: c.Post}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -216,11 +224,11 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (*League, error
 }
 
 func (s *Service) newID() (string, error) {
-	b := make([]byte, 10)
-	if _, err := io.ReadFull(s.rand, b); err != nil {
+	id, err := service.NewID(s.rand, 10)
+	if err != nil {
 		return "", fmt.Errorf("new league id: %w", err)
 	}
-	return strings.ToLower(base32.StdEncoding.EncodeToString(b)), nil
+	return id, nil
 }
 
 // checkText refuses an empty or overlong text, or one with control
@@ -308,7 +316,7 @@ func (s *Service) Leave(ctx context.Context, id, name string) error {
 }
 
 // errUnchanged ends an update that has nothing to write.
-var errUnchanged = errors.New("unchanged")
+var errUnchanged = service.ErrUnchanged
 
 // League reads a league and its version.
 func (s *Service) League(ctx context.Context, id string) (*League, int64, error) {
@@ -323,22 +331,12 @@ func (s *Service) League(ctx context.Context, id string) (*League, int64, error)
 // updateLeague reads, changes and writes the league item, again on a
 // conflict.
 func (s *Service) updateLeague(ctx context.Context, id string, change func(*League) error) error {
-	for attempt := 1; ; attempt++ {
-		l, ver, err := s.League(ctx, id)
-		if err != nil {
+	return service.Update(maxAttempts, func() (*League, int64, error) { return s.League(ctx, id) },
+		func(l *League, _ int64) error { return change(l) },
+		func(l *League, ver int64) error {
+			_, err := s.put(ctx, id, leagueKey, l, ver, 0)
 			return err
-		}
-		if err := change(l); errors.Is(err, errUnchanged) {
-			return nil
-		} else if err != nil {
-			return err
-		}
-		_, err = s.put(ctx, id, leagueKey, l, ver, 0)
-		if errors.Is(err, store.ErrConflict) && attempt < maxAttempts {
-			continue
-		}
-		return err
-	}
+		})
 }
 
 // get reads an item into v.

@@ -76,14 +76,14 @@ func (s *Service) sweepLeague(ctx context.Context, id string, now time.Time) err
 		return err
 	}
 	if season.Over && wake != 0 {
-		// The league has taken the season in: nothing more is due. A
-		// conflict means another sweep wrote the item; the next sweep
-		// finds the wake and clears it.
-		if _, err := s.put(ctx, id, seasonKey(season.N), season, ver, 0); err != nil && !errors.Is(err, store.ErrConflict) {
+		// The league has taken the season in: nothing more is due but
+		// the mail still to send. A conflict means another sweep wrote
+		// the item; the next sweep finds the wake and clears it.
+		if _, err := s.put(ctx, id, seasonKey(season.N), season, ver, season.wakeAt(now.Unix())); err != nil && !errors.Is(err, store.ErrConflict) {
 			return fmt.Errorf("season %d: %w", season.N, err)
 		}
 	}
-	return nil
+	return s.drain(ctx, id, now)
 }
 
 // advance starts and closes the season's rounds that are due, and ends the
@@ -92,7 +92,7 @@ func (s *Service) advance(ctx context.Context, l *League, season *Season, now ti
 	if season.Over {
 		return false, nil
 	}
-	changed := false
+	changed := s.digestDue(l, season, now.Unix())
 	for i := range season.Rounds {
 		r := &season.Rounds[i]
 		if r.Closed {
@@ -102,11 +102,14 @@ func (s *Service) advance(ctx context.Context, l *League, season *Season, now ti
 			if now.Unix() < r.StartAt {
 				break // later rounds start later still
 			}
-			did, err := s.startRound(ctx, l, season.N, r)
+			did, err := s.startRound(ctx, l, season, r)
 			if err != nil {
 				return false, fmt.Errorf("start round %d of season %d: %w", r.N, season.N, err)
 			}
 			changed = changed || did
+			if r.Started {
+				s.lettersToAll(l, season, LetterRound, r.N, 0)
+			}
 		}
 		if r.Started {
 			did, err := s.closeRound(ctx, r, now)
@@ -122,6 +125,7 @@ func (s *Service) advance(ctx context.Context, l *League, season *Season, now ti
 			return false, err
 		}
 		season.Over, season.Tables, changed = true, tables, true
+		s.lettersToAll(l, season, LetterResult, 0, 0)
 		s.log.InfoContext(ctx, "season over", "league", l.ID, "season", season.N)
 	}
 	return changed, nil
@@ -139,7 +143,8 @@ func gameKey(league string, season, round, table int) string {
 // the organiser to confirm their address is confirmed once they have
 // confirmed it for another game; until then the round waits. It tells
 // whether it changed the round.
-func (s *Service) startRound(ctx context.Context, l *League, season int, r *Round) (bool, error) {
+func (s *Service) startRound(ctx context.Context, l *League, sn *Season, r *Round) (bool, error) {
+	season := sn.N
 	changed, all := false, true
 	for ti := range r.Tables {
 		t := &r.Tables[ti]
@@ -151,7 +156,7 @@ func (s *Service) startRound(ctx context.Context, l *League, season int, r *Roun
 			if !ok {
 				return false, fmt.Errorf("table %d seats %q, who is not a member", ti+1, name)
 			}
-			req.Seats = append(req.Seats, service.Person{Name: m.Name, Email: m.Email, Lang: m.Lang})
+			req.Seats = append(req.Seats, sn.playerOf(m, r.N))
 		}
 		c, err := s.games.Create(ctx, req)
 		if e := service.AsError(err); e != nil && e.Code == service.CodeTooMany {

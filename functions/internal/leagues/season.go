@@ -27,6 +27,12 @@ type Season struct {
 	Over      bool       `json:"over,omitempty"`
 	// Tables is each division's season table, once the season is over.
 	Tables [][]league.Row `json:"tables,omitempty"`
+	// Substitutes seated by the organiser (substitutes.go).
+	Substitutes []Substitute `json:"substitutes,omitempty"`
+	// Outbox is the league's mails decided and not yet sent; DigestAt is
+	// when the next weekly standings are due (letters.go).
+	Outbox   []Letter `json:"outbox,omitempty"`
+	DigestAt int64    `json:"digest_at,omitempty"`
 }
 
 // Round is one round of a season: its dates and tables.
@@ -165,8 +171,17 @@ func (s *Service) StartSeason(ctx context.Context, id string, divisions [][]stri
 			}
 		}
 	}
-	// The first round wakes the sweep on its date, even one already past.
-	if _, err := s.put(ctx, id, seasonKey(n), season, 0, season.Rounds[0].StartAt); err != nil {
+	if s.post != nil {
+		season.DigestAt = start.Add(DigestEvery).Unix()
+		s.lettersToAll(l, season, LetterStart, 0, 0)
+	}
+	// The first round wakes the sweep on its date, even one already past;
+	// mail to send wakes it at once.
+	wake := season.Rounds[0].StartAt
+	if len(season.Outbox) > 0 {
+		wake = min(wake, s.now().Unix())
+	}
+	if _, err := s.put(ctx, id, seasonKey(n), season, 0, wake); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return 0, &service.Error{Code: service.CodeConflict, RU: "Этот сезон уже начат.", EN: "That season has started already.", Cause: err}
 		}
@@ -243,20 +258,28 @@ func (season *Season) PointsByRound(d int) (map[string][]int64, error) {
 }
 
 // wakeAt is when the season next needs the sweep: a round's start still
-// to come; for a round that is open, or due but not yet started (its
-// games wait for the organiser to confirm their address, or for the
-// limits of new games), now+CheckEvery, and no
-// later than an open round's closing date; 0 once every round is closed.
+// to come; for a round due but not yet started (its games wait for the
+// organiser to confirm their address, or for the limits of new games),
+// now+WaitEvery; for a round that is open, now+CheckEvery, and no later
+// than its closing date; the weekly standings' date;
+// for mail not yet sent, now+CheckEvery; 0 once every round is closed and
+// every mail sent.
 func (season *Season) wakeAt(now int64) int64 {
 	var wake int64 = math.MaxInt64
 	check := now + int64(CheckEvery/time.Second)
+	if len(season.Outbox) > 0 {
+		wake = check
+	}
+	if season.DigestAt > 0 && !season.Over {
+		wake = min(wake, max(season.DigestAt, now))
+	}
 	for _, r := range season.Rounds {
 		switch {
 		case r.Closed:
 		case !r.Started && r.StartAt > now:
 			wake = min(wake, r.StartAt)
 		case !r.Started:
-			wake = min(wake, check)
+			wake = min(wake, now+int64(WaitEvery/time.Second))
 		default:
 			wake = min(wake, check, r.CloseAt)
 		}

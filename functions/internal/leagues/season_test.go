@@ -13,6 +13,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
+	"github.com/pbmgames/pbm/infra/store"
 )
 
 // The members of the simulated league: three divisions of seven.
@@ -31,7 +32,8 @@ func TestSeasonOfThreeDivisions(t *testing.T) {
 	st := boltStore(t)
 	start := time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
 	c := &clock{now: start}
-	svc, lg := services(t, st, st, c)
+	box := &postbox{}
+	svc, lg := servicesWithPost(t, st, st, c, box)
 
 	l, err := lg.Create(ctx, leagues.CreateRequest{Name: "Клуб по средам", Organiser: servicePerson("Organiser", "org@club.example"),
 		Kind: "businessman", Options: []byte(`{"laps":2}`), TableSize: 4, DeadlineHours: 24, Rounds: 4, Divisions: 3})
@@ -44,7 +46,8 @@ func TestSeasonOfThreeDivisions(t *testing.T) {
 	for d, div := range simMembers {
 		for i, name := range div {
 			m := leagues.Member{Name: name, Email: fmt.Sprintf("%s@club.example", name), Lang: []string{"ru", "en"}[i%2],
-				TimeZone: []string{"Europe/Moscow", "Europe/Berlin", "Asia/Yekaterinburg"}[(d+i)%3], Mail: "all"}
+				TimeZone: []string{"Europe/Moscow", "Europe/Berlin", "Asia/Yekaterinburg"}[(d+i)%3],
+				Mail:     []string{store.MailAll, store.MailTurns, store.MailDigest}[(d*7+i)%3]}
 			if err := lg.AddMember(ctx, l.ID, m); err != nil {
 				t.Fatal(err)
 			}
@@ -115,6 +118,8 @@ func TestSeasonOfThreeDivisions(t *testing.T) {
 	}
 	checkVanished(t, svc, season)
 	logMails(t, svc, season)
+	// The season of twelve days had one weekly standings, on day 7.
+	checkLetters(t, box, l, 4, 1)
 
 	// The ratings are the season's tables rated one after another.
 	var all []league.Table

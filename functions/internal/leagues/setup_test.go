@@ -1,7 +1,6 @@
 package leagues_test
 
 import (
-	"log/slog"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -9,11 +8,8 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
-	"github.com/pbmgames/pbm/functions/internal/servicetest"
-	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
-	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // gameStore is what a test's services keep games and leagues in: both
@@ -47,15 +43,7 @@ func (c *clock) Set(t time.Time) {
 // seeded from the test's name.
 func services(t *testing.T, st gameStore, leagueStore store.LeagueStore, c *clock) (*service.Service, *leagues.Service) {
 	t.Helper()
-	keys, err := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
-	if err != nil {
-		t.Fatal(err)
-	}
-	log := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Now: c.Now, Rand: testenv.Rand(t.Name()),
-		Limits: servicetest.Roomy, Log: log})
-	lg := leagues.New(leagues.Config{Store: leagueStore, Games: svc, Now: c.Now, Rand: testenv.Rand(t.Name() + "/leagues"), Log: log})
-	return svc, lg
+	return servicesWithPost(t, st, leagueStore, c, nil)
 }
 
 func boltStore(t *testing.T) *boltstore.Store {

@@ -51,26 +51,35 @@ func (r *recorder) to(email string) []string {
 	return ids
 }
 
+// mailingWorld is a service on a scratch bbolt store whose notifier
+// mails after every commit into a recorder, reading the players'
+// preferences from the store; its clock stands at now.
+func mailingWorld(t *testing.T) (st *boltstore.Store, svc *service.Service, n *notify.Notifier, sender *recorder, now time.Time) {
+	t.Helper()
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "mail.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	now = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	sender = &recorder{}
+	log := slog.New(slog.DiscardHandler)
+	n = &notify.Notifier{Sender: sender, Players: st, Log: log, Now: clock}
+	svc = service.New(service.Config{Store: st, Players: st, Keys: keys, Now: clock, Log: log, AfterCommit: n.AfterCommit,
+		Rand: testenv.Rand(t.Name())})
+	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
+	return st, svc, n, sender, now
+}
+
 // TestDigest: a player who chose the daily digest gets their turns at
 // once, and the end of the game in a digest the sweep sends once its
 // oldest item is 24 hours old; if sending fails, the items wait for the
 // next sweep.
 func TestDigest(t *testing.T) {
 	ctx := context.Background()
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "digest.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
-	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
-	sender := &recorder{}
-	log := slog.New(slog.DiscardHandler)
-	n := &notify.Notifier{Sender: sender, Players: st, Log: log, Now: clock}
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Now: clock, Log: log, AfterCommit: n.AfterCommit,
-		Rand: testenv.Rand(t.Name())})
-	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
+	st, svc, n, sender, now := mailingWorld(t)
 
 	const digester, other = "anna@pbm.test", "bob@pbm.test"
 	if err := svc.SetPrefs(ctx, digester, "en", store.MailDigest, "", false); err != nil {

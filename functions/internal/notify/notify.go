@@ -72,14 +72,41 @@ func (n *Notifier) Drain(ctx context.Context, gameID string) error {
 	if err != nil {
 		return fmt.Errorf("drain %s: %w", gameID, err)
 	}
-	return n.DrainRecord(ctx, rec, ver)
+	return n.drain(ctx, rec, ver, n.Service.SettleAt)
 }
 
 // DrainRecord drains rec, the game as version ver, as Drain does, without
-// reading the game: the marks are written on that version (service.SettleAt).
-// rec must be the game's newest version as far as the caller knows — the
-// commit's own record — since what its outbox holds is sent.
+// reading the game: what was sent is marked in the game's sent marker
+// where the service keeps them, otherwise on that version of the game
+// (service.SettleSent). rec must be the game's newest version as far as
+// the caller knows — the commit's own record — since what its outbox
+// holds is sent.
 func (n *Notifier) DrainRecord(ctx context.Context, rec *service.Record, ver int64) error {
+	return n.drain(ctx, rec, ver, n.Service.SettleSent)
+}
+
+// DrainImage drains the game as the table's stream carries it after a
+// commit (its new image), as DrainRecord does, without reading the game
+// again (service.Image). An image without a body (a stream of keys only),
+// or whose body is not the game its key names, is not trusted: the game
+// is read and drained as Drain does.
+func (n *Notifier) DrainImage(ctx context.Context, g store.Game) error {
+	if g.Body == nil {
+		return n.Drain(ctx, g.ID)
+	}
+	rec, err := n.Service.Image(ctx, g)
+	if err != nil {
+		return fmt.Errorf("drain %s: %w", g.ID, err)
+	}
+	if rec.ID != g.ID {
+		n.Log.WarnContext(ctx, "stream image of another game: read instead", "game", g.ID, "image", rec.ID)
+		return n.Drain(ctx, g.ID)
+	}
+	return n.DrainRecord(ctx, rec, g.Version)
+}
+
+// drain sends rec's outbox and records what it did with settle.
+func (n *Notifier) drain(ctx context.Context, rec *service.Record, ver int64, settle func(context.Context, *service.Record, int64, service.Drained) error) error {
 	gameID := rec.ID
 	var sent []string
 	var unreachable []int
@@ -135,7 +162,7 @@ func (n *Notifier) DrainRecord(ctx context.Context, rec *service.Record, ver int
 		}
 		sent = append(sent, m.ID)
 	}
-	if err := n.Service.SettleAt(ctx, rec, ver, service.Drained{Sent: sent, Unreachable: unreachable, Failed: failed}); err != nil {
+	if err := settle(ctx, rec, ver, service.Drained{Sent: sent, Unreachable: unreachable, Failed: failed}); err != nil {
 		errs = append(errs, fmt.Errorf("mark sent %s: %w", gameID, err))
 	}
 	return errors.Join(errs...)
@@ -293,8 +320,22 @@ func (n *Notifier) Committed(ctx context.Context, rec *service.Record, ver int64
 // same game from both at once could send a mail twice.
 const SweepIdle = 2 * time.Minute
 
+// FoldIdle is how long a game whose mail has all been marked sent in its
+// marker, but which still holds it and so stays in the outbox index, is
+// left alone before the sweep writes it without that mail
+// (service.FoldSent). Until then each sweep (every 5 minutes) reads it,
+// the game and its marker, about 2 read units; the write costs about 5
+// write units, each five times a read unit's price, as much as an hour of
+// those reads. Waiting that long before writing (the ski rental's rule)
+// never costs more than twice what writing at once would, and a game
+// whose next move comes within the hour is never written for its mail at
+// all: that move drops the mail. A game that is over makes no next move:
+// it is written at SweepIdle.
+const FoldIdle = time.Hour
+
 // Sweep drains every game that still has pending mail and has not been
-// written for SweepIdle, service.SweepWorkers at a time.
+// written for SweepIdle, service.SweepWorkers at a time, and writes once
+// without its sent mail a game that is over or left alone for FoldIdle.
 func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]string, error)) error {
 	ids, err := pending(ctx)
 	if err != nil {
@@ -306,12 +347,21 @@ func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]s
 	)
 	_ = service.ForEach(ctx, ids, func(ctx context.Context, id string) error {
 		rec, _, err := n.Service.Load(ctx, id)
-		if err == nil && (n.now().Sub(time.Unix(rec.Updated, 0)) < SweepIdle || len(rec.Outbox) == 0) {
+		var idle, fold bool
+		if err == nil {
+			left := n.now().Sub(time.Unix(rec.Updated, 0))
+			idle = left >= SweepIdle
+			fold = rec.MarkedSent() && (left >= FoldIdle || idle && rec.Status == service.StatusOver)
+		}
+		if err == nil && (!idle || len(rec.Outbox) == 0 && !fold) {
 			return nil
 		}
-		if err == nil {
+		switch {
+		case err == nil && len(rec.Outbox) == 0:
+			err = n.Service.FoldSent(ctx, id)
+		case err == nil:
 			err = n.Drain(ctx, id)
-		} else {
+		default:
 			err = fmt.Errorf("sweep %s: %w", id, err)
 		}
 		if err != nil {

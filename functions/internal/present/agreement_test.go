@@ -169,7 +169,12 @@ func TestRussianAgrees(t *testing.T) {
 
 // ownSubject are texts whose past tense agrees with their own subject,
 // never with a player: «срок вышел», «ваш выбор изменился».
-var ownSubject = map[string]bool{"due_now": true, "choice_changed": true}
+var ownSubject = map[string]bool{"due_now": true, "choice_changed": true,
+	// «кто-то попросил», «никто не написал», «сезон (тур) начался»,
+	// «решил капитал»: the subject is in the text (a round's own line for
+	// league_round_waiting), never a player.
+	"mail_signin": true, "talk_none": true, "league_no_season": true, "league_tied_nw": true,
+	"league_mail_round": true, "league_round_waiting": true}
 
 // nameFirst are the texts whose first argument is a player's name.
 var nameFirst = map[string]bool{"hello": true, "invite_link_for": true, "chart_desc_seat": true, "ask_offer": true, "note_owner": true}

@@ -1,21 +1,24 @@
 // Package present says what the engines say, for people: the actions,
-// cells, goods, events and positions of each game in Russian and English.
+// cells, goods, events and positions of a game in Russian and English.
 // Pages and mails both ask it; no rule lives here.
 //
-// Each game has a presenter (Game), chosen by the game's kind with For.
-// The pages and mails only ever talk to that interface, so a game's
-// wording, its money, its panels and its decision groups are all in one
-// file of this package (western.go, businessman.go).
+// Each game has a presenter (Game), registered by the catalog and chosen
+// by the game's kind with For. The pages and mails only ever talk to that
+// interface, so a game's wording, its money, its panels, its decision
+// groups and its board are all in the game's own folder below this one
+// (present/<kind>/); this package knows no game.
 package present
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
+	"html/template"
 	"slices"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
-	_ "github.com/pbmgames/pbm/functions/internal/catalog" // registers the games
+	"github.com/pbmgames/pbm/functions/internal/boardpic"
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -141,9 +144,125 @@ type Option struct {
 // OptionChoice is one value of an option chosen from a list.
 type OptionChoice struct{ Value, Label string }
 
-var presenters = map[string]Game{}
+var (
+	presenters = map[string]Game{}
+	kinds      []string // in the order of registration
+)
 
-func register(g Game) { presenters[g.Kind()] = g }
+// Filer is a presenter that brings files to the shared parts.
+type Filer interface {
+	// Files are the game's own files: texts.json (its phrases by key,
+	// each a Russian and an English text), rules.ru.html and
+	// rules.en.html (its rules in short, a fragment of its rules page) and
+	// openapi.json (its part of the JSON API's document), embedded in
+	// its folder.
+	Files() embed.FS
+}
+
+// File is one of the files of a kind of game (Filer); false if it has
+// none of that name.
+func File(kind, name string) ([]byte, bool) {
+	f, ok := For(kind).(Filer)
+	if !ok {
+		return nil, false
+	}
+	b, err := f.Files().ReadFile(name)
+	return b, err == nil
+}
+
+// Rules are the rules in short of a kind of game, in the reader's
+// language; "" for a game without them.
+func Rules(l, kind string) template.HTML {
+	b, _ := File(kind, "rules."+templates.Pick(l, "ru", "en")+".html")
+	return template.HTML(b) // the game's own file, not input
+}
+
+// Phrases are a game's texts of its actions and events by type, each a
+// Russian and an English text.
+type Phrases struct {
+	Actions map[string][2]string `json:"actions"`
+	Events  map[string][2]string `json:"events"`
+}
+
+// MustPhrases reads a game's phrases from its embedded files; a file that
+// does not read is a programming error, and MustPhrases panics on it, at
+// start.
+func MustPhrases(files embed.FS, name string) Phrases {
+	var p Phrases
+	b, err := files.ReadFile(name)
+	if err == nil {
+		err = json.Unmarshal(b, &p)
+	}
+	if err != nil {
+		panic(fmt.Sprintf("present: phrases %s: %v", name, err))
+	}
+	return p
+}
+
+// Unworded is how game g shows an event it has no words for: its seat,
+// its type and its amount in the game's money.
+func Unworded(l string, g Game, who string, e engine.Event) string {
+	if e.Amount != 0 {
+		return fmt.Sprintf("%s: %s %s", who, e.Type, g.Money(l, e.Amount))
+	}
+	return fmt.Sprintf("%s: %s", who, e.Type)
+}
+
+// OptionsText sums up a game's options: its laps, then the notes that
+// apply ("" for one that does not); "" for options that did not read (ok
+// false, ReadOptions).
+func OptionsText(l string, ok bool, laps int, notes ...string) string {
+	if !ok {
+		return ""
+	}
+	s := templates.Count(l, "n_laps", laps)
+	for _, n := range notes {
+		if n != "" {
+			s += ", " + n
+		}
+	}
+	return s
+}
+
+// NoteIf is the text of key when on holds, else "".
+func NoteIf(l string, on bool, key string) string {
+	if !on {
+		return ""
+	}
+	return templates.T(l, key)
+}
+
+// Boarder is a presenter that draws its game's board.
+type Boarder interface {
+	// Board is the layout of the game's board.
+	Board() boardpic.Layout
+}
+
+// Register makes g the presenter of its kind, and adds what it brings
+// to the shared parts: its phrases (texts.json of Filer), its board
+// (Boarder). A game's phrases that do not read are a programming error,
+// and Register panics on them, at start. The catalog calls it once
+// for each game, at start, the service's first game first.
+func Register(g Game) {
+	if _, again := presenters[g.Kind()]; !again {
+		kinds = append(kinds, g.Kind())
+	}
+	presenters[g.Kind()] = g
+	if b, ok := File(g.Kind(), "texts.json"); ok {
+		var texts map[string][2]string
+		if err := json.Unmarshal(b, &texts); err != nil {
+			panic(fmt.Sprintf("present: the texts of %s: %v", g.Kind(), err))
+		}
+		templates.AddTexts(texts)
+	}
+	if b, ok := g.(Boarder); ok {
+		boardpic.Register(b.Board())
+	}
+}
+
+// Kinds are the kinds of the registered games, in the order of their
+// registration: the first is the one a form offers first.
+func Kinds() []string { return slices.Clone(kinds) }
 
 // For is the presenter of a kind of game; an unknown kind gets a plain
 // one that shows codes.
@@ -157,10 +276,7 @@ func For(kind string) Game {
 // GameName is the name of a kind of game.
 func GameName(lang, kind string) string {
 	if info, ok := games.Lookup(kind); ok {
-		if lang == "en" {
-			return info.EN
-		}
-		return info.RU
+		return templates.Pick(lang, info.RU, info.EN)
 	}
 	return kind
 }
@@ -176,11 +292,23 @@ func OverText(p Game, l string, evs []engine.Event, name func(int) string) strin
 	return ""
 }
 
-// gameOver is the type of both games' last event.
+// gameOver is the type of every game's last event.
 const gameOver = "game_over"
 
-// defaultsOf reads a game's default options as the form shows them.
-func defaultsOf(opts any) map[string]any {
+// ReadOptions reads a game's stored options (JSON) over its defaults;
+// false if they do not read.
+func ReadOptions[T any](raw json.RawMessage, defaults T) (T, bool) {
+	o := defaults
+	if len(raw) > 0 && string(raw) != "null" {
+		if err := json.Unmarshal(raw, &o); err != nil {
+			return o, false
+		}
+	}
+	return o, true
+}
+
+// Defaults reads a game's default options as the form shows them.
+func Defaults(opts any) map[string]any {
 	b, err := json.Marshal(opts)
 	if err != nil {
 		return nil
@@ -192,34 +320,17 @@ func defaultsOf(opts any) map[string]any {
 	return m
 }
 
-// pick is the Russian or the English text.
-func pick(l, ru, en string) string {
-	if l == "en" {
-		return en
-	}
-	return ru
-}
-
-// say formats the Russian or the English text, its numbers written the
-// reader's way.
-func say(l, ru, en string, args ...any) string { return templates.Sprintf(l, pick(l, ru, en), args...) }
-
-// amount writes a number the reader's way, never broken across lines.
-func amount(l string, v int64) string { return templates.Money(l, v) }
-
-func abs(v int64) int64 {
+// Abs is v without its sign: an amount gained or lost.
+func Abs(v int64) int64 {
 	if v < 0 {
 		return -v
 	}
 	return v
 }
 
-// laps writes "20 кругов" / "20 laps".
-func laps(l string, n int) string { return templates.Count(l, "n_laps", n) }
-
-// partsIn lists parts in the order of keys (with their text keys), the
+// PartsIn lists parts in the order of keys (with their text keys), the
 // unknown ones last by name.
-func partsIn(l string, parts map[string]int64, order [][2]string) []Part {
+func PartsIn(l string, parts map[string]int64, order [][2]string) []Part {
 	var out []Part
 	known := map[string]bool{}
 	for _, o := range order {
@@ -245,7 +356,7 @@ func partsIn(l string, parts map[string]int64, order [][2]string) []Part {
 type plain struct{ kind string }
 
 func (p plain) Kind() string                         { return p.kind }
-func (plain) Money(l string, v int64) string         { return amount(l, v) }
+func (plain) Money(l string, v int64) string         { return templates.Money(l, v) }
 func (plain) Currency() string                       { return "" }
 func (plain) CellName(_ string, n int) string        { return fmt.Sprint(n) }
 func (plain) SecretText(l string) string             { return "" }
@@ -263,7 +374,7 @@ func (plain) Prompt(string, any, int, bool, func(int) string) string {
 func (plain) ActionLabel(_ string, a engine.Action, _ func(int) string) string { return a.Type }
 func (p plain) Command(l string, a engine.Action, name func(int) string) string {
 	if a.Amount != 0 {
-		return a.Type + ": " + amount(l, a.Amount)
+		return a.Type + ": " + templates.Money(l, a.Amount)
 	}
 	return a.Type
 }
@@ -273,7 +384,7 @@ func (plain) EventText(_ string, e engine.Event, name func(int) string) string {
 func (plain) Choice(l string, c engine.Choice, _ any, _ func(int) string) Choice {
 	return Choice{Label: c.Type, Group: "grp_other"}
 }
-func (plain) Parts(l string, parts map[string]int64) []Part  { return partsIn(l, parts, nil) }
+func (plain) Parts(l string, parts map[string]int64) []Part  { return PartsIn(l, parts, nil) }
 func (plain) Squares(string, any, func(int) string) []Square { return nil }
 
 // PlayedFor says, to the seat itself only, what was played for it without

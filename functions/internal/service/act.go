@@ -67,6 +67,8 @@ func (s *Service) act(ctx context.Context, id string, invite int, a engine.Actio
 		return Result{}, Fail(CodeGameOver, nil)
 	case rec.Status != StatusPlaying:
 		return Result{}, Fail(CodeWrongStatus, fmt.Errorf("act in status %s", rec.Status))
+	case rec.Paused != 0:
+		return Result{}, errPaused
 	case seat < 0:
 		return Result{}, Fail(CodeForbidden, fmt.Errorf("invite %d has no seat", invite))
 	}
@@ -155,6 +157,8 @@ func (o origin) String() string {
 		return ByBot
 	case byOrder:
 		return ByOrder
+	case byOrganiser:
+		return ByOrganiser
 	}
 	return ""
 }
@@ -228,7 +232,9 @@ func (s *Service) record(rec *Record, before, after engine.Game, d decision, ev 
 	for len(rec.Acted) < after.Seats() {
 		rec.Acted = append(rec.Acted, 0)
 	}
-	rec.Acted[seat]++
+	if seat >= 0 { // not the organiser's (engine.Organiser)
+		rec.Acted[seat]++
+	}
 	rec.grow(after.Seats())
 	if by == byPlayer {
 		rec.Misses[seat] = 0 // misses count in a row
@@ -292,15 +298,8 @@ func visible(ev []engine.Event, seat int) []engine.Event {
 func (s *Service) autoplay(rec *Record, g engine.Game, next int64) error {
 	g, n, err := s.playOn(rec, g, next, func(g engine.Game) (decision, bool, error) {
 		for _, o := range g.Owing() {
-			if o < len(rec.Bots) && rec.Bots[o] {
-				a, ok := g.Bot(o)
-				if !ok {
-					return decision{}, false, fmt.Errorf("game %s: bot of seat %d has no move", rec.ID, o)
-				}
-				return decision{seat: o, action: a, by: byBot}, true, nil
-			}
-			if a, ok := rec.byOrders(g, o); ok {
-				return decision{seat: o, action: a, by: byOrder}, true, nil
+			if d, ok, err := s.standIn(rec, g, o); ok || err != nil {
+				return d, ok, err
 			}
 		}
 		return decision{}, false, nil

@@ -46,5 +46,5 @@ func (r *Record) HasSeat(c linksign.Claims) error {
 	if c.Seat < 0 || c.Seat >= len(r.Seats) {
 		return Fail(CodeForbidden, fmt.Errorf("%s token for seat %d of %d", c.Purpose, c.Seat, len(r.Seats)))
 	}
-	return nil
+	return r.Seats[c.Seat].stillSeated()
 }

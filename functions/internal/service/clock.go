@@ -51,8 +51,8 @@ func (r *Record) remindAt(seat int) int64 {
 // wakeAt is when the game next needs the clock: the earliest reminder not
 // yet sent or deadline (0: none).
 func (r *Record) wakeAt() int64 {
-	if r.Status != StatusPlaying {
-		return 0
+	if r.Status != StatusPlaying || r.Paused != 0 {
+		return 0 // a paused game's clocks stand still
 	}
 	if r.PlayOn {
 		return r.Updated
@@ -65,6 +65,9 @@ func (r *Record) wakeAt() int64 {
 		t := due
 		if seat < len(r.Reminded) && !r.Reminded[seat] && (seat >= len(r.Bots) || !r.Bots[seat]) {
 			t = r.remindAt(seat)
+		}
+		if away := r.nextAway(seat, r.Updated); away != 0 && away < t {
+			t = away // its bot plays the decision from then
 		}
 		if wake == 0 || t < wake {
 			wake = t
@@ -111,12 +114,13 @@ func (s *Service) tickGame(ctx context.Context, id string, game store.Game) (boo
 	if err != nil {
 		return false, err
 	}
-	if rec.Status != StatusPlaying {
+	if rec.Status != StatusPlaying || rec.Paused != 0 {
 		return false, nil
 	}
 	now := s.now().Unix()
-	if !rec.PlayOn && !rec.pastDue(now) {
-		// Only reminders (or an early wake): the engine is not needed.
+	if !rec.PlayOn && !rec.pastDue(now) && len(rec.Away) == 0 {
+		// Only reminders (or an early wake), and no absence that may have
+		// begun: the engine is not needed.
 		return s.remindOnly(ctx, rec, ver, now)
 	}
 	g, err := s.Engine(rec)
@@ -125,7 +129,9 @@ func (s *Service) tickGame(ctx context.Context, id string, game store.Game) (boo
 	}
 	rec.grow(g.Seats())
 	changed := false
-	if rec.PlayOn { // the last commit left covered decisions to play
+	// The last commit left covered decisions to play, or a seat that owes
+	// one has gone away since.
+	if rec.PlayOn || s.awayOwes(rec, g) {
 		if err := s.autoplay(rec, g, ver+1); err != nil {
 			return false, err
 		}
@@ -219,7 +225,7 @@ func (s *Service) playMissed(ctx context.Context, rec *Record, g engine.Game, ne
 // misses may hand the seat to a bot first. missed counts each seat's miss
 // once in a tick (a turn played out by defaults is one miss).
 func (s *Service) missed(ctx context.Context, rec *Record, g engine.Game, seat int, missed map[int]bool) (decision, bool, error) {
-	if !missed[seat] {
+	if !missed[seat] && !s.away(rec, seat) { // an absence's deadlines are no misses
 		missed[seat] = true
 		rec.Misses[seat]++
 	}

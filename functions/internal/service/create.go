@@ -30,6 +30,9 @@ type CreateRequest struct {
 	// the player (OnMisses: "bot", the default, or "drop"); 2 when 0.
 	MissesToBot int    `json:"misses_to_bot,omitempty"`
 	OnMisses    string `json:"on_misses,omitempty"`
+	// AwayDays is each seat's vacation allowance in days (Away):
+	// DefaultAwayDays when 0, none when −1.
+	AwayDays int `json:"away_days,omitempty"`
 	// Key makes the creation idempotent: the same key from the same
 	// organiser with the same request answers the game the first made
 	// (a form sent again, a retried call); with another request it is
@@ -75,7 +78,7 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 		}
 	}
 	rec := &Record{Format: RecordFormat, Kind: req.Kind, Name: req.Name, Status: StatusInvited, Organiser: org,
-		DeadlineHours: req.DeadlineHours, MissesToBot: req.MissesToBot, OnMisses: req.OnMisses}
+		DeadlineHours: req.DeadlineHours, MissesToBot: req.MissesToBot, OnMisses: req.OnMisses, AwayDays: req.AwayDays}
 	if rec.Seats, err = seatsOf(req.Seats); err != nil {
 		return Created{}, err
 	}
@@ -163,6 +166,10 @@ func checkCreate(req *CreateRequest) (Person, error) {
 	if req.MissesToBot < 0 || req.MissesToBot > 100 {
 		return Person{}, invalid("Пропусков до передачи хода боту: от 1 до 100.", "Misses before a bot takes the seat must be 1 to 100.")
 	}
+	if req.AwayDays < -1 || req.AwayDays > MaxAwayDays {
+		return Person{}, invalid(fmt.Sprintf("Отпуск на игру: до %d дней (−1 — без отпуска).", MaxAwayDays),
+			fmt.Sprintf("The vacation allowance is up to %d days (−1: none).", MaxAwayDays))
+	}
 	switch req.OnMisses {
 	case "", OnMissesBot, OnMissesDrop:
 	default:
@@ -238,6 +245,9 @@ func (s *Service) Accept(ctx context.Context, id string, invite int) (string, er
 		if rec.Seats[invite].Accepted {
 			return errUnchanged // a second click changes nothing
 		}
+		if rec.Status == StatusPlaying && rec.Seats[invite].Engine >= 0 {
+			return s.seatSubstitute(rec, invite) // invited to a seat in play (Control)
+		}
 		if rec.Status != StatusInvited {
 			return Fail(CodeWrongStatus, fmt.Errorf("accept in status %s", rec.Status))
 		}
@@ -295,9 +305,19 @@ func (s *Service) start(rec *Record) error {
 }
 
 func (s *Service) newID() (string, error) {
-	b := make([]byte, 15)
-	if _, err := io.ReadFull(s.rand, b); err != nil {
+	id, err := NewID(s.rand, 15)
+	if err != nil {
 		return "", fmt.Errorf("new game id: %w", err)
+	}
+	return id, nil
+}
+
+// NewID is an id of n bytes read from r in lower-case base32: letters
+// and digits only, for n a multiple of 5.
+func NewID(r io.Reader, n int) (string, error) {
+	b := make([]byte, n)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return "", err
 	}
 	return strings.ToLower(base32.StdEncoding.EncodeToString(b)), nil
 }

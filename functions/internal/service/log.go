@@ -73,3 +73,62 @@ func commands(entries []Entry) []engine.Command {
 	}
 	return cmds
 }
+
+// Chart is every seat's net worth through a game, sampled: what the
+// game-over page draws. A game that is over keeps it (Record.Chart), so
+// that the page reads the one game item instead of replaying the whole
+// log from its chunks on every view.
+type Chart struct {
+	Moves []int     `json:"m"` // the command count at each sample
+	Worth [][]int64 `json:"w"` // Worth[seat][sample]
+}
+
+// ChartPoints bounds the samples of a game's net-worth chart.
+const ChartPoints = 200
+
+// NetWorth replays entries, the whole log of a game of seats seats, and
+// samples every seat's net worth at most points times, the start and the
+// end included.
+func NetWorth(rec *Record, seats int, entries []Entry, points int) (Chart, error) {
+	n := len(entries)
+	every := max(1, (n+points-2)/max(points-1, 1))
+	c := Chart{Worth: make([][]int64, seats)}
+	_, err := Replay(rec, rec.Rules, seats, entries, func(moves int, g engine.Game) {
+		if moves != 0 && moves%every != 0 && moves != n {
+			return
+		}
+		c.Moves = append(c.Moves, moves)
+		for _, sc := range g.Score() {
+			if sc.Seat >= 0 && sc.Seat < seats {
+				c.Worth[sc.Seat] = append(c.Worth[sc.Seat], sc.NetWorth)
+			}
+		}
+	})
+	if err != nil {
+		return Chart{}, err
+	}
+	return c, nil
+}
+
+// keepChart gives a game that is over, in the commit that ends it, its
+// net-worth chart, so that its game-over page reads the one game item
+// instead of replaying the log from its chunks on every view (and no page
+// view ever writes). A chart that cannot be made is left out: the page
+// then replays, as for a game that ended before charts were kept.
+func (s *Service) keepChart(ctx context.Context, rec *Record) {
+	if rec.Status != StatusOver || rec.Chart != nil || len(rec.Seed) != 32 {
+		return
+	}
+	g, err := s.Engine(rec)
+	if err == nil {
+		var entries []Entry
+		if entries, err = s.FullLog(ctx, rec); err == nil {
+			var c Chart
+			if c, err = NetWorth(rec, g.Seats(), entries, ChartPoints); err == nil {
+				rec.Chart = &c
+				return
+			}
+		}
+	}
+	s.log.WarnContext(ctx, "net worth chart not kept", "game", rec.ID, "err", err.Error())
+}

@@ -60,7 +60,7 @@ func (s *Service) planMail(rec *Record, before, after engine.Game) {
 		rec.grow(len(due))
 		rec.Reminded[seat] = false
 		rec.Rounds[seat]++ // a new round: its mail's link acts until the seat owes nothing
-		covered := rec.covered(after, seat)
+		covered := rec.covered(after, seat) || rec.leaving(seat) || s.away(rec, seat)
 		rec.setUnasked(seat, covered)
 		if rec.Bots[seat] || covered {
 			continue // the bot or the orders play it at once: nobody to mail

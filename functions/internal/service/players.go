@@ -9,7 +9,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -87,19 +86,6 @@ func ZoneOf(tz string) (*time.Location, error) {
 		return nil, fmt.Errorf("time zone %q", tz)
 	}
 	return time.LoadLocation(tz)
-}
-
-// VerifyPlayer checks a personal token (purpose "me" or "unsub") and
-// returns the address it was issued to.
-func (s *Service) VerifyPlayer(token string, p linksign.Purpose) (string, error) {
-	if token == "" {
-		return "", Fail(CodeUnauthorized, errors.New("no token"))
-	}
-	c, err := s.keys.Verify(token, s.now(), linksign.Expect{Purpose: p, AnyGame: true, Seat: linksign.NoSeat})
-	if err != nil {
-		return "", AsError(err)
-	}
-	return c.Game, nil
 }
 
 // Prefs reads the player item alone, a fixed size whatever the number of

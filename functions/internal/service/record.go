@@ -42,6 +42,9 @@ type SeatInfo struct {
 	Person
 	Accepted bool `json:"accepted,omitempty"`
 	Engine   int  `json:"engine"`
+	// Out says why an invitation holds no seat any more: OutReplaced
+	// (the organiser gave its seat to a substitute, a new invitation).
+	Out string `json:"out,omitempty"`
 }
 
 // Entry is one accepted command with what it caused.
@@ -144,6 +147,32 @@ type Record struct {
 	// ImportedFrom is the id a game imported from a record had on the
 	// instance that exported it: a finished game kept to be viewed.
 	ImportedFrom string `json:"imported_from,omitempty"`
+	// SentVer is the version of the game's sent marker (Config.Sent) the
+	// record was last loaded with: the notifier writes the marker
+	// conditioned on it.
+	SentVer int64 `json:"sent_ver,omitempty"`
+	// Chart is the net worth of every seat through a game that is over,
+	// kept by the commit that ended it (keepChart).
+	Chart *Chart `json:"chart,omitempty"`
+
+	// sentEntries is the marker Load read (SentVer); folded, the mail
+	// Load dropped from the outbox because the marker says it was sent,
+	// which the stored game holds until its next write. Not stored.
+	sentEntries []sentMail
+	folded      []string
+
+	// The organiser's controls and the players' absences (controls.go,
+	// away.go). Paused is when the organiser paused the game (0: it is
+	// not): its clocks stand still. Controls lists what the organiser
+	// did, oldest first. Leaving[seat]: the organiser removed the engine
+	// seat's player, who resigns at their next decision. Away holds each
+	// invitation's absences; AwayDays is each seat's vacation allowance
+	// (0: DefaultAwayDays, below 0: none).
+	Paused   int64             `json:"paused,omitempty"`
+	Controls []Control         `json:"controls,omitempty"`
+	Leaving  []bool            `json:"leaving,omitempty"`
+	Away     map[int][]Absence `json:"away,omitempty"`
+	AwayDays int               `json:"away_days,omitempty"`
 
 	// marking: this commit only marks mail sent (Settle), in the action
 	// that committed the mail; not stored.
@@ -189,6 +218,8 @@ type Mail struct {
 	Moves int    `json:"moves"`
 	Due   int64  `json:"due,omitempty"`   // the decision's deadline
 	About int    `json:"about,omitempty"` // the seat a mail to the organiser is about
+	// Control is the entry of Record.Controls a MailControl tells of.
+	Control int `json:"control,omitempty"`
 	// Failures counts the drains that could not compose this mail.
 	Failures int `json:"failures,omitempty"`
 }
@@ -393,17 +424,19 @@ func (r *Record) RevealedSeed() string {
 
 // Title names the game for subjects, pages and "my games": the name its
 // organiser gave it, else its kind (kindName, in the reader's language)
-// and its players — «Вестерн» (Анна, Bob, Вера) — past three counted.
+// and its players — «<game>» (Анна, Bob, Вера) — past three counted.
 func (r *Record) Title(lang, kindName string) string {
 	if r.Name != "" {
 		return r.Name
 	}
 	names := make([]string, 0, 4)
 	for _, s := range r.Seats {
-		names = append(names, s.Name)
+		if s.Out == "" { // not who gave their seat to a substitute
+			names = append(names, s.Name)
+		}
 	}
-	if len(names) > 3 {
-		names = append(names[:3], "+"+strconv.Itoa(len(r.Seats)-3))
+	if n := len(names); n > 3 {
+		names = append(names[:3], "+"+strconv.Itoa(n-3))
 	}
 	title := kindName
 	if lang != "en" {

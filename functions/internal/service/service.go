@@ -9,7 +9,9 @@
 // signs and checks links; act.go applies a seat's, a bot's or an order's
 // decision, on what precondition.go says the move was chosen on; clock.go
 // does what deadlines ask (Tick, the sweep); log.go reads and replays the
-// log; mail.go plans the mail a commit leaves.
+// log; mail.go plans the mail a commit leaves, and sent.go keeps what
+// the notifier sent in the marker beside the game; controls.go gives the
+// organiser's controls and away.go the players' absences.
 package service
 
 import (
@@ -59,7 +61,11 @@ type Config struct {
 	Players store.PlayerStore
 	// Guard counts games against Limits and remembers confirmed
 	// organisers; the Store when nil (both stores implement it).
-	Guard  store.GuardStore
+	Guard store.GuardStore
+	// Sent keeps the games' sent markers: when set, the notifier marks
+	// the mail it sent there rather than rewriting the game (SettleSent),
+	// and Load drops that mail from the outbox. Optional.
+	Sent   store.SentStore
 	Limits Limits
 	Keys   *linksign.Keyring
 	Now    func() time.Time // the clock; time.Now when nil
@@ -73,6 +79,22 @@ type Config struct {
 	// and version just written, so that the notifier need not read the
 	// game again.
 	Committed func(ctx context.Context, rec *Record, version int64)
+	// SignIn, when set, is told of each sign-in link asked for and
+	// admitted (AskSignIn), known address or not: it mails the link if
+	// the address is a player's (notify.Notifier.SendSignIn), after the
+	// answer is decided. Nil in Lambda, where the table's stream feeds
+	// the notifier.
+	SignIn func(ctx context.Context, email, lang string)
+
+	// Talk keeps the games' table talk (talk.go); optional: without it
+	// the service keeps none and mails fold none in.
+	Talk store.TalkStore
+	// TalkPosted, when set, is told of each message posted, after the
+	// post's answer is decided: it mails the message to the seats that
+	// asked for each one (notify.Notifier.SendTalk; talkmail.go). Nil in
+	// Lambda, where the message's item on the table's stream feeds the
+	// notifier.
+	TalkPosted func(ctx context.Context, game, key string)
 }
 
 // Service is safe for concurrent use.
@@ -80,6 +102,7 @@ type Service struct {
 	store       store.Store
 	players     store.PlayerStore
 	guard       store.GuardStore
+	sent        store.SentStore
 	limits      Limits
 	keys        *linksign.Keyring
 	now         func() time.Time
@@ -87,12 +110,16 @@ type Service struct {
 	log         *slog.Logger
 	afterCommit func(ctx context.Context, gameID string)
 	committed   func(ctx context.Context, rec *Record, version int64)
+	signIn      func(ctx context.Context, email, lang string)
+	talk        store.TalkStore
+	talkPosted  func(ctx context.Context, game, key string)
 }
 
 // New makes a Service.
 func New(c Config) *Service {
-	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, limits: c.Limits.withDefaults(), keys: c.Keys,
-		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed}
+	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, sent: c.Sent, limits: c.Limits.withDefaults(), keys: c.Keys,
+		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed, signIn: c.SignIn, talk: c.Talk,
+		talkPosted: c.TalkPosted}
 	if s.guard == nil {
 		g, ok := c.Store.(store.GuardStore)
 		if !ok {
@@ -112,7 +139,9 @@ func New(c Config) *Service {
 	return s
 }
 
-// Load reads a game and its version.
+// Load reads a game and its version. A game with mail in its outbox
+// costs a second, small read when the service keeps sent markers: the
+// mail its marker says was sent is dropped from the outbox.
 func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
 	g, err := s.store.GetGame(ctx, id)
 	if err != nil {
@@ -123,19 +152,33 @@ func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
 
 // loaded is Load of the game id read as g.
 func (s *Service) loaded(ctx context.Context, id string, g store.Game) (*Record, int64, error) {
+	rec, err := s.decodeGame(ctx, g)
+	if err != nil {
+		return nil, 0, err
+	}
+	if s.sent != nil && len(rec.Outbox) > 0 {
+		if err := s.foldSent(ctx, rec); err != nil {
+			return nil, 0, fmt.Errorf("load game %s: %w", id, err)
+		}
+	}
+	return rec, g.Version, nil
+}
+
+// decodeGame reads a stored game's record.
+func (s *Service) decodeGame(ctx context.Context, g store.Game) (*Record, error) {
 	var rec Record
 	if err := decode(g.Body, &rec); err != nil {
-		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
+		return nil, fmt.Errorf("load game %s: %w", g.ID, err)
 	}
 	if rec.Format != RecordFormat {
-		return nil, 0, fmt.Errorf("load game %s: record format %d", id, rec.Format)
+		return nil, fmt.Errorf("load game %s: record format %d", g.ID, rec.Format)
 	}
 	rec.upgrade()
 	if err := s.settleRules(ctx, &rec); err != nil {
-		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
+		return nil, fmt.Errorf("load game %s: %w", g.ID, err)
 	}
 	rec.seen = rec.summaries()
-	return &rec, g.Version, nil
+	return &rec, nil
 }
 
 // Engine restores the engine game of a started game, under its own rules
@@ -157,29 +200,23 @@ func (s *Service) Engine(rec *Record) (engine.Game, error) {
 	return g, nil
 }
 
-// errUnchanged tells update that the change found nothing to do: nothing
-// is written, and the call succeeds.
-var errUnchanged = errors.New("unchanged")
+// errUnchanged is ErrUnchanged, as the game commands return it.
+var errUnchanged = ErrUnchanged
 
 // update reads, changes and writes a game, retrying on conflict: for
 // commands whose effect does not depend on the order (accept, start).
 func (s *Service) update(ctx context.Context, id string, change func(*Record) error) error {
-	for attempt := 0; ; attempt++ {
-		rec, ver, err := s.Load(ctx, id)
-		if err != nil {
+	return s.updateAt(ctx, id, func(rec *Record, _ int64) error { return change(rec) })
+}
+
+// updateAt is update for a change that needs the version it read (to
+// play commands as the version after it).
+func (s *Service) updateAt(ctx context.Context, id string, change func(rec *Record, ver int64) error) error {
+	return Update(6, func() (*Record, int64, error) { return s.Load(ctx, id) }, change,
+		func(rec *Record, ver int64) error {
+			_, err := s.commit(ctx, rec, ver)
 			return err
-		}
-		if err := change(rec); errors.Is(err, errUnchanged) {
-			return nil
-		} else if err != nil {
-			return err
-		}
-		_, err = s.commit(ctx, rec, ver)
-		if errors.Is(err, store.ErrConflict) && attempt < 5 {
-			continue
-		}
-		return err
-	}
+		})
 }
 
 // commit writes rec as the version after prev: older log entries first go
@@ -207,6 +244,7 @@ func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, e
 		rec.Log = append(logLines(nil), rest...)
 		rec.Chunks++
 	}
+	s.keepChart(ctx, rec)
 	now := s.now()
 	rec.Updated = now.Unix()
 	rec.WakeKey = rec.wakeKey(now.Unix())
@@ -218,6 +256,7 @@ func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, e
 	if err != nil {
 		return 0, err
 	}
+	rec.folded = nil // the game no longer holds the mail Load dropped
 	s.syncMembers(ctx, rec, v)
 	switch {
 	case len(rec.Outbox) == 0:

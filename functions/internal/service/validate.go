@@ -47,12 +47,18 @@ func cleanPerson(p Person, organiser bool) (Person, error) {
 	if p.Email == "" {
 		return p, invalid(ru+": нужен адрес почты.", en+": the email address is missing.")
 	}
-	addr, err := mail.ParseAddress(p.Email)
-	if err != nil || addr.Address != p.Email || addr.Name != "" || !strings.Contains(p.Email[strings.LastIndexByte(p.Email, '@')+1:], ".") {
+	if !validEmail(p.Email) {
 		return p, invalid(ru+": неверный адрес почты «"+sanitize(p.Email)+"».", en+": invalid email address «"+sanitize(p.Email)+"».")
 	}
 	p.Email = strings.ToLower(p.Email)
 	return p, nil
+}
+
+// validEmail tells whether e is a bare address (no name, no angle
+// brackets) whose domain has a dot.
+func validEmail(e string) bool {
+	addr, err := mail.ParseAddress(e)
+	return err == nil && addr.Address == e && addr.Name == "" && strings.Contains(e[strings.LastIndexByte(e, '@')+1:], ".")
 }
 
 // whoseField names the person a form's row is about, in Russian and

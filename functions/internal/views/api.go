@@ -24,6 +24,20 @@ type GameView struct {
 	Seed       string `json:"seed,omitempty"`
 	// Rules is the rules version the game is played under.
 	Rules int `json:"rules"`
+	// Paused: the organiser paused the game. Controls is what the
+	// organiser did, oldest first.
+	Paused   bool          `json:"paused,omitempty"`
+	Controls []ControlView `json:"controls,omitempty"`
+}
+
+// ControlView is one of the organiser's controls (service.Control).
+type ControlView struct {
+	What  string `json:"what"`
+	At    int64  `json:"at"`
+	Seat  int    `json:"seat"`
+	By    string `json:"by,omitempty"`
+	Hours int    `json:"hours,omitempty"`
+	To    int    `json:"to,omitempty"`
 }
 
 // PlayerView is one invited player, as the reader may see them.
@@ -33,6 +47,13 @@ type PlayerView struct {
 	Email    string `json:"email,omitempty"` // the organiser and the player only
 	Accepted bool   `json:"accepted"`
 	Seat     int    `json:"seat"` // in the engine; −1 if not playing
+	// Bot: a bot plays the seat. Away: the player is away, until
+	// AwayUntil (0: until they are back). Out: "replaced" when the seat
+	// went to a substitute.
+	Bot       bool   `json:"bot,omitempty"`
+	Away      bool   `json:"away,omitempty"`
+	AwayUntil int64  `json:"away_until,omitempty"`
+	Out       string `json:"out,omitempty"`
 }
 
 // LogEntry is one command of the log as a reader may see it.

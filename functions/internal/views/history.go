@@ -38,31 +38,12 @@ func (h *History) At(n int) (engine.Game, error) {
 	return service.Replay(h.rec, h.rec.Rules, h.Seats, h.Entries[:min(max(n, 0), len(h.Entries))], nil)
 }
 
-// Series is every seat's net worth through the game, sampled.
-type Series struct {
-	Moves []int     // the command count at each sample
-	Worth [][]int64 // Worth[seat][sample]
-}
+// Series is every seat's net worth through the game, sampled; a game
+// that is over keeps it from the commit that ended it (Record.Chart).
+type Series = service.Chart
 
 // NetWorth replays the whole game and samples every seat's net worth at
 // most points times, the start and the end included.
 func (h *History) NetWorth(points int) (Series, error) {
-	n := len(h.Entries)
-	every := max(1, (n+points-2)/max(points-1, 1))
-	s := Series{Worth: make([][]int64, h.Seats)}
-	_, err := service.Replay(h.rec, h.rec.Rules, h.Seats, h.Entries, func(moves int, g engine.Game) {
-		if moves != 0 && moves%every != 0 && moves != n {
-			return
-		}
-		s.Moves = append(s.Moves, moves)
-		for _, sc := range g.Score() {
-			if sc.Seat >= 0 && sc.Seat < h.Seats {
-				s.Worth[sc.Seat] = append(s.Worth[sc.Seat], sc.NetWorth)
-			}
-		}
-	})
-	if err != nil {
-		return Series{}, err
-	}
-	return s, nil
+	return service.NetWorth(h.rec, h.Seats, h.Entries, points)
 }

@@ -20,6 +20,7 @@ type OrgPlayer struct {
 	Unreachable         bool   // their mail bounced or complained
 	Unsent              bool   // a mail to them was parked (service.ParkedMail)
 	Bot                 bool   // a bot plays the seat (missed deadlines)
+	Replaced            bool   // their seat went to a substitute
 	Owes, Out           bool   // owes a decision now; bankrupt or left
 	NetWorth            int64  // in a started game
 	Worth               string // NetWorth in the game's money
@@ -39,6 +40,8 @@ type OrgPage struct {
 	CanStart                            bool
 	UnsentToYou                         bool // a mail to the organiser was parked
 	GameURL, LogURL, SpectatorURL       string
+	Controls                            OrgControls
+	ControlsURL                         string // the page of the controls
 }
 
 // OrgRequest is what the organiser's page is made from.
@@ -75,7 +78,8 @@ func Organiser(q OrgRequest) (OrgPage, error) {
 		if s.Accepted {
 			d.Accepted++
 		}
-		if d.Invited && !s.Accepted {
+		p.Replaced = s.Out != ""
+		if d.Invited && !s.Accepted || rec.Substituting(i) {
 			t, err := q.Sign(linksign.PurposeInvite, rec.ID, i, service.InviteTokenTTL)
 			if err != nil {
 				return OrgPage{}, err
@@ -89,6 +93,7 @@ func Organiser(q OrgRequest) (OrgPage, error) {
 	if q.Game != nil {
 		d.standings(q)
 	}
+	d.Controls, d.ControlsURL = Controls(q), q.Link("/g/"+rec.ID+"/controls")
 	return d, nil
 }
 

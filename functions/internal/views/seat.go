@@ -74,6 +74,8 @@ type SeatPage struct {
 	// engine seat: what the board is drawn for.
 	Seat  int
 	Names []string
+	// Table tells of a pause and absences, with the reader's own forms.
+	Table TableNotes
 }
 
 // Seat makes the game page of q's reader.
@@ -81,7 +83,7 @@ func Seat(q SeatRequest) SeatPage {
 	l, rec, g := q.Lang, q.Rec, q.Game
 	d := SeatPage{ID: rec.ID, Status: rec.Status, Error: q.Error, Role: q.Reader.Role, Seated: q.Reader.Invite >= 0,
 		Version: q.Version, Moves: rec.Moves, Options: OptionsText(l, rec), Deadline: DeadlineText(l, rec),
-		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed(), Seat: engine.Spectator}
+		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed(), Seat: engine.Spectator, Table: Table(q)}
 	if g == nil {
 		return d
 	}

@@ -9,6 +9,7 @@ package wiring
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"io"
 	"log/slog"
@@ -17,7 +18,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
-	"github.com/pbmgames/pbm/functions/internal/httpapi"
+	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -31,6 +32,8 @@ type Store interface {
 	store.Store
 	store.PlayerStore
 	store.GuardStore
+	store.SentStore
+	store.LeagueStore
 }
 
 // Parts are what a deployment brings.
@@ -70,7 +73,7 @@ type Mail struct {
 	// rather than a call in New so that a program that never makes a Mail
 	// (the api and bounces functions) never reaches the notifier's and
 	// the composer's code, and the linker leaves it out of its binary.
-	notifier func(a *App, baseURL string, m *Mail) *notify.Notifier
+	notifier func(a *App, baseURL string, m *Mail) (*notify.Notifier, leagues.Post)
 }
 
 // NewMail sends mail with sender. permanent tells a refusal retrying
@@ -81,16 +84,36 @@ func NewMail(sender notify.Sender, permanent func(error) bool, afterEachCommit b
 	return &Mail{sender: sender, permanent: permanent, afterEachCommit: afterEachCommit, notifier: newNotifier}
 }
 
-func newNotifier(a *App, baseURL string, m *Mail) *notify.Notifier {
+func newNotifier(a *App, baseURL string, m *Mail) (*notify.Notifier, leagues.Post) {
+	c := compose.New(compose.Config{Service: a.Service, BaseURL: baseURL})
+	// A league's own mails go out by the same sender, unless the
+	// address bounced or complained.
+	post := func(ctx context.Context, l *leagues.League, season *leagues.Season, letter leagues.Letter) error {
+		msg, err := c.League(ctx, l, season, letter)
+		if err != nil {
+			return err
+		}
+		// A bounced address gets nothing; one unsubscribed from all but
+		// its own moves only its table for a round.
+		if p, err := a.Store.GetPlayer(ctx, msg.To); err == nil && (p.Suppressed || p.Unsubscribed && letter.Kind != leagues.LetterRound) {
+			return nil
+		}
+		err = m.sender.Send(ctx, msg)
+		if err != nil && m.permanent != nil && m.permanent(err) {
+			a.Log.ErrorContext(ctx, "league mail refused for good: dropped", "league", l.ID, "err", err)
+			return nil
+		}
+		return err
+	}
 	return &notify.Notifier{
 		Service:   a.Service,
-		Composer:  compose.New(compose.Config{Service: a.Service, BaseURL: baseURL}),
+		Composer:  c,
 		Sender:    m.sender,
 		Players:   a.Store,
 		Permanent: m.permanent,
 		Log:       a.Log,
 		Now:       a.now,
-	}
+	}, post
 }
 
 // App is a wired deployment.
@@ -98,6 +121,8 @@ type App struct {
 	Log     *slog.Logger
 	Store   Store
 	Service *service.Service
+	// Leagues runs the leagues (issue 14) over Service.
+	Leagues *leagues.Service
 	// Notifier sends the outbox; nil where no Mail was given.
 	Notifier *notify.Notifier
 
@@ -114,30 +139,79 @@ func New(p Parts) *App {
 	}
 	a := &App{Log: p.Log, Store: p.Store, baseURL: p.BaseURL, mailboxURL: p.MailboxURL, extra: p.Extra, now: p.Now, closers: p.Closers}
 	var committed func(context.Context, *service.Record, int64)
+	var signIn func(ctx context.Context, email, lang string)
+	var talkPosted func(ctx context.Context, game, key string)
 	if p.Mail != nil && p.Mail.afterEachCommit {
 		committed = func(ctx context.Context, rec *service.Record, ver int64) { a.Notifier.Committed(ctx, rec, ver) }
+		signIn = a.sendSignInLater
+		talkPosted = a.sendTalkLater
 	}
-	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
-		Now: p.Now, Rand: p.Rand, Committed: committed})
+	// Both stores keep table talk; a store that does not (a test's)
+	// leaves the service without it.
+	talk, _ := p.Store.(store.TalkStore)
+	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Sent: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
+		Now: p.Now, Rand: p.Rand, Committed: committed, SignIn: signIn, Talk: talk,
+		TalkPosted: talkPosted})
+	var post leagues.Post
 	if p.Mail != nil {
-		a.Notifier = p.Mail.notifier(a, p.BaseURL, p.Mail)
+		a.Notifier, post = p.Mail.notifier(a, p.BaseURL, p.Mail)
 	}
+	leagueRand := p.Rand
+	if leagueRand == nil {
+		leagueRand = rand.Reader
+	}
+	a.Leagues = leagues.New(leagues.Config{Store: p.Store, Games: a.Service, Now: p.Now, Rand: leagueRand, Log: p.Log, Post: post})
 	return a
 }
 
-// Handler is the HTTP API and the pages.
-func (a *App) Handler() http.Handler {
-	return httpapi.New(httpapi.Deps{Service: a.Service, Log: a.Log, BaseURL: a.baseURL, Extra: a.extra, MailboxURL: a.mailboxURL})
+// sendSignInLater mails a sign-in link, if the address is a player's,
+// apart from the request that asked for it (the local run): its answer
+// is decided and written without waiting, so that it takes as long for
+// an address that gets a mail as for one that does not.
+func (a *App) sendSignInLater(ctx context.Context, email, lang string) {
+	a.later(ctx, "sign-in", func(ctx context.Context) error { return a.Notifier.SendSignIn(ctx, email, lang) })
 }
+
+// sendTalkLater mails a message just posted to the seats that asked
+// for each one, apart from the post (the local run), as the table's
+// stream does in AWS.
+func (a *App) sendTalkLater(ctx context.Context, game, key string) {
+	a.later(ctx, "talk", func(ctx context.Context) error { return a.Notifier.SendTalk(ctx, game, key) })
+}
+
+// later sends a mail apart from the request that asked for it, which
+// has answered by then (its context's cancellation does not reach the
+// send); a failure is logged, as the stream's notifier logs it in AWS.
+func (a *App) later(ctx context.Context, what string, send func(context.Context) error) {
+	ctx = context.WithoutCancel(ctx)
+	go func() {
+		if err := send(ctx); err != nil {
+			a.Log.ErrorContext(ctx, what+" mail failed", "err", err)
+		}
+	}()
+}
+
+// Web is what the deployment gives its HTTP handler (package web builds
+// it) besides the service.
+type Web struct {
+	BaseURL, MailboxURL string
+	Extra               func(*http.ServeMux)
+}
+
+// Web is what a's HTTP handler is built from.
+func (a *App) Web() Web { return Web{BaseURL: a.baseURL, MailboxURL: a.mailboxURL, Extra: a.extra} }
 
 // Sweep does what the clock asks, as the scheduled sweep function does
 // in AWS and the local run's ticker locally: plays the defaults of missed
 // deadlines and mails the reminders that are due (P-4), sends whatever
-// mail is still pending, and the daily digests due at now.
+// mail is still pending, and the daily digests due at now; first it
+// starts and closes the leagues' rounds that are due and sends their mail
+// (leagues.Service.Sweep), so a round's new games are ticked at once.
 func (a *App) Sweep(ctx context.Context, now time.Time) error {
 	if a.Notifier == nil {
 		return errors.New("sweep: this deployment sends no mail")
 	}
+	leagueErr := a.Leagues.Sweep(ctx, now)
 	_, ticked, tickErr := a.Service.TickDue(ctx)
 	// The games just ticked have fresh mail, the stream's notifier's: the
 	// drain of pending mail would read each again only to leave it.
@@ -149,7 +223,7 @@ func (a *App) Sweep(ctx context.Context, now time.Time) error {
 		ids, err := a.Store.PendingOutbox(ctx)
 		return slices.DeleteFunc(ids, func(id string) bool { return fresh[id] }), err
 	}
-	return errors.Join(tickErr, a.Notifier.Sweep(ctx, pending), a.Notifier.SendDigests(ctx, now))
+	return errors.Join(leagueErr, tickErr, a.Notifier.Sweep(ctx, pending), a.Notifier.SendDigests(ctx, now))
 }
 
 // Close closes what the deployment opened (Parts.Closers).

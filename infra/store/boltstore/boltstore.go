@@ -5,7 +5,8 @@
 // they will in AWS.
 //
 // Layout: bucket "games" maps a game id to its record (version, update
-// time, flags, wake time if set, body); bucket "chunks" maps (game id, seq)
+// time, flags, wake time if set, body); bucket "sent" maps a game id to
+// its sent marker (sent.go); bucket "chunks" maps (game id, seq)
 // to a chunk's body; bucket "outbox" holds the ids of the games whose flag
 // is set and bucket "wake" maps the id of a game whose WakeAt is set to it
 // (8 bytes big-endian), both kept in the same transaction as the game;
@@ -46,7 +47,13 @@ type Store struct {
 	db *bolt.DB
 }
 
-var _ store.Store = (*Store)(nil)
+var _ interface {
+	store.Store
+	store.LinkStore
+	store.GuardStore
+	store.SentStore
+	store.LeagueStore
+} = (*Store)(nil)
 
 // ErrInUse is Open's error when another process holds the file: bbolt
 // takes an exclusive lock, so a second local runner on the same data
@@ -78,12 +85,8 @@ func open(path string, o *bolt.Options) (*Store, error) {
 		return nil, fmt.Errorf("boltstore: open %s: %w", path, err)
 	}
 	err = db.Update(func(tx *bolt.Tx) error {
-		for _, b := range [][]byte{bucketGames, bucketChunks, bucketOutbox, bucketWake, bucketPlayers, bucketGuard} {
-			if _, err := tx.CreateBucketIfNotExists(b); err != nil {
-				return err
-			}
-		}
-		return nil
+		_, err := makeBuckets(tx, bucketGames, bucketChunks, bucketOutbox, bucketWake, bucketPlayers, bucketGuard)
+		return err
 	})
 	if err != nil {
 		db.Close()
@@ -187,13 +190,6 @@ func decodeGame(id string, rec []byte) (store.Game, error) {
 	return g, nil
 }
 
-func recordVersion(rec []byte) int64 {
-	if len(rec) < headerLen {
-		return -1
-	}
-	return int64(binary.BigEndian.Uint64(rec[offVersion:]))
-}
-
 // chunkKey is the game id's length, the id, and the seq big-endian, so
 // that one game's chunks are contiguous and in Seq order.
 func chunkKey(id string, seq int) []byte {
@@ -232,45 +228,23 @@ func (s *Store) GetGame(ctx context.Context, id string) (store.Game, error) {
 
 // PutGame writes g as version prev+1 if the stored version is prev.
 func (s *Store) PutGame(ctx context.Context, g store.Game, prev int64) (int64, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
-	if g.ID == "" {
-		return 0, errors.New("boltstore: put game with empty id")
-	}
-	if prev < 0 {
-		return 0, fmt.Errorf("boltstore: put game %s: negative previous version %d", g.ID, prev)
-	}
 	ver := prev + 1
-	if n := gameItemSize(g, ver); n > MaxItemBytes {
-		return 0, fmt.Errorf("boltstore: put game %s version %d: %d bytes over %d: %w", g.ID, ver, n, MaxItemBytes, store.ErrTooLarge)
+	if err := checkPut(ctx, "game", g.ID, prev, gameItemSize(g, ver), MaxItemBytes); err != nil {
+		return 0, err
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
 		games := tx.Bucket(bucketGames)
 		key := []byte(g.ID)
-		rec := games.Get(key)
-		switch {
-		case rec == nil && prev != 0:
-			return fmt.Errorf("boltstore: put game %s version %d: no such game: %w", g.ID, ver, store.ErrConflict)
-		case rec != nil && recordVersion(rec) != prev:
-			return fmt.Errorf("boltstore: put game %s version %d: stored version is %d: %w", g.ID, ver, recordVersion(rec), store.ErrConflict)
+		if err := checkVersion("game", g.ID, games.Get(key), headerLen, prev); err != nil {
+			return err
 		}
 		if err := games.Put(key, encodeGame(ver, g)); err != nil {
 			return err
 		}
-		outbox := tx.Bucket(bucketOutbox)
-		if g.OutboxPending {
-			if err := outbox.Put(key, nil); err != nil {
-				return err
-			}
-		} else if err := outbox.Delete(key); err != nil {
+		if err := setFlag(tx.Bucket(bucketOutbox), key, g.OutboxPending, nil); err != nil {
 			return err
 		}
-		wake := tx.Bucket(bucketWake)
-		if g.WakeAt > 0 {
-			return wake.Put(key, binary.BigEndian.AppendUint64(nil, uint64(g.WakeAt)))
-		}
-		return wake.Delete(key)
+		return setFlag(tx.Bucket(bucketWake), key, g.WakeAt > 0, binary.BigEndian.AppendUint64(nil, uint64(g.WakeAt)))
 	})
 	if err != nil {
 		return 0, err
@@ -399,4 +373,112 @@ func numberSize(v int64) int {
 		size++ // the digits straddle one more byte
 	}
 	return size
+}
+
+// Versioned records (games, league items, access items, sent markers)
+// begin with their version, 8 bytes big-endian, and are written as
+// version prev+1 only over version prev (no record for prev 0).
+
+// checkPut refuses, before any transaction, a write of version prev+1 of
+// the item kind id: ctx done, an empty id, a negative previous version,
+// or size bytes over limit.
+func checkPut(ctx context.Context, kind, id string, prev int64, size, limit int) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if id == "" {
+		return fmt.Errorf("boltstore: put %s with empty id", kind)
+	}
+	if prev < 0 {
+		return fmt.Errorf("boltstore: put %s %s: negative previous version %d", kind, id, prev)
+	}
+	if size > limit {
+		return fmt.Errorf("boltstore: put %s %s version %d: %d bytes over %d: %w", kind, id, prev+1, size, limit, store.ErrTooLarge)
+	}
+	return nil
+}
+
+// checkVersion is nil if rec, the stored record of the item kind id (nil:
+// none), is version prev; a record shorter than headLen is corrupt.
+func checkVersion(kind, id string, rec []byte, headLen int, prev int64) error {
+	stored := int64(0)
+	if rec != nil {
+		if len(rec) < headLen {
+			return fmt.Errorf("boltstore: %s %s: corrupt record of %d bytes", kind, id, len(rec))
+		}
+		stored = int64(binary.BigEndian.Uint64(rec))
+	}
+	if stored != prev {
+		return fmt.Errorf("boltstore: put %s %s version %d: stored version is %d: %w", kind, id, prev+1, stored, store.ErrConflict)
+	}
+	return nil
+}
+
+// getBlob reads the record at id in bucket (made by the first write) and
+// makes of its version and the body after it what it holds.
+func getBlob[T any](ctx context.Context, s *Store, bucket []byte, kind, id string, make func(ver int64, body []byte) T) (T, error) {
+	var v T
+	err := s.view(ctx, bucket, func(b *bolt.Bucket) error {
+		var rec []byte
+		if b != nil && id != "" {
+			rec = b.Get([]byte(id))
+		}
+		if rec == nil {
+			return fmt.Errorf("boltstore: get %s %s: %w", kind, id, store.ErrNotFound)
+		}
+		if len(rec) < 8 {
+			return fmt.Errorf("boltstore: %s %s: corrupt record of %d bytes", kind, id, len(rec))
+		}
+		v = make(int64(binary.BigEndian.Uint64(rec)), bytes.Clone(rec[8:len(rec):len(rec)]))
+		return nil
+	})
+	return v, err
+}
+
+// putBlob writes body at id in bucket, making the bucket if need be, as
+// version prev+1 if the stored version is prev; size is the item's for
+// the limit.
+func (s *Store) putBlob(ctx context.Context, bucket []byte, kind, id string, body []byte, prev int64, size, limit int) (int64, error) {
+	if err := checkPut(ctx, kind, id, prev, size, limit); err != nil {
+		return 0, err
+	}
+	ver := prev + 1
+	err := s.db.Update(func(tx *bolt.Tx) error {
+		bs, err := makeBuckets(tx, bucket)
+		if err != nil {
+			return err
+		}
+		b := bs[0]
+		if err := checkVersion(kind, id, b.Get([]byte(id)), 8, prev); err != nil {
+			return err
+		}
+		return b.Put([]byte(id), append(binary.BigEndian.AppendUint64(nil, uint64(ver)), body...))
+	})
+	if err != nil {
+		return 0, err
+	}
+	return ver, nil
+}
+
+// setFlag keeps key in bucket b (an index: the outbox, a wake bucket)
+// with value v while on holds, and deletes it otherwise.
+func setFlag(b *bolt.Bucket, key []byte, on bool, v []byte) error {
+	if on {
+		return b.Put(key, v)
+	}
+	return b.Delete(key)
+}
+
+// makeBuckets returns the buckets of names in tx, making the ones not
+// there yet.
+func makeBuckets(tx *bolt.Tx, names ...[]byte) ([]*bolt.Bucket, error) {
+	bs := make([]*bolt.Bucket, len(names))
+	for i, name := range names {
+		b, err := tx.CreateBucketIfNotExists(name)
+		if err != nil {
+			return nil, err
+		}
+		bs[i] = b
+	}
+	return bs, nil
 }

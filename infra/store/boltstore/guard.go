@@ -16,8 +16,6 @@ import (
 // stays small without a sweeper.
 var bucketGuard = []byte("guard")
 
-var _ store.GuardStore = (*Store)(nil)
-
 func guardValue(expires, n int64) []byte {
 	v := make([]byte, 16)
 	binary.BigEndian.PutUint64(v[0:], uint64(expires))

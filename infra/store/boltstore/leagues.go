@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/binary"
-	"errors"
 	"fmt"
 
 	bolt "go.etcd.io/bbolt"
@@ -21,8 +20,6 @@ var (
 	bucketLeagues    = []byte("leagues")
 	bucketLeagueWake = []byte("league_wake")
 )
-
-var _ store.LeagueStore = (*Store)(nil)
 
 const leagueHeaderLen = 16
 
@@ -76,39 +73,23 @@ func (s *Store) GetLeagueItem(ctx context.Context, league, key string) (store.Le
 
 // PutLeagueItem writes it as version prev+1 if the stored version is prev.
 func (s *Store) PutLeagueItem(ctx context.Context, it store.LeagueItem, prev int64) (int64, error) {
-	if err := ctx.Err(); err != nil {
-		return 0, err
-	}
+	id := it.League + " item " + it.Key
 	if it.League == "" || it.Key == "" {
-		return 0, errors.New("boltstore: put league item with empty league or key")
-	}
-	if prev < 0 {
-		return 0, fmt.Errorf("boltstore: put league %s item %s: negative previous version %d", it.League, it.Key, prev)
+		id = ""
 	}
 	ver := prev + 1
-	if n := leagueItemSize(it, ver); n > MaxItemBytes {
-		return 0, fmt.Errorf("boltstore: put league %s item %s: %d bytes over %d: %w", it.League, it.Key, n, MaxItemBytes, store.ErrTooLarge)
+	if err := checkPut(ctx, "league", id, prev, leagueItemSize(it, ver), MaxItemBytes); err != nil {
+		return 0, err
 	}
 	err := s.db.Update(func(tx *bolt.Tx) error {
-		items, err := tx.CreateBucketIfNotExists(bucketLeagues)
+		bs, err := makeBuckets(tx, bucketLeagues, bucketLeagueWake)
 		if err != nil {
 			return err
 		}
-		wake, err := tx.CreateBucketIfNotExists(bucketLeagueWake)
-		if err != nil {
-			return err
-		}
+		items, wake := bs[0], bs[1]
 		k := leagueKey(it.League, it.Key)
-		rec := items.Get(k)
-		stored := int64(0)
-		if rec != nil {
-			if len(rec) < leagueHeaderLen {
-				return fmt.Errorf("boltstore: league %s item %s: corrupt record", it.League, it.Key)
-			}
-			stored = int64(binary.BigEndian.Uint64(rec))
-		}
-		if rec == nil && prev != 0 || rec != nil && stored != prev {
-			return fmt.Errorf("boltstore: put league %s item %s version %d: stored version is %d: %w", it.League, it.Key, ver, stored, store.ErrConflict)
+		if err := checkVersion("league", id, items.Get(k), leagueHeaderLen, prev); err != nil {
+			return err
 		}
 		out := make([]byte, leagueHeaderLen, leagueHeaderLen+len(it.Body))
 		binary.BigEndian.PutUint64(out, uint64(ver))
@@ -116,10 +97,7 @@ func (s *Store) PutLeagueItem(ctx context.Context, it store.LeagueItem, prev int
 		if err := items.Put(k, append(out, it.Body...)); err != nil {
 			return err
 		}
-		if it.WakeAt > 0 {
-			return wake.Put(k, binary.BigEndian.AppendUint64(nil, uint64(it.WakeAt)))
-		}
-		return wake.Delete(k)
+		return setFlag(wake, k, it.WakeAt > 0, binary.BigEndian.AppendUint64(nil, uint64(it.WakeAt)))
 	})
 	if err != nil {
 		return 0, err
@@ -136,21 +114,15 @@ func (s *Store) LeagueItems(ctx context.Context, league, prefix string) ([]store
 		}
 		p := leagueKey(league, prefix)
 		cur := b.Cursor()
-		for k, v := cur.Seek(p); k != nil && bytes.HasPrefix(k, p); k, v = cur.Next() {
-			lg, key, err := splitLeagueKey(k)
+		k, v := cur.Seek(p)
+		return eachOwned(league, p, k, v, cur.Next, func(key string, v []byte) (bool, error) {
+			it, err := decodeLeagueItem(league, key, v)
 			if err != nil {
-				return err
-			}
-			if lg != league {
-				continue // another league's id extends this one's: not ours
-			}
-			it, err := decodeLeagueItem(lg, key, v)
-			if err != nil {
-				return err
+				return false, err
 			}
 			out = append(out, it)
-		}
-		return nil
+			return true, nil
+		})
 	})
 	return out, err
 }

@@ -30,6 +30,9 @@ type playerRec struct {
 	// The daily digest: queued items, and when the first was queued.
 	Digest   []store.DigestItem `json:"dq,omitempty"`
 	DigestAt int64              `json:"dig,omitempty"`
+	// Personal links (links.go).
+	LinkID  string `json:"lid,omitempty"`
+	LinkGen int64  `json:"lgen,omitempty"`
 }
 
 func normEmail(email string) string { return strings.ToLower(email) }
@@ -65,6 +68,8 @@ func (s *Store) GetPlayer(ctx context.Context, email string) (store.Player, erro
 		SuppressedAt:     r.SuppAt,
 		Games:            r.Games,
 		UpdatedAt:        r.Upd,
+		LinkID:           r.LinkID,
+		LinkGen:          r.LinkGen,
 	}, nil
 }
 

@@ -8,13 +8,19 @@
 //	                                      wpk (S, "W") and wake (N) only
 //	                                      while WakeAt is set
 //	chunk: pk "GAME#<id>", sk "LOG#%08d"  body (B)
+//	sent:  pk "GAME#<id>", sk "SENT"      ver (N), body (B): the game's
+//	                                      sent marker (sent.go)
 //	player: pk "PLAYER#<email>", sk "PLAYER"
 //	        lang (S), mail (S), unsub (BOOL), supp (BOOL), supp_reason (S),
 //	        supp_at (N), games (SS), upd (N); each absent until written,
 //	        and lang, mail and supp_reason removed rather than set to "";
 //	        dq (L of M: g S, k S, s N, at N), dpk (S, "D") and dig (N)
 //	        only while a daily digest is queued
+//	        lid (S) the link id, lgen (N) the link generation
+//	access: pk "ACCESS#<id>", sk "ACCESS" ver (N), body (B)
 //	guard:  pk "GUARD#<key>", sk "GUARD"  ttl (N), n (N) for a counter
+//	talk:   pk "GAME#<id>", sk "TALK#<key>" and "TALK!SEEN#<seat>": a
+//	        game's table talk and what each seat was mailed of it (talk.go)
 //
 // The email of a player's key is lower-case. Every player write is one
 // UpdateItem that creates the item if need be; games is a string set that
@@ -83,6 +89,23 @@ const (
 	wakePK      = "W"
 	digestPK    = "D"
 
+	// Personal links (store.LinkStore): a player's link id (S) and link
+	// generation (N), set by one UpdateItem each without a read; access
+	// items are written by one conditional PutItem on ver, as a game's.
+	AttrLinkID   = "lid"
+	AttrLinkGen  = "lgen"
+	accessPrefix = "ACCESS#"
+	accessSK     = "ACCESS"
+
+	// Guard items (store.GuardStore) carry AttrTTL, the table's TTL
+	// attribute (template.yaml's TimeToLiveSpecification), so that
+	// DynamoDB deletes them once expired; a counter also holds AttrCount.
+	// Deletion comes up to days late, so every read checks the expiry too.
+	AttrTTL     = "ttl"
+	AttrCount   = "n"
+	guardPrefix = "GUARD#"
+	guardSK     = "GUARD"
+
 	// maxSeq keeps "LOG#%08d" at eight digits so that sk order is Seq order.
 	maxSeq = 99_999_999
 )
@@ -94,7 +117,13 @@ type Store struct {
 	table  string
 }
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store       = (*Store)(nil)
+	_ store.LinkStore   = (*Store)(nil)
+	_ store.GuardStore  = (*Store)(nil)
+	_ store.SentStore   = (*Store)(nil)
+	_ store.LeagueStore = (*Store)(nil)
+)
 
 // New returns a Store on the given table, which must exist with the layout
 // CreateTable makes.
@@ -191,14 +220,8 @@ func (s *Store) PutGame(ctx context.Context, g store.Game, prev int64) (int64, e
 	if g.ID == "" {
 		return 0, errors.New("dynamostore: put game with empty id")
 	}
-	if prev < 0 {
-		return 0, fmt.Errorf("dynamostore: put game %s: negative previous version %d", g.ID, prev)
-	}
-	ver := prev + 1
 	item := key(gamePK(g.ID), gameSK)
-	item[AttrVer] = num(ver)
 	item[AttrUpd] = num(g.UpdatedAt)
-	item[AttrBody] = &types.AttributeValueMemberB{Value: nonNil(g.Body)}
 	if g.OutboxPending {
 		item[AttrOutbox] = str(outboxFlag)
 	}
@@ -206,22 +229,7 @@ func (s *Store) PutGame(ctx context.Context, g store.Game, prev int64) (int64, e
 		item[AttrWakePK] = str(wakePK)
 		item[AttrWake] = num(g.WakeAt)
 	}
-	in := &dynamodb.PutItemInput{
-		TableName: aws.String(s.table),
-		Item:      item,
-	}
-	if prev == 0 {
-		in.ConditionExpression = aws.String("attribute_not_exists(#pk)")
-		in.ExpressionAttributeNames = map[string]string{"#pk": AttrPK}
-	} else {
-		in.ConditionExpression = aws.String("#ver = :prev")
-		in.ExpressionAttributeNames = map[string]string{"#ver": AttrVer}
-		in.ExpressionAttributeValues = attrMap{":prev": num(prev)}
-	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return 0, fmt.Errorf("dynamostore: put game %s version %d: %w", g.ID, ver, mapErr(err))
-	}
-	return ver, nil
+	return s.putVersioned(ctx, item, g.Body, prev, "game "+g.ID)
 }
 
 // PutChunk writes a chunk once with a conditional PutItem. If the chunk is

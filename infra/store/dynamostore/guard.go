@@ -12,23 +12,6 @@ import (
 	"github.com/pbmgames/pbm/infra/store"
 )
 
-// Guard items (store.GuardStore): pk "GUARD#<key>", sk "GUARD", with
-// AttrTTL, the table's TTL attribute (template.yaml's
-// TimeToLiveSpecification), so that DynamoDB deletes them once expired;
-// a counter also holds AttrCount. Deletion comes up to days late, so
-// every read checks the expiry too.
-const (
-	AttrTTL   = "ttl"
-	AttrCount = "n"
-
-	guardPrefix = "GUARD#"
-	guardSK     = "GUARD"
-)
-
-var _ store.GuardStore = (*Store)(nil)
-
-func guardKey(k string) attrMap { return key(guardPrefix+k, guardSK) }
-
 // Count is one UpdateItem that adds one under the condition that the
 // counter is absent, or live and under limit. When the condition fails
 // on an expired counter (not yet deleted), one conditional PutItem

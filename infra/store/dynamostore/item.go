@@ -27,6 +27,10 @@ func key(pk, sk string) attrMap {
 	}
 }
 
+func accessKey(id string) attrMap { return key(accessPrefix+id, accessSK) }
+
+func guardKey(k string) attrMap { return key(guardPrefix+k, guardSK) }
+
 // getItem reads the item at k with one strongly consistent GetItem; nil
 // if there is none.
 func (s *Store) getItem(ctx context.Context, k attrMap) (attrMap, error) {
@@ -61,6 +65,48 @@ func getDecoded[T any](ctx context.Context, s *Store, k attrMap, op, id string, 
 		return zero, fmt.Errorf("dynamostore: %s: %w", what, a.err)
 	}
 	return v, nil
+}
+
+// putVersioned writes item with body as version prev+1, with one PutItem
+// conditioned on the version (ver) of the item it replaces: prev, or no
+// item at all for prev 0; what names the item in errors.
+func (s *Store) putVersioned(ctx context.Context, item attrMap, body []byte, prev int64, what string) (int64, error) {
+	if prev < 0 {
+		return 0, fmt.Errorf("dynamostore: put %s: negative previous version %d", what, prev)
+	}
+	ver := prev + 1
+	item[AttrVer] = num(ver)
+	item[AttrBody] = &types.AttributeValueMemberB{Value: nonNil(body)}
+	in := &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item}
+	if prev == 0 {
+		in.ConditionExpression = aws.String("attribute_not_exists(#pk)")
+		in.ExpressionAttributeNames = map[string]string{"#pk": AttrPK}
+	} else {
+		in.ConditionExpression = aws.String("#ver = :prev")
+		in.ExpressionAttributeNames = map[string]string{"#ver": AttrVer}
+		in.ExpressionAttributeValues = attrMap{":prev": num(prev)}
+	}
+	if _, err := s.client.PutItem(ctx, in); err != nil {
+		return 0, fmt.Errorf("dynamostore: put %s version %d: %w", what, ver, mapErr(err))
+	}
+	return ver, nil
+}
+
+// updateNew is one UpdateItem of the item at k that returns the new
+// values of the attributes it wrote.
+func (s *Store) updateNew(ctx context.Context, k attrMap, expr string, names map[string]string, values attrMap) (attrMap, error) {
+	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 aws.String(s.table),
+		Key:                       k,
+		UpdateExpression:          aws.String(expr),
+		ExpressionAttributeNames:  names,
+		ExpressionAttributeValues: values,
+		ReturnValues:              types.ReturnValueUpdatedNew,
+	})
+	if err != nil {
+		return nil, mapErr(err)
+	}
+	return out.Attributes, nil
 }
 
 // failedItem is the item at k whose condition ccf failed on: the one the

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -27,8 +25,6 @@ const (
 	leaguePrefix = "LEAGUE#"
 	leagueWakePK = "L"
 )
-
-var _ store.LeagueStore = (*Store)(nil)
 
 func leaguePK(id string) string { return leaguePrefix + id }
 
@@ -50,29 +46,11 @@ func (s *Store) PutLeagueItem(ctx context.Context, it store.LeagueItem, prev int
 	if it.League == "" || it.Key == "" {
 		return 0, errors.New("dynamostore: put league item with empty league or key")
 	}
-	if prev < 0 {
-		return 0, fmt.Errorf("dynamostore: put league %s item %s: negative previous version %d", it.League, it.Key, prev)
-	}
-	ver := prev + 1
 	item := key(leaguePK(it.League), it.Key)
-	item[AttrVer] = num(ver)
-	item[AttrBody] = &types.AttributeValueMemberB{Value: nonNil(it.Body)}
 	if it.WakeAt > 0 {
 		item[AttrWakePK], item[AttrWake] = str(leagueWakePK), num(it.WakeAt)
 	}
-	in := &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item}
-	if prev == 0 {
-		in.ConditionExpression = aws.String("attribute_not_exists(#pk)")
-		in.ExpressionAttributeNames = map[string]string{"#pk": AttrPK}
-	} else {
-		in.ConditionExpression = aws.String("#ver = :prev")
-		in.ExpressionAttributeNames = map[string]string{"#ver": AttrVer}
-		in.ExpressionAttributeValues = attrMap{":prev": num(prev)}
-	}
-	if _, err := s.client.PutItem(ctx, in); err != nil {
-		return 0, fmt.Errorf("dynamostore: put league %s item %s version %d: %w", it.League, it.Key, ver, mapErr(err))
-	}
-	return ver, nil
+	return s.putVersioned(ctx, item, it.Body, prev, "league "+it.League+" item "+it.Key)
 }
 
 // LeagueItems lists a league's items whose key begins with prefix with a

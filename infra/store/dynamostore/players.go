@@ -62,6 +62,8 @@ func decodePlayer(email string, a *attrs) store.Player {
 		SuppressedAt:     a.optNum(AttrSuppAt),
 		UpdatedAt:        a.optNum(AttrUpd),
 		Games:            a.optSortedSet(AttrGames),
+		LinkID:           a.optString(AttrLinkID),
+		LinkGen:          a.optNum(AttrLinkGen),
 	}
 }
 

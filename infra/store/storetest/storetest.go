@@ -8,6 +8,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"slices"
 	"testing"
 
@@ -63,6 +64,54 @@ func RunGuard(t *testing.T, newStore func(t *testing.T) store.GuardStore) {
 		{"CountExpires", testCountExpires},
 		{"CountRaceStopsAtLimit", testCountRace},
 		{"MarkExpires", testMarkExpires},
+	})
+}
+
+// LinkPlayers is what the personal links suite needs: the link store and
+// the player store whose items carry the link id and generation.
+type LinkPlayers interface {
+	store.LinkStore
+	store.PlayerStore
+}
+
+// RunLinks runs the conformance suite of a store.LinkStore. newStore is
+// called once per subtest; every subtest uses ids and addresses of its own.
+func RunLinks(t *testing.T, newStore func(t *testing.T) LinkPlayers) {
+	runSuite(t, newStore, []subtest[LinkPlayers]{
+		{"AccessVersions", testAccessVersions},
+		{"AccessRaceHasOneWinner", testAccessRace},
+		{"LinkIDFirstWins", testLinkIDFirstWins},
+		{"LinkGenCountsUp", testLinkGen},
+	})
+}
+
+// SentGames is what RunSent needs: the sent markers and the games they
+// sit beside.
+type SentGames interface {
+	store.Store
+	store.SentStore
+}
+
+// RunSent runs the conformance suite of store.SentStore. newStore is
+// called once per subtest; every subtest uses game ids of its own.
+func RunSent(t *testing.T, newStore func(t *testing.T) SentGames) {
+	runSuite(t, newStore, []subtest[SentGames]{
+		{"NotFoundThenVersions", testSentVersions},
+		{"StalePrevConflictsAndChangesNothing", testSentStale},
+		{"RaceHasOneWinner", testSentRace},
+		{"LeavesTheGameAlone", testSentBesideGame},
+	})
+}
+
+// RunLeagues runs the conformance suite of a store.LeagueStore. newStore
+// is called once per subtest; every subtest uses league ids of its own.
+func RunLeagues(t *testing.T, newStore func(t *testing.T) store.LeagueStore) {
+	runSuite(t, newStore, []subtest[store.LeagueStore]{
+		{"NotFound", testLeagueNotFound},
+		{"CreateUpdateAndStale", testLeagueVersions},
+		{"RaceHasOneWinner", testLeagueRace},
+		{"ItemsByPrefixInKeyOrder", testLeagueItems},
+		{"WakingOncePerLeague", testLeaguesWaking},
 	})
 }
 
@@ -195,19 +244,7 @@ func testRace(t *testing.T, s store.Store) {
 			}
 			return err
 		})
-		var winners []int
-		for w, err := range errs {
-			switch {
-			case err == nil:
-				winners = append(winners, w)
-			case !errors.Is(err, store.ErrConflict):
-				t.Fatalf("round %d writer %d: %v, want nil or ErrConflict", round, w, err)
-			}
-		}
-		if len(winners) != 1 {
-			t.Fatalf("round %d: writers %v all won from version %d, want exactly one", round, winners, prev)
-		}
-		w := winners[0]
+		w := oneWinner(t, fmt.Sprintf("round %d from version %d", round, prev), errs)
 		sameGame(t, mustGet(t, s, id), store.Game{ID: id, Version: prev + 1, Body: []byte{byte(round), byte(w)}, UpdatedAt: int64(w)})
 	}
 }
@@ -527,4 +564,19 @@ func SizeLimitEdge(t *testing.T, st store.Store, id string) {
 	if err := st.PutChunk(ctx, c); err != nil {
 		t.Fatalf("chunk at the limit: %v", err)
 	}
+}
+
+// RunTalk runs the conformance suite of a store.TalkStore. newStore is
+// called once per subtest; every subtest uses game ids of its own. Where
+// the store keeps games too (both do), the talk is checked not to
+// disturb them.
+func RunTalk(t *testing.T, newStore func(t *testing.T) store.TalkStore) {
+	runSuite(t, newStore, []subtest[store.TalkStore]{
+		{"PostOnce", testTalkPostOnce},
+		{"PagesBothWays", testTalkPages},
+		{"GamesApart", testTalkGamesApart},
+		{"Hide", testTalkHide},
+		{"SeenMovesForward", testTalkSeen},
+		{"MailEachChoice", testTalkMail},
+	})
 }

@@ -1,9 +1,12 @@
 package storetest
 
 import (
+	"errors"
 	"fmt"
 	"sync"
 	"testing"
+
+	"github.com/pbmgames/pbm/infra/store"
 )
 
 // subtest is one test of a suite run on stores of type S.
@@ -65,4 +68,24 @@ func raceOK(t *testing.T, who string, n int, call func(i int) error) {
 			t.Fatalf("%s %d: %v", who, i, err)
 		}
 	}
+}
+
+// oneWinner is the index of the one call of a race that succeeded: it
+// fails t, naming the race as what, unless exactly one did and every
+// other lost with store.ErrConflict.
+func oneWinner(t *testing.T, what string, errs []error) int {
+	t.Helper()
+	var winners []int
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			winners = append(winners, i)
+		case !errors.Is(err, store.ErrConflict):
+			t.Fatalf("%s: writer %d: %v, want nil or ErrConflict", what, i, err)
+		}
+	}
+	if len(winners) != 1 {
+		t.Fatalf("%s: writers %v won, want exactly one", what, winners)
+	}
+	return winners[0]
 }

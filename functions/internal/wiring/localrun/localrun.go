@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/wiring"
+	"github.com/pbmgames/pbm/functions/internal/wiring/web"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/mailer/mailbox"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
@@ -42,7 +43,7 @@ const MailboxPath = "/mailbox"
 // an embedded store kept in c.Dir, with a mailbox instead of SES that
 // gets each mail right after the commit that decided it and shows it at
 // MailboxPath. Close the App to close the files.
-func New(c Config) (*wiring.App, error) {
+func New(c Config) (*App, error) {
 	if err := os.MkdirAll(c.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("data folder: %w", err)
 	}
@@ -58,7 +59,7 @@ func New(c Config) (*wiring.App, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("open mailbox: %w", err), st.Close())
 	}
-	return wiring.New(wiring.Parts{
+	return &App{wiring.New(wiring.Parts{
 		Log:     c.Log,
 		Store:   st,
 		Keys:    keys,
@@ -73,5 +74,12 @@ func New(c Config) (*wiring.App, error) {
 		Now:        c.Now,
 		Rand:       c.Rand,
 		Closers:    []io.Closer{st, mbox},
-	}), nil
+	})}, nil
 }
+
+// App is the local run's deployment: the wired service and notifier,
+// served over HTTP with the mailbox.
+type App struct{ *wiring.App }
+
+// Handler is the HTTP API, the pages and the mailbox.
+func (a *App) Handler() http.Handler { return web.Handler(a.App) }

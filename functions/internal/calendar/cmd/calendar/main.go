@@ -3,7 +3,7 @@
 // through the real service by simulated people, and how long they took.
 //
 //	go run ./functions/internal/calendar/cmd/calendar              # the default matrix
-//	go run ./functions/internal/calendar/cmd/calendar -kind western -seats 4 -options '{"laps":2}'
+//	go run ./functions/internal/calendar/cmd/calendar -kind <kind> -seats 4 -options '{"laps":2}'
 //	go run ./functions/internal/calendar/cmd/calendar -write        # regenerate functions/internal/lengths/lengths.json
 package main
 
@@ -18,6 +18,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/calendar"
 	"github.com/pbmgames/pbm/functions/internal/lengths"
 )
@@ -27,7 +28,7 @@ func main() {
 		games    = flag.Int("games", 20, "seeded games a row")
 		workers  = flag.Int("j", runtime.GOMAXPROCS(0), "games played at once")
 		maxDays  = flag.Int("max-days", calendar.DefaultMaxDays, "simulated days after which a game counts as unfinished")
-		kind     = flag.String("kind", "", "one row: the game (western, businessman) instead of the default matrix")
+		kind     = flag.String("kind", "", "one row: the game ("+kinds()+") instead of the default matrix")
 		seats    = flag.Int("seats", 4, "with -kind: seats")
 		options  = flag.String("options", "", "with -kind: the game's options as JSON (empty: defaults)")
 		deadline = flag.Int("deadline", 0, "with -kind: hours for a decision (0: the service's default)")
@@ -108,4 +109,13 @@ func main() {
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "calendar:", err)
 	os.Exit(1)
+}
+
+// kinds lists the registered games' kinds for the help text.
+func kinds() string {
+	var out []string
+	for _, info := range games.List() {
+		out = append(out, info.Kind)
+	}
+	return strings.Join(out, ", ")
 }

@@ -1,4 +1,4 @@
-// Command hello is the smallest Go Lambda function: the yardstick the api
+// Command hello is the smallest Go Lambda function: the yardstick every
 // function's cold start is measured against (TestColdStart). It is built
 // with the same flags as the project's functions.
 package main

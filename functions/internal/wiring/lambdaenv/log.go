@@ -1,4 +1,4 @@
-package wiring
+package lambdaenv
 
 import (
 	"context"

@@ -1,4 +1,4 @@
-package boardpic
+package businessmanview
 
 import (
 	"fmt"
@@ -7,7 +7,56 @@ import (
 	"strings"
 
 	bm "github.com/pbmgames/pbm/engine/businessman"
+	"github.com/pbmgames/pbm/functions/internal/boardpic"
 	"github.com/pbmgames/pbm/templates"
+)
+
+// The board: the big perimeter as a square ring, the small perimeter
+// abroad, the highway and the roulette inside it, the lots in their
+// colours with their owners, buildings and pledges, the tokens, the
+// exchange board's six prices and a legend.
+
+// Board is the layout of this game's board.
+func (businessGame) Board() boardpic.Layout {
+	return boardpic.LayoutOf(BusinessWidth, BusinessHeight, checkBusiness, buildBusiness)
+}
+
+// groupColors are the colours of the lot groups; the first
+// bm.NumColours are also the share colours on the exchange.
+var groupColors = [bm.NumGroups]color.RGBA{
+	{0xD0, 0x31, 0x2D, 0xFF}, // red
+	{0xEE, 0x7B, 0x1A, 0xFF}, // orange
+	{0xF2, 0xC8, 0x1E, 0xFF}, // yellow
+	{0x3A, 0x9A, 0x45, 0xFF}, // green
+	{0x24, 0x63, 0xB5, 0xFF}, // blue
+	{0x86, 0x3F, 0xB0, 0xFF}, // purple
+	{0xB8, 0xC0, 0xC8, 0xFF}, // silver
+	{0xC9, 0x9A, 0x22, 0xFF}, // gold
+	{0x7C, 0x93, 0xA8, 0xFF}, // platinum
+}
+
+// GroupColor is the colour of lot group (or share colour) g; grey for
+// none.
+func GroupColor(g int) color.RGBA {
+	if g < 0 || g >= len(groupColors) {
+		return color.RGBA{0x88, 0x88, 0x88, 0xFF}
+	}
+	return groupColors[g]
+}
+
+// GroupHex is GroupColor as a CSS colour.
+func GroupHex(g int) string { return boardpic.Hex(GroupColor(g)) }
+
+// box is where a cell is drawn.
+type box struct{ x, y, w, h float64 }
+
+func (b box) cx() float64 { return b.x + b.w/2 }
+func (b box) cy() float64 { return b.y + b.h/2 }
+
+// Colours this board shares with the other boards' look.
+var (
+	cStart  = color.RGBA{0x3A, 0x2E, 0x22, 0xFF}
+	cSeaInk = color.RGBA{0x2E, 0x6C, 0x99, 0xFF}
 )
 
 // «Бизнесмен»'s board. The big perimeter (1..40) is a square ring of 11
@@ -31,10 +80,10 @@ const (
 	bRoulX   = 92 // the roulette ring
 	bRoulY   = 438
 	bLegendY = bMargin + bRing + 14
-	bKeyY    = bLegendY + 3*legendRow + 4
+	bKeyY    = bLegendY + 3*boardpic.LegendRow + 4
 
-	// BusinessWidth and BusinessHeight are the size of «Бизнесмен»'s
-	// picture in pixels.
+	// BusinessWidth and BusinessHeight are the size of the picture in
+	// pixels.
 	BusinessWidth  = 2*bMargin + bRing + 1
 	BusinessHeight = bKeyY + 22 + bMargin
 )
@@ -153,50 +202,24 @@ var bLabels = map[int][2]string{
 }
 
 // bLabel is the name cell n shows, in lines that fit w pixels at size.
-func (sc *scene) bLabel(n int, lang string, size, w float64) []string {
+func bLabel(sc *boardpic.Scene, n int, lang string, size, w float64) []string {
 	c := bm.Board[n]
 	var text string
 	switch {
 	case c.Kind == bm.KRouletteMoney:
 		text = templates.Signed(lang, c.Amount)
 	case bLabels[n] != [2]string{}:
-		text = pickLang(lang, bLabels[n][0], bLabels[n][1])
+		text = templates.Pick(lang, bLabels[n][0], bLabels[n][1])
 	default:
-		text = pickLang(lang, c.RU, c.EN)
+		text = templates.Pick(lang, c.RU, c.EN)
 	}
 	var lines []string
 	for _, part := range strings.Split(text, "\n") {
-		lines = append(lines, sc.wrap(part, size, w)...)
+		lines = append(lines, sc.Wrap(part, size, w)...)
 	}
 	if len(lines) > 2 {
 		lines = lines[:2]
-		lines[1] = sc.m.fit(lines[1]+"…", size, false, w)
-	}
-	return lines
-}
-
-// wrap breaks s into lines of whole words that fit w, shortening a word
-// that alone does not.
-func (sc *scene) wrap(s string, size, w float64) []string {
-	var lines []string
-	cur := ""
-	for _, word := range strings.Fields(s) {
-		try := word
-		if cur != "" {
-			try = cur + " " + word
-		}
-		if sc.m.width(try, size, false) <= w || cur == "" {
-			cur = try
-			continue
-		}
-		lines = append(lines, cur)
-		cur = word
-	}
-	if cur != "" {
-		lines = append(lines, cur)
-	}
-	for i, l := range lines {
-		lines[i] = sc.m.fit(l, size, false, w)
+		lines[1] = sc.Fit(lines[1]+"…", size, false, w)
 	}
 	return lines
 }
@@ -238,62 +261,54 @@ type bOwned struct {
 	pledged      bool
 }
 
-// buildBusiness lays out the picture of a «Бизнесмен» view.
-func buildBusiness(v bm.View, names []string, lang string) (*scene, error) {
-	if err := checkBusiness(v); err != nil {
-		return nil, err
-	}
-	sc, err := newScene(BusinessWidth, BusinessHeight)
-	if err != nil {
-		return nil, err
-	}
-	seatName := seatNamer(names, lang)
+// buildBusiness lays out the picture of a view.
+func buildBusiness(sc *boardpic.Scene, v bm.View, lang string) {
+	seatName := sc.SeatName
 	live := v.Phase != bm.PhOver
 	owned := map[int]bOwned{}
 	for _, p := range v.Properties {
 		owned[p.Cell] = bOwned{owner: p.Owner, level: p.Level, pledged: p.Pledged}
 	}
-	sc.title = tr(lang, "bm_board")
-	sc.desc = describeBusiness(v, owned, seatName, lang)
-	sc.bConnectors()
-	sc.bCaptions(lang)
+	sc.Title = templates.Pick(lang, "Доска игры «Бизнесмен»", "Board of the game «Businessman»")
+	sc.Desc = describeBusiness(v, owned, seatName, lang)
+	bConnectors(sc)
+	bCaptions(sc, lang)
 	// The cells in layers: frames, then the marks on them, then the
 	// words (the SVG sets the common attributes once a layer).
-	sc.add(item{k: kGroup, stroke: cBorder})
+	sc.Group(boardpic.Style{Stroke: boardpic.Border})
 	for _, n := range bCells {
-		sc.bCell(n, owned, seatName, lang)
+		bCell(sc, n, owned, seatName, lang)
 	}
-	sc.add(item{k: kEnd})
-	sc.add(item{k: kGroup, size: 8.75, bold: true})
+	sc.End()
+	sc.Group(boardpic.Style{Size: 8.75, Bold: true})
 	for _, n := range bCells {
-		sc.bMarks(n, owned)
+		bMarks(sc, n, owned)
 	}
-	sc.add(item{k: kEnd})
+	sc.End()
 	// The numbers, then the names, of the big cells and of the small.
 	for _, big := range []bool{true, false} {
 		num, name := 11.0, 8.0
 		if !big {
 			num, name = 9, 7
 		}
-		sc.add(item{k: kGroup, pass: true, size: num, bold: true})
+		sc.Group(boardpic.Style{Pass: true, Size: num, Bold: true})
 		for _, n := range bCells {
 			if b, _ := bBox(n); (b.h >= bU) == big {
-				sc.bNumber(n, owned)
+				bNumber(sc, n, owned)
 			}
 		}
-		sc.add(item{k: kEnd})
-		sc.add(item{k: kGroup, pass: true, size: name})
+		sc.End()
+		sc.Group(boardpic.Style{Pass: true, Size: name})
 		for _, n := range bCells {
 			if b, _ := bBox(n); (b.h >= bU) == big {
-				sc.bName(n, owned, lang)
+				bName(sc, n, owned, lang)
 			}
 		}
-		sc.add(item{k: kEnd})
+		sc.End()
 	}
-	sc.bCentre(v, seatName, live, lang)
-	sc.bTokens(v, live)
-	sc.bLegend(v, owned, seatName, live, lang)
-	return sc, nil
+	bCentre(sc, v, seatName, live, lang)
+	bTokens(sc, v, live)
+	bLegend(sc, v, owned, seatName, live, lang)
 }
 
 // checkBusiness refuses a view the board cannot show.
@@ -323,54 +338,54 @@ func bStrip(b box) float64 {
 }
 
 // bCell draws the frame of cell n, tinted for its owner.
-func (sc *scene) bCell(n int, owned map[int]bOwned, seatName func(int) string, lang string) {
+func bCell(sc *boardpic.Scene, n int, owned map[int]bOwned, seatName func(int) string, lang string) {
 	b, _ := bBox(n)
 	c := bm.Board[n]
 	sw := 1.0
 	if c.Kind == bm.KExchange || c.Kind == bm.KHwShares {
 		sw = 2
 	}
-	sc.add(item{k: kRect, x: b.x, y: b.y, w: b.w + 1, h: b.h + 1, fill: bCellFill(n, owned), stroke: cBorder, sw: sw})
+	sc.Rect(b.x, b.y, b.w+1, b.h+1, 0, bCellFill(n, owned), boardpic.Border, sw)
 }
 
 // bMarks draws what is on a cell besides its name: the group's strip,
 // the buildings, the owner, a pledge.
-func (sc *scene) bMarks(n int, owned map[int]bOwned) {
+func bMarks(sc *boardpic.Scene, n int, owned map[int]bOwned) {
 	b, _ := bBox(n)
 	c := bm.Board[n]
 	if c.Kind == bm.KLot {
-		sc.rect(b.x+1, b.y+1, b.w-1, bStrip(b), 0, GroupColor(c.Group), cNone, 0)
+		sc.Rect(b.x+1, b.y+1, b.w-1, bStrip(b), 0, GroupColor(c.Group), boardpic.None, 0)
 	}
 	o, ok := owned[n]
 	if !ok {
 		return
 	}
 	if o.pledged { // a pledge: the lot crossed out
-		sc.add(item{k: kLine, pts: []pt{{b.x + 4, b.y + b.h - 4}, {b.x + b.w - 4, b.y + bStrip(b) + 4}}, stroke: cMuted, sw: 1.5})
+		sc.Line(boardpic.Muted, 1.5, boardpic.Point(b.x+4, b.y+b.h-4), boardpic.Point(b.x+b.w-4, b.y+bStrip(b)+4))
 	}
 	// The buildings on the strip: a branch is a white square, an
 	// enterprise a dark one beside it.
 	s := bStrip(b) - 3
 	x := b.x + b.w - 3 - s
 	if o.level >= 2 {
-		sc.rect(x, b.y+2.5, s, s, 0, cInk, cWhite, 1)
+		sc.Rect(x, b.y+2.5, s, s, 0, boardpic.Ink, boardpic.White, 1)
 		x -= s + 2
 	}
 	if o.level >= 1 {
-		sc.rect(x, b.y+2.5, s, s, 0, cWhite, cInk, 1)
+		sc.Rect(x, b.y+2.5, s, s, 0, boardpic.White, boardpic.Ink, 1)
 	}
 	// The owner: a badge with its seat number in the bottom-right corner.
 	r := 7.0
 	if b.h < bU {
 		r = 6
 	}
-	sc.badge(o.owner, b.x+b.w-r-2, b.y+b.h-r-2, r)
+	badge(sc, o.owner, b.x+b.w-r-2, b.y+b.h-r-2, r)
 }
 
 // badge marks seat's lot: a disc of radius r at (x, y) with its number.
-func (sc *scene) badge(seat int, x, y, r float64) {
-	sc.circle(x, y, r, SeatColor(seat), cWhite, 1)
-	sc.text(x, y+r*0.42, strconv.Itoa(seat+1), r*1.25, true, 1, onColor(SeatColor(seat)))
+func badge(sc *boardpic.Scene, seat int, x, y, r float64) {
+	sc.Circle(x, y, r, boardpic.SeatColor(seat), boardpic.White, 1)
+	sc.Text(x, y+r*0.42, strconv.Itoa(seat+1), r*1.25, true, 1, boardpic.OnColor(boardpic.SeatColor(seat)))
 }
 
 // bCellFill is the colour of cell n: its owner's tint, grey when pledged.
@@ -382,12 +397,12 @@ func bCellFill(n int, owned map[int]bOwned) color.RGBA {
 	case o.pledged:
 		return bPledged
 	}
-	return tint(SeatColor(o.owner), bOwnTint)
+	return boardpic.Tint(boardpic.SeatColor(o.owner), bOwnTint)
 }
 
 // bInk is the colour of the words on cell n.
 func bInk(n int, owned map[int]bOwned) color.RGBA {
-	return onColor(bCellFill(n, owned))
+	return boardpic.OnColor(bCellFill(n, owned))
 }
 
 // bTop is where the words of cell n start: under a lot's strip.
@@ -408,86 +423,86 @@ func bSizes(n int) (num, name, lead float64) {
 }
 
 // bNumber writes cell n's number.
-func (sc *scene) bNumber(n int, owned map[int]bOwned) {
+func bNumber(sc *boardpic.Scene, n int, owned map[int]bOwned) {
 	b, _ := bBox(n)
 	num, _, _ := bSizes(n)
-	sc.text(b.cx()+0.5, bTop(n)+num+2, strconv.Itoa(n), num, true, 1, bInk(n, owned))
+	sc.Text(b.cx()+0.5, bTop(n)+num+2, strconv.Itoa(n), num, true, 1, bInk(n, owned))
 }
 
 // bName writes cell n's name under its number, and the price of a free lot.
-func (sc *scene) bName(n int, owned map[int]bOwned, lang string) {
+func bName(sc *boardpic.Scene, n int, owned map[int]bOwned, lang string) {
 	b, _ := bBox(n)
 	num, size, lead := bSizes(n)
 	y := bTop(n) + num + 2
 	ink := bInk(n, owned)
-	for _, line := range sc.bLabel(n, lang, size, b.w-4) {
+	for _, line := range bLabel(sc, n, lang, size, b.w-4) {
 		y += lead
-		sc.text(b.cx()+0.5, y, line, size, false, 1, ink)
+		sc.Text(b.cx()+0.5, y, line, size, false, 1, ink)
 	}
 	if _, own := owned[n]; !own && bm.Board[n].Price > 0 && b.h >= bU {
-		sc.text(b.cx()+0.5, b.y+b.h-4, templates.Num(lang, bm.Board[n].Price), size, false, 1, cMuted)
+		sc.Text(b.cx()+0.5, b.y+b.h-4, templates.Num(lang, bm.Board[n].Price), size, false, 1, boardpic.Muted)
 	}
 }
 
 // bConnectors draws the ways between the tracks.
-func (sc *scene) bConnectors() {
+func bConnectors(sc *boardpic.Scene) {
 	const sw = 1.6
 	bx := func(n int) box { b, _ := bBox(n); return b }
 	// 15 → the highway's entrance, the crossroads → 35.
 	in, c15 := bx(bm.HighwayIn), bx(bm.CellHighway)
-	sc.arrow(bRoadInk, sw, 0, pt{c15.x, c15.cy()}, pt{in.cx(), c15.cy()}, pt{in.cx(), in.y})
+	sc.Arrow(bRoadInk, sw, 0, boardpic.Point(c15.x, c15.cy()), boardpic.Point(in.cx(), c15.cy()), boardpic.Point(in.cx(), in.y))
 	cross, c35 := bx(bm.CellCross), bx(bm.CellExit)
-	sc.arrow(bRoadInk, sw, 0, pt{cross.cx(), cross.y + cross.h + 1}, pt{cross.cx(), c35.cy()}, pt{c35.x + bU + 1, c35.cy()})
+	sc.Arrow(bRoadInk, sw, 0, boardpic.Point(cross.cx(), cross.y+cross.h+1), boardpic.Point(cross.cx(), c35.cy()), boardpic.Point(c35.x+bU+1, c35.cy()))
 	// Customs (24) → abroad (41); abroad's last cell (56) → the border exchange (25).
 	c24, a41 := bx(bm.CellCustoms), bx(bm.AbroadFirst)
-	sc.arrow(cSeaInk, sw, 0, pt{a41.cx(), c24.y}, pt{a41.cx(), a41.y + a41.h + 1})
+	sc.Arrow(cSeaInk, sw, 0, boardpic.Point(a41.cx(), c24.y), boardpic.Point(a41.cx(), a41.y+a41.h+1))
 	a56, c25 := bx(bm.AbroadLast), bx(bm.CellBorder)
-	sc.arrow(cSeaInk, sw, 0, pt{a56.cx(), a56.y + a56.h + 1}, pt{a56.cx(), c25.y})
+	sc.Arrow(cSeaInk, sw, 0, boardpic.Point(a56.cx(), a56.y+a56.h+1), boardpic.Point(a56.cx(), c25.y))
 	// The hotel (30) → the roulette's «Вход».
 	c30, r70 := bx(bm.CellHotel), bx(bm.RouletteIn)
-	sc.arrow(bRoadInk, sw, 3, pt{r70.cx(), c30.y}, pt{r70.cx(), r70.y + r70.h + 1})
+	sc.Arrow(bRoadInk, sw, 3, boardpic.Point(r70.cx(), c30.y), boardpic.Point(r70.cx(), r70.y+r70.h+1))
 }
 
 // bCaptions names the tracks inside the ring.
-func (sc *scene) bCaptions(lang string) {
-	sc.text(bHwX+bHwW+6, bHwY+bHwH+16, tr(lang, "highway"), 12, false, 0, cMuted)
+func bCaptions(sc *boardpic.Scene, lang string) {
+	sc.Text(bHwX+bHwW+6, bHwY+bHwH+16, templates.Pick(lang, "Автомагистраль", "Highway"), 12, false, 0, boardpic.Muted)
 	ax, ay := float64(bAbroadX+bSmall*5/2), float64(bAbroadY+bSmall*5/2)
-	sc.text(ax, ay-4, tr(lang, "abroad"), 12, true, 1, cSeaInk)
-	sc.text(ax, ay+12, tr(lang, "surcharge"), 10.5, false, 1, cSeaInk)
+	sc.Text(ax, ay-4, templates.Pick(lang, "За границей", "Abroad"), 12, true, 1, cSeaInk)
+	sc.Text(ax, ay+12, templates.Pick(lang, "покупки +5 000", "purchases +5,000"), 10.5, false, 1, cSeaInk)
 	rx, ry := float64(bRoulX+bSmall*2), float64(bRoulY+bSmall*2)
-	sc.text(rx, ry+4, tr(lang, "roulette"), 12, true, 1, cMuted)
+	sc.Text(rx, ry+4, templates.Pick(lang, "Рулетка", "Roulette"), 12, true, 1, boardpic.Muted)
 }
 
 // bCentre writes the title, whose move it is and the exchange board (B-13).
-func (sc *scene) bCentre(v bm.View, seatName func(int) string, live bool, lang string) {
+func bCentre(sc *boardpic.Scene, v bm.View, seatName func(int) string, live bool, lang string) {
 	cx := float64(bMargin) + bRing/2
 	top := float64(bMargin + bU)
-	sc.heading(headLayout{cx: cx, titleY: top + 34, titleSize: 28, y: top + 64, size: 17, nameW: 260, gap: 20, r: 10, lift: 6},
-		tr(lang, "bm_title"), v.Turn, len(v.Players), seatName, live, lang)
+	sc.Heading(boardpic.HeadLayout{CX: cx, TitleY: top + 34, TitleSize: 28, Y: top + 64, Size: 17, NameW: 260, Gap: 20, R: 10, Lift: 6},
+		templates.Pick(lang, "Бизнесмен", "Businessman"), v.Turn, len(v.Players), seatName, live, lang)
 	// The exchange board: each colour's points (1…25) and its price.
 	const rowH, size, barW = 19.0, 13.0, 220.0
 	x0 := cx - 215
 	y0 := top + 96
-	sc.text(x0, y0, tr(lang, "exchange"), 14, true, 0, cInk)
-	sc.text(x0+112+barW+28, y0, tr(lang, "points"), 11, false, 2, cMuted)
-	sc.text(cx+215, y0, tr(lang, "point"), 11, false, 2, cMuted)
+	sc.Text(x0, y0, templates.Pick(lang, "Биржа: курс акций", "Exchange: share prices"), 14, true, 0, boardpic.Ink)
+	sc.Text(x0+112+barW+28, y0, templates.Pick(lang, "пункты", "points"), 11, false, 2, boardpic.Muted)
+	sc.Text(cx+215, y0, templates.Pick(lang, "цена", "price"), 11, false, 2, boardpic.Muted)
 	bx := x0 + 112
 	for k := 0; k < bm.NumColours; k++ {
 		g := bm.Groups[k]
 		y := y0 + float64(k+1)*rowH
 		pts := min(max(v.Points[k], 0), bm.MaxPoints)
-		sc.rect(x0, y-10, 11, 11, 2, GroupColor(k), cNone, 0)
-		sc.text(x0+17, y, pickLang(lang, g.RU, g.EN), size, false, 0, cInk)
-		sc.gauge(bx, y-9, barW, 8, barW*float64(pts)/bm.MaxPoints, GroupColor(k), bx+barW*bm.StartPoints/bm.MaxPoints, 2)
-		sc.text(bx+barW+28, y, strconv.Itoa(pts), size, true, 2, cInk)
-		sc.text(cx+215, y, templates.Num(lang, int64(pts)*bm.PointValue), size, false, 2, cInk)
+		sc.Rect(x0, y-10, 11, 11, 2, GroupColor(k), boardpic.None, 0)
+		sc.Text(x0+17, y, templates.Pick(lang, g.RU, g.EN), size, false, 0, boardpic.Ink)
+		sc.Gauge(bx, y-9, barW, 8, barW*float64(pts)/bm.MaxPoints, GroupColor(k), bx+barW*bm.StartPoints/bm.MaxPoints, 2)
+		sc.Text(bx+barW+28, y, strconv.Itoa(pts), size, true, 2, boardpic.Ink)
+		sc.Text(cx+215, y, templates.Num(lang, int64(pts)*bm.PointValue), size, false, 2, boardpic.Ink)
 	}
 }
 
 // bTokens draws every player still in the game on their cell, and the
 // roulette's ball while the turn's seat plays it.
-func (sc *scene) bTokens(v bm.View, live bool) {
-	on, cells := seatsOn(len(v.Players), func(i int) (int, bool) { return v.Players[i].Cell, !v.Players[i].Bankrupt })
+func bTokens(sc *boardpic.Scene, v bm.View, live bool) {
+	on, cells := boardpic.SeatsOn(len(v.Players), func(i int) (int, bool) { return v.Players[i].Cell, !v.Players[i].Bankrupt })
 	if live && v.Roulette >= bm.RouletteIn && v.Turn >= 0 && v.Turn < len(v.Players) {
 		cells = append(cells, v.Roulette)
 		on[v.Roulette] = append(on[v.Roulette], v.Turn)
@@ -506,41 +521,41 @@ func (sc *scene) bTokens(v bm.View, live bool) {
 		if len(seats) > 2 {
 			cy -= d
 		}
-		sc.spread(seats, b.cx()+0.5, cy, r, d, live, v.Turn)
+		sc.Spread(seats, b.cx()+0.5, cy, r, d, live, v.Turn)
 	}
 }
 
 // bLegend lists the seats under the board (token, name, cell, cash) and
 // says what the marks on the lots mean.
-func (sc *scene) bLegend(v bm.View, owned map[int]bOwned, seatName func(int) string, live bool, lang string) {
-	sc.seatLegend(bMargin, bLegendY, 16, 13, len(v.Players), func(i int) (string, bool) {
+func bLegend(sc *boardpic.Scene, v bm.View, owned map[int]bOwned, seatName func(int) string, live bool, lang string) {
+	sc.SeatLegend(bMargin, bLegendY, 16, 13, len(v.Players), func(i int) (string, bool) {
 		p := v.Players[i]
-		return tr(lang, "cell") + " " + strconv.Itoa(p.Cell) + " · " + templates.Num(lang, p.Cash), p.Bankrupt
+		return templates.Pick(lang, "клетка", "cell") + " " + strconv.Itoa(p.Cell) + " · " + templates.Num(lang, p.Cash), p.Bankrupt
 	}, seatName, live, v.Turn, lang)
 	// The key: a branch, an enterprise, a pledge, an owner.
 	y := float64(bKeyY) + 12
 	x := float64(bMargin) + 6
-	sc.rect(x, y-8, 8, 8, 0, cWhite, cInk, 1)
+	sc.Rect(x, y-8, 8, 8, 0, boardpic.White, boardpic.Ink, 1)
 	x += 13
-	sc.text(x, y, tr(lang, "branch"), 12, false, 0, cInk)
-	x += sc.m.width(tr(lang, "branch"), 12, false)*1.15 + 16
-	sc.rect(x, y-8, 8, 8, 0, cInk, cWhite, 1)
+	sc.Text(x, y, templates.Pick(lang, "филиал", "branch"), 12, false, 0, boardpic.Ink)
+	x += sc.Width(templates.Pick(lang, "филиал", "branch"), 12, false)*1.15 + 16
+	sc.Rect(x, y-8, 8, 8, 0, boardpic.Ink, boardpic.White, 1)
 	x += 13
-	sc.text(x, y, tr(lang, "enterprise"), 12, false, 0, cInk)
-	x += sc.m.width(tr(lang, "enterprise"), 12, false)*1.15 + 16
-	sc.rect(x, y-10, 12, 12, 0, bPledged, cBorder, 1)
-	sc.add(item{k: kLine, pts: []pt{{x + 2, y}, {x + 10, y - 8}}, stroke: cMuted, sw: 1.5})
+	sc.Text(x, y, templates.Pick(lang, "предприятие", "enterprise"), 12, false, 0, boardpic.Ink)
+	x += sc.Width(templates.Pick(lang, "предприятие", "enterprise"), 12, false)*1.15 + 16
+	sc.Rect(x, y-10, 12, 12, 0, bPledged, boardpic.Border, 1)
+	sc.Line(boardpic.Muted, 1.5, boardpic.Point(x+2, y), boardpic.Point(x+10, y-8))
 	x += 17
-	sc.text(x, y, tr(lang, "pledged"), 12, false, 0, cInk)
-	x += sc.m.width(tr(lang, "pledged"), 12, false)*1.15 + 16
-	sc.badge(0, x+6, y-4, 6)
+	sc.Text(x, y, templates.Pick(lang, "в залоге", "pledged"), 12, false, 0, boardpic.Ink)
+	x += sc.Width(templates.Pick(lang, "в залоге", "pledged"), 12, false)*1.15 + 16
+	badge(sc, 0, x+6, y-4, 6)
 	x += 17
-	sc.text(x, y, tr(lang, "owner"), 12, false, 0, cInk)
-	left := sc.m.width(tr(lang, "owner"), 12, false)*1.15 + x + 16
+	sc.Text(x, y, templates.Pick(lang, "владелец", "owner"), 12, false, 0, boardpic.Ink)
+	left := sc.Width(templates.Pick(lang, "владелец", "owner"), 12, false)*1.15 + x + 16
 	if v.Pieces != [2]int{} || len(owned) > 0 {
-		s := fmt.Sprintf(tr(lang, "pieces"), v.Pieces[0], v.Pieces[1])
-		if left+sc.m.width(s, 12, false)*1.15 < float64(sc.w-bMargin) {
-			sc.text(float64(sc.w-bMargin-6), y, s, 12, false, 2, cMuted)
+		s := fmt.Sprintf(templates.Pick(lang, "в банке: филиалов %d, предприятий %d", "in the bank: %d branches, %d enterprises"), v.Pieces[0], v.Pieces[1])
+		if left+sc.Width(s, 12, false)*1.15 < float64(sc.W-bMargin) {
+			sc.Text(float64(sc.W-bMargin-6), y, s, 12, false, 2, boardpic.Muted)
 		}
 	}
 }
@@ -555,20 +570,16 @@ func describeBusiness(v bm.View, owned map[int]bOwned, seatName func(int) string
 				lots++
 			}
 		}
-		var s string
-		if lang == "en" {
-			s = fmt.Sprintf("%d %s: cell %d, cash %s, %s", i+1, seatName(i), p.Cell, templates.Num(lang, p.Cash), templates.Count(lang, "n_lots", lots))
-		} else {
-			s = fmt.Sprintf("%d %s: клетка %d, наличные %s, %s", i+1, seatName(i), p.Cell, templates.Num(lang, p.Cash), templates.Count(lang, "n_lots", lots))
-		}
+		s := fmt.Sprintf(templates.Pick(lang, "%d %s: клетка %d, наличные %s, %s", "%d %s: cell %d, cash %s, %s"),
+			i+1, seatName(i), p.Cell, templates.Num(lang, p.Cash), templates.Count(lang, "n_lots", lots))
 		if p.Bankrupt {
-			s += " (" + tr(lang, "bankrupt") + ")"
+			s += " (" + templates.Pick(lang, "банкрот", "bankrupt") + ")"
 		}
 		parts = append(parts, s)
 	}
 	var rates []string
 	for k := 0; k < bm.NumColours; k++ {
-		rates = append(rates, fmt.Sprintf("%s %d", pickLang(lang, bm.Groups[k].RU, bm.Groups[k].EN), v.Points[k]))
+		rates = append(rates, fmt.Sprintf("%s %d", templates.Pick(lang, bm.Groups[k].RU, bm.Groups[k].EN), v.Points[k]))
 	}
-	return strings.Join(parts, "; ") + ". " + tr(lang, "exchange") + ": " + strings.Join(rates, ", ") + "."
+	return strings.Join(parts, "; ") + ". " + templates.Pick(lang, "Биржа: курс акций", "Exchange: share prices") + ": " + strings.Join(rates, ", ") + "."
 }

@@ -1,0 +1,175 @@
+package service
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// Sent markers (issue 16): the notifier records the mail it sent in a
+// small item beside the game (store.SentStore) instead of rewriting the
+// game item, and whoever next loads the game drops that mail from its
+// outbox (Load), so that the next commit leaves it out. An action that
+// mails then writes the game item once.
+
+// sentMail is one entry of a marker: mail ID of the game was sent, from
+// the outbox of game version Ver.
+type sentMail struct {
+	ID  string `json:"id"`
+	Ver int64  `json:"v"`
+}
+
+// maxMarkAttempts bounds the retries of a marker write that lost races to
+// other notifiers.
+const maxMarkAttempts = 5
+
+// foldSent reads the game's marker and drops from rec's outbox the mail
+// it says was sent. Called only for a record with mail, so a game whose
+// outbox is empty costs no read.
+func (s *Service) foldSent(ctx context.Context, rec *Record) error {
+	m, err := s.sent.GetSent(ctx, rec.ID)
+	if errors.Is(err, store.ErrNotFound) {
+		rec.SentVer, rec.sentEntries = 0, nil
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	entries, err := decodeSent(m)
+	if err != nil {
+		return err
+	}
+	rec.SentVer, rec.sentEntries = m.Version, entries
+	kept := rec.Outbox[:0]
+	for _, ml := range rec.Outbox {
+		if slices.ContainsFunc(entries, func(e sentMail) bool { return e.ID == ml.ID }) {
+			rec.folded = append(rec.folded, ml.ID)
+		} else {
+			kept = append(kept, ml)
+		}
+	}
+	rec.Outbox = kept
+	return nil
+}
+
+func decodeSent(m store.Sent) ([]sentMail, error) {
+	var entries []sentMail
+	if len(m.Body) > 0 {
+		if err := json.Unmarshal(m.Body, &entries); err != nil {
+			return nil, fmt.Errorf("sent marker of game %s: %w", m.GameID, err)
+		}
+	}
+	return entries, nil
+}
+
+// markSent records in the game's marker that the mail sent of rec's
+// outbox, rec being the game as version ver, has gone. The write is
+// conditioned on the marker's version rec last saw (SentVer): on the
+// common path nothing else wrote it since, and every entry it held has
+// been dropped from the game's outbox by the commit that wrote rec, so the
+// marker is written afresh without a read. If another notifier wrote it
+// meanwhile, it is read and what it says is kept as long as it may still
+// be needed.
+func (s *Service) markSent(ctx context.Context, rec *Record, ver int64, sent []string) error {
+	prev, base := rec.SentVer, rec.sentEntries
+	for attempt := 1; ; attempt++ {
+		body, err := json.Marshal(mergeSent(base, rec, ver, sent))
+		if err != nil {
+			return fmt.Errorf("sent marker of game %s: %w", rec.ID, err)
+		}
+		_, err = s.sent.PutSent(ctx, store.Sent{GameID: rec.ID, Body: body}, prev)
+		if err == nil || !errors.Is(err, store.ErrConflict) || attempt == maxMarkAttempts {
+			return err
+		}
+		m, err := s.sent.GetSent(ctx, rec.ID)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			prev, base = 0, nil
+		case err != nil:
+			return err
+		default:
+			if base, err = decodeSent(m); err != nil {
+				return err
+			}
+			prev = m.Version
+		}
+	}
+}
+
+// mergeSent is the marker after a drain of rec (version ver) sent the
+// mail sent: the entries of base still needed — those of a later version,
+// and those of mail the stored game still holds (in rec's outbox, or
+// dropped from it by Load but not yet by a write), which a game version at
+// least as new may carry — and the new ones. An entry of version at most
+// ver whose mail the game no longer holds was dropped from it for good.
+func mergeSent(base []sentMail, rec *Record, ver int64, sent []string) []sentMail {
+	var out []sentMail
+	for _, e := range base {
+		if e.Ver > ver || slices.Contains(rec.folded, e.ID) || slices.ContainsFunc(rec.Outbox, func(m Mail) bool { return m.ID == e.ID }) {
+			out = append(out, e)
+		}
+	}
+	for _, id := range sent {
+		if !slices.ContainsFunc(out, func(e sentMail) bool { return e.ID == id }) {
+			out = append(out, sentMail{ID: id, Ver: ver})
+		}
+	}
+	return out
+}
+
+// SettleSent records a drain of rec's outbox, rec being the game as
+// version ver (what the commit wrote, or the stream's image of it), the
+// cheapest way: when the drain only sent or dropped mail and the service
+// keeps sent markers, in the marker, without writing the game; otherwise
+// on the game, as SettleAt does.
+func (s *Service) SettleSent(ctx context.Context, rec *Record, ver int64, d Drained) error {
+	if s.sent == nil || len(d.Unreachable) > 0 || len(d.Failed) > 0 {
+		return s.SettleAt(ctx, rec, ver, d)
+	}
+	if d.empty() {
+		return nil
+	}
+	if err := s.markSent(ctx, rec, ver, d.Sent); err != nil {
+		return fmt.Errorf("mark sent %s: %w", rec.ID, err)
+	}
+	return nil
+}
+
+// MarkedSent tells whether Load dropped mail from rec's outbox that its
+// marker says was sent: the game item still holds it (and its pending
+// flag), until the next write of the game (FoldSent).
+func (r *Record) MarkedSent() bool { return len(r.folded) > 0 }
+
+// FoldSent writes the game without the mail its marker says was sent, if
+// it still holds any: the sweep's tidying of a game left alone, so that
+// the outbox index stops listing it.
+func (s *Service) FoldSent(ctx context.Context, id string) error {
+	return s.update(ctx, id, func(rec *Record) error {
+		if len(rec.folded) == 0 {
+			return errUnchanged
+		}
+		return nil
+	})
+}
+
+// Image reads a game from its item as the table's stream delivers it
+// (body and version) without reading the game again: the stream's
+// notifier drains the commit's own record. Like Load, it drops the mail
+// the game's marker says was sent (a small read), so that a record
+// delivered again sends nothing twice.
+func (s *Service) Image(ctx context.Context, g store.Game) (*Record, error) {
+	rec, err := s.decodeGame(ctx, g)
+	if err != nil {
+		return nil, err
+	}
+	if s.sent != nil && len(rec.Outbox) > 0 {
+		if err := s.foldSent(ctx, rec); err != nil {
+			return nil, fmt.Errorf("game %s: %w", g.ID, err)
+		}
+	}
+	return rec, nil
+}

@@ -1,0 +1,19 @@
+// Package web builds the HTTP API and the pages of a wired deployment.
+// It is apart from package wiring so that only the programs that serve
+// HTTP (the api function, the local run) link package httpapi and run its
+// initialisation: the notify and sweep functions are 0.13 MB lighter
+// without it.
+package web
+
+import (
+	"net/http"
+
+	"github.com/pbmgames/pbm/functions/internal/httpapi"
+	"github.com/pbmgames/pbm/functions/internal/wiring"
+)
+
+// Handler is the HTTP API and the pages of a.
+func Handler(a *wiring.App) http.Handler {
+	w := a.Web()
+	return httpapi.New(httpapi.Deps{Service: a.Service, Leagues: a.Leagues, Log: a.Log, BaseURL: w.BaseURL, Extra: w.Extra, MailboxURL: w.MailboxURL})
+}

@@ -1,0 +1,28 @@
+package boltstore
+
+import (
+	"context"
+
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// bucketSent maps a game id to its sent marker: the version (8 bytes
+// big-endian), then the body.
+var bucketSent = []byte("sent")
+
+// maxSentBytes bounds a marker: it is meant to stay small (a few mail
+// ids), and DynamoDB bills it a write unit a started KB.
+const maxSentBytes = 64 * 1024
+
+// GetSent reads a game's sent marker.
+func (s *Store) GetSent(ctx context.Context, gameID string) (store.Sent, error) {
+	return getBlob(ctx, s, bucketSent, "sent marker of", gameID, func(ver int64, body []byte) store.Sent {
+		return store.Sent{GameID: gameID, Version: ver, Body: body}
+	})
+}
+
+// PutSent writes a game's sent marker as version prev+1 if the stored one
+// is version prev (none for 0).
+func (s *Store) PutSent(ctx context.Context, m store.Sent, prev int64) (int64, error) {
+	return s.putBlob(ctx, bucketSent, "sent marker of", m.GameID, m.Body, prev, len(m.Body), maxSentBytes)
+}

@@ -1,0 +1,16 @@
+package dynamostore_test
+
+import (
+	"testing"
+
+	"github.com/pbmgames/pbm/infra/store"
+	"github.com/pbmgames/pbm/infra/store/dynamostore"
+	"github.com/pbmgames/pbm/infra/store/storetest"
+	"github.com/pbmgames/pbm/infra/testenv"
+)
+
+func TestTalkConformance(t *testing.T) {
+	client := testenv.DynamoClient(t, testenv.Dynalite(t))
+	s := dynamostore.New(client, newTable(t, client))
+	storetest.RunTalk(t, func(*testing.T) store.TalkStore { return s })
+}
