@@ -336,6 +336,7 @@ const FoldIdle = time.Hour
 // Sweep drains every game that still has pending mail and has not been
 // written for SweepIdle, service.SweepWorkers at a time, and writes once
 // without its sent mail a game that is over or left alone for FoldIdle.
+// Each game is read once (with its marker), and drained as read.
 func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]string, error)) error {
 	ids, err := pending(ctx)
 	if err != nil {
@@ -346,7 +347,7 @@ func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]s
 		errs []error
 	)
 	_ = service.ForEach(ctx, ids, func(ctx context.Context, id string) error {
-		rec, _, err := n.Service.Load(ctx, id)
+		rec, ver, err := n.Service.Load(ctx, id)
 		var idle, fold bool
 		if err == nil {
 			left := n.now().Sub(time.Unix(rec.Updated, 0))
@@ -360,7 +361,7 @@ func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]s
 		case err == nil && len(rec.Outbox) == 0:
 			err = n.Service.FoldSent(ctx, id)
 		case err == nil:
-			err = n.Drain(ctx, id)
+			err = n.drain(ctx, rec, ver, n.Service.SettleAt) // Drain, of the game just read
 		default:
 			err = fmt.Errorf("sweep %s: %w", id, err)
 		}
