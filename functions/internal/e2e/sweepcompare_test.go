@@ -112,8 +112,8 @@ func TestSweepOldAndNew(t *testing.T) {
 			if _, err := client.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: aws.String(table)}); err != nil {
 				t.Fatal(err)
 			}
-			if len(pending) != games {
-				t.Errorf("%s sweep: %d games with mail pending after, want the %d with a reminder", name, len(pending), games)
+			if len(pending) != reqs["PutItem"] {
+				t.Errorf("%s sweep: %d games with mail pending after, want the %d it reminded", name, len(pending), reqs["PutItem"])
 			}
 		}
 	}

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -342,12 +341,7 @@ func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]s
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
-	var (
-		mu   sync.Mutex
-		errs []error
-	)
-	_ = service.ForEach(ctx, ids, func(ctx context.Context, id string) error {
-		rec, ver, err := n.Service.Load(ctx, id)
+	return n.Service.LoadEach(ctx, ids, func(ctx context.Context, id string, rec *service.Record, ver int64, err error) error {
 		var idle, fold bool
 		if err == nil {
 			left := n.now().Sub(time.Unix(rec.Updated, 0))
@@ -365,12 +359,7 @@ func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]s
 		default:
 			err = fmt.Errorf("sweep %s: %w", id, err)
 		}
-		if err != nil {
-			mu.Lock()
-			errs = append(errs, err)
-			mu.Unlock()
-		}
 		return err
 	})
-	return errors.Join(errs...)
+
 }

@@ -365,7 +365,7 @@ func (s *Service) readBatch(ctx context.Context, ids []string) (*batchRead, erro
 	if bs, ok := s.batchSent(); ok {
 		games, sent, err := bs.GetGamesSent(ctx, ids)
 		if err != nil {
-			return nil, fmt.Errorf("waking games: %w", err)
+			return nil, fmt.Errorf("read %d games: %w", len(ids), err)
 		}
 		return &batchRead{games: games, sent: sent}, nil
 	}
@@ -375,7 +375,7 @@ func (s *Service) readBatch(ctx context.Context, ids []string) (*batchRead, erro
 	}
 	games, err := bg.GetGames(ctx, ids)
 	if err != nil {
-		return nil, fmt.Errorf("waking games: %w", err)
+		return nil, fmt.Errorf("read %d games: %w", len(ids), err)
 	}
 	return &batchRead{games: games}, nil
 }
@@ -383,27 +383,75 @@ func (s *Service) readBatch(ctx context.Context, ids []string) (*batchRead, erro
 // tickBatched ticks the game id as read in its batch (read), or read
 // alone if the batch was not read.
 func (s *Service) tickBatched(ctx context.Context, id string, read *batchRead) (bool, error) {
-	if read == nil {
-		return s.tick(ctx, id)
-	}
-	g, ok := read.games[id]
-	if !ok {
+	if read != nil && !read.has(id) {
 		return false, nil // listed by the index, but gone
 	}
-	if read.sent == nil {
-		return s.tickGame(ctx, id, g)
-	}
-	// Load's work (loaded), with the marker the batch read.
-	rec, err := s.decodeGame(ctx, g)
+	rec, ver, err := s.loadBatched(ctx, id, read)
 	if err != nil {
 		return false, err
 	}
+	return s.tickRecord(ctx, rec, ver)
+}
+
+// has tells whether the batch holds the game id.
+func (b *batchRead) has(id string) bool {
+	_, ok := b.games[id]
+	return ok
+}
+
+// loadBatched is Load of the game id from its batch (read), or read
+// alone if the batch was not read.
+func (s *Service) loadBatched(ctx context.Context, id string, read *batchRead) (*Record, int64, error) {
+	if read == nil {
+		return s.Load(ctx, id)
+	}
+	g, ok := read.games[id]
+	if !ok {
+		return nil, 0, fmt.Errorf("load game %s: %w", id, store.ErrNotFound)
+	}
+	if read.sent == nil {
+		return s.loaded(ctx, id, g)
+	}
+	// loaded's work, with the marker the batch read.
+	rec, err := s.decodeGame(ctx, g)
+	if err != nil {
+		return nil, 0, err
+	}
 	if len(rec.Outbox) > 0 {
 		if err := foldMarker(rec, read.sent[id]); err != nil {
-			return false, fmt.Errorf("load game %s: %w", id, err)
+			return nil, 0, fmt.Errorf("load game %s: %w", id, err)
 		}
 	}
-	return s.tickRecord(ctx, rec, g.Version)
+	return rec, g.Version, nil
+}
+
+// LoadEach reads the games of ids as Load reads each, but a batch at a
+// time where the store can (one request for the games of a batch and
+// their sent markers), SweepWorkers batches at once, and calls fn with
+// each game read, or with the error of a game that could not be read
+// (rec nil). It returns the errors fn returned, joined. The sweep's drain
+// of pending mail reads the games through it.
+func (s *Service) LoadEach(ctx context.Context, ids []string, fn func(ctx context.Context, id string, rec *Record, ver int64, err error) error) error {
+	var (
+		mu   sync.Mutex
+		errs []error
+	)
+	_ = forAll(ctx, slices.Collect(slices.Chunk(ids, s.tickBatch())), func(ctx context.Context, batch []string) error {
+		read, readErr := s.readBatch(ctx, batch)
+		for _, id := range batch {
+			rec, ver, err := (*Record)(nil), int64(0), readErr
+			if err == nil {
+				rec, ver, err = s.loadBatched(ctx, id, read)
+			}
+			if err := fn(ctx, id, rec, ver, err); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		}
+		return nil
+	})
+	return errors.Join(errs...)
 }
 
 // PendingOutbox lists the games with mail still to send (for the sweep).
