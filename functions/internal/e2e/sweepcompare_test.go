@@ -21,6 +21,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
 	"github.com/pbmgames/pbm/infra/store"
@@ -30,8 +31,9 @@ import (
 
 // TestSweepOldAndNew compares, on the same machine in the same run, the
 // sweep as main had it (every game due ticked alone through Tick,
-// SweepWorkers at a time — a GetItem and a conditional PutItem each —
-// then the drain of pending mail, which reads every game again) with
+// SweepWorkers at a time — a GetItem of the game and of its sent marker
+// and a conditional PutItem each — then the drain of pending mail, which
+// reads every game and marker again) with
 // wiring.App.Sweep, on copies of one table holding PBM_SCALE_GAMES
 // games (10,000) whose reminders are all due, alternated over
 // PBM_SWEEP_COMPARE rounds (the test is skipped without it). It logs
@@ -156,7 +158,8 @@ func profileSweep(t *testing.T, name string, r int) func() {
 }
 
 // oldSweep is the sweep main had: Tick of each game due, SweepWorkers at
-// a time, then the drain of every game with pending mail, the digests.
+// a time, then the drain of every game with pending mail as main's
+// notifier did it (oldDrain), then the digests.
 func oldSweep(ctx context.Context, app *wiring.App, ds *dynamostore.Store, now time.Time) error {
 	leagueErr := app.Leagues.Sweep(ctx, now)
 	ids, err := ds.Waking(ctx, now.Unix())
@@ -169,7 +172,33 @@ func oldSweep(ctx context.Context, app *wiring.App, ds *dynamostore.Store, now t
 		}
 		return nil
 	})
-	return errors.Join(leagueErr, tickErr, app.Notifier.Sweep(ctx, ds.PendingOutbox), app.Notifier.SendDigests(ctx, now))
+	return errors.Join(leagueErr, tickErr, oldDrain(ctx, app, ds, now), app.Notifier.SendDigests(ctx, now))
+}
+
+// oldDrain is main's notify.Notifier.Sweep: each game with pending mail
+// loaded alone, and drained (loaded again) if left alone for SweepIdle.
+func oldDrain(ctx context.Context, app *wiring.App, ds *dynamostore.Store, now time.Time) error {
+	ids, err := ds.PendingOutbox(ctx)
+	if err != nil {
+		return err
+	}
+	return service.ForEach(ctx, ids, func(ctx context.Context, id string) error {
+		rec, _, err := app.Service.Load(ctx, id)
+		if err != nil {
+			return err
+		}
+		left := now.Sub(time.Unix(rec.Updated, 0))
+		idle := left >= notify.SweepIdle
+		fold := rec.MarkedSent() && (left >= notify.FoldIdle || idle && rec.Status == service.StatusOver)
+		switch {
+		case !idle || len(rec.Outbox) == 0 && !fold:
+			return nil
+		case len(rec.Outbox) == 0:
+			return app.Service.FoldSent(ctx, id)
+		default:
+			return app.Notifier.Drain(ctx, id)
+		}
+	})
 }
 
 // makeScaleGames makes games two-seat games of «Вестерн» with 4-hour

@@ -294,15 +294,15 @@ func (s *Service) TickAll(ctx context.Context) (int, error) {
 }
 
 // TickDue ticks every game the store says is waking by now: the list is
-// handed out in batches (tickBatch) to SweepWorkers workers, each
-// reading its batch in one request (where the store can: the games and
-// their sent markers) and ticking its
-// games one after another through Tick's conditional commit, which fails
-// if the game changed since the batch was read. A game another sweep or a move wrote meanwhile is
-// left to them (its commit fails on the version): two sweeps at once play
-// and mail each thing once. It returns how many games were listed and the
-// ids of those it wrote: their mail is fresh, the stream's notifier's
-// (the sweep's drain of pending mail need not read them again).
+// handed out in batches (tickBatch) to SweepWorkers workers, each reading
+// its batch in one request where the store can (the games and their sent
+// markers) and ticking its games one after another through Tick's
+// conditional commit, which fails if the game changed since the batch was
+// read. A game another sweep or a move wrote meanwhile is left to them
+// (its commit fails on the version): two sweeps at once play and mail
+// each thing once. It returns how many games were listed and the ids of
+// those it wrote: their mail is fresh, the stream's notifier's (the
+// sweep's drain of pending mail need not read them again).
 func (s *Service) TickDue(ctx context.Context) (listed int, written []string, err error) {
 	ids, err := s.store.Waking(ctx, s.now().Unix())
 	if err != nil {
