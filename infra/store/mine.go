@@ -79,7 +79,25 @@ type MembershipStore interface {
 	DeleteTurn(ctx context.Context, email, game string, due int64) error
 	// Turns lists at most limit of the player's turns, soonest due first.
 	Turns(ctx context.Context, email string, limit int) ([]Turn, error)
+	// FirstPage reads what the first page of "my games" shows: the
+	// player item, the player's first turns and first memberships, each
+	// at most limit, and the cursor after those memberships (Memberships
+	// goes on from it; "" when there are no more). In DynamoDB it is one
+	// Query of the player's partition, which keeps the three in that
+	// order; only a player owing more than limit decisions costs a second.
+	FirstPage(ctx context.Context, email string, limit int) (FirstPage, error)
 	// ForgetPlayerGames removes ids from the list of games older versions
 	// kept in the player item (Player.Games), once they are memberships.
 	ForgetPlayerGames(ctx context.Context, email string, ids []string) error
+}
+
+// FirstPage is what MembershipStore.FirstPage reads.
+type FirstPage struct {
+	// Player is the player item; an address with none (Found false) is
+	// a player with default preferences.
+	Player      Player
+	Found       bool
+	Turns       []Turn       // soonest due first
+	Memberships []Membership // newest first
+	Next        string       // the cursor after Memberships; "" for none
 }

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -217,12 +219,14 @@ func (s *Service) putTurn(ctx context.Context, id, email string, g GameSummary) 
 	return nil
 }
 
-// syncMembers, after the commit of rec as version ver, rewrites what the
-// commit changed of its people's games: the turn of a player whose
+// syncMembers, after the commit of rec as version ver, writes what the
+// commit changed of its people's lists: the turn of a player whose
 // decision came or went (one small write each: most moves pass the turn
-// from one player to another), the membership of one whose game started,
-// ended, or whose invitation they accepted. A failure is logged, not
-// returned: the game is committed, and the next change mends it.
+// from one player to another), and the membership of someone new to the
+// game (a substitute). Nothing else: "my games" reads the games
+// themselves for what it shows of them (MyGames), so that a game that
+// starts or ends rewrites no one's list. A failure is logged, not
+// returned: the game is committed, and the next change mends the turns.
 func (s *Service) syncMembers(ctx context.Context, rec *Record, ver int64) {
 	now := rec.summaries()
 	if rec.seen != nil && s.players != nil {
@@ -234,23 +238,27 @@ func (s *Service) syncMembers(ctx context.Context, rec *Record, ver int64) {
 }
 
 func (s *Service) syncChanged(ctx context.Context, rec *Record, ver int64, was, now map[string]GameSummary) error {
+	confirming := false // Confirm lists every seat itself (indexPlayers)
+	for _, g := range was {
+		confirming = confirming || g.Status == StatusUnconfirmed
+	}
 	for e, g := range now {
 		old, ok := was[e]
 		if !ok {
-			continue // not listed yet (its invitation has not left)
+			if confirming {
+				continue
+			}
+			if err := s.putMembership(ctx, rec, ver, e, g); err != nil {
+				return err
+			}
 		}
 		if old.Due != g.Due && old.Due > 0 {
 			if err := s.players.DeleteTurn(ctx, e, rec.ID, old.Due); err != nil {
 				return fmt.Errorf("turn in %s: %w", rec.ID, err)
 			}
 		}
-		if g.YourTurn() && (old.Due != g.Due || !sameSummary(old, g)) {
+		if g.YourTurn() && old.Due != g.Due {
 			if err := s.putTurn(ctx, rec.ID, e, g); err != nil {
-				return err
-			}
-		}
-		if !sameSummary(old, g) {
-			if err := s.putMembership(ctx, rec, ver, e, g); err != nil {
 				return err
 			}
 		}
@@ -258,75 +266,162 @@ func (s *Service) syncChanged(ctx context.Context, rec *Record, ver int64, was, 
 	return nil
 }
 
-// sameSummary tells whether the summaries agree but for the deadline.
-func sameSummary(x, y GameSummary) bool {
-	x.Due, y.Due = 0, 0
-	return x.ID == y.ID && x.Name == y.Name && x.Kind == y.Kind && slices.Equal(x.Players, y.Players) &&
-		x.Status == y.Status && x.Seat == y.Seat && x.Accepted == y.Accepted && x.Organiser == y.Organiser
-}
-
 // MyGamesPage is the number of games a page of "my games" lists.
 const MyGamesPage = 50
 
-// MyGames lists a page of the player's games from after the cursor (""
-// for the first page), and the cursor of the next page ("" for none):
-// newest first, the first page beginning with the games in which they
-// owe a decision, soonest due first. Each page is two queries. Games an older version listed in the player item become
-// memberships on the first read.
-func (s *Service) MyGames(ctx context.Context, p store.Player, cursor string, limit int) ([]GameSummary, string, error) {
-	if s.players == nil {
-		return nil, "", Fail(CodeInternal, errNoPlayers)
-	}
-	if cursor != "" && !store.ParseCursor(cursor) {
-		return nil, "", invalid("Неверная ссылка на страницу.", "Bad page link.")
-	}
-	if len(p.Games) > 0 {
-		if err := s.migrateGames(ctx, p); err != nil {
-			return nil, "", err
-		}
-	}
-	// The turns on every page: the first shows them, the others leave out
-	// their games, which the first showed.
-	var out []GameSummary
-	owed := map[string]bool{}
-	ts, err := s.players.Turns(ctx, p.Email, limit)
-	if err != nil {
-		return nil, "", fmt.Errorf("my games: %w", err)
-	}
-	for _, t := range ts {
-		g, err := decodeSummary(t.Game, t.Summary)
-		if err != nil || owed[t.Game] {
-			continue // a turn left twice by two racing commits
-		}
-		owed[t.Game] = true
-		if cursor == "" {
-			out = append(out, g)
-		}
-	}
-	ms, next, err := s.players.Memberships(ctx, p.Email, cursor, limit)
-	if err != nil {
-		return nil, "", fmt.Errorf("my games: %w", err)
-	}
-	for _, m := range ms {
-		if owed[m.Game] {
-			continue
-		}
-		g, err := decodeSummary(m.Game, m.Summary)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, g)
-	}
-	return out, next, nil
+// MyGames is a page of a player's games (GameSummary), as Me and
+// MyGamesOf read it.
+type MyGames struct {
+	Me    Me
+	Games []GameSummary
+	// Next is the cursor of the next page; "" when this is the last.
+	Next string
 }
 
-func decodeSummary(id string, b []byte) (GameSummary, error) {
-	var g GameSummary
-	if err := json.Unmarshal(b, &g); err != nil {
-		return g, fmt.Errorf("my games: game %s: %w", id, err)
+// MyGamesOf checks a "my games" token (as Me does) and lists a page of
+// limit of its player's games (MyGamesPage on the page) from after cursor ("" for the first page): the
+// first page begins with the games in which they owe a decision, soonest
+// due first, then every page lists their games newest first (a game
+// whose decision the first page showed is not listed again). The first
+// page is three requests whatever the number of games: the link's access
+// item, one query of the player's partition (the player item, their
+// turns, their newest games: store.FirstPage), and one read of the games
+// listed (store.BatchGetter), whose state, not a copy kept in the lists,
+// says what the page shows of each. Later pages read the player item and
+// a page of games instead of the first query. Games an older version
+// listed in the player item become memberships on the first read.
+func (s *Service) MyGamesOf(ctx context.Context, token, cursor string, limit int) (MyGames, error) {
+	if s.players == nil {
+		return MyGames{}, Fail(CodeInternal, errNoPlayers)
 	}
-	g.ID = id
-	return g, nil
+	// A first page that could not show every decision owed ends the
+	// cursors after it with the last it showed: the later pages list the
+	// owed games after that one.
+	cursor, shownTo, partly := strings.Cut(cursor, "+")
+	if cursor != "" && !store.ParseCursor(cursor) {
+		return MyGames{}, invalid("Неверная ссылка на страницу.", "Bad page link.")
+	}
+	var (
+		turns []store.Turn
+		ms    []store.Membership
+		page  MyGames
+	)
+	me, err := s.me(ctx, token, linksign.PurposeMyGames, func(email string) (store.Player, error) {
+		if cursor != "" {
+			p, err := s.Prefs(ctx, email)
+			if err != nil {
+				return p, err
+			}
+			ms, page.Next, err = s.players.Memberships(ctx, p.Email, cursor, limit)
+			return p, err
+		}
+		first, err := s.players.FirstPage(ctx, email, limit)
+		if err != nil {
+			return first.Player, fmt.Errorf("my games: %w", err)
+		}
+		if len(first.Player.Games) > 0 { // listed by an older version: once
+			if err := s.migrateGames(ctx, first.Player); err != nil {
+				return first.Player, err
+			}
+			if first, err = s.players.FirstPage(ctx, email, limit); err != nil {
+				return first.Player, fmt.Errorf("my games: %w", err)
+			}
+		}
+		turns, ms, page.Next = first.Turns, first.Memberships, first.Next
+		if partly = len(turns) == limit; partly {
+			shownTo = turns[len(turns)-1].TurnKey()
+		}
+		return first.Player, nil
+	})
+	if err != nil {
+		return MyGames{}, err
+	}
+	page.Me = me
+	if partly && page.Next != "" {
+		page.Next += "+" + shownTo
+	}
+	ids := make([]string, 0, len(turns)+len(ms))
+	for _, t := range turns {
+		ids = append(ids, t.Game)
+	}
+	for _, m := range ms {
+		ids = append(ids, m.Game)
+	}
+	read, err := s.readGames(ctx, ids)
+	if err != nil {
+		return MyGames{}, fmt.Errorf("my games: %w", err)
+	}
+	listed := map[string]bool{}
+	add := func(id string, owed bool) error {
+		g, ok := read[id]
+		if !ok || listed[id] {
+			return nil // a game not made (a create that did not commit), or listed already
+		}
+		sum, ok, err := s.summaryOf(g, me.Email)
+		switch {
+		case err != nil:
+			return err
+		case !ok: // no longer theirs
+		case owed && !sum.YourTurn(): // a turn that passed since
+		case !owed && cursor != "" && sum.YourTurn() && (!partly || store.Turn{Game: id, Due: sum.Due}.TurnKey() <= shownTo):
+			// the first page shows it
+		default:
+			listed[id] = true
+			page.Games = append(page.Games, sum)
+		}
+		return nil
+	}
+	for _, t := range turns {
+		if err := add(t.Game, true); err != nil {
+			return MyGames{}, err
+		}
+	}
+	for _, m := range ms {
+		if err := add(m.Game, false); err != nil {
+			return MyGames{}, err
+		}
+	}
+	return page, nil
+}
+
+// readGames reads the games of ids, in one request a hundred where the
+// store can (store.BatchGetter); a game that does not exist is left out.
+func (s *Service) readGames(ctx context.Context, ids []string) (map[string]store.Game, error) {
+	out := make(map[string]store.Game, len(ids))
+	if bg, ok := s.store.(store.BatchGetter); ok {
+		for batch := range slices.Chunk(ids, store.MaxBatch) {
+			read, err := bg.GetGames(ctx, batch)
+			if err != nil {
+				return nil, err
+			}
+			maps.Copy(out, read)
+		}
+		return out, nil
+	}
+	for _, id := range ids {
+		g, err := s.store.GetGame(ctx, id)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return nil, err
+		default:
+			out[id] = g
+		}
+	}
+	return out, nil
+}
+
+// summaryOf is what a player's list shows of the stored game g: false
+// when email is no longer in it. The record is decoded, not loaded: its
+// outbox, log and rules are not needed.
+func (s *Service) summaryOf(g store.Game, email string) (GameSummary, bool, error) {
+	var rec Record
+	if err := decode(g.Body, &rec); err != nil {
+		return GameSummary{}, false, fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	rec.upgrade()
+	sum, ok := rec.summaries()[strings.ToLower(email)]
+	return sum, ok, nil
 }
 
 // migrateGames makes memberships of the games an older version listed in

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -197,4 +198,23 @@ func (s *Store) ForgetPlayerGames(ctx context.Context, email string, ids []strin
 		return fmt.Errorf("boltstore: forget games of player %s: %w", email, err)
 	}
 	return nil
+}
+
+// FirstPage reads the player, their first turns and first memberships in
+// one read transaction each.
+func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.FirstPage, error) {
+	email = normEmail(email)
+	page := store.FirstPage{Player: store.Player{Email: email}}
+	p, err := s.GetPlayer(ctx, email)
+	switch {
+	case err == nil:
+		page.Player, page.Found = p, true
+	case !errors.Is(err, store.ErrNotFound):
+		return page, err
+	}
+	if page.Turns, err = s.Turns(ctx, email, limit); err != nil {
+		return page, err
+	}
+	page.Memberships, page.Next, err = s.Memberships(ctx, email, "", limit)
+	return page, err
 }

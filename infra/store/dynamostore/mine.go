@@ -15,20 +15,22 @@ import (
 )
 
 // A player's games are items in the player's partition ("PLAYER#<address>")
-// beside the player item: a membership at sk "GAME#<inverted creation
-// time>#<game id>" and, while the player owes a decision in the game, a
-// turn at sk "TURN#<due>#<game id>". Both carry the summary sum (B), a
-// membership the game's version ver (N) it was taken from. A page of
-// either is one consistent Query of a range of sk, in the order shown.
-// No function may delete an item (template.yaml): a turn that passes is
-// marked with ttl, which the table's TTL deletes within days and the
-// listing skips until then.
+// beside the player item (sk "PLAYER"): while the player owes a decision
+// in a game, a turn at sk "PLAYER#1TURN#<due>#<game id>", and a membership
+// a game at sk "PLAYER#2GAME#<inverted creation time>#<game id>". Both
+// carry the summary sum (B), a membership the game's version ver (N) it
+// was taken from. The sort keys keep the partition in the order the first
+// page of "my games" shows it, so that one Query reads the player item,
+// their turns soonest due first and their games newest first
+// (FirstPage); a page of either alone is one Query of its range. A turn
+// that passes is deleted (the functions may delete items of players'
+// partitions only, template.yaml), so that none is left in that range.
 const (
 	AttrSummary = "sum"
 	AttrMineVer = "ver"
 
-	memberPrefix = "GAME#"
-	turnPrefix   = "TURN#"
+	turnPrefix   = playerSK + "#1TURN#"
+	memberPrefix = playerSK + "#2GAME#"
 )
 
 var _ store.MembershipStore = (*Store)(nil)
@@ -57,7 +59,7 @@ func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
 
 // pageQuery reads up to limit items of the player's partition whose sk
 // starts with prefix, after the sk prefix+after if given, with one Query,
-// leaving out those marked gone.
+// leaving out those marked gone (which count against limit).
 func (s *Store) pageQuery(ctx context.Context, email, prefix, after string, limit int) (*dynamodb.QueryOutput, error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 aws.String(s.table),
@@ -89,17 +91,9 @@ func (s *Store) Memberships(ctx context.Context, email, cursor string, limit int
 	}
 	ms := make([]store.Membership, 0, len(out.Items))
 	for _, it := range out.Items {
-		a := attrs{item: it}
-		rest := strings.TrimPrefix(a.optString(AttrSK), memberPrefix)
-		inv, game, _ := strings.Cut(rest, "#")
-		m := store.Membership{Email: email, Game: game, Summary: summaryOf(it), Version: a.optNum(AttrMineVer)}
-		n, err := strconv.ParseInt(inv, 10, 64)
-		if err != nil || game == "" {
-			return nil, "", fmt.Errorf("dynamostore: memberships of %s: key %q", email, rest)
-		}
-		m.Created = maxListTime - n
-		if a.err != nil {
-			return nil, "", fmt.Errorf("dynamostore: memberships of %s: %w", email, a.err)
+		m, err := decodeMembership(email, it)
+		if err != nil {
+			return nil, "", err
 		}
 		ms = append(ms, m)
 	}
@@ -162,16 +156,9 @@ func (s *Store) Turns(ctx context.Context, email string, limit int) ([]store.Tur
 	}
 	ts := make([]store.Turn, 0, len(out.Items))
 	for _, it := range out.Items {
-		a := attrs{item: it}
-		rest := strings.TrimPrefix(a.optString(AttrSK), turnPrefix)
-		due, game, _ := strings.Cut(rest, "#")
-		t := store.Turn{Email: email, Game: game, Summary: summaryOf(it)}
-		var err error
-		if t.Due, err = strconv.ParseInt(due, 10, 64); err != nil || game == "" {
-			return nil, fmt.Errorf("dynamostore: turns of %s: key %q", email, rest)
-		}
-		if a.err != nil {
-			return nil, fmt.Errorf("dynamostore: turns of %s: %w", email, a.err)
+		t, err := decodeTurn(email, it)
+		if err != nil {
+			return nil, err
 		}
 		ts = append(ts, t)
 	}
@@ -198,6 +185,100 @@ func (s *Store) ForgetPlayerGames(ctx context.Context, email string, ids []strin
 	}
 	return nil
 }
+
+// decodeMembership reads a membership item of the player's.
+func decodeMembership(email string, it attrMap) (store.Membership, error) {
+	a := attrs{item: it}
+	rest := strings.TrimPrefix(a.optString(AttrSK), memberPrefix)
+	inv, game, _ := strings.Cut(rest, "#")
+	m := store.Membership{Email: email, Game: game, Summary: summaryOf(it), Version: a.optNum(AttrMineVer)}
+	n, err := strconv.ParseInt(inv, 10, 64)
+	if err != nil || game == "" {
+		return m, fmt.Errorf("dynamostore: memberships of %s: key %q", email, rest)
+	}
+	m.Created = maxListTime - n
+	if a.err != nil {
+		return m, fmt.Errorf("dynamostore: memberships of %s: %w", email, a.err)
+	}
+	return m, nil
+}
+
+// decodeTurn reads a turn item of the player's.
+func decodeTurn(email string, it attrMap) (store.Turn, error) {
+	a := attrs{item: it}
+	rest := strings.TrimPrefix(a.optString(AttrSK), turnPrefix)
+	due, game, _ := strings.Cut(rest, "#")
+	t := store.Turn{Email: email, Game: game, Summary: summaryOf(it)}
+	var err error
+	if t.Due, err = strconv.ParseInt(due, 10, 64); err != nil || game == "" {
+		return t, fmt.Errorf("dynamostore: turns of %s: key %q", email, rest)
+	}
+	if a.err != nil {
+		return t, fmt.Errorf("dynamostore: turns of %s: %w", email, a.err)
+	}
+	return t, nil
+}
+
+// FirstPage reads the player item, then the turns, then the memberships
+// with one consistent Query of the partition's "PLAYER" range, of at most
+// 1+2×limit+passedTurns items (passed turns marked gone, until the TTL
+// deletes them, are read and left out): a window that holds all three
+// unless the player owes more than limit decisions or passed more than
+// passedTurns in the days the TTL takes. Only when it ends among the
+// turns does a second Query read the memberships.
+func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.FirstPage, error) {
+	email = normEmail(email)
+	page := store.FirstPage{Player: store.Player{Email: email}}
+	if email == "" || limit < 1 {
+		return page, nil
+	}
+	out, err := s.pageQuery(ctx, email, playerSK, "", 1+2*limit+passedTurns)
+	if err != nil {
+		return page, fmt.Errorf("dynamostore: first page of %s: %w", email, err)
+	}
+	inMemberships := false
+	for _, it := range out.Items {
+		a := attrs{item: it}
+		switch sk := a.optString(AttrSK); {
+		case sk == playerSK:
+			page.Player, page.Found = decodePlayer(email, &a), true
+			if a.err != nil {
+				return page, fmt.Errorf("dynamostore: first page of %s: %w", email, a.err)
+			}
+		case strings.HasPrefix(sk, turnPrefix):
+			t, err := decodeTurn(email, it)
+			if err != nil {
+				return page, err
+			}
+			if len(page.Turns) < limit {
+				page.Turns = append(page.Turns, t)
+			}
+		case strings.HasPrefix(sk, memberPrefix):
+			inMemberships = true
+			m, err := decodeMembership(email, it)
+			if err != nil {
+				return page, err
+			}
+			if len(page.Memberships) == limit {
+				page.Next = page.Memberships[limit-1].Cursor()
+				return page, nil
+			}
+			page.Memberships = append(page.Memberships, m)
+		}
+	}
+	switch {
+	case len(out.LastEvaluatedKey) == 0: // the whole range read
+	case inMemberships:
+		page.Next = page.Memberships[len(page.Memberships)-1].Cursor()
+	default: // the window held only turns
+		page.Memberships, page.Next, err = s.Memberships(ctx, email, "", limit)
+	}
+	return page, err
+}
+
+// passedTurns is the room FirstPage's window leaves for turns passed and
+// not yet deleted: 200 small items, about 8 read units.
+const passedTurns = 200
 
 // summaryOf is the summary of a membership or turn item; nil if none.
 func summaryOf(it attrMap) []byte {

@@ -23,6 +23,7 @@ func RunMemberships(t *testing.T, newStore func(t *testing.T) store.PlayerStore)
 		{"PlayerItemStaysSmall", testMembershipsLeavePlayer},
 		{"ForgetPlayerGames", testForgetPlayerGames},
 		{"BadCursor", testMembershipBadCursor},
+		{"FirstPage", testFirstPage},
 	})
 }
 
@@ -181,5 +182,70 @@ func testMembershipBadCursor(t *testing.T, s store.PlayerStore) {
 		if _, _, err := s.Memberships(context.Background(), newEmail(t), c, 10); err == nil {
 			t.Errorf("cursor %q: no error", c)
 		}
+	}
+}
+
+// testFirstPage: the first page holds the player item, the first turns
+// and the first memberships with the cursor after them, for a player who
+// owes fewer decisions than a page holds and for one who owes more, and
+// for an address with no player item.
+func testFirstPage(t *testing.T, s store.PlayerStore) {
+	ctx := context.Background()
+	names := func(p store.FirstPage) (turns, games []string) {
+		for _, tn := range p.Turns {
+			turns = append(turns, fmt.Sprintf("%s@%d", tn.Game, tn.Due))
+		}
+		for _, m := range p.Memberships {
+			games = append(games, m.Game)
+		}
+		return turns, games
+	}
+	for _, c := range []struct {
+		name         string
+		owed, limit  int
+		turns, games []string
+		rest         []string // the games after the first page, in order
+	}{
+		{"fewer owed", 2, 3, []string{"g1@101", "g0@102"}, []string{"g5", "g4", "g3"}, []string{"g2", "g1", "g0"}},
+		{"more owed than a page", 5, 2, []string{"g4@98", "g3@99"}, []string{"g5", "g4"}, []string{"g3", "g2", "g1", "g0"}},
+		{"all on one page", 1, 10, []string{"g0@102"}, []string{"g5", "g4", "g3", "g2", "g1", "g0"}, nil},
+	} {
+		email := newEmail(t)
+		mustSetPrefs(t, s, email, "ru", store.MailDigest, "Europe/Moscow", false, 5)
+		for i := range 6 {
+			mustPutMembership(t, s, store.Membership{Email: email, Game: fmt.Sprintf("g%d", i), Created: int64(10 + i)})
+		}
+		for i := range c.owed { // g0 due last
+			mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: fmt.Sprintf("g%d", i), Due: int64(102 - i)}), "PutTurn")
+		}
+		// A turn passed: not listed.
+		mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: "g5", Due: 50}), "PutTurn")
+		mustOK(t, s.DeleteTurn(ctx, email, "g5", 50), "DeleteTurn")
+		p, err := s.(store.MembershipStore).FirstPage(ctx, strings.ToUpper(email), c.limit)
+		mustOK(t, err, "FirstPage")
+		if !p.Found || p.Player.Email != email || p.Player.Mail != store.MailDigest || p.Player.TimeZone != "Europe/Moscow" {
+			t.Errorf("%s: player %+v (found %v)", c.name, p.Player, p.Found)
+		}
+		turns, games := names(p)
+		if !slices.Equal(turns, c.turns) || !slices.Equal(games, c.games) {
+			t.Errorf("%s: turns %v, games %v; want %v, %v", c.name, turns, games, c.turns, c.games)
+		}
+		var rest []string
+		for cursor := p.Next; cursor != ""; {
+			ms, next, err := s.Memberships(ctx, email, cursor, c.limit)
+			mustOK(t, err, "Memberships")
+			for _, m := range ms {
+				rest = append(rest, m.Game)
+			}
+			cursor = next
+		}
+		if !slices.Equal(rest, c.rest) {
+			t.Errorf("%s: the pages after the first: %v, want %v", c.name, rest, c.rest)
+		}
+	}
+	p, err := s.(store.MembershipStore).FirstPage(ctx, "nobody-"+newEmail(t), 5)
+	mustOK(t, err, "FirstPage(unknown)")
+	if p.Found || p.Player.Email == "" || len(p.Turns)+len(p.Memberships) != 0 || p.Next != "" {
+		t.Errorf("first page of an unknown address: %+v", p)
 	}
 }
