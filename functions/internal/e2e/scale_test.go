@@ -142,7 +142,13 @@ func TestScaleOnePlayer(t *testing.T) {
 	}
 	srv := httptest.NewServer(web.Handler(app))
 	t.Cleanup(srv.Close)
-	token, err := svc.Token(linksign.PurposeMyGames, "a@pbm.test", linksign.NoSeat, 0, 24*time.Hour)
+	// The link of a mail today: it names the player's link id, so that
+	// the page reads the link's access item too.
+	p, err := svc.Prefs(t.Context(), "a@pbm.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := svc.PlayerToken(t.Context(), p, linksign.PurposeMyGames)
 	if err != nil {
 		t.Fatal(err)
 	}
