@@ -84,12 +84,20 @@ type MembershipStore interface {
 	// at most limit, and the cursor after those memberships (Memberships
 	// goes on from it; "" when there are no more). In DynamoDB it is one
 	// Query of the player's partition, which keeps the three in that
-	// order; only a player owing more than limit decisions costs a second.
+	// order. A player who owes more decisions than that read can hold
+	// gets their first turns and no memberships, and Unread says that
+	// their games are to be read from the first (Memberships from "").
 	FirstPage(ctx context.Context, email string, limit int) (FirstPage, error)
 	// ForgetPlayerGames removes ids from the list of games older versions
 	// kept in the player item (Player.Games), once they are memberships.
 	ForgetPlayerGames(ctx context.Context, email string, ids []string) error
 }
+
+// FirstPageWindow is how many items FirstPage reads at most for a page
+// of limit: the player item, room for limit turns and limit memberships,
+// and for 200 passed turns that a store keeps until they expire (the
+// DynamoDB store marks them, its TTL deletes them within days).
+func FirstPageWindow(limit int) int { return 1 + 2*limit + 200 }
 
 // FirstPage is what MembershipStore.FirstPage reads.
 type FirstPage struct {
@@ -100,4 +108,6 @@ type FirstPage struct {
 	Turns       []Turn       // soonest due first
 	Memberships []Membership // newest first
 	Next        string       // the cursor after Memberships; "" for none
+	// Unread: the memberships were not read (see FirstPage).
+	Unread bool
 }

@@ -298,7 +298,7 @@ func (s *Service) MyGamesOf(ctx context.Context, token, cursor string, limit int
 	// cursors after it with the last it showed: the later pages list the
 	// owed games after that one.
 	cursor, shownTo, partly := strings.Cut(cursor, "+")
-	if cursor != "" && !store.ParseCursor(cursor) {
+	if cursor != "" && cursor != fromFirst && !store.ParseCursor(cursor) {
 		return MyGames{}, invalid("Неверная ссылка на страницу.", "Bad page link.")
 	}
 	var (
@@ -312,7 +312,7 @@ func (s *Service) MyGamesOf(ctx context.Context, token, cursor string, limit int
 			if err != nil {
 				return p, err
 			}
-			ms, page.Next, err = s.players.Memberships(ctx, p.Email, cursor, limit)
+			ms, page.Next, err = s.players.Memberships(ctx, p.Email, strings.TrimPrefix(cursor, fromFirst), limit)
 			return p, err
 		}
 		first, err := s.players.FirstPage(ctx, email, limit)
@@ -328,6 +328,9 @@ func (s *Service) MyGamesOf(ctx context.Context, token, cursor string, limit int
 			}
 		}
 		turns, ms, page.Next = first.Turns, first.Memberships, first.Next
+		if first.Unread {
+			page.Next = fromFirst
+		}
 		if partly = len(turns) == limit; partly {
 			shownTo = turns[len(turns)-1].TurnKey()
 		}
@@ -383,6 +386,11 @@ func (s *Service) MyGamesOf(ctx context.Context, token, cursor string, limit int
 	}
 	return page, nil
 }
+
+// fromFirst is the cursor of the page after a first page that could only
+// show decisions owed (store.FirstPage's Unread): the games from the
+// newest.
+const fromFirst = "-"
 
 // readGames reads the games of ids, in one request a hundred where the
 // store can (store.BatchGetter); a game that does not exist is left out.

@@ -201,7 +201,7 @@ func (s *Store) ForgetPlayerGames(ctx context.Context, email string, ids []strin
 }
 
 // FirstPage reads the player, their first turns and first memberships in
-// one read transaction each.
+// one read transaction each, as the DynamoDB store's one Query does.
 func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.FirstPage, error) {
 	email = normEmail(email)
 	page := store.FirstPage{Player: store.Player{Email: email}}
@@ -212,9 +212,15 @@ func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.F
 	case !errors.Is(err, store.ErrNotFound):
 		return page, err
 	}
-	if page.Turns, err = s.Turns(ctx, email, limit); err != nil {
+	// The turns that fill DynamoDB's window leave the memberships unread
+	// there: the same here.
+	window := store.FirstPageWindow(limit)
+	if page.Turns, err = s.Turns(ctx, email, window); err != nil {
 		return page, err
 	}
-	page.Memberships, page.Next, err = s.Memberships(ctx, email, "", limit)
+	if page.Unread = len(page.Turns) >= window-1; !page.Unread {
+		page.Memberships, page.Next, err = s.Memberships(ctx, email, "", limit)
+	}
+	page.Turns = page.Turns[:min(len(page.Turns), limit)]
 	return page, err
 }

@@ -221,18 +221,18 @@ func decodeTurn(email string, it attrMap) (store.Turn, error) {
 
 // FirstPage reads the player item, then the turns, then the memberships
 // with one consistent Query of the partition's "PLAYER" range, of at most
-// 1+2×limit+passedTurns items (passed turns marked gone, until the TTL
-// deletes them, are read and left out): a window that holds all three
-// unless the player owes more than limit decisions or passed more than
-// passedTurns in the days the TTL takes. Only when it ends among the
-// turns does a second Query read the memberships.
+// store.FirstPageWindow items (passed turns marked gone, until the TTL
+// deletes them, are read and left out; 301 small items are about 10 read
+// units): a window that holds all three unless the player owes or passed
+// hundreds of decisions in the days the TTL takes: then it ends among the
+// turns, and the memberships are Unread.
 func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.FirstPage, error) {
 	email = normEmail(email)
 	page := store.FirstPage{Player: store.Player{Email: email}}
 	if email == "" || limit < 1 {
 		return page, nil
 	}
-	out, err := s.pageQuery(ctx, email, playerSK, "", 1+2*limit+passedTurns)
+	out, err := s.pageQuery(ctx, email, playerSK, "", store.FirstPageWindow(limit))
 	if err != nil {
 		return page, fmt.Errorf("dynamostore: first page of %s: %w", email, err)
 	}
@@ -271,14 +271,10 @@ func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.F
 	case inMemberships:
 		page.Next = page.Memberships[len(page.Memberships)-1].Cursor()
 	default: // the window held only turns
-		page.Memberships, page.Next, err = s.Memberships(ctx, email, "", limit)
+		page.Unread = true
 	}
-	return page, err
+	return page, nil
 }
-
-// passedTurns is the room FirstPage's window leaves for turns passed and
-// not yet deleted: 200 small items, about 8 read units.
-const passedTurns = 200
 
 // summaryOf is the summary of a membership or turn item; nil if none.
 func summaryOf(it attrMap) []byte {

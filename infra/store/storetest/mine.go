@@ -206,9 +206,10 @@ func testFirstPage(t *testing.T, s store.PlayerStore) {
 		turns, games []string
 		rest         []string // the games after the first page, in order
 	}{
-		{"fewer owed", 2, 3, []string{"g1@101", "g0@102"}, []string{"g5", "g4", "g3"}, []string{"g2", "g1", "g0"}},
-		{"more owed than a page", 5, 2, []string{"g4@98", "g3@99"}, []string{"g5", "g4"}, []string{"g3", "g2", "g1", "g0"}},
-		{"all on one page", 1, 10, []string{"g0@102"}, []string{"g5", "g4", "g3", "g2", "g1", "g0"}, nil},
+		{"fewer owed", 2, 3, []string{"g1@999", "g0@1000"}, []string{"g5", "g4", "g3"}, []string{"g2", "g1", "g0"}},
+		{"more owed than a page", 5, 2, []string{"g4@996", "g3@997"}, []string{"g5", "g4"}, []string{"g3", "g2", "g1", "g0"}},
+		{"more owed than the read holds", store.FirstPageWindow(2), 2, []string{"g204@796", "g203@797"}, nil, nil},
+		{"all on one page", 1, 10, []string{"g0@1000"}, []string{"g5", "g4", "g3", "g2", "g1", "g0"}, nil},
 	} {
 		email := newEmail(t)
 		mustSetPrefs(t, s, email, "ru", store.MailDigest, "Europe/Moscow", false, 5)
@@ -216,7 +217,7 @@ func testFirstPage(t *testing.T, s store.PlayerStore) {
 			mustPutMembership(t, s, store.Membership{Email: email, Game: fmt.Sprintf("g%d", i), Created: int64(10 + i)})
 		}
 		for i := range c.owed { // g0 due last
-			mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: fmt.Sprintf("g%d", i), Due: int64(102 - i)}), "PutTurn")
+			mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: fmt.Sprintf("g%d", i), Due: int64(1000 - i)}), "PutTurn")
 		}
 		// A turn passed: not listed.
 		mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: "g5", Due: 50}), "PutTurn")
@@ -229,6 +230,9 @@ func testFirstPage(t *testing.T, s store.PlayerStore) {
 		turns, games := names(p)
 		if !slices.Equal(turns, c.turns) || !slices.Equal(games, c.games) {
 			t.Errorf("%s: turns %v, games %v; want %v, %v", c.name, turns, games, c.turns, c.games)
+		}
+		if p.Unread != (c.games == nil) {
+			t.Errorf("%s: Unread %v", c.name, p.Unread)
 		}
 		var rest []string
 		for cursor := p.Next; cursor != ""; {
