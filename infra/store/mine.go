@@ -20,22 +20,16 @@ type Membership struct {
 	Game  string
 	// Created is when the game was made (seconds since the epoch): the
 	// listing is newest first.
+	// The page reads the game itself for what it shows of it: a
+	// membership never changes.
 	Created int64
-	// Summary is what the page shows of the game, opaque to the store:
-	// the service's encoding, a few hundred bytes.
-	Summary []byte
-	// Version is the game's version the summary was taken from: a
-	// membership is never replaced by one of an older version (two
-	// commits' updates racing).
-	Version int64
 }
 
 // Turn is a game in which the player owes a decision.
 type Turn struct {
-	Email   string // lower-case
-	Game    string
-	Due     int64  // when the decision falls due: soonest first
-	Summary []byte // as Membership's
+	Email string // lower-case
+	Game  string
+	Due   int64 // when the decision falls due: soonest first
 }
 
 // maxTime bounds the times in listing keys: ten digits, seconds until
@@ -64,9 +58,8 @@ func ParseCursor(cursor string) bool {
 // MembershipStore keeps players' games. Every method is safe for
 // concurrent use and costs one request in DynamoDB.
 type MembershipStore interface {
-	// PutMembership writes m, replacing the player's earlier membership
-	// of the same game, without a read; if that one is of a later
-	// Version it stays, and the error is ErrConflict.
+	// PutMembership writes m, without a read: writing it again changes
+	// nothing.
 	PutMembership(ctx context.Context, m Membership) error
 	// Memberships lists at most limit of the player's games, newest
 	// first, from the one after cursor ("": from the first), and the

@@ -2,7 +2,6 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -172,8 +171,8 @@ func (r *Record) summaries() map[string]GameSummary {
 }
 
 // putMembers writes the memberships of the people in emails (all when
-// nil) as rec stands at version ver, and their turns.
-func (s *Service) putMembers(ctx context.Context, rec *Record, ver int64, emails map[string]bool) error {
+// nil), and their turns as rec stands.
+func (s *Service) putMembers(ctx context.Context, rec *Record, emails map[string]bool) error {
 	if s.players == nil {
 		return nil
 	}
@@ -181,11 +180,11 @@ func (s *Service) putMembers(ctx context.Context, rec *Record, ver int64, emails
 		if emails != nil && !emails[e] {
 			continue
 		}
-		if err := s.putMembership(ctx, rec, ver, e, g); err != nil {
+		if err := s.putMembership(ctx, rec, e); err != nil {
 			return err
 		}
 		if g.YourTurn() {
-			if err := s.putTurn(ctx, rec.ID, e, g); err != nil {
+			if err := s.putTurn(ctx, rec.ID, e, g.Due); err != nil {
 				return err
 			}
 		}
@@ -193,27 +192,17 @@ func (s *Service) putMembers(ctx context.Context, rec *Record, ver int64, emails
 	return nil
 }
 
-// putMembership writes the player's membership: the summary without the
-// deadline, which is the turn's.
-func (s *Service) putMembership(ctx context.Context, rec *Record, ver int64, email string, g GameSummary) error {
-	g.Due = 0
-	b, err := json.Marshal(g)
-	if err != nil {
-		return err
-	}
-	err = s.players.PutMembership(ctx, store.Membership{Email: email, Game: rec.ID, Created: rec.Created, Summary: b, Version: ver})
-	if err != nil && !errors.Is(err, store.ErrConflict) { // a later commit's summary stands
+// putMembership lists the game in the player's games.
+func (s *Service) putMembership(ctx context.Context, rec *Record, email string) error {
+	if err := s.players.PutMembership(ctx, store.Membership{Email: email, Game: rec.ID, Created: rec.Created}); err != nil {
 		return fmt.Errorf("membership of %s: %w", rec.ID, err)
 	}
 	return nil
 }
 
-func (s *Service) putTurn(ctx context.Context, id, email string, g GameSummary) error {
-	b, err := json.Marshal(g)
-	if err != nil {
-		return err
-	}
-	if err := s.players.PutTurn(ctx, store.Turn{Email: email, Game: id, Due: g.Due, Summary: b}); err != nil {
+// putTurn lists the game in the player's decisions owed, due at due.
+func (s *Service) putTurn(ctx context.Context, id, email string, due int64) error {
+	if err := s.players.PutTurn(ctx, store.Turn{Email: email, Game: id, Due: due}); err != nil {
 		return fmt.Errorf("turn in %s: %w", id, err)
 	}
 	return nil
@@ -230,14 +219,14 @@ func (s *Service) putTurn(ctx context.Context, id, email string, g GameSummary) 
 func (s *Service) syncMembers(ctx context.Context, rec *Record, ver int64) {
 	now := rec.summaries()
 	if rec.seen != nil && s.players != nil {
-		if err := s.syncChanged(ctx, rec, ver, rec.seen, now); err != nil {
+		if err := s.syncChanged(ctx, rec, rec.seen, now); err != nil {
 			s.log.ErrorContext(ctx, "my games", "game", rec.ID, "err", err)
 		}
 	}
 	rec.seen = now
 }
 
-func (s *Service) syncChanged(ctx context.Context, rec *Record, ver int64, was, now map[string]GameSummary) error {
+func (s *Service) syncChanged(ctx context.Context, rec *Record, was, now map[string]GameSummary) error {
 	confirming := false // Confirm lists every seat itself (indexPlayers)
 	for _, g := range was {
 		confirming = confirming || g.Status == StatusUnconfirmed
@@ -248,7 +237,7 @@ func (s *Service) syncChanged(ctx context.Context, rec *Record, ver int64, was, 
 			if confirming {
 				continue
 			}
-			if err := s.putMembership(ctx, rec, ver, e, g); err != nil {
+			if err := s.putMembership(ctx, rec, e); err != nil {
 				return err
 			}
 		}
@@ -258,7 +247,7 @@ func (s *Service) syncChanged(ctx context.Context, rec *Record, ver int64, was, 
 			}
 		}
 		if g.YourTurn() && old.Due != g.Due {
-			if err := s.putTurn(ctx, rec.ID, e, g); err != nil {
+			if err := s.putTurn(ctx, rec.ID, e, g.Due); err != nil {
 				return err
 			}
 		}
@@ -436,14 +425,14 @@ func (s *Service) summaryOf(g store.Game, email string) (GameSummary, bool, erro
 // the player item, then drops the list: once per such player.
 func (s *Service) migrateGames(ctx context.Context, p store.Player) error {
 	for _, id := range p.Games {
-		rec, ver, err := s.Load(ctx, id)
+		rec, _, err := s.Load(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue // indexed before a create that did not commit
 		}
 		if err != nil {
 			return err
 		}
-		if err := s.putMembers(ctx, rec, ver, map[string]bool{p.Email: true}); err != nil {
+		if err := s.putMembers(ctx, rec, map[string]bool{p.Email: true}); err != nil {
 			return err
 		}
 	}

@@ -17,40 +17,29 @@ import (
 // A player's games are items in the player's partition ("PLAYER#<address>")
 // beside the player item (sk "PLAYER"): while the player owes a decision
 // in a game, a turn at sk "PLAYER#1TURN#<due>#<game id>", and a membership
-// a game at sk "PLAYER#2GAME#<inverted creation time>#<game id>". Both
-// carry the summary sum (B), a membership the game's version ver (N) it
-// was taken from. The sort keys keep the partition in the order the first
-// page of "my games" shows it, so that one Query reads the player item,
-// their turns soonest due first and their games newest first
-// (FirstPage); a page of either alone is one Query of its range. A turn
-// that passes is deleted (the functions may delete items of players'
-// partitions only, template.yaml), so that none is left in that range.
+// a game at sk "PLAYER#2GAME#<inverted creation time>#<game id>", their
+// keys all they hold. The sort keys keep the partition in the order the
+// first page of "my games" shows it, so that one Query reads the player
+// item, their turns soonest due first and their games newest first
+// (FirstPage); a page of either alone is one Query of its range. No
+// function may delete an item (template.yaml): a turn that passes is
+// marked with ttl, which the table's TTL deletes within days, and the
+// listings skip until then.
 const (
-	AttrSummary = "sum"
-	AttrMineVer = "ver"
-
 	turnPrefix   = playerSK + "#1TURN#"
 	memberPrefix = playerSK + "#2GAME#"
 )
 
 var _ store.MembershipStore = (*Store)(nil)
 
-// PutMembership writes the membership item with one conditional PutItem.
+// PutMembership writes the membership item with one PutItem.
 func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
 	email := normEmail(m.Email)
 	if email == "" || m.Game == "" {
 		return fmt.Errorf("dynamostore: put membership of %q in game %q: empty address or game", email, m.Game)
 	}
 	item := key(playerPrefix+email, memberPrefix+m.Cursor())
-	if len(m.Summary) > 0 {
-		item[AttrSummary] = &types.AttributeValueMemberB{Value: m.Summary}
-	}
-	item[AttrMineVer] = num(m.Version)
-	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item,
-		ConditionExpression:       aws.String("attribute_not_exists(#v) OR #v <= :v"),
-		ExpressionAttributeNames:  map[string]string{"#v": AttrMineVer},
-		ExpressionAttributeValues: attrMap{":v": num(m.Version)},
-	})
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item})
 	if err := mapErr(err); err != nil {
 		return fmt.Errorf("dynamostore: put membership of %s in game %s: %w", email, m.Game, err)
 	}
@@ -112,9 +101,6 @@ func (s *Store) PutTurn(ctx context.Context, t store.Turn) error {
 	}
 	t.Email = email
 	item := key(playerPrefix+email, turnPrefix+t.TurnKey())
-	if len(t.Summary) > 0 {
-		item[AttrSummary] = &types.AttributeValueMemberB{Value: t.Summary}
-	}
 	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item})
 	if err := mapErr(err); err != nil {
 		return fmt.Errorf("dynamostore: put turn of %s in game %s: %w", email, t.Game, err)
@@ -191,7 +177,7 @@ func decodeMembership(email string, it attrMap) (store.Membership, error) {
 	a := attrs{item: it}
 	rest := strings.TrimPrefix(a.optString(AttrSK), memberPrefix)
 	inv, game, _ := strings.Cut(rest, "#")
-	m := store.Membership{Email: email, Game: game, Summary: summaryOf(it), Version: a.optNum(AttrMineVer)}
+	m := store.Membership{Email: email, Game: game}
 	n, err := strconv.ParseInt(inv, 10, 64)
 	if err != nil || game == "" {
 		return m, fmt.Errorf("dynamostore: memberships of %s: key %q", email, rest)
@@ -208,7 +194,7 @@ func decodeTurn(email string, it attrMap) (store.Turn, error) {
 	a := attrs{item: it}
 	rest := strings.TrimPrefix(a.optString(AttrSK), turnPrefix)
 	due, game, _ := strings.Cut(rest, "#")
-	t := store.Turn{Email: email, Game: game, Summary: summaryOf(it)}
+	t := store.Turn{Email: email, Game: game}
 	var err error
 	if t.Due, err = strconv.ParseInt(due, 10, 64); err != nil || game == "" {
 		return t, fmt.Errorf("dynamostore: turns of %s: key %q", email, rest)
@@ -274,14 +260,6 @@ func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.F
 		page.Unread = true
 	}
 	return page, nil
-}
-
-// summaryOf is the summary of a membership or turn item; nil if none.
-func summaryOf(it attrMap) []byte {
-	if b, ok := it[AttrSummary].(*types.AttributeValueMemberB); ok {
-		return b.Value
-	}
-	return nil
 }
 
 // maxListTime is store's bound on times in listing keys.
