@@ -132,6 +132,8 @@ func (a *api) routes() []handledRoute {
 		{Route{"GET", "/g/{id}/talk"}, a.talkPage},
 		{Route{"POST", "/g/{id}/talk"}, a.postTalkPage},
 		{Route{"POST", "/g/{id}/talk/hide"}, a.hideTalkPage},
+		// The operator's kit (issue 16).
+		{Route{"GET", "/favicon.ico"}, a.favicon},
 	}
 	return append(routes, a.leagueRoutes()...)
 }

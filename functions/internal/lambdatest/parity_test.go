@@ -340,6 +340,13 @@ func (b *backend) play() []answer {
 	b.do(&out, "/rules/{kind}", invalid, pageRequest("/rules/chess?lang=ru"))
 	b.do(&out, "/api/lengths", valid, jsonRequest("GET", "/api/lengths?kind=western&seats=4&deadline_hours=72", "", nil))
 	b.do(&out, "/api/lengths", invalid, jsonRequest("GET", "/api/lengths?kind=chess&seats=4", "", nil))
+	// The icon (issue 16): it takes no token, so a stray one changes
+	// nothing; asked again with its ETag, it is not sent again.
+	icon := b.do(&out, "/favicon.ico", valid, pageRequest("/favicon.ico"))
+	b.do(&out, "/favicon.ico", invalid, pageRequest("/favicon.ico?t=not-a-token"))
+	again := pageRequest("/favicon.ico")
+	again.Header.Set("If-None-Match", icon.headers["etag"])
+	b.do(&out, "/favicon.ico", valid, again)
 
 	// A game of three seats through the API; an invalid create first.
 	addr := func(who string) string { return fmt.Sprintf("parity.%s.%s@example.org", who, b.tag) }
