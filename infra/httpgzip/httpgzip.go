@@ -22,9 +22,11 @@ import (
 // gzip's own 18 bytes and the CPU buy almost nothing.
 const MinSize = 1 << 10
 
-// Level is the compression level. Default compression (6) makes pages a
-// little smaller than BestSpeed (1) for about twice the time, still well
-// under a millisecond for the largest page (BenchmarkHandler).
+// Level is the compression level. On a 55.8 KB game page, level 6 (the
+// default) takes 0.9–1.3 ms and leaves 12.0 KB, level 1 takes 0.4–0.5 ms
+// and leaves 14.4 KB: the 2.4 KB more sent out cost more (data transfer
+// out is about $0.09 per GB, 2 × 10⁻⁷ $ a page) than the half millisecond
+// saved of a 128 MB function (10⁻⁹ $).
 const Level = gzip.DefaultCompression
 
 // Handler serves next, compressing its answer with gzip when all of these
