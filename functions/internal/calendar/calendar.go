@@ -99,7 +99,13 @@ type Result struct {
 	Missed      int // decision mails nobody answered
 	Turns       int // turns played, all seats together
 	Moves       int // commands in the log
-	Bots        int // seats handed to a bot by the end
+	// Writes counts the writes of the game item (its version at the end):
+	// its creation, acceptances and start, every commit of a decision
+	// (with the moves standing orders and bots play in it), the sweep's.
+	Writes int
+	// OrganiserMails counts the mails to the organiser, who holds no seat.
+	OrganiserMails int
+	Bots           int // seats handed to a bot by the end
 }
 
 // TurnsEach is the turns a seat played, on average.
@@ -382,10 +388,11 @@ func (s *sim) result(seed uint64, start time.Time) (Result, error) {
 	for _, p := range s.people {
 		res.Mails = append(res.Mails, p.mails)
 	}
-	rec, _, err := s.svc.Load(s.ctx, s.id)
+	rec, version, err := s.svc.Load(s.ctx, s.id)
 	if err != nil {
 		return res, err
 	}
+	res.Writes, res.OrganiserMails = int(version), s.organ
 	for _, b := range rec.Bots {
 		if b {
 			res.Bots++
