@@ -105,7 +105,10 @@ type Result struct {
 	Writes int
 	// OrganiserMails counts the mails to the organiser, who holds no seat.
 	OrganiserMails int
-	Bots           int // seats handed to a bot by the end
+	// Visits counts the times a person opened their page; Decisions the
+	// decisions they posted there (each a request of its own).
+	Visits, Decisions int
+	Bots              int // seats handed to a bot by the end
 }
 
 // TurnsEach is the turns a seat played, on average.
@@ -207,7 +210,8 @@ type sim struct {
 	queue    events
 	seq      int
 	id       string
-	keys     int
+	keys     int // decisions posted: each takes a fresh key
+	visits   int
 	over     bool
 
 	byEmail map[string]int // person (invitation index) by address
@@ -306,6 +310,7 @@ func (s *sim) handle(e event) error {
 		}
 		return errors.Join(s.notifier.Sweep(s.ctx, s.svc.PendingOutbox), s.notifier.SendDigests(s.ctx, s.now))
 	}
+	s.visits++
 	return s.visit(e.person)
 }
 
@@ -392,7 +397,7 @@ func (s *sim) result(seed uint64, start time.Time) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	res.Writes, res.OrganiserMails = int(version), s.organ
+	res.Writes, res.OrganiserMails, res.Visits, res.Decisions = int(version), s.organ, s.visits, s.keys
 	for _, b := range rec.Bots {
 		if b {
 			res.Bots++
