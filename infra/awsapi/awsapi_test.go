@@ -1,0 +1,107 @@
+package awsapi
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/pbmgames/pbm/infra/awsapi/awsapitest"
+)
+
+// secretKey stands for a secret an answer may carry: no error quotes it.
+const secretKey = "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldC0xMjM0NQ"
+
+// The input and answer of SSM's GetParameter, as config reads them.
+type (
+	getParameterInput struct {
+		Name           string
+		WithDecryption bool
+	}
+	getParameterOutput struct {
+		Parameter *struct {
+			Type  string
+			Value *string
+		}
+	}
+)
+
+func TestJSONAPIErrors(t *testing.T) {
+	tests := []struct {
+		name     string
+		answers  []string // "status body", one a request
+		requests int
+		wantErr  string // "" for success
+	}{
+		{name: "not found: not retried", answers: []string{`400 {"__type":"ParameterNotFound","message":""}`}, requests: 1, wantErr: "GetParameter: ParameterNotFound (HTTP 400) [request req-1]"},
+		{name: "access denied with a namespaced type", answers: []string{`400 {"__type":"com.amazon.coral.service#AccessDeniedException","Message":"User is not authorized"}`}, requests: 1, wantErr: "AccessDeniedException (HTTP 400): User is not authorized"},
+		{name: "server error, then success", answers: []string{`500 {"__type":"InternalServerError"}`, `200 {"Parameter":{"Type":"SecureString","Value":"v"}}`}, requests: 2},
+		{name: "throttled throughout", answers: []string{`400 {"__type":"ThrottlingException"}`, `400 {"__type":"ThrottlingException"}`, `400 {"__type":"ThrottlingException"}`}, requests: 3, wantErr: "ThrottlingException"},
+		{name: "not JSON", answers: []string{`502 <html>bad gateway</html>`, `502 x`, `502 x`}, requests: 3, wantErr: "Bad Gateway (HTTP 502)"},
+		{name: "undecodable answer, value not quoted", answers: []string{`200 {"Parameter":{"Type":"SecureString","Value":["` + secretKey + `"]}}`}, requests: 1, wantErr: "decode answer"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv, n := awsapitest.JSONServer(t, "1.1", "ssm", "AmazonSSM", func(i int, _ map[string]any) (int, string) {
+				status, body, _ := strings.Cut(tt.answers[i-1], " ")
+				code, _ := strconv.Atoi(status)
+				return code, body
+			})
+			api := New(awsapitest.Config(srv.URL), SSM, func(o *Options) {
+				o.Pause = func(context.Context, time.Duration) error { return nil }
+			})
+			var out getParameterOutput
+			err := api.JSON(context.Background(), "GetParameter", getParameterInput{Name: "/p"}, &out)
+			if int(n.Load()) != tt.requests {
+				t.Errorf("%d requests, want %d", n.Load(), tt.requests)
+			}
+			switch {
+			case tt.wantErr == "" && err != nil:
+				t.Fatalf("call: %v", err)
+			case tt.wantErr != "" && (err == nil || !strings.Contains(err.Error(), tt.wantErr)):
+				t.Fatalf("call: %v, want an error with %q", err, tt.wantErr)
+			case err != nil && strings.Contains(err.Error(), secretKey):
+				t.Fatalf("error quotes the answer: %v", err)
+			}
+		})
+	}
+}
+
+func TestJSONAPIEndpoint(t *testing.T) {
+	for region, want := range map[string]string{
+		"eu-west-1":      "https://ssm.eu-west-1.amazonaws.com/",
+		"cn-north-1":     "https://ssm.cn-north-1.amazonaws.com.cn/",
+		"us-gov-west-1":  "https://ssm.us-gov-west-1.amazonaws.com/",
+		"evil.com/x":     "",
+		"":               "",
+		"eu-central-1 ":  "",
+		"ap-southeast-2": "https://ssm.ap-southeast-2.amazonaws.com/",
+	} {
+		got, err := New(aws.Config{Region: region}, SSM).Endpoint()
+		if got != want || (want == "") != (err != nil) {
+			t.Errorf("region %q: endpoint %q, %v; want %q", region, got, err, want)
+		}
+	}
+	got, _ := New(aws.Config{Region: "eu-west-1", BaseEndpoint: aws.String("http://127.0.0.1:4566/")}, SSM).Endpoint()
+	if got != "http://127.0.0.1:4566/" {
+		t.Errorf("AWS_ENDPOINT_URL: endpoint %q", got)
+	}
+}
+
+func TestJSONAPICanceled(t *testing.T) {
+	srv, n := awsapitest.JSONServer(t, "1.1", "ssm", "AmazonSSM", func(int, map[string]any) (int, string) { return 503, `{}` })
+	ctx, cancel := context.WithCancel(context.Background())
+	api := New(awsapitest.Config(srv.URL), SSM, func(o *Options) {
+		o.Pause = func(ctx context.Context, _ time.Duration) error { cancel(); return ctx.Err() }
+	})
+	var out getParameterOutput
+	if err := api.JSON(ctx, "GetParameter", getParameterInput{Name: "/p"}, &out); err == nil || !strings.Contains(err.Error(), "canceled") {
+		t.Errorf("call = %v, want the cancellation", err)
+	}
+	if n.Load() != 1 {
+		t.Errorf("%d requests after cancel, want 1", n.Load())
+	}
+}
