@@ -7,7 +7,9 @@ import (
 	"strings"
 )
 
-// APIError is an error answer of an AWS service.
+// APIError is an error answer of an AWS service. Code is the service's
+// error code ("ConditionalCheckFailedException"), or the status's text
+// ("Bad Request") if the answer names none.
 type APIError struct {
 	Op, Code, Message, RequestID string
 	Status                       int
