@@ -2,8 +2,13 @@ package awsapi
 
 import (
 	"context"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -103,5 +108,63 @@ func TestJSONAPICanceled(t *testing.T) {
 	}
 	if n.Load() != 1 {
 		t.Errorf("%d requests after cancel, want 1", n.Load())
+	}
+}
+
+// TestREST: a REST-JSON call is the method on the path under the
+// endpoint, its JSON body signed for the service's signing name, with no
+// X-Amz-Target; the error code comes from X-Amzn-ErrorType.
+func TestREST(t *testing.T) {
+	var n atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		if r.Method != http.MethodPost || r.URL.Path != "/v2/email/outbound-emails" {
+			t.Errorf("%s %s", r.Method, r.URL.Path)
+		}
+		if ct := r.Header.Get("Content-Type"); ct != "application/json" || r.Header.Get("X-Amz-Target") != "" {
+			t.Errorf("Content-Type %q, X-Amz-Target %q", ct, r.Header.Get("X-Amz-Target"))
+		}
+		awsapitest.VerifySigV4(t, r, body, "ses", "content-type")
+		if string(body) != `{"A":"b"}` {
+			t.Errorf("body %s", body)
+		}
+		if n.Add(1) == 1 {
+			w.Header().Set("X-Amzn-ErrorType", "MessageRejected:http://internal.amazon.com/coral/com.amazonaws.sesv2/")
+			w.WriteHeader(400)
+			io.WriteString(w, `{"message":"Email address is not verified."}`)
+			return
+		}
+		io.WriteString(w, `{"MessageId":"m1"}`)
+	}))
+	defer srv.Close()
+	c := New(awsapitest.Config(srv.URL), SESv2)
+	err := c.REST(context.Background(), "SendEmail", http.MethodPost, "/v2/email/outbound-emails", map[string]string{"A": "b"}, nil)
+	var ae *APIError
+	if !errors.As(err, &ae) || ae.Code != "MessageRejected" || ae.Message != "Email address is not verified." || ae.Retryable() {
+		t.Fatalf("refusal: %#v", err)
+	}
+	var out struct{ MessageId string }
+	if err := c.REST(context.Background(), "SendEmail", http.MethodPost, "/v2/email/outbound-emails", map[string]string{"A": "b"}, &out); err != nil || out.MessageId != "m1" {
+		t.Fatalf("send: %v, %+v", err, out)
+	}
+	if err := c.JSON(context.Background(), "SendEmail", nil, nil); err == nil {
+		t.Error("a JSON call of a REST service went out")
+	}
+}
+
+// TestBackoff: the waits grow from the service's base, from a second
+// after throttling, and stay under 20 s.
+func TestBackoff(t *testing.T) {
+	c := New(aws.Config{}, DynamoDB)
+	throttled := &APIError{Code: "ThrottlingException", Status: 400}
+	for i := 1; i <= 12; i++ {
+		for range 20 {
+			if d := c.backoff(i, errors.New("network")); d < 0 || d > min(25*time.Millisecond<<(i-1), 20*time.Second) {
+				t.Fatalf("retry %d after a network error: %v", i, d)
+			}
+			if d := c.backoff(i, throttled); d < 0 || d > min(time.Second<<(i-1), 20*time.Second) {
+				t.Fatalf("retry %d after throttling: %v", i, d)
+			}
+		}
 	}
 }
