@@ -38,6 +38,12 @@
 // and against dynalite in tests. Only guard items carry the TTL attribute:
 // DynamoDB deletes them once expired, and every read checks the expiry
 // too, so that dynalite, which deletes nothing, behaves the same.
+//
+// The store calls DynamoDB through package ddb, a small client of its
+// own, not the SDK's: importing the SDK's dynamodb or its types package
+// alone costs every cold start its schema registry's init (see package
+// awsapi for the figures). Tests that look at the table apart from the
+// store may use the SDK (testenv.SDKDynamoClient).
 package dynamostore
 
 import (
