@@ -20,19 +20,13 @@ import (
 // secretKey stands for a secret an answer may carry: no error quotes it.
 const secretKey = "c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldC0xMjM0NQ"
 
-// The input and answer of SSM's GetParameter, as config reads them.
-type (
-	getParameterInput struct {
-		Name           string
-		WithDecryption bool
-	}
-	getParameterOutput struct {
-		Parameter *struct {
-			Type  string
-			Value *string
-		}
-	}
-)
+// getParameterOutput is the part of SSM's GetParameter's answer read.
+type getParameterOutput struct {
+	Parameter *struct{ Type, Value string }
+}
+
+// getParameterInput is SSM's GetParameter's input.
+type getParameterInput = map[string]string
 
 func TestJSONAPIErrors(t *testing.T) {
 	tests := []struct {
@@ -59,7 +53,7 @@ func TestJSONAPIErrors(t *testing.T) {
 				o.Pause = func(context.Context, time.Duration) error { return nil }
 			})
 			var out getParameterOutput
-			err := api.JSON(context.Background(), "GetParameter", getParameterInput{Name: "/p"}, &out)
+			err := api.JSON(context.Background(), "GetParameter", getParameterInput{"Name": "/p"}, &out)
 			if int(n.Load()) != tt.requests {
 				t.Errorf("%d requests, want %d", n.Load(), tt.requests)
 			}
@@ -103,7 +97,7 @@ func TestJSONAPICanceled(t *testing.T) {
 		o.Pause = func(ctx context.Context, _ time.Duration) error { cancel(); return ctx.Err() }
 	})
 	var out getParameterOutput
-	if err := api.JSON(ctx, "GetParameter", getParameterInput{Name: "/p"}, &out); err == nil || !strings.Contains(err.Error(), "canceled") {
+	if err := api.JSON(ctx, "GetParameter", getParameterInput{"Name": "/p"}, &out); err == nil || !strings.Contains(err.Error(), "canceled") {
 		t.Errorf("call = %v, want the cancellation", err)
 	}
 	if n.Load() != 1 {

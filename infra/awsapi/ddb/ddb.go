@@ -57,9 +57,18 @@ type ConditionalCheckFailedException struct {
 // Unwrap gives the service's error.
 func (e *ConditionalCheckFailedException) Unwrap() error { return e.APIError }
 
-// call makes one operation, giving a failed condition as a
+// call makes one operation whose answer is an Out.
+func call[Out any](ctx context.Context, c *Client, op string, in any) (*Out, error) {
+	var out Out
+	if err := c.do(ctx, op, in, &out); err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// do makes one operation, giving a failed condition as a
 // *ConditionalCheckFailedException.
-func (c *Client) call(ctx context.Context, op string, in, out any) error {
+func (c *Client) do(ctx context.Context, op string, in, out any) error {
 	err := c.api.JSON(ctx, op, in, out)
 	var ae *awsapi.APIError
 	if errors.As(err, &ae) && ae.Code == "ConditionalCheckFailedException" {
@@ -106,7 +115,10 @@ type (
 		ReturnValuesOnConditionCheckFailure string            `json:",omitempty"`
 		ReturnConsumedCapacity              string            `json:",omitempty"`
 	}
-	PutItemOutput struct {
+	// PutItemOutput, UpdateItemOutput and DeleteItemOutput are a
+	// writeOutput: the attributes ReturnValues asked for.
+	PutItemOutput = writeOutput
+	writeOutput   struct {
 		Attributes       Item
 		ConsumedCapacity *ConsumedCapacity
 	}
@@ -122,10 +134,7 @@ type (
 		ReturnValuesOnConditionCheckFailure string            `json:",omitempty"`
 		ReturnConsumedCapacity              string            `json:",omitempty"`
 	}
-	UpdateItemOutput struct {
-		Attributes       Item
-		ConsumedCapacity *ConsumedCapacity
-	}
+	UpdateItemOutput = writeOutput
 
 	DeleteItemInput struct {
 		TableName                           string
@@ -137,10 +146,7 @@ type (
 		ReturnValuesOnConditionCheckFailure string            `json:",omitempty"`
 		ReturnConsumedCapacity              string            `json:",omitempty"`
 	}
-	DeleteItemOutput struct {
-		Attributes       Item
-		ConsumedCapacity *ConsumedCapacity
-	}
+	DeleteItemOutput = writeOutput
 
 	QueryInput struct {
 		TableName                 string
@@ -194,33 +200,28 @@ const (
 
 // GetItem reads one item; Item is nil if there is none.
 func (c *Client) GetItem(ctx context.Context, in *GetItemInput) (*GetItemOutput, error) {
-	var out GetItemOutput
-	return &out, c.call(ctx, "GetItem", in, &out)
+	return call[GetItemOutput](ctx, c, "GetItem", in)
 }
 
 // PutItem writes one item.
 func (c *Client) PutItem(ctx context.Context, in *PutItemInput) (*PutItemOutput, error) {
-	var out PutItemOutput
-	return &out, c.call(ctx, "PutItem", in, &out)
+	return call[PutItemOutput](ctx, c, "PutItem", in)
 }
 
 // UpdateItem updates (or creates) one item.
 func (c *Client) UpdateItem(ctx context.Context, in *UpdateItemInput) (*UpdateItemOutput, error) {
-	var out UpdateItemOutput
-	return &out, c.call(ctx, "UpdateItem", in, &out)
+	return call[UpdateItemOutput](ctx, c, "UpdateItem", in)
 }
 
 // DeleteItem deletes one item.
 func (c *Client) DeleteItem(ctx context.Context, in *DeleteItemInput) (*DeleteItemOutput, error) {
-	var out DeleteItemOutput
-	return &out, c.call(ctx, "DeleteItem", in, &out)
+	return call[DeleteItemOutput](ctx, c, "DeleteItem", in)
 }
 
 // Query reads one page of a query; LastEvaluatedKey is set while more
 // may follow (QueryPages reads them all).
 func (c *Client) Query(ctx context.Context, in *QueryInput) (*QueryOutput, error) {
-	var out QueryOutput
-	return &out, c.call(ctx, "Query", in, &out)
+	return call[QueryOutput](ctx, c, "Query", in)
 }
 
 // QueryPages runs in page after page, from in's ExclusiveStartKey on,
@@ -246,8 +247,7 @@ func (c *Client) QueryPages(ctx context.Context, in *QueryInput, each func(*Quer
 // BatchGetItem reads up to 100 items in one request; what the server
 // left unread comes back in UnprocessedKeys.
 func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
-	var out BatchGetItemOutput
-	return &out, c.call(ctx, "BatchGetItem", in, &out)
+	return call[BatchGetItemOutput](ctx, c, "BatchGetItem", in)
 }
 
 // The table management the tests and the local tools need.
@@ -290,13 +290,12 @@ type (
 
 // CreateTable creates a table; it is ACTIVE later (WaitForTable).
 func (c *Client) CreateTable(ctx context.Context, in *CreateTableInput) error {
-	return c.call(ctx, "CreateTable", in, nil)
+	return c.do(ctx, "CreateTable", in, nil)
 }
 
 // DescribeTable describes a table.
 func (c *Client) DescribeTable(ctx context.Context, in *DescribeTableInput) (*DescribeTableOutput, error) {
-	var out DescribeTableOutput
-	return &out, c.call(ctx, "DescribeTable", in, &out)
+	return call[DescribeTableOutput](ctx, c, "DescribeTable", in)
 }
 
 // WaitForTable waits until the table is ACTIVE, looking every poll, as
