@@ -16,15 +16,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
 	"github.com/pbmgames/pbm/functions/internal/wiring/web"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -45,19 +42,19 @@ func scaleGames(t *testing.T) int {
 
 // itemBytes is the size DynamoDB counts for an item: each attribute's
 // name and value.
-func itemBytes(it map[string]types.AttributeValue) int {
+func itemBytes(it ddb.Item) int {
 	n := 0
 	for name, v := range it {
 		n += len(name)
 		switch v := v.(type) {
-		case *types.AttributeValueMemberS:
-			n += len(v.Value)
-		case *types.AttributeValueMemberN:
-			n += len(v.Value)
-		case *types.AttributeValueMemberB:
-			n += len(v.Value)
-		case *types.AttributeValueMemberSS:
-			for _, s := range v.Value {
+		case ddb.S:
+			n += len(v)
+		case ddb.N:
+			n += len(v)
+		case ddb.B:
+			n += len(v)
+		case ddb.SS:
+			for _, s := range v {
 				n += len(s)
 			}
 		default:
@@ -71,7 +68,7 @@ func itemBytes(it map[string]types.AttributeValue) int {
 // (set to a fixed day): the stream's notifier mails, not the api or the
 // sweep (none here), and the sweep drains what is left pending, through
 // sender.
-func wiredApp(t *testing.T, client *dynamodb.Client, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store, string) {
+func wiredApp(t *testing.T, client *ddb.Client, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store, string) {
 	t.Helper()
 	var b [6]byte
 	_, _ = rand.Read(b[:])
@@ -99,7 +96,7 @@ func TestScaleOnePlayer(t *testing.T) {
 	}
 	games := scaleGames(t)
 	ops := &opCounter{ops: map[string]int{}}
-	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *dynamodb.Options) {
+	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) {
 		o.HTTPClient = &http.Client{Transport: ops}
 	})
 	clk := &clock{}
@@ -168,8 +165,8 @@ func TestScaleOnePlayer(t *testing.T) {
 	for _, c := range reqs {
 		total += c
 	}
-	item, err := client.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: &table, ConsistentRead: aws.Bool(true),
-		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "PLAYER#a@pbm.test"}, "sk": &types.AttributeValueMemberS{Value: "PLAYER"}}})
+	item, err := client.GetItem(t.Context(), &ddb.GetItemInput{TableName: table, ConsistentRead: true,
+		Key: ddb.Item{"pk": ddb.S("PLAYER#a@pbm.test"), "sk": ddb.S("PLAYER")}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,6 +21,7 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/httpgzip"
 	"github.com/pbmgames/pbm/infra/httplang"
 	"github.com/pbmgames/pbm/templates"
 )
@@ -132,6 +133,8 @@ func (a *api) routes() []handledRoute {
 		{Route{"GET", "/g/{id}/talk"}, a.talkPage},
 		{Route{"POST", "/g/{id}/talk"}, a.postTalkPage},
 		{Route{"POST", "/g/{id}/talk/hide"}, a.hideTalkPage},
+		// The operator's kit (issue 16).
+		{Route{"GET", "/favicon.ico"}, a.favicon},
 	}
 	return append(routes, a.leagueRoutes()...)
 }
@@ -165,7 +168,12 @@ func New(d Deps) http.Handler {
 	if d.Extra != nil {
 		d.Extra(mux)
 	}
-	return a.middleware(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// Answers are compressed (for the clients that accept gzip: API
+	// Gateway's HTTP API compresses nothing) inside the middleware, which
+	// sets the headers of every answer and logs its final status; what a
+	// handler that panics had written is kept there, never sent, and the
+	// middleware's error page goes out instead.
+	return a.middleware(httpgzip.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		// A path no route has for any method gets the service's own 404
 		// page rather than Go's bare text; a known path with the wrong
 		// method still gets the mux's 405.
@@ -178,7 +186,7 @@ func New(d Deps) http.Handler {
 			}
 		}
 		mux.ServeHTTP(w, r)
-	}))
+	})))
 }
 
 type ctxKey int

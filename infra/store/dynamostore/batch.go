@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -21,7 +19,7 @@ func (s *Store) GetGames(ctx context.Context, ids []string) (map[string]store.Ga
 	if len(ids) > store.MaxBatch {
 		return nil, fmt.Errorf("dynamostore: get %d games at once, at most %d", len(ids), store.MaxBatch)
 	}
-	keys := make([]map[string]types.AttributeValue, 0, len(ids))
+	keys := make([]ddb.Item, 0, len(ids))
 	seen := map[string]bool{}
 	for _, id := range ids {
 		if id != "" && !seen[id] {
@@ -31,18 +29,18 @@ func (s *Store) GetGames(ctx context.Context, ids []string) (map[string]store.Ga
 	}
 	games := make(map[string]store.Game, len(keys))
 	for len(keys) > 0 {
-		out, err := s.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
-			s.table: {Keys: keys, ConsistentRead: aws.Bool(true)},
+		out, err := s.client.BatchGetItem(ctx, &ddb.BatchGetItemInput{RequestItems: map[string]ddb.KeysAndAttributes{
+			s.table: {Keys: keys, ConsistentRead: true},
 		}})
 		if err != nil {
 			return nil, fmt.Errorf("dynamostore: get %d games: %w", len(keys), err)
 		}
 		for _, it := range out.Responses[s.table] {
-			pk, _ := it[AttrPK].(*types.AttributeValueMemberS)
-			if pk == nil || !strings.HasPrefix(pk.Value, gamePrefix) {
+			pk, ok := it[AttrPK].(ddb.S)
+			if !ok || !strings.HasPrefix(string(pk), gamePrefix) {
 				return nil, fmt.Errorf("dynamostore: get games: unexpected item %v", it[AttrPK])
 			}
-			id := strings.TrimPrefix(pk.Value, gamePrefix)
+			id := strings.TrimPrefix(string(pk), gamePrefix)
 			a := attrs{item: it}
 			g := decodeGame(id, &a)
 			if a.err != nil {

@@ -15,8 +15,8 @@ import (
 	"os"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 	"github.com/pbmgames/pbm/infra/config"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
@@ -57,7 +57,7 @@ func Load(ctx context.Context, log *slog.Logger, need config.Need) (*Env, error)
 		attrs = append(attrs, "keys", keys) // key ids only (Keyring.LogValue)
 	}
 	log.Info("init", attrs...)
-	return &Env{Config: cfg, AWS: awsCfg, Keys: keys, Store: dynamostore.New(dynamodb.NewFromConfig(awsCfg), cfg.Table)}, nil
+	return &Env{Config: cfg, AWS: awsCfg, Keys: keys, Store: dynamostore.New(ddb.New(awsCfg), cfg.Table)}, nil
 }
 
 // Must ends the init, so that Lambda reports it failed, if err is set.
