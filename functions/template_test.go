@@ -562,7 +562,7 @@ type functionSpec struct {
 var functionSpecs = map[string]functionSpec{
 	"ApiFunction":     {pkg: "./functions/api", need: config.NeedLinkKeys, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem"}},
 	"NotifyFunction":  {pkg: "./functions/notify", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem"}, sendMail: true},
-	"SweepFunction":   {pkg: "./functions/sweep", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem"}, sendMail: true},
+	"SweepFunction":   {pkg: "./functions/sweep", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem", "BatchGetItem"}, sendMail: true},
 	"BouncesFunction": {pkg: "./functions/bounces", dynamo: []string{"UpdateItem"}},
 }
 

@@ -91,10 +91,13 @@ type Player struct {
 	Unsubscribed bool
 	// Suppressed addresses bounced or complained: never mailed again.
 	Suppressed       bool
-	SuppressedReason string   // "bounce" or "complaint", with SES's detail
-	SuppressedAt     int64    // seconds since the Unix epoch
-	Games            []string // ids of the games the player is in, sorted
-	UpdatedAt        int64
+	SuppressedReason string // "bounce" or "complaint", with SES's detail
+	SuppressedAt     int64  // seconds since the Unix epoch
+	// Games lists, sorted, the games older versions recorded in the
+	// player item; newer ones are memberships (MembershipStore), which
+	// keep the player item a fixed size.
+	Games     []string
+	UpdatedAt int64
 	// LinkID is the opaque id the player's personal links carry instead
 	// of their address ("" until the first is made); LinkGen the
 	// generation those links are issued under ("sign out everywhere"
@@ -106,10 +109,15 @@ type Player struct {
 // PlayerStore keeps players. Every method is safe for concurrent use and
 // race-free without a read first (DynamoDB UpdateItem).
 type PlayerStore interface {
+	// A player's games are memberships, apart from the player item
+	// (issue 16); Player.Games is the list older versions kept.
+	MembershipStore
 	// GetPlayer reads a player; ErrNotFound if the address is unknown.
 	GetPlayer(ctx context.Context, email string) (Player, error)
-	// AddPlayerGame records that email plays gameID, creating the player
-	// if needed. Adding the same game twice changes nothing.
+	// AddPlayerGame records that email plays gameID in Player.Games,
+	// creating the player if needed. Adding the same game twice changes
+	// nothing. The service no longer calls it (memberships instead); it
+	// stays for the stores' suite and older data.
 	AddPlayerGame(ctx context.Context, email, gameID string, at int64) error
 	// SetPlayerPrefs sets language, mail preference and unsubscription,
 	// creating the player if needed.

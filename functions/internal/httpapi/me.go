@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"errors"
 	"net/http"
 	"strings"
 
@@ -19,19 +18,23 @@ func (a *api) playerClaims(r *http.Request, token string, p linksign.Purpose) (s
 	return a.svc.Me(r.Context(), token, p)
 }
 
-// mePage is the player's "my games" page: every game with a link, and the
-// mail preferences.
+// mePage is the player's "my games" page: a page of their games, each
+// with a link, a link to the next page, and the mail preferences.
 func (a *api) mePage(w http.ResponseWriter, r *http.Request) {
 	a.renderMe(w, r, r.URL.Query().Get("t"), "")
 }
 
+// renderMe draws the "my games" page from the games after the cursor in
+// the query's "after" (the first page without): three requests for the
+// first page (service.MyGamesOf).
 func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice string) {
-	me, err := a.playerClaims(r, token, linksign.PurposeMyGames)
+	after := r.URL.Query().Get("after")
+	mine, err := a.svc.MyGamesOf(r.Context(), token, after, service.MyGamesPage)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
 	}
-	email, p := me.Email, me.Player // the player item Me read
+	email, p := mine.Me.Email, mine.Me.Player
 	l := lang(r)
 	data := struct {
 		page
@@ -39,6 +42,9 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 		Unsubscribed                         bool
 		Games                                []views.MyGame
 		LinksURL                             string
+		// Next is the link to the next page of games, First to the
+		// first when this is not it.
+		Next, First string
 	}{page: newPage(r, "my_games"), Token: token, Email: email, Notice: notice, Mail: p.Mail, TimeZone: p.TimeZone, Unsubscribed: p.Unsubscribed,
 		LinksURL: pageLink("/me/links", token, l)}
 	if r.Method != http.MethodGet {
@@ -47,22 +53,16 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 	if data.Mail == "" {
 		data.Mail = store.MailAll
 	}
-	var recs []*service.Record
-	for _, id := range p.Games {
-		rec, _, err := a.svc.Load(r.Context(), id)
-		if errors.Is(err, store.ErrNotFound) {
-			continue // indexed before a create that did not commit
-		}
-		if err != nil {
-			a.pageError(w, r, err)
-			return
-		}
-		recs = append(recs, rec)
-	}
 	link := func(path, token string) string { return pageLink(path, token, l) }
-	if data.Games, err = views.MyGames(l, email, recs, a.now(), a.sign, link); err != nil {
+	if data.Games, err = views.MyGames(l, mine.Games, a.now(), a.sign, link); err != nil {
 		a.pageError(w, r, err)
 		return
+	}
+	if mine.Next != "" {
+		data.Next = pageLink("/me", token, l, "after", mine.Next)
+	}
+	if after != "" {
+		data.First = link("/me", token)
 	}
 	a.render(w, r, http.StatusOK, "me.html", data)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
 )
 
 // TestAPIFunctionPlayers: the api function keeps the players as the local
@@ -55,9 +56,10 @@ func TestAPIFunctionPlayers(t *testing.T) {
 		people = append(people, s.Email)
 	}
 	for _, email := range people {
-		p, err := w.store.GetPlayer(ctx, strings.ToLower(email))
-		if err != nil || !slices.Contains(p.Games, created.ID) {
-			t.Errorf("%s's games after the create: %v, %v; want %s among them", email, p.Games, err, created.ID)
+		// A player's games are membership items (issue 16).
+		ms, _, err := w.store.Memberships(ctx, strings.ToLower(email), "", 100)
+		if err != nil || !slices.ContainsFunc(ms, func(m store.Membership) bool { return m.Game == created.ID }) {
+			t.Errorf("%s's games after the create: %v, %v; want %s among them", email, ms, err, created.ID)
 		}
 	}
 

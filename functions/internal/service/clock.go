@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sync"
 
 	"github.com/pbmgames/pbm/engine"
@@ -94,53 +95,97 @@ func (r *Record) wakeKey(now int64) int64 {
 // handed to a bot; a seat whose deadline is near is reminded by mail. It
 // costs one read, and one conditional write when anything was due.
 func (s *Service) Tick(ctx context.Context, id string) error {
-	rec, ver, err := s.Load(ctx, id)
+	_, err := s.tick(ctx, id)
+	return err
+}
+
+// tick is Tick, and tells whether it wrote the game.
+func (s *Service) tick(ctx context.Context, id string) (bool, error) {
+	g, err := s.store.GetGame(ctx, id)
 	if err != nil {
-		return err
+		return false, fmt.Errorf("load game %s: %w", id, err)
+	}
+	return s.tickGame(ctx, id, g)
+}
+
+// tickGame is tick of the game id read as game.
+func (s *Service) tickGame(ctx context.Context, id string, game store.Game) (bool, error) {
+	rec, ver, err := s.loaded(ctx, id, game)
+	if err != nil {
+		return false, err
 	}
 	if rec.Status != StatusPlaying || rec.Paused != 0 {
-		return nil
+		return false, nil
+	}
+	now := s.now().Unix()
+	if !rec.PlayOn && !rec.pastDue(now) && len(rec.Away) == 0 {
+		// Only reminders (or an early wake), and no absence that may have
+		// begun: the engine is not needed.
+		return s.remindOnly(ctx, rec, ver, now)
 	}
 	g, err := s.Engine(rec)
 	if err != nil {
-		return err
+		return false, err
 	}
-	now := s.now().Unix()
 	rec.grow(g.Seats())
 	changed := false
 	// The last commit left covered decisions to play, or a seat that owes
 	// one has gone away since.
 	if rec.PlayOn || s.awayOwes(rec, g) {
 		if err := s.autoplay(rec, g, ver+1); err != nil {
-			return err
+			return false, err
 		}
 		if g, err = s.Engine(rec); err != nil {
-			return err
+			return false, err
 		}
 		changed = true
 	}
 	g, played, err := s.playMissed(ctx, rec, g, ver+1, now)
 	if err != nil {
-		return err
+		return false, err
 	}
 	changed = changed || played > 0
 	if changed {
 		if err := s.autoplay(rec, g, ver+1); err != nil {
-			return err
+			return false, err
 		}
 	}
+	return s.commitTick(ctx, rec, ver, now, changed)
+}
+
+// pastDue tells whether a deadline has passed by now.
+func (r *Record) pastDue(now int64) bool {
+	for _, due := range r.Due {
+		if due != 0 && due <= now {
+			return true
+		}
+	}
+	return false
+}
+
+// remindOnly is the tick of a game with no deadline past: the reminders
+// due, without restoring the engine.
+func (s *Service) remindOnly(ctx context.Context, rec *Record, ver, now int64) (bool, error) {
+	// Seats sized as the engine would (grow), from the deadlines.
+	rec.grow(len(rec.Due))
+	return s.commitTick(ctx, rec, ver, now, false)
+}
+
+// commitTick mails the reminders due and commits what the tick changed;
+// it tells whether it wrote the game.
+func (s *Service) commitTick(ctx context.Context, rec *Record, ver, now int64, changed bool) (bool, error) {
 	if rec.remind(now) {
 		changed = true
 	}
 	if !changed && (rec.WakeKey == 0 || rec.WakeKey > now || rec.wakeKey(now) == rec.WakeKey) {
-		return nil
+		return false, nil
 	}
 	// Something fell due, or the game was woken early by a kept wake key
 	// (wakeKey) and the key moves on.
 	if _, err := s.commit(ctx, rec, ver); err != nil {
-		return fmt.Errorf("tick game %s v%d: %w", id, ver, err)
+		return false, fmt.Errorf("tick game %s v%d: %w", rec.ID, ver, err)
 	}
-	return nil
+	return true, nil
 }
 
 // remind mails a reminder to each seat whose deadline is near (a quarter
@@ -207,18 +252,23 @@ const SweepWorkers = 16
 // ForEach calls fn for each id, SweepWorkers at a time, and returns the
 // first error (every id is tried whatever the others do).
 func ForEach(ctx context.Context, ids []string, fn func(ctx context.Context, id string) error) error {
+	return forAll(ctx, ids, fn)
+}
+
+// forAll is ForEach for items of any type.
+func forAll[T any](ctx context.Context, items []T, fn func(ctx context.Context, item T) error) error {
 	var (
 		mu       sync.Mutex
 		firstErr error
 		wg       sync.WaitGroup
 	)
 	sem := make(chan struct{}, SweepWorkers)
-	for _, id := range ids {
+	for _, it := range items {
 		sem <- struct{}{}
 		wg.Add(1)
 		go func() {
 			defer func() { <-sem; wg.Done() }()
-			if err := fn(ctx, id); err != nil {
+			if err := fn(ctx, it); err != nil {
 				mu.Lock()
 				if firstErr == nil {
 					firstErr = err
@@ -232,26 +282,81 @@ func ForEach(ctx context.Context, ids []string, fn func(ctx context.Context, id 
 }
 
 // TickAll ticks every game the store says is waking by now, SweepWorkers
-// at a time. A game another sweep or a move wrote meanwhile is left to
-// them (its commit fails on the version): two sweeps at once play and
-// mail each thing once.
+// at a time, and returns how many were listed.
 func (s *Service) TickAll(ctx context.Context) (int, error) {
+	n, _, err := s.TickDue(ctx)
+	return n, err
+}
+
+// TickDue ticks every game the store says is waking by now: the list is
+// handed out in batches of TickBatch to SweepWorkers workers, each
+// reading its batch in one request (where the store can) and ticking its
+// games one after another through Tick's conditional commit, which fails
+// if the game changed since the batch was read. A game another sweep or a move wrote meanwhile is
+// left to them (its commit fails on the version): two sweeps at once play
+// and mail each thing once. It returns how many games were listed and the
+// ids of those it wrote: their mail is fresh, the stream's notifier's
+// (the sweep's drain of pending mail need not read them again).
+func (s *Service) TickDue(ctx context.Context) (listed int, written []string, err error) {
 	ids, err := s.store.Waking(ctx, s.now().Unix())
 	if err != nil {
-		return 0, fmt.Errorf("waking games: %w", err)
+		return 0, nil, fmt.Errorf("waking games: %w", err)
 	}
-	err = ForEach(ctx, ids, func(ctx context.Context, id string) error {
-		err := s.Tick(ctx, id)
-		switch {
-		case errors.Is(err, store.ErrConflict):
-			s.log.InfoContext(ctx, "tick: the game moved meanwhile", "game", id)
-			return nil
-		case err != nil:
-			s.log.ErrorContext(ctx, "tick", "game", id, "err", err)
+	var mu sync.Mutex
+	err = forAll(ctx, slices.Collect(slices.Chunk(ids, TickBatch)), func(ctx context.Context, batch []string) error {
+		read, err := s.readBatch(ctx, batch)
+		if err != nil {
+			return err
 		}
-		return err
+		var errs []error
+		for _, id := range batch {
+			wrote, err := s.tickBatched(ctx, id, read)
+			switch {
+			case errors.Is(err, store.ErrConflict):
+				s.log.InfoContext(ctx, "tick: the game moved meanwhile", "game", id)
+			case err != nil:
+				s.log.ErrorContext(ctx, "tick", "game", id, "err", err)
+				errs = append(errs, err)
+			case wrote:
+				mu.Lock()
+				written = append(written, id)
+				mu.Unlock()
+			}
+		}
+		return errors.Join(errs...)
 	})
-	return len(ids), err
+	return len(ids), written, err
+}
+
+// TickBatch is how many games a sweep's worker reads at once (one
+// request where the store reads batches) and then ticks one by one.
+const TickBatch = store.MaxBatch
+
+// readBatch reads the games of ids in one request if the store can; nil
+// if it cannot.
+func (s *Service) readBatch(ctx context.Context, ids []string) (map[string]store.Game, error) {
+	bg, ok := s.store.(store.BatchGetter)
+	if !ok {
+		return nil, nil
+	}
+	games, err := bg.GetGames(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("waking games: %w", err)
+	}
+	return games, nil
+}
+
+// tickBatched ticks the game id as read in its batch (read), or read
+// alone if the batch was not read.
+func (s *Service) tickBatched(ctx context.Context, id string, read map[string]store.Game) (bool, error) {
+	if read == nil {
+		return s.tick(ctx, id)
+	}
+	g, ok := read[id]
+	if !ok {
+		return false, nil // listed by the index, but gone
+	}
+	return s.tickGame(ctx, id, g)
 }
 
 // PendingOutbox lists the games with mail still to send (for the sweep).

@@ -201,22 +201,15 @@ func fingerprint(req CreateRequest) string {
 	return hex.EncodeToString(h[:16])
 }
 
-// indexPlayers adds rec to its organiser's list of games and, with seats,
-// to its players' too.
+// indexPlayers writes rec's membership of its organiser and, with seats,
+// of its players too.
 func (s *Service) indexPlayers(ctx context.Context, rec *Record, seats bool) error {
-	if s.players == nil {
-		return nil
+	var emails map[string]bool
+	if !seats {
+		emails = map[string]bool{strings.ToLower(rec.Organiser.Email): true}
 	}
-	emails := []string{rec.Organiser.Email}
-	if seats {
-		for _, st := range rec.Seats {
-			emails = append(emails, st.Email)
-		}
-	}
-	for _, e := range emails {
-		if err := s.players.AddPlayerGame(ctx, e, rec.ID, s.now().Unix()); err != nil {
-			return fmt.Errorf("index player: %w", err)
-		}
+	if err := s.putMembers(ctx, rec, emails); err != nil {
+		return fmt.Errorf("index player: %w", err)
 	}
 	return nil
 }

@@ -4,28 +4,42 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
+	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
 // ErrNoPlayers: this deployment keeps no player index.
 var errNoPlayers = errors.New("no player store configured")
 
-// Player reads what is kept about an address; an unknown address is a
-// player with no games and default preferences.
+// Player reads what is kept about an address, and the ids of all their
+// games, sorted: one query a thousand games besides the player item (a
+// mail reads Prefs, a page MyGames). An unknown address is a player with
+// no games and default preferences.
 func (s *Service) Player(ctx context.Context, email string) (store.Player, error) {
-	if s.players == nil {
-		return store.Player{}, Fail(CodeInternal, errNoPlayers)
-	}
-	p, err := s.players.GetPlayer(ctx, strings.ToLower(email))
-	if errors.Is(err, store.ErrNotFound) {
-		return store.Player{Email: strings.ToLower(email)}, nil
-	}
+	p, err := s.Prefs(ctx, email)
 	if err != nil {
-		return p, fmt.Errorf("player: %w", err)
+		return p, err
 	}
+	for cursor := ""; ; {
+		ms, next, err := s.players.Memberships(ctx, p.Email, cursor, 1000)
+		if err != nil {
+			return p, fmt.Errorf("player: %w", err)
+		}
+		for _, m := range ms {
+			p.Games = append(p.Games, m.Game)
+		}
+		if next == "" {
+			break
+		}
+		cursor = next
+	}
+	slices.Sort(p.Games)
+	p.Games = slices.Compact(p.Games)
 	return p, nil
 }
 
@@ -56,7 +70,7 @@ func (s *Service) SetPrefs(ctx context.Context, email, lang, mail, tz string, un
 // Unsubscribe stops every mail but those asking the player to act
 // (RFC 8058 one-click), keeping the other preferences.
 func (s *Service) Unsubscribe(ctx context.Context, email string) error {
-	p, err := s.Player(ctx, email)
+	p, err := s.Prefs(ctx, email)
 	if err != nil {
 		return err
 	}
@@ -73,4 +87,357 @@ func ZoneOf(tz string) (*time.Location, error) {
 		return nil, fmt.Errorf("time zone %q", tz)
 	}
 	return time.LoadLocation(tz)
+}
+
+// Prefs reads the player item alone, a fixed size whatever the number of
+// games (issue 16): what a mail to the player needs.
+func (s *Service) Prefs(ctx context.Context, email string) (store.Player, error) {
+	if s.players == nil {
+		return store.Player{}, Fail(CodeInternal, errNoPlayers)
+	}
+	p, err := s.players.GetPlayer(ctx, strings.ToLower(email))
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Player{Email: strings.ToLower(email)}, nil
+	}
+	if err != nil {
+		return p, fmt.Errorf("player: %w", err)
+	}
+	return p, nil
+}
+
+// GameSummary is what a player's "my games" page shows of one game: kept
+// in their membership of it, so that a page of games is one query.
+type GameSummary struct {
+	ID      string   `json:"-"`
+	Name    string   `json:"n,omitempty"` // what the organiser called it
+	Kind    string   `json:"k"`
+	Players []string `json:"p,omitempty"`
+	Status  string   `json:"st"`
+	// Seat is the player's invitation index; -1 when they only organise.
+	Seat      int  `json:"s"`
+	Accepted  bool `json:"a,omitempty"`
+	Organiser bool `json:"o,omitempty"`
+	// Due is when the decision the player owes falls due; 0 when they
+	// owe none.
+	Due int64 `json:"d,omitempty"`
+}
+
+// YourTurn tells whether the player owes a decision.
+func (g GameSummary) YourTurn() bool { return g.Due > 0 }
+
+// Title names the game as Record.Title does.
+func (g GameSummary) Title(lang, kindName string) string {
+	r := Record{Name: g.Name}
+	for _, p := range g.Players {
+		r.Seats = append(r.Seats, SeatInfo{Person: Person{Name: p}})
+	}
+	return r.Title(lang, kindName)
+}
+
+// summaries are the game's summaries for each of its people by address:
+// the organiser's, and the seats' once the invitations can leave.
+func (r *Record) summaries() map[string]GameSummary {
+	out := map[string]GameSummary{}
+	base := GameSummary{ID: r.ID, Name: r.Name, Kind: r.Kind, Status: r.Status, Seat: -1}
+	for _, s := range r.Seats {
+		base.Players = append(base.Players, s.Name)
+	}
+	if e := strings.ToLower(r.Organiser.Email); e != "" {
+		g := base
+		g.Organiser = true
+		out[e] = g
+	}
+	if r.Status == StatusUnconfirmed {
+		return out
+	}
+	for i, s := range r.Seats {
+		e := strings.ToLower(s.Email)
+		if e == "" {
+			continue
+		}
+		g, ok := out[e]
+		if !ok {
+			g = base
+		} else if g.Seat >= 0 {
+			continue // the player's first seat stands for them
+		}
+		g.Seat, g.Accepted = i, s.Accepted
+		if r.Status == StatusPlaying && s.Engine >= 0 && s.Engine < len(r.Due) {
+			g.Due = r.Due[s.Engine]
+		}
+		out[e] = g
+	}
+	return out
+}
+
+// putMembers writes the memberships of the people in emails (all when
+// nil), and their turns as rec stands.
+func (s *Service) putMembers(ctx context.Context, rec *Record, emails map[string]bool) error {
+	if s.players == nil {
+		return nil
+	}
+	for e, g := range rec.summaries() {
+		if emails != nil && !emails[e] {
+			continue
+		}
+		if err := s.putMembership(ctx, rec, e); err != nil {
+			return err
+		}
+		if g.YourTurn() {
+			if err := s.putTurn(ctx, rec.ID, e, g.Due); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// putMembership lists the game in the player's games.
+func (s *Service) putMembership(ctx context.Context, rec *Record, email string) error {
+	if err := s.players.PutMembership(ctx, store.Membership{Email: email, Game: rec.ID, Created: rec.Created}); err != nil {
+		return fmt.Errorf("membership of %s: %w", rec.ID, err)
+	}
+	return nil
+}
+
+// putTurn lists the game in the player's decisions owed, due at due.
+func (s *Service) putTurn(ctx context.Context, id, email string, due int64) error {
+	if err := s.players.PutTurn(ctx, store.Turn{Email: email, Game: id, Due: due}); err != nil {
+		return fmt.Errorf("turn in %s: %w", id, err)
+	}
+	return nil
+}
+
+// syncMembers, after the commit of rec as version ver, writes what the
+// commit changed of its people's lists: the turn of a player whose
+// decision came or went (one small write each: most moves pass the turn
+// from one player to another), and the membership of someone new to the
+// game (a substitute). Nothing else: "my games" reads the games
+// themselves for what it shows of them (MyGames), so that a game that
+// starts or ends rewrites no one's list. A failure is logged, not
+// returned: the game is committed, and the next change mends the turns.
+func (s *Service) syncMembers(ctx context.Context, rec *Record, ver int64) {
+	now := rec.summaries()
+	if rec.seen != nil && s.players != nil {
+		if err := s.syncChanged(ctx, rec, rec.seen, now); err != nil {
+			s.log.ErrorContext(ctx, "my games", "game", rec.ID, "err", err)
+		}
+	}
+	rec.seen = now
+}
+
+func (s *Service) syncChanged(ctx context.Context, rec *Record, was, now map[string]GameSummary) error {
+	confirming := false // Confirm lists every seat itself (indexPlayers)
+	for _, g := range was {
+		confirming = confirming || g.Status == StatusUnconfirmed
+	}
+	for e, g := range now {
+		old, ok := was[e]
+		if !ok {
+			if confirming {
+				continue
+			}
+			if err := s.putMembership(ctx, rec, e); err != nil {
+				return err
+			}
+		}
+		if old.Due != g.Due && old.Due > 0 {
+			if err := s.players.DeleteTurn(ctx, e, rec.ID, old.Due); err != nil {
+				return fmt.Errorf("turn in %s: %w", rec.ID, err)
+			}
+		}
+		if g.YourTurn() && old.Due != g.Due {
+			if err := s.putTurn(ctx, rec.ID, e, g.Due); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// MyGamesPage is the number of games a page of "my games" lists.
+const MyGamesPage = 50
+
+// MyGames is a page of a player's games (GameSummary), as Me and
+// MyGamesOf read it.
+type MyGames struct {
+	Me    Me
+	Games []GameSummary
+	// Next is the cursor of the next page; "" when this is the last.
+	Next string
+}
+
+// MyGamesOf checks a "my games" token (as Me does) and lists a page of
+// limit of its player's games (MyGamesPage on the page) from after cursor ("" for the first page): the
+// first page begins with the games in which they owe a decision, soonest
+// due first, then every page lists their games newest first (a game
+// whose decision the first page showed is not listed again). The first
+// page is three requests whatever the number of games: the link's access
+// item, one query of the player's partition (the player item, their
+// turns, their newest games: store.FirstPage), and one read of the games
+// listed (store.BatchGetter), whose state, not a copy kept in the lists,
+// says what the page shows of each. Later pages read the player item and
+// a page of games instead of the first query. Games an older version
+// listed in the player item become memberships on the first read.
+func (s *Service) MyGamesOf(ctx context.Context, token, cursor string, limit int) (MyGames, error) {
+	if s.players == nil {
+		return MyGames{}, Fail(CodeInternal, errNoPlayers)
+	}
+	// A first page that could not show every decision owed ends the
+	// cursors after it with the last it showed: the later pages list the
+	// owed games after that one.
+	cursor, shownTo, partly := strings.Cut(cursor, "+")
+	if cursor != "" && cursor != fromFirst && !store.ParseCursor(cursor) {
+		return MyGames{}, invalid("Неверная ссылка на страницу.", "Bad page link.")
+	}
+	var (
+		turns []store.Turn
+		ms    []store.Membership
+		page  MyGames
+	)
+	me, err := s.me(ctx, token, linksign.PurposeMyGames, func(email string) (store.Player, error) {
+		if cursor != "" {
+			p, err := s.Prefs(ctx, email)
+			if err != nil {
+				return p, err
+			}
+			ms, page.Next, err = s.players.Memberships(ctx, p.Email, strings.TrimPrefix(cursor, fromFirst), limit)
+			return p, err
+		}
+		first, err := s.players.FirstPage(ctx, email, limit)
+		if err != nil {
+			return first.Player, fmt.Errorf("my games: %w", err)
+		}
+		if len(first.Player.Games) > 0 { // listed by an older version: once
+			if err := s.migrateGames(ctx, first.Player); err != nil {
+				return first.Player, err
+			}
+			if first, err = s.players.FirstPage(ctx, email, limit); err != nil {
+				return first.Player, fmt.Errorf("my games: %w", err)
+			}
+		}
+		turns, ms, page.Next = first.Turns, first.Memberships, first.Next
+		if first.Unread {
+			page.Next = fromFirst
+		}
+		if partly = len(turns) == limit; partly {
+			shownTo = turns[len(turns)-1].TurnKey()
+		}
+		return first.Player, nil
+	})
+	if err != nil {
+		return MyGames{}, err
+	}
+	page.Me = me
+	if partly && page.Next != "" {
+		page.Next += "+" + shownTo
+	}
+	ids := make([]string, 0, len(turns)+len(ms))
+	for _, t := range turns {
+		ids = append(ids, t.Game)
+	}
+	for _, m := range ms {
+		ids = append(ids, m.Game)
+	}
+	read, err := s.readGames(ctx, ids)
+	if err != nil {
+		return MyGames{}, fmt.Errorf("my games: %w", err)
+	}
+	listed := map[string]bool{}
+	add := func(id string, owed bool) error {
+		g, ok := read[id]
+		if !ok || listed[id] {
+			return nil // a game not made (a create that did not commit), or listed already
+		}
+		sum, ok, err := s.summaryOf(g, me.Email)
+		switch {
+		case err != nil:
+			return err
+		case !ok: // no longer theirs
+		case owed && !sum.YourTurn(): // a turn that passed since
+		case !owed && cursor != "" && sum.YourTurn() && (!partly || store.Turn{Game: id, Due: sum.Due}.TurnKey() <= shownTo):
+			// the first page shows it
+		default:
+			listed[id] = true
+			page.Games = append(page.Games, sum)
+		}
+		return nil
+	}
+	for _, t := range turns {
+		if err := add(t.Game, true); err != nil {
+			return MyGames{}, err
+		}
+	}
+	for _, m := range ms {
+		if err := add(m.Game, false); err != nil {
+			return MyGames{}, err
+		}
+	}
+	return page, nil
+}
+
+// fromFirst is the cursor of the page after a first page that could only
+// show decisions owed (store.FirstPage's Unread): the games from the
+// newest.
+const fromFirst = "-"
+
+// readGames reads the games of ids, in one request a hundred where the
+// store can (store.BatchGetter); a game that does not exist is left out.
+func (s *Service) readGames(ctx context.Context, ids []string) (map[string]store.Game, error) {
+	out := make(map[string]store.Game, len(ids))
+	if bg, ok := s.store.(store.BatchGetter); ok {
+		for batch := range slices.Chunk(ids, store.MaxBatch) {
+			read, err := bg.GetGames(ctx, batch)
+			if err != nil {
+				return nil, err
+			}
+			maps.Copy(out, read)
+		}
+		return out, nil
+	}
+	for _, id := range ids {
+		g, err := s.store.GetGame(ctx, id)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return nil, err
+		default:
+			out[id] = g
+		}
+	}
+	return out, nil
+}
+
+// summaryOf is what a player's list shows of the stored game g: false
+// when email is no longer in it. The record is decoded, not loaded: its
+// outbox, log and rules are not needed.
+func (s *Service) summaryOf(g store.Game, email string) (GameSummary, bool, error) {
+	var rec Record
+	if err := decode(g.Body, &rec); err != nil {
+		return GameSummary{}, false, fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	rec.upgrade()
+	sum, ok := rec.summaries()[strings.ToLower(email)]
+	return sum, ok, nil
+}
+
+// migrateGames makes memberships of the games an older version listed in
+// the player item, then drops the list: once per such player.
+func (s *Service) migrateGames(ctx context.Context, p store.Player) error {
+	for _, id := range p.Games {
+		rec, _, err := s.Load(ctx, id)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // indexed before a create that did not commit
+		}
+		if err != nil {
+			return err
+		}
+		if err := s.putMembers(ctx, rec, map[string]bool{p.Email: true}); err != nil {
+			return err
+		}
+	}
+	if err := s.players.ForgetPlayerGames(ctx, p.Email, p.Games); err != nil {
+		return fmt.Errorf("my games: %w", err)
+	}
+	return nil
 }

@@ -177,6 +177,9 @@ type Record struct {
 	// marking: this commit only marks mail sent (Settle), in the action
 	// that committed the mail; not stored.
 	marking bool
+	// seen: the people's game summaries as loaded or last committed, so
+	// that a commit rewrites only the memberships it changed.
+	seen map[string]GameSummary
 }
 
 // grow sizes the per-seat slices for n engine seats.

@@ -147,6 +147,11 @@ func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
 	if err != nil {
 		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
 	}
+	return s.loaded(ctx, id, g)
+}
+
+// loaded is Load of the game id read as g.
+func (s *Service) loaded(ctx context.Context, id string, g store.Game) (*Record, int64, error) {
 	rec, err := s.decodeGame(ctx, g)
 	if err != nil {
 		return nil, 0, err
@@ -172,6 +177,7 @@ func (s *Service) decodeGame(ctx context.Context, g store.Game) (*Record, error)
 	if err := s.settleRules(ctx, &rec); err != nil {
 		return nil, fmt.Errorf("load game %s: %w", g.ID, err)
 	}
+	rec.seen = rec.summaries()
 	return &rec, nil
 }
 
@@ -251,6 +257,7 @@ func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, e
 		return 0, err
 	}
 	rec.folded = nil // the game no longer holds the mail Load dropped
+	s.syncMembers(ctx, rec, v)
 	switch {
 	case len(rec.Outbox) == 0:
 	case s.committed != nil:

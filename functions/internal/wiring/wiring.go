@@ -14,6 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"slices"
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
@@ -211,8 +212,18 @@ func (a *App) Sweep(ctx context.Context, now time.Time) error {
 		return errors.New("sweep: this deployment sends no mail")
 	}
 	leagueErr := a.Leagues.Sweep(ctx, now)
-	_, tickErr := a.Service.TickAll(ctx)
-	return errors.Join(leagueErr, tickErr, a.Notifier.Sweep(ctx, a.Store.PendingOutbox), a.Notifier.SendDigests(ctx, now))
+	_, ticked, tickErr := a.Service.TickDue(ctx)
+	// The games just ticked have fresh mail, the stream's notifier's: the
+	// drain of pending mail would read each again only to leave it.
+	fresh := make(map[string]bool, len(ticked))
+	for _, id := range ticked {
+		fresh[id] = true
+	}
+	pending := func(ctx context.Context) ([]string, error) {
+		ids, err := a.Store.PendingOutbox(ctx)
+		return slices.DeleteFunc(ids, func(id string) bool { return fresh[id] }), err
+	}
+	return errors.Join(leagueErr, tickErr, a.Notifier.Sweep(ctx, pending), a.Notifier.SendDigests(ctx, now))
 }
 
 // Close closes what the deployment opened (Parts.Closers).

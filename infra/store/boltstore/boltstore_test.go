@@ -39,6 +39,7 @@ func TestPlayersConformance(t *testing.T) {
 		}
 	})
 	storetest.RunPlayers(t, func(*testing.T) store.PlayerStore { return s })
+	storetest.RunMemberships(t, func(*testing.T) store.PlayerStore { return s })
 }
 
 func TestSurvivesReopen(t *testing.T) {

@@ -45,6 +45,7 @@ func TestPlayersConformance(t *testing.T) {
 	client := testenv.DynamoClient(t, testenv.Dynalite(t))
 	s := dynamostore.New(client, newTable(t, client))
 	storetest.RunPlayers(t, func(*testing.T) store.PlayerStore { return s })
+	storetest.RunMemberships(t, func(*testing.T) store.PlayerStore { return s })
 }
 
 func TestGuardConformance(t *testing.T) {

@@ -1,0 +1,296 @@
+package e2e
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/pbmgames/pbm/functions/internal/notify"
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
+	"github.com/pbmgames/pbm/functions/internal/wiring"
+	"github.com/pbmgames/pbm/functions/internal/wiring/web"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store/dynamostore"
+	"github.com/pbmgames/pbm/infra/testenv"
+)
+
+// scaleGames is how many games the scale test makes: PBM_SCALE_GAMES, or
+// 10,000 (issue 16's figure).
+func scaleGames(t *testing.T) int {
+	if s := os.Getenv("PBM_SCALE_GAMES"); s != "" {
+		n, err := strconv.Atoi(s)
+		if err != nil || n < 1 {
+			t.Fatalf("PBM_SCALE_GAMES=%q", s)
+		}
+		return n
+	}
+	return 10000
+}
+
+// itemBytes is the size DynamoDB counts for an item: each attribute's
+// name and value.
+func itemBytes(it ddb.Item) int {
+	n := 0
+	for name, v := range it {
+		n += len(name)
+		switch v := v.(type) {
+		case ddb.S:
+			n += len(v)
+		case ddb.N:
+			n += len(v)
+		case ddb.B:
+			n += len(v)
+		case ddb.SS:
+			for _, s := range v {
+				n += len(s)
+			}
+		default:
+			n++
+		}
+	}
+	return n
+}
+
+// wiredApp wires the service as in AWS on a new table of client, on clk
+// (set to a fixed day): the stream's notifier mails, not the api or the
+// sweep (none here), and the sweep drains what is left pending, through
+// sender.
+func wiredApp(t *testing.T, client *ddb.Client, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store, string) {
+	t.Helper()
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	table := "games-" + hex.EncodeToString(b[:])
+	if err := dynamostore.CreateTable(t.Context(), client, table); err != nil {
+		t.Fatal(err)
+	}
+	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	ds := dynamostore.New(client, table)
+	clk.unix.Store(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Unix())
+	app := wiring.New(wiring.Parts{Log: discardLog(), Store: ds, Keys: keys, Limits: servicetest.Roomy, Now: clk.now,
+		Rand: testenv.Rand(t.Name()), Mail: wiring.NewMail(sender, nil, false)})
+	return app, ds, table
+}
+
+// TestScaleOnePlayer: one player in 10,000 games (PBM_SCALE_GAMES). Their
+// "my games" page is read in at most 3 requests and 60 KB, the player
+// item a mail to them reads is at most 1 KB, and a sweep of the 10,000
+// reminders due then finishes in at most a fifth of the 24.8 s issue 16
+// measured (figures logged; the time is asserted only with
+// PBM_SCALE_ASSERT_TIME=1, the machine being shared).
+func TestScaleOnePlayer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("10,000 games on dynalite: skipped in -short runs")
+	}
+	games := scaleGames(t)
+	ops := &opCounter{ops: map[string]int{}}
+	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) {
+		o.HTTPClient = &http.Client{Transport: ops}
+	})
+	clk := &clock{}
+	app, ds, table := wiredApp(t, client, clk, &countingSender{sent: map[string]int{}})
+	svc := app.Service
+
+	t0 := time.Now()
+	idx := make([]string, games)
+	for i := range idx {
+		idx[i] = strconv.Itoa(i)
+	}
+	err := service.ForEach(t.Context(), idx, func(ctx context.Context, i string) error {
+		c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", DeadlineHours: 4,
+			Organiser: service.Person{Email: "o" + i + "@pbm.test"},
+			Seats:     []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B" + i, Email: "b" + i + "@pbm.test"}}})
+		if err != nil {
+			return err
+		}
+		if c.Unconfirmed {
+			if err := svc.Confirm(ctx, c.ID); err != nil {
+				return err
+			}
+		}
+		for s := 0; s < 2; s++ {
+			if _, err := svc.Accept(ctx, c.ID, s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("made %d games in %v", games, time.Since(t0).Round(time.Millisecond))
+
+	// "My games" of the player in all of them, who has chosen their
+	// preferences (so that their item exists).
+	if err := svc.SetPrefs(t.Context(), "a@pbm.test", "en", "all", "Europe/Moscow", false); err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(web.Handler(app))
+	t.Cleanup(srv.Close)
+	// The link of a mail today: it names the player's link id, so that
+	// the page reads the link's access item too.
+	p, err := svc.Prefs(t.Context(), "a@pbm.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := svc.PlayerToken(t.Context(), p, linksign.PurposeMyGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops.reset()
+	t0 = time.Now()
+	resp, err := http.Get(srv.URL + "/me?lang=en&t=" + url.QueryEscape(token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("my games: %d %v", resp.StatusCode, err)
+	}
+	took, reqs := time.Since(t0), ops.reset()
+	total := 0
+	for _, c := range reqs {
+		total += c
+	}
+	item, err := client.GetItem(t.Context(), &ddb.GetItemInput{TableName: table, ConsistentRead: true,
+		Key: ddb.Item{"pk": ddb.S("PLAYER#a@pbm.test"), "sk": ddb.S("PLAYER")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	playerBytes := itemBytes(item.Item)
+	t.Logf("my games with %d games: %d requests %v, %d bytes, %v; the player item a mail reads: %d bytes",
+		games, total, reqs, len(page), took.Round(time.Millisecond), playerBytes)
+	if total > 3 || len(page) > 60<<10 {
+		t.Errorf("my games: %d requests and %d bytes, want at most 3 and 60 KB", total, len(page))
+	}
+	if playerBytes > 1024 {
+		t.Errorf("the player item is %d bytes, want at most 1 KB", playerBytes)
+	}
+
+	// Three hours in, every game's reminder is due: one sweep.
+	clk.unix.Add(3 * 3600)
+	waking, err := ds.Waking(t.Context(), clk.now().Unix())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ops.reset()
+	t0 = time.Now()
+	if err := app.Sweep(t.Context(), clk.now()); err != nil {
+		t.Fatal(err)
+	}
+	sweep := time.Since(t0)
+	reqs = ops.reset()
+	t.Logf("sweep of %d games due: %v; %v requests", len(waking), sweep.Round(time.Millisecond), reqs)
+	if limit := 24800 * time.Millisecond / 5 * time.Duration(games) / 10000; os.Getenv("PBM_SCALE_ASSERT_TIME") == "1" && sweep > limit {
+		t.Errorf("the sweep took %v, want at most %v", sweep, limit)
+	}
+	pending, err := ds.PendingOutbox(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pending) != len(waking) {
+		t.Errorf("%d games with a reminder pending after the sweep, want the %d due", len(pending), len(waking))
+	}
+}
+
+// TestTwoWiredSweepsAtOnce: the sweep as the sweep function runs it
+// (wiring.App.Sweep, AWS's wiring: the stream mails, not the sweep), two
+// at once, over 200 games whose reminders fall due: each reminder is
+// committed once, and the sweeps leave the fresh mail to the stream; once
+// it has waited past notify.SweepIdle, a sweep drains it, each mail sent
+// once. (Two drains of one game at once may send its mail twice: the
+// notifier marks mail sent after sending it.)
+func TestTwoWiredSweepsAtOnce(t *testing.T) {
+	if testing.Short() {
+		t.Skip("hundreds of games on dynalite: skipped in -short runs")
+	}
+	const games = 200
+	clk := &clock{}
+	sender := &countingSender{sent: map[string]int{}}
+	app, _, _ := wiredApp(t, testenv.DynamoClient(t, testenv.Dynalite(t)), clk, sender)
+	ids := make([]string, games)
+	for i := range ids {
+		c := servicetest.Create(t, app.Service, service.CreateRequest{Kind: "western", DeadlineHours: 4,
+			Organiser: service.Person{Email: fmt.Sprintf("o%d@pbm.test", i)},
+			Seats:     []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}}})
+		for s := 0; s < 2; s++ {
+			if _, err := app.Service.Accept(t.Context(), c.ID, s); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ids[i] = c.ID
+	}
+	// The invitations' mail, as the stream's notifier would send it.
+	for _, id := range ids {
+		if err := app.Notifier.Drain(t.Context(), id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	twice := func() {
+		t.Helper()
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i := range 2 {
+			wg.Go(func() { errs[i] = app.Sweep(t.Context(), clk.now()) })
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("sweep %d: %v", i, err)
+			}
+		}
+	}
+	clk.unix.Add(3 * 3600) // every reminder due
+	twice()
+	for _, id := range ids {
+		rec, _, err := app.Service.Load(t.Context(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, m := range rec.Outbox {
+			if m.Kind == service.MailReminder {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("game %s: %d reminders pending after two sweeps at once, want 1", id, n)
+		}
+	}
+	sent := len(sender.sent)
+	if err := app.Sweep(t.Context(), clk.now()); err != nil {
+		t.Fatal(err)
+	}
+	if len(sender.sent) != sent {
+		t.Errorf("a sweep sent %d mails the stream's notifier has yet to", len(sender.sent)-sent)
+	}
+	clk.unix.Add(int64(notify.SweepIdle/time.Second) + 60) // the stream failed: the sweep drains
+	if err := app.Sweep(t.Context(), clk.now()); err != nil {
+		t.Fatal(err)
+	}
+	reminders := 0
+	for msg, times := range sender.sent {
+		if times != 1 {
+			t.Errorf("mail %s sent %d times", msg, times)
+		}
+		if _, mail, _ := strings.Cut(msg, "/"); strings.HasPrefix(mail, service.MailReminder+"-") {
+			reminders++
+		}
+	}
+	if reminders != games {
+		t.Errorf("%d reminders sent, want %d (%d mails before the drain)", reminders, games, sent)
+	}
+}

@@ -1,0 +1,135 @@
+package service_test
+
+import (
+	"log/slog"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/infra/testenv"
+)
+
+// TestMyGamesFollowTheGames (issue 16): a player's "my games" lists each
+// of their games once, the ones in which they owe a decision first, as
+// the games say, however the turns pass; a page at a time lists them
+// all; a list an older version kept in the player item becomes
+// memberships on the first read, and the list goes.
+func TestMyGamesFollowTheGames(t *testing.T) {
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "g.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	svc := service.New(service.Config{Store: st, Players: st, Guard: st, Keys: keys, Now: func() time.Time { return now },
+		Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy, Rand: testenv.Rand(t.Name())})
+	ctx := t.Context()
+	var ids []string
+	for i := range 5 {
+		now = now.Add(time.Minute)
+		c := servicetest.Create(t, svc, service.CreateRequest{Kind: "western", DeadlineHours: 4,
+			Organiser: service.Person{Email: "org@pbm.test"},
+			Seats:     []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}}})
+		if i < 4 { // the last stays invited
+			for s := range 2 {
+				if _, err := svc.Accept(ctx, c.ID, s); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+		ids = append(ids, c.ID)
+	}
+	check := func(email string) {
+		t.Helper()
+		p, err := svc.Prefs(ctx, email)
+		if err != nil {
+			t.Fatal(err)
+		}
+		token, err := svc.PlayerToken(ctx, p, linksign.PurposeMyGames)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mine, err := svc.MyGamesOf(ctx, token, "", service.MyGamesPage)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := mine.Games
+		var owed, listed []string
+		for i, g := range first {
+			listed = append(listed, g.ID)
+			if g.YourTurn() {
+				if i > len(owed) {
+					t.Errorf("%s: game %s owed after games not owed", email, g.ID)
+				}
+				owed = append(owed, g.ID)
+			}
+		}
+		var wantOwed []string
+		for _, id := range ids {
+			rec, _, err := svc.Load(ctx, id)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range rec.Seats {
+				if s.Email == email && rec.Status == service.StatusPlaying && s.Engine >= 0 && rec.Due[s.Engine] > 0 {
+					wantOwed = append(wantOwed, id)
+				}
+			}
+		}
+		slices.Sort(owed)
+		slices.Sort(wantOwed)
+		if !slices.Equal(owed, wantOwed) {
+			t.Errorf("%s owes in %v, the games say %v", email, owed, wantOwed)
+		}
+		// A page at a time: each game once, the same games.
+		var paged []string
+		for cursor := ""; ; {
+			page, err := svc.MyGamesOf(ctx, token, cursor, 2)
+			if err != nil {
+				t.Fatal(err)
+			}
+			next := page.Next
+			for _, g := range page.Games {
+				paged = append(paged, g.ID)
+			}
+			if next == "" {
+				break
+			}
+			cursor = next
+		}
+		for _, got := range [][]string{listed, paged} {
+			slices.Sort(got)
+			if want := slices.Sorted(slices.Values(ids)); !slices.Equal(got, want) {
+				t.Errorf("%s's games %v, want %v", email, got, want)
+			}
+		}
+	}
+	for _, e := range []string{"a@pbm.test", "b@pbm.test", "org@pbm.test"} {
+		check(e)
+	}
+	// Deadlines pass: the sweep plays the defaults, and the turns move.
+	for range 3 {
+		now = now.Add(5 * time.Hour)
+		if _, err := svc.TickAll(ctx); err != nil {
+			t.Fatal(err)
+		}
+		check("a@pbm.test")
+		check("b@pbm.test")
+	}
+	// An older version's list in the player item.
+	for _, id := range ids {
+		if err := st.AddPlayerGame(ctx, "a@pbm.test", id, now.Unix()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check("a@pbm.test")
+	if p, err := st.GetPlayer(ctx, "a@pbm.test"); err != nil || len(p.Games) != 0 {
+		t.Errorf("the player item's list after the first read: %v, %v", p.Games, err)
+	}
+}

@@ -1,0 +1,212 @@
+package boltstore
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	bolt "go.etcd.io/bbolt"
+
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// bucketMembers maps (address, 0, "GAME#" cursor) to a membership and
+// (address, 0, "TURN#" turn key) to a turn, as JSON, in the order they
+// are listed, as the DynamoDB store keeps them. It is made by the first
+// write, so files of older versions open as they are.
+var bucketMembers = []byte("members")
+
+var _ store.MembershipStore = (*Store)(nil)
+
+// mineRec is the value of a membership or turn in bucketMembers.
+type mineRec struct {
+	Game string `json:"g"`
+	Time int64  `json:"t"` // Created of a membership, Due of a turn
+}
+
+func mineKey(email, kind, rest string) []byte { return []byte(email + "\x00" + kind + rest) }
+
+// updateMine runs fn on bucketMembers in one transaction.
+func (s *Store) updateMine(ctx context.Context, fn func(*bolt.Bucket) error) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return s.db.Update(func(tx *bolt.Tx) error {
+		b, err := tx.CreateBucketIfNotExists(bucketMembers)
+		if err != nil {
+			return err
+		}
+		return fn(b)
+	})
+}
+
+// listMine reads up to limit records of the player's of kind, after the
+// key rest if given, in key order.
+func (s *Store) listMine(ctx context.Context, email, kind, after string, limit int) ([]mineRec, bool, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	var out []mineRec
+	more := false
+	err := s.db.View(func(tx *bolt.Tx) error {
+		b := tx.Bucket(bucketMembers)
+		if b == nil {
+			return nil
+		}
+		prefix := mineKey(email, kind, "")
+		c := b.Cursor()
+		k, v := c.Seek(prefix)
+		if after != "" {
+			start := mineKey(email, kind, after)
+			for k, v = c.Seek(start); k != nil && bytes.Equal(k, start); k, v = c.Next() {
+			}
+		}
+		for ; k != nil && bytes.HasPrefix(k, prefix); k, v = c.Next() {
+			if len(out) == limit {
+				more = true
+				break
+			}
+			var r mineRec
+			if err := json.Unmarshal(v, &r); err != nil {
+				return fmt.Errorf("%q: %w", k, err)
+			}
+			out = append(out, r)
+		}
+		return nil
+	})
+	return out, more, err
+}
+
+// PutMembership writes the membership.
+func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
+	email := normEmail(m.Email)
+	if email == "" || m.Game == "" || strings.ContainsRune(email, 0) {
+		return fmt.Errorf("boltstore: put membership of %q in game %q: empty address or game", email, m.Game)
+	}
+	v, err := json.Marshal(mineRec{Game: m.Game, Time: m.Created})
+	if err != nil {
+		return err
+	}
+	err = s.updateMine(ctx, func(b *bolt.Bucket) error { return b.Put(mineKey(email, "GAME#", m.Cursor()), v) })
+	if err != nil {
+		return fmt.Errorf("boltstore: put membership of %s in game %s: %w", email, m.Game, err)
+	}
+	return nil
+}
+
+// Memberships reads one page of the player's memberships.
+func (s *Store) Memberships(ctx context.Context, email, cursor string, limit int) ([]store.Membership, string, error) {
+	email = normEmail(email)
+	if cursor != "" && !store.ParseCursor(cursor) {
+		return nil, "", fmt.Errorf("boltstore: memberships of %s: bad cursor %q", email, cursor)
+	}
+	if email == "" || limit < 1 {
+		return nil, "", nil
+	}
+	recs, more, err := s.listMine(ctx, email, "GAME#", cursor, limit)
+	if err != nil {
+		return nil, "", fmt.Errorf("boltstore: memberships of %s: %w", email, err)
+	}
+	ms := make([]store.Membership, len(recs))
+	for i, r := range recs {
+		ms[i] = store.Membership{Email: email, Game: r.Game, Created: r.Time}
+	}
+	next := ""
+	if more {
+		next = ms[len(ms)-1].Cursor()
+	}
+	return ms, next, nil
+}
+
+// PutTurn writes the turn.
+func (s *Store) PutTurn(ctx context.Context, t store.Turn) error {
+	email := normEmail(t.Email)
+	if email == "" || t.Game == "" || strings.ContainsRune(email, 0) {
+		return fmt.Errorf("boltstore: put turn of %q in game %q: empty address or game", email, t.Game)
+	}
+	v, err := json.Marshal(mineRec{Game: t.Game, Time: t.Due})
+	if err != nil {
+		return err
+	}
+	err = s.updateMine(ctx, func(b *bolt.Bucket) error { return b.Put(mineKey(email, "TURN#", t.TurnKey()), v) })
+	if err != nil {
+		return fmt.Errorf("boltstore: put turn of %s in game %s: %w", email, t.Game, err)
+	}
+	return nil
+}
+
+// DeleteTurn deletes the turn.
+func (s *Store) DeleteTurn(ctx context.Context, email, game string, due int64) error {
+	email = normEmail(email)
+	k := mineKey(email, "TURN#", store.Turn{Game: game, Due: due}.TurnKey())
+	if err := s.updateMine(ctx, func(b *bolt.Bucket) error { return b.Delete(k) }); err != nil {
+		return fmt.Errorf("boltstore: delete turn of %s in game %s: %w", email, game, err)
+	}
+	return nil
+}
+
+// Turns reads the player's first turns.
+func (s *Store) Turns(ctx context.Context, email string, limit int) ([]store.Turn, error) {
+	email = normEmail(email)
+	if email == "" || limit < 1 {
+		return nil, nil
+	}
+	recs, _, err := s.listMine(ctx, email, "TURN#", "", limit)
+	if err != nil {
+		return nil, fmt.Errorf("boltstore: turns of %s: %w", email, err)
+	}
+	ts := make([]store.Turn, len(recs))
+	for i, r := range recs {
+		ts[i] = store.Turn{Email: email, Game: r.Game, Due: r.Time}
+	}
+	return ts, nil
+}
+
+// ForgetPlayerGames removes ids from the player's list of games.
+func (s *Store) ForgetPlayerGames(ctx context.Context, email string, ids []string) error {
+	email = normEmail(email)
+	if email == "" || len(ids) == 0 {
+		return nil
+	}
+	err := s.update(ctx, bucketPlayers, func(b *bolt.Bucket) error {
+		var r playerRec
+		if found, err := readPlayer(b, email, &r); !found || err != nil {
+			return err
+		}
+		r.Games = slices.DeleteFunc(r.Games, func(g string) bool { return slices.Contains(ids, g) })
+		return writePlayer(b, email, &r)
+	})
+	if err != nil {
+		return fmt.Errorf("boltstore: forget games of player %s: %w", email, err)
+	}
+	return nil
+}
+
+// FirstPage reads the player, their first turns and first memberships in
+// one read transaction each, as the DynamoDB store's one Query does.
+func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.FirstPage, error) {
+	email = normEmail(email)
+	page := store.FirstPage{Player: store.Player{Email: email}}
+	p, err := s.GetPlayer(ctx, email)
+	switch {
+	case err == nil:
+		page.Player, page.Found = p, true
+	case !errors.Is(err, store.ErrNotFound):
+		return page, err
+	}
+	// The turns that fill DynamoDB's window leave the memberships unread
+	// there: the same here.
+	window := store.FirstPageWindow(limit)
+	if page.Turns, err = s.Turns(ctx, email, window); err != nil {
+		return page, err
+	}
+	if page.Unread = len(page.Turns) >= window-1; !page.Unread {
+		page.Memberships, page.Next, err = s.Memberships(ctx, email, "", limit)
+	}
+	page.Turns = page.Turns[:min(len(page.Turns), limit)]
+	return page, err
+}

@@ -1,0 +1,264 @@
+package dynamostore
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// A player's games are items in the player's partition ("PLAYER#<address>")
+// beside the player item (sk "PLAYER"): while the player owes a decision
+// in a game, a turn at sk "PLAYER#1TURN#<due>#<game id>", and a membership
+// a game at sk "PLAYER#2GAME#<inverted creation time>#<game id>", their
+// keys all they hold. The sort keys keep the partition in the order the
+// first page of "my games" shows it, so that one Query reads the player
+// item, their turns soonest due first and their games newest first
+// (FirstPage); a page of either alone is one Query of its range. No
+// function may delete an item (template.yaml): a turn that passes is
+// marked with ttl, which the table's TTL deletes within days, and the
+// listings skip until then.
+const (
+	turnPrefix   = playerSK + "#1TURN#"
+	memberPrefix = playerSK + "#2GAME#"
+)
+
+var _ store.MembershipStore = (*Store)(nil)
+
+// PutMembership writes the membership item with one PutItem.
+func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
+	email := normEmail(m.Email)
+	if email == "" || m.Game == "" {
+		return fmt.Errorf("dynamostore: put membership of %q in game %q: empty address or game", email, m.Game)
+	}
+	item := key(playerPrefix+email, memberPrefix+m.Cursor())
+	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{TableName: s.table, Item: item})
+	if err := mapErr(err); err != nil {
+		return fmt.Errorf("dynamostore: put membership of %s in game %s: %w", email, m.Game, err)
+	}
+	return nil
+}
+
+// pageQuery reads up to limit items of the player's partition whose sk
+// starts with prefix, after the sk prefix+after if given, with one Query,
+// leaving out those marked gone (which count against limit).
+func (s *Store) pageQuery(ctx context.Context, email, prefix, after string, limit int) (*ddb.QueryOutput, error) {
+	in := &ddb.QueryInput{
+		TableName:                 s.table,
+		KeyConditionExpression:    "#pk = :pk AND begins_with(#sk, :p)",
+		FilterExpression:          "attribute_not_exists(#ttl)",
+		ExpressionAttributeNames:  map[string]string{"#pk": AttrPK, "#sk": AttrSK, "#ttl": AttrTTL},
+		ExpressionAttributeValues: attrMap{":pk": str(playerPrefix + email), ":p": str(prefix)},
+		ConsistentRead:            true,
+		Limit:                     int32(min(limit, 1000)),
+	}
+	if after != "" {
+		in.ExclusiveStartKey = key(playerPrefix+email, prefix+after)
+	}
+	return s.client.Query(ctx, in)
+}
+
+// Memberships reads one page with one Query.
+func (s *Store) Memberships(ctx context.Context, email, cursor string, limit int) ([]store.Membership, string, error) {
+	email = normEmail(email)
+	if cursor != "" && !store.ParseCursor(cursor) {
+		return nil, "", fmt.Errorf("dynamostore: memberships of %s: bad cursor %q", email, cursor)
+	}
+	if email == "" || limit < 1 {
+		return nil, "", nil
+	}
+	out, err := s.pageQuery(ctx, email, memberPrefix, cursor, limit)
+	if err != nil {
+		return nil, "", fmt.Errorf("dynamostore: memberships of %s: %w", email, err)
+	}
+	ms := make([]store.Membership, 0, len(out.Items))
+	for _, it := range out.Items {
+		m, err := decodeMembership(email, it)
+		if err != nil {
+			return nil, "", err
+		}
+		ms = append(ms, m)
+	}
+	next := ""
+	if len(out.LastEvaluatedKey) > 0 && len(ms) > 0 {
+		next = ms[len(ms)-1].Cursor()
+	}
+	return ms, next, nil
+}
+
+// PutTurn writes the turn item with one PutItem.
+func (s *Store) PutTurn(ctx context.Context, t store.Turn) error {
+	email := normEmail(t.Email)
+	if email == "" || t.Game == "" {
+		return fmt.Errorf("dynamostore: put turn of %q in game %q: empty address or game", email, t.Game)
+	}
+	t.Email = email
+	item := key(playerPrefix+email, turnPrefix+t.TurnKey())
+	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{TableName: s.table, Item: item})
+	if err := mapErr(err); err != nil {
+		return fmt.Errorf("dynamostore: put turn of %s in game %s: %w", email, t.Game, err)
+	}
+	return nil
+}
+
+// DeleteTurn marks the turn item gone with one conditional UpdateItem
+// (ttl: now), which creates no item when there is none.
+func (s *Store) DeleteTurn(ctx context.Context, email, game string, due int64) error {
+	email = normEmail(email)
+	t := store.Turn{Email: email, Game: game, Due: due}
+	_, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
+		TableName:                 s.table,
+		Key:                       key(playerPrefix+email, turnPrefix+t.TurnKey()),
+		UpdateExpression:          "SET #ttl = :gone",
+		ConditionExpression:       "attribute_exists(#pk)",
+		ExpressionAttributeNames:  map[string]string{"#ttl": AttrTTL, "#pk": AttrPK},
+		ExpressionAttributeValues: attrMap{":gone": num(1)},
+	})
+	if err = mapErr(err); errors.Is(err, store.ErrConflict) {
+		return nil // no such turn
+	}
+	if err != nil {
+		return fmt.Errorf("dynamostore: delete turn of %s in game %s: %w", email, game, err)
+	}
+	return nil
+}
+
+// Turns reads the first turns with one Query.
+func (s *Store) Turns(ctx context.Context, email string, limit int) ([]store.Turn, error) {
+	email = normEmail(email)
+	if email == "" || limit < 1 {
+		return nil, nil
+	}
+	out, err := s.pageQuery(ctx, email, turnPrefix, "", limit)
+	if err != nil {
+		return nil, fmt.Errorf("dynamostore: turns of %s: %w", email, err)
+	}
+	ts := make([]store.Turn, 0, len(out.Items))
+	for _, it := range out.Items {
+		t, err := decodeTurn(email, it)
+		if err != nil {
+			return nil, err
+		}
+		ts = append(ts, t)
+	}
+	return ts, nil
+}
+
+// ForgetPlayerGames deletes ids from the player item's game set with one
+// UpdateItem (DELETE from a string set; an emptied set is removed).
+func (s *Store) ForgetPlayerGames(ctx context.Context, email string, ids []string) error {
+	email = normEmail(email)
+	if email == "" || len(ids) == 0 {
+		return nil
+	}
+	_, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
+		TableName:                 s.table,
+		Key:                       playerKey(email),
+		UpdateExpression:          "DELETE #g :ids",
+		ConditionExpression:       "attribute_exists(#g)",
+		ExpressionAttributeNames:  map[string]string{"#g": AttrGames},
+		ExpressionAttributeValues: attrMap{":ids": ddb.SS(ids)},
+	})
+	if err = mapErr(err); err != nil && !errors.Is(err, store.ErrConflict) {
+		return fmt.Errorf("dynamostore: forget games of player %s: %w", email, err)
+	}
+	return nil
+}
+
+// decodeMembership reads a membership item of the player's.
+func decodeMembership(email string, it attrMap) (store.Membership, error) {
+	a := attrs{item: it}
+	rest := strings.TrimPrefix(a.optString(AttrSK), memberPrefix)
+	inv, game, _ := strings.Cut(rest, "#")
+	m := store.Membership{Email: email, Game: game}
+	n, err := strconv.ParseInt(inv, 10, 64)
+	if err != nil || game == "" {
+		return m, fmt.Errorf("dynamostore: memberships of %s: key %q", email, rest)
+	}
+	m.Created = maxListTime - n
+	if a.err != nil {
+		return m, fmt.Errorf("dynamostore: memberships of %s: %w", email, a.err)
+	}
+	return m, nil
+}
+
+// decodeTurn reads a turn item of the player's.
+func decodeTurn(email string, it attrMap) (store.Turn, error) {
+	a := attrs{item: it}
+	rest := strings.TrimPrefix(a.optString(AttrSK), turnPrefix)
+	due, game, _ := strings.Cut(rest, "#")
+	t := store.Turn{Email: email, Game: game}
+	var err error
+	if t.Due, err = strconv.ParseInt(due, 10, 64); err != nil || game == "" {
+		return t, fmt.Errorf("dynamostore: turns of %s: key %q", email, rest)
+	}
+	if a.err != nil {
+		return t, fmt.Errorf("dynamostore: turns of %s: %w", email, a.err)
+	}
+	return t, nil
+}
+
+// FirstPage reads the player item, then the turns, then the memberships
+// with one consistent Query of the partition's "PLAYER" range, of at most
+// store.FirstPageWindow items (passed turns marked gone, until the TTL
+// deletes them, are read and left out; 301 small items are about 10 read
+// units): a window that holds all three unless the player owes or passed
+// hundreds of decisions in the days the TTL takes: then it ends among the
+// turns, and the memberships are Unread.
+func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.FirstPage, error) {
+	email = normEmail(email)
+	page := store.FirstPage{Player: store.Player{Email: email}}
+	if email == "" || limit < 1 {
+		return page, nil
+	}
+	out, err := s.pageQuery(ctx, email, playerSK, "", store.FirstPageWindow(limit))
+	if err != nil {
+		return page, fmt.Errorf("dynamostore: first page of %s: %w", email, err)
+	}
+	inMemberships := false
+	for _, it := range out.Items {
+		a := attrs{item: it}
+		switch sk := a.optString(AttrSK); {
+		case sk == playerSK:
+			page.Player, page.Found = decodePlayer(email, &a), true
+			if a.err != nil {
+				return page, fmt.Errorf("dynamostore: first page of %s: %w", email, a.err)
+			}
+		case strings.HasPrefix(sk, turnPrefix):
+			t, err := decodeTurn(email, it)
+			if err != nil {
+				return page, err
+			}
+			if len(page.Turns) < limit {
+				page.Turns = append(page.Turns, t)
+			}
+		case strings.HasPrefix(sk, memberPrefix):
+			inMemberships = true
+			m, err := decodeMembership(email, it)
+			if err != nil {
+				return page, err
+			}
+			if len(page.Memberships) == limit {
+				page.Next = page.Memberships[limit-1].Cursor()
+				return page, nil
+			}
+			page.Memberships = append(page.Memberships, m)
+		}
+	}
+	switch {
+	case len(out.LastEvaluatedKey) == 0: // the whole range read
+	case inMemberships:
+		page.Next = page.Memberships[len(page.Memberships)-1].Cursor()
+	default: // the window held only turns
+		page.Unread = true
+	}
+	return page, nil
+}
+
+// maxListTime is store's bound on times in listing keys.
+const maxListTime = 9_999_999_999
