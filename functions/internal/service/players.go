@@ -258,8 +258,7 @@ func (s *Service) syncChanged(ctx context.Context, rec *Record, was, now map[str
 // MyGamesPage is the number of games a page of "my games" lists.
 const MyGamesPage = 50
 
-// MyGames is a page of a player's games (GameSummary), as Me and
-// MyGamesOf read it.
+// MyGames is a page of a player's games, as MyGamesOf lists it.
 type MyGames struct {
 	Me    Me
 	Games []GameSummary
@@ -267,119 +266,145 @@ type MyGames struct {
 	Next string
 }
 
-// MyGamesOf checks a "my games" token (as Me does) and lists a page of
-// limit of its player's games (MyGamesPage on the page) from after cursor ("" for the first page): the
-// first page begins with the games in which they owe a decision, soonest
-// due first, then every page lists their games newest first (a game
-// whose decision the first page showed is not listed again). The first
-// page is three requests whatever the number of games: the link's access
-// item, one query of the player's partition (the player item, their
-// turns, their newest games: store.FirstPage), and one read of the games
-// listed (store.BatchGetter), whose state, not a copy kept in the lists,
-// says what the page shows of each. Later pages read the player item and
-// a page of games instead of the first query. Games an older version
+// MyGamesOf checks a "my games" token (as Me does) and lists a page of at
+// most limit of its player's games (MyGamesPage on the page) from after
+// cursor ("" for the first page): the first page begins with the games
+// in which they owe a decision, soonest due first, then every page lists
+// their games newest first (a game whose decision the first page showed
+// is not listed again). The first page is three requests whatever the
+// number of games: the link's access item, one query of the player's
+// partition (the player item, their turns, their newest games:
+// store.FirstPage), and one read of the games listed
+// (store.BatchGetter), whose state, not a copy kept in the lists, says
+// what the page shows of each. Later pages read the player item and a
+// page of games instead of the first query. Games an older version
 // listed in the player item become memberships on the first read.
 func (s *Service) MyGamesOf(ctx context.Context, token, cursor string, limit int) (MyGames, error) {
 	if s.players == nil {
 		return MyGames{}, Fail(CodeInternal, errNoPlayers)
 	}
-	// A first page that could not show every decision owed ends the
-	// cursors after it with the last it showed: the later pages list the
-	// owed games after that one.
-	cursor, shownTo, partly := strings.Cut(cursor, "+")
-	if cursor != "" && cursor != fromFirst && !store.ParseCursor(cursor) {
-		return MyGames{}, invalid("Неверная ссылка на страницу.", "Bad page link.")
+	l, err := parseListCursor(cursor)
+	if err != nil {
+		return MyGames{}, err
 	}
-	var (
-		turns []store.Turn
-		ms    []store.Membership
-		page  MyGames
-	)
 	me, err := s.me(ctx, token, linksign.PurposeMyGames, func(email string) (store.Player, error) {
-		if cursor != "" {
-			p, err := s.Prefs(ctx, email)
-			if err != nil {
-				return p, err
-			}
-			ms, page.Next, err = s.players.Memberships(ctx, p.Email, strings.TrimPrefix(cursor, fromFirst), limit)
-			return p, err
-		}
-		first, err := s.players.FirstPage(ctx, email, limit)
-		if err != nil {
-			return first.Player, fmt.Errorf("my games: %w", err)
-		}
-		if len(first.Player.Games) > 0 { // listed by an older version: once
-			if err := s.migrateGames(ctx, first.Player); err != nil {
-				return first.Player, err
-			}
-			if first, err = s.players.FirstPage(ctx, email, limit); err != nil {
-				return first.Player, fmt.Errorf("my games: %w", err)
-			}
-		}
-		turns, ms, page.Next = first.Turns, first.Memberships, first.Next
-		if first.Unread {
-			page.Next = fromFirst
-		}
-		if partly = len(turns) == limit; partly {
-			shownTo = turns[len(turns)-1].TurnKey()
-		}
-		return first.Player, nil
+		return s.readList(ctx, email, &l, limit)
 	})
 	if err != nil {
 		return MyGames{}, err
 	}
-	page.Me = me
-	if partly && page.Next != "" {
-		page.Next += "+" + shownTo
-	}
-	ids := make([]string, 0, len(turns)+len(ms))
-	for _, t := range turns {
-		ids = append(ids, t.Game)
-	}
-	for _, m := range ms {
-		ids = append(ids, m.Game)
-	}
-	read, err := s.readGames(ctx, ids)
+	games, err := s.showList(ctx, me.Email, l)
 	if err != nil {
 		return MyGames{}, fmt.Errorf("my games: %w", err)
 	}
-	listed := map[string]bool{}
-	add := func(id string, owed bool) error {
-		g, ok := read[id]
-		if !ok || listed[id] {
-			return nil // a game not made (a create that did not commit), or listed already
-		}
-		sum, ok, err := s.summaryOf(g, me.Email)
-		switch {
-		case err != nil:
-			return err
-		case !ok: // no longer theirs
-		case owed && !sum.YourTurn(): // a turn that passed since
-		case !owed && cursor != "" && sum.YourTurn() && (!partly || store.Turn{Game: id, Due: sum.Due}.TurnKey() <= shownTo):
-			// the first page shows it
-		default:
-			listed[id] = true
-			page.Games = append(page.Games, sum)
-		}
-		return nil
-	}
-	for _, t := range turns {
-		if err := add(t.Game, true); err != nil {
-			return MyGames{}, err
-		}
-	}
-	for _, m := range ms {
-		if err := add(m.Game, false); err != nil {
-			return MyGames{}, err
-		}
-	}
-	return page, nil
+	return MyGames{Me: me, Games: games, Next: l.nextCursor()}, nil
+}
+
+// list is a page of a player's games as read from the store.
+type list struct {
+	cursor string // the store's cursor of a later page; "" for the first
+	// partly: the first page showed as many decisions owed as a page
+	// holds, perhaps not all of them, the last shownTo (a turn key); the
+	// cursors after it say so after a "+", so that the later pages list
+	// the owed games after that one.
+	partly  bool
+	shownTo string
+	turns   []store.Turn
+	ms      []store.Membership
+	next    string // the store's cursor after ms
 }
 
 // fromFirst is the cursor of the page after a first page that could only
 // show decisions owed (store.FirstPage's Unread): the games from the
 // newest.
 const fromFirst = "-"
+
+func parseListCursor(cursor string) (list, error) {
+	c, shownTo, partly := strings.Cut(cursor, "+")
+	if c != "" && c != fromFirst && !store.ParseCursor(c) {
+		return list{}, invalid("Неверная ссылка на страницу.", "Bad page link.")
+	}
+	return list{cursor: c, partly: partly, shownTo: shownTo}, nil
+}
+
+func (l list) nextCursor() string {
+	if l.partly && l.next != "" {
+		return l.next + "+" + l.shownTo
+	}
+	return l.next
+}
+
+// readList reads the player item and the page l names: the first page
+// in one query (store.FirstPage), a later one in two.
+func (s *Service) readList(ctx context.Context, email string, l *list, limit int) (store.Player, error) {
+	if l.cursor != "" {
+		p, err := s.Prefs(ctx, email)
+		if err != nil {
+			return p, err
+		}
+		l.ms, l.next, err = s.players.Memberships(ctx, p.Email, strings.TrimPrefix(l.cursor, fromFirst), limit)
+		return p, err
+	}
+	first, err := s.players.FirstPage(ctx, email, limit)
+	if err != nil {
+		return first.Player, fmt.Errorf("my games: %w", err)
+	}
+	if len(first.Player.Games) > 0 { // listed by an older version: once
+		if err := s.migrateGames(ctx, first.Player); err != nil {
+			return first.Player, err
+		}
+		if first, err = s.players.FirstPage(ctx, email, limit); err != nil {
+			return first.Player, fmt.Errorf("my games: %w", err)
+		}
+	}
+	l.turns, l.ms, l.next = first.Turns, first.Memberships, first.Next
+	if first.Unread {
+		l.next = fromFirst
+	}
+	if l.partly = len(l.turns) == limit; l.partly {
+		l.shownTo = l.turns[len(l.turns)-1].TurnKey()
+	}
+	return first.Player, nil
+}
+
+// showList reads the games of l and says what the page shows of each to
+// the player of email, in l's order: the turns, then the memberships,
+// each game once, none that is no longer theirs, no turn that passed.
+func (s *Service) showList(ctx context.Context, email string, l list) ([]GameSummary, error) {
+	ids := make([]string, 0, len(l.turns)+len(l.ms))
+	for _, t := range l.turns {
+		ids = append(ids, t.Game)
+	}
+	for _, m := range l.ms {
+		ids = append(ids, m.Game)
+	}
+	read, err := s.readGames(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []GameSummary
+	listed := map[string]bool{}
+	for i, id := range ids {
+		g, ok := read[id]
+		if !ok || listed[id] {
+			continue // a game not made (a create that did not commit), or listed already
+		}
+		sum, ok, err := s.summaryOf(g, email)
+		owed := i < len(l.turns)
+		switch {
+		case err != nil:
+			return nil, err
+		case !ok: // no longer theirs
+		case owed && !sum.YourTurn(): // a turn that passed since
+		case !owed && l.cursor != "" && sum.YourTurn() && (!l.partly || store.Turn{Game: id, Due: sum.Due}.TurnKey() <= l.shownTo):
+			// the first page shows it
+		default:
+			listed[id] = true
+			out = append(out, sum)
+		}
+	}
+	return out, nil
+}
 
 // readGames reads the games of ids, in one request a hundred where the
 // store can (store.BatchGetter); a game that does not exist is left out.
