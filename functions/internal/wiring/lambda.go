@@ -49,7 +49,6 @@ func Lambda(ctx context.Context, log *slog.Logger, role Role) (*App, error) {
 	p := Parts{
 		Log:     log,
 		Store:   env.Store,
-		Keys:    env.Keys,
 		BaseURL: cfg.BaseURL,
 		Limits: service.Limits{OrganiserPerHour: cfg.GamesPerOrganiserHour, OrganiserPerDay: cfg.GamesPerOrganiserDay,
 			ClientPerHour: cfg.GamesPerClientHour, ClientPerDay: cfg.GamesPerClientDay,
@@ -57,6 +56,10 @@ func Lambda(ctx context.Context, log *slog.Logger, role Role) (*App, error) {
 	}
 	if role.mail != nil {
 		p.Mail = role.mail(env.AWS, cfg)
+	}
+	// The keys were fetched while the above was built (lambdaenv.Load).
+	if p.Keys, err = env.Keys(); err != nil {
+		return nil, err
 	}
 	return New(p), nil
 }
