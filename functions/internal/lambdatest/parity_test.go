@@ -4,11 +4,9 @@ package lambdatest
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"log/slog"
 	"mime"
 	"mime/multipart"
@@ -172,18 +170,7 @@ func (b *backend) do(out *[]answer, pattern, token string, r *http.Request) http
 		slices.Sort(keys)
 		a.locationQuery = strings.Join(keys, "&")
 	}
-	body := resp.body
-	if resp.headers["content-encoding"] == "gzip" {
-		// Compressed for a client that accepts gzip (issue 16): the
-		// shape is the content's.
-		zr, err := gzip.NewReader(bytes.NewReader(body))
-		if err != nil {
-			b.t.Fatalf("%s on %s: Content-Encoding gzip and the body is not gzip: %v", route, b.name, err)
-		}
-		if body, err = io.ReadAll(zr); err != nil {
-			b.t.Fatalf("%s on %s: gunzip: %v", route, b.name, err)
-		}
-	}
+	body := resp.content(b.t) // the shape is the content's
 	switch a.mediaType {
 	case "application/json":
 		var v any
