@@ -2,6 +2,7 @@ package templates
 
 import (
 	"strings"
+	"sync"
 
 	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
@@ -42,7 +43,10 @@ var counted = map[string]struct {
 	"n_lots":        {1, [3]string{"%d участок", "%d участка", "%d участков"}, [2]string{"%d lot", "%d lots"}},
 }
 
-var printers = func() map[string]*message.Printer {
+// printers are built on the first number written, not at start: building
+// their catalog is 0.14 ms of every cold start (issue 16), and the bounces
+// function, or an init that fails, writes none.
+var printers = sync.OnceValue(func() map[string]*message.Printer {
 	c := catalog.NewBuilder(catalog.Fallback(language.Russian))
 	for key, f := range counted {
 		// A count's grouping comes from the printer ("%d"); the forms
@@ -56,7 +60,7 @@ var printers = func() map[string]*message.Printer {
 		"ru": message.NewPrinter(language.Russian, message.Catalog(c)),
 		"en": message.NewPrinter(language.English, message.Catalog(c)),
 	}
-}()
+})
 
 func must(err error) {
 	if err != nil {
@@ -66,7 +70,7 @@ func must(err error) {
 
 // printer is the reader's language's printer ("en" English, anything
 // else Russian).
-func printer(lang string) *message.Printer { return printers[Pick(lang, "ru", "en")] }
+func printer(lang string) *message.Printer { return printers()[Pick(lang, "ru", "en")] }
 
 // Sprintf formats in the reader's language: its numbers, and the counted
 // form when format is the key of a counted text.

@@ -19,8 +19,10 @@ var files embed.FS
 // function parses only what it executes (the api its pages, notify its
 // mails), which keeps cold starts short (issue 16).
 
-// Pages are the web page templates. Each page template is executed with a
-// value that has a Lang field ("ru" or "en"), which the "t" function uses.
+// Pages are the web page templates, all of them in one set (the pages
+// are rendered from sets of their own: Render). Each page template is
+// executed with a value that has a Lang field ("ru" or "en"), which the
+// "t" function uses.
 var Pages = sync.OnceValue(func() *template.Template {
 	return template.Must(template.New("").Funcs(Funcs).ParseFS(files, "pages/*.html"))
 })
@@ -89,9 +91,14 @@ func USD(lang string, v int64) string {
 	return m + "\u00a0$"
 }
 
-// Render executes the named page.
+// Render executes the named page, from the set of the files that page
+// needs (pageSet).
 func Render(w io.Writer, name string, data any) error {
-	if err := Pages().ExecuteTemplate(w, name, data); err != nil {
+	set, err := pageSet(name)
+	if err == nil {
+		err = set.ExecuteTemplate(w, name, data)
+	}
+	if err != nil {
 		return fmt.Errorf("render %s: %w", name, err)
 	}
 	return nil

@@ -31,12 +31,12 @@ func LambdaAWS(ctx context.Context) (aws.Config, error) {
 	return lambdaAWS(os.LookupEnv)
 }
 
-// LocalAWS returns the AWS SDK configuration of a client of a local
-// server that speaks an AWS API at endpoint ("http://127.0.0.1:P":
-// dynalite, aws-ses-v2-local): region us-east-1 and static dummy
-// credentials, so that nothing is read from the environment. The local
-// clients (dynamostore.NewLocalClient, sesmailer.NewLocalClient) are
-// built from it.
+// LocalAWS returns the AWS configuration of a client of a local server
+// that speaks an AWS API at endpoint ("http://127.0.0.1:P": dynalite,
+// aws-ses-v2-local): region us-east-1 and static dummy credentials, so
+// that nothing is read from the environment. The local clients
+// (dynamostore.NewLocalClient, sesmailer.NewLocalClient) are built from
+// it.
 func LocalAWS(endpoint string) aws.Config {
 	return aws.Config{
 		Region:       "us-east-1",
@@ -83,8 +83,8 @@ func lambdaAWS(lookup func(string) (string, bool)) (aws.Config, error) {
 
 // envEndpoints is a source of the service-specific endpoints
 // AWS_ENDPOINT_URL_<SERVICE> in the environment, for the SDK's clients and
-// jsonAPI: the SDK resolves a client's endpoint from any of aws.Config's
-// ConfigSources with these two methods.
+// package awsapi's: the SDK resolves a client's endpoint from any of
+// aws.Config's ConfigSources with these two methods.
 type envEndpoints func(string) (string, bool)
 
 // GetServiceBaseEndpoint returns AWS_ENDPOINT_URL_<SDK ID> (upper case,
@@ -113,23 +113,4 @@ func (e envEndpoints) GetIgnoreConfiguredEndpoints(context.Context) (bool, bool,
 func (e envEndpoints) ignored() bool {
 	ignore, _, _ := e.GetIgnoreConfiguredEndpoints(context.Background())
 	return ignore
-}
-
-// serviceEndpoint is the endpoint configured for the service whose SDK ID
-// is sdkID ("SSM") in cfg's sources, or "".
-func serviceEndpoint(cfg aws.Config, sdkID string) string {
-	type provider interface {
-		GetServiceBaseEndpoint(context.Context, string) (string, bool, error)
-	}
-	if sdkID == "" {
-		return ""
-	}
-	for _, src := range cfg.ConfigSources {
-		if p, ok := src.(provider); ok {
-			if v, found, err := p.GetServiceBaseEndpoint(context.Background(), sdkID); err == nil && found {
-				return v
-			}
-		}
-	}
-	return ""
 }

@@ -17,6 +17,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 
+	"github.com/pbmgames/pbm/infra/awsapi"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
 
@@ -287,9 +288,9 @@ func LoadKeyring(ctx context.Context, awsCfg aws.Config, c Config) (*linksign.Ke
 	)
 	switch {
 	case c.LinkKeysParameter != "" && c.LinkKeysSecret == "":
-		data, err = fetchParameter(ctx, newJSONAPI(awsCfg, "ssm", "AmazonSSM").call, c.LinkKeysParameter)
+		data, err = fetchParameter(ctx, awsapi.New(awsCfg, awsapi.SSM).JSON, c.LinkKeysParameter)
 	case c.LinkKeysSecret != "" && c.LinkKeysParameter == "":
-		data, err = fetchSecret(ctx, newJSONAPI(awsCfg, "secretsmanager", "secretsmanager").call, c.LinkKeysSecret)
+		data, err = fetchSecret(ctx, awsapi.New(awsCfg, awsapi.SecretsManager).JSON, c.LinkKeysSecret)
 	default:
 		return nil, fmt.Errorf("config: set exactly one of %s and %s", EnvLinkKeysParam, EnvLinkKeysSecret)
 	}
@@ -308,7 +309,8 @@ func parseKeys(c Config, data []byte) (*linksign.Keyring, error) {
 	return keys, nil
 }
 
-// caller calls an operation of an AWS JSON API: jsonAPI.call, or a fake.
+// caller calls an operation of an AWS JSON API: awsapi.Client.JSON, or a
+// fake.
 type caller func(ctx context.Context, op string, in, out any) error
 
 // The parts of the inputs and answers of SSM's GetParameter and Secrets

@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+
+	"github.com/pbmgames/pbm/infra/awsapi"
 )
 
 func lookupIn(env map[string]string) func(string) (string, bool) {
@@ -286,7 +288,7 @@ func TestFetchParameter(t *testing.T) {
 		{name: "plain string refused", api: &fakeAPI{answer: `{"Parameter":{"Type":"String","Value":"x"}}`}, wantErr: "SecureString"},
 		{name: "no value", api: &fakeAPI{answer: `{"Parameter":{"Type":"SecureString"}}`}, wantErr: "no value"},
 		{name: "no parameter", api: &fakeAPI{answer: `{}`}, wantErr: "no value"},
-		{name: "AWS error wrapped", api: &fakeAPI{err: &apiError{Op: "GetParameter", Code: "ParameterNotFound", Status: 400}}, wantErr: "ParameterNotFound"},
+		{name: "AWS error wrapped", api: &fakeAPI{err: &awsapi.APIError{Op: "GetParameter", Code: "ParameterNotFound", Status: 400}}, wantErr: "ParameterNotFound"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

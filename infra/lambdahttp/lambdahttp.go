@@ -196,8 +196,9 @@ func (w *ResponseWriter) Flush() {}
 // Response makes the event's response: status (200 if the handler set
 // none), headers (repeated ones joined with commas, Set-Cookie as the
 // cookies list), a sniffed Content-Type when the handler set none (as
-// net/http does), and the body: as text if its media type is textual and
-// it is valid UTF-8, else base64. A HEAD request, 204 and 304 get no body.
+// net/http does), and the body: as text if its media type is textual, it
+// has no Content-Encoding and it is valid UTF-8, else base64. A HEAD
+// request, 204 and 304 get no body.
 func (w *ResponseWriter) Response(method string) events.APIGatewayV2HTTPResponse {
 	body := w.body.Bytes()
 	if method == http.MethodHead || w.status == http.StatusNoContent || w.status == http.StatusNotModified {
@@ -220,7 +221,8 @@ func (w *ResponseWriter) Response(method string) events.APIGatewayV2HTTPResponse
 	if len(body) == 0 {
 		return resp
 	}
-	if isText(w.header.Get("Content-Type")) && utf8.Valid(body) {
+	// An encoded body (gzip) is bytes whatever its media type.
+	if w.header.Get("Content-Encoding") == "" && isText(w.header.Get("Content-Type")) && utf8.Valid(body) {
 		resp.Body = string(body)
 	} else {
 		resp.Body = base64.StdEncoding.EncodeToString(body)

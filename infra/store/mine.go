@@ -20,22 +20,16 @@ type Membership struct {
 	Game  string
 	// Created is when the game was made (seconds since the epoch): the
 	// listing is newest first.
+	// The page reads the game itself for what it shows of it: a
+	// membership never changes.
 	Created int64
-	// Summary is what the page shows of the game, opaque to the store:
-	// the service's encoding, a few hundred bytes.
-	Summary []byte
-	// Version is the game's version the summary was taken from: a
-	// membership is never replaced by one of an older version (two
-	// commits' updates racing).
-	Version int64
 }
 
 // Turn is a game in which the player owes a decision.
 type Turn struct {
-	Email   string // lower-case
-	Game    string
-	Due     int64  // when the decision falls due: soonest first
-	Summary []byte // as Membership's
+	Email string // lower-case
+	Game  string
+	Due   int64 // when the decision falls due: soonest first
 }
 
 // maxTime bounds the times in listing keys: ten digits, seconds until
@@ -64,9 +58,8 @@ func ParseCursor(cursor string) bool {
 // MembershipStore keeps players' games. Every method is safe for
 // concurrent use and costs one request in DynamoDB.
 type MembershipStore interface {
-	// PutMembership writes m, replacing the player's earlier membership
-	// of the same game, without a read; if that one is of a later
-	// Version it stays, and the error is ErrConflict.
+	// PutMembership writes m, without a read: writing it again changes
+	// nothing.
 	PutMembership(ctx context.Context, m Membership) error
 	// Memberships lists at most limit of the player's games, newest
 	// first, from the one after cursor ("": from the first), and the
@@ -79,7 +72,35 @@ type MembershipStore interface {
 	DeleteTurn(ctx context.Context, email, game string, due int64) error
 	// Turns lists at most limit of the player's turns, soonest due first.
 	Turns(ctx context.Context, email string, limit int) ([]Turn, error)
+	// FirstPage reads what the first page of "my games" shows: the
+	// player item, the player's first turns and first memberships, each
+	// at most limit, and the cursor after those memberships (Memberships
+	// goes on from it; "" when there are no more). In DynamoDB it is one
+	// Query of the player's partition, which keeps the three in that
+	// order. A player who owes more decisions than that read can hold
+	// gets their first turns and no memberships, and Unread says that
+	// their games are to be read from the first (Memberships from "").
+	FirstPage(ctx context.Context, email string, limit int) (FirstPage, error)
 	// ForgetPlayerGames removes ids from the list of games older versions
 	// kept in the player item (Player.Games), once they are memberships.
 	ForgetPlayerGames(ctx context.Context, email string, ids []string) error
+}
+
+// FirstPageWindow is how many items FirstPage reads at most for a page
+// of limit: the player item, room for limit turns and limit memberships,
+// and for 200 passed turns that a store keeps until they expire (the
+// DynamoDB store marks them, its TTL deletes them within days).
+func FirstPageWindow(limit int) int { return 1 + 2*limit + 200 }
+
+// FirstPage is what MembershipStore.FirstPage reads.
+type FirstPage struct {
+	// Player is the player item; an address with none (Found false) is
+	// a player with default preferences.
+	Player      Player
+	Found       bool
+	Turns       []Turn       // soonest due first
+	Memberships []Membership // newest first
+	Next        string       // the cursor after Memberships; "" for none
+	// Unread: the memberships were not read (see FirstPage).
+	Unread bool
 }

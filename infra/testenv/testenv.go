@@ -34,6 +34,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+	"github.com/pbmgames/pbm/infra/config"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 )
 
@@ -126,11 +128,21 @@ func SESLocal(t testing.TB) string {
 	return sesLocal.use(t)
 }
 
-// DynamoClient returns a DynamoDB client for endpoint (from Dynalite) with
-// dummy credentials and region us-east-1; optFns adjust its options.
-func DynamoClient(t testing.TB, endpoint string, optFns ...func(*dynamodb.Options)) *dynamodb.Client {
+// DynamoClient returns the store's DynamoDB client (package ddb) for
+// endpoint (from Dynalite) with dummy credentials and region us-east-1;
+// optFns adjust its options (o.HTTPClient to see every request).
+func DynamoClient(t testing.TB, endpoint string, optFns ...func(*ddb.Options)) *ddb.Client {
 	t.Helper()
 	return dynamostore.NewLocalClient(endpoint, optFns...)
+}
+
+// SDKDynamoClient returns the AWS SDK's DynamoDB client for endpoint, for
+// tests that look at the table apart from the store (the items as the SDK
+// reads them, operations the store does not make). Only tests link it:
+// the functions use package ddb.
+func SDKDynamoClient(t testing.TB, endpoint string, optFns ...func(*dynamodb.Options)) *dynamodb.Client {
+	t.Helper()
+	return dynamodb.NewFromConfig(config.LocalAWS(endpoint), optFns...)
 }
 
 // CountingTransport is an http.RoundTripper that counts the requests it

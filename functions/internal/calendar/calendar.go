@@ -99,7 +99,16 @@ type Result struct {
 	Missed      int // decision mails nobody answered
 	Turns       int // turns played, all seats together
 	Moves       int // commands in the log
-	Bots        int // seats handed to a bot by the end
+	// Writes counts the writes of the game item (its version at the end):
+	// its creation, acceptances and start, every commit of a decision
+	// (with the moves standing orders and bots play in it), the sweep's.
+	Writes int
+	// OrganiserMails counts the mails to the organiser, who holds no seat.
+	OrganiserMails int
+	// Visits counts the times a person opened their page; Decisions the
+	// decisions they posted there (each a request of its own).
+	Visits, Decisions int
+	Bots              int // seats handed to a bot by the end
 }
 
 // TurnsEach is the turns a seat played, on average.
@@ -201,7 +210,8 @@ type sim struct {
 	queue    events
 	seq      int
 	id       string
-	keys     int
+	keys     int // decisions posted: each takes a fresh key
+	visits   int
 	over     bool
 
 	byEmail map[string]int // person (invitation index) by address
@@ -300,6 +310,7 @@ func (s *sim) handle(e event) error {
 		}
 		return errors.Join(s.notifier.Sweep(s.ctx, s.svc.PendingOutbox), s.notifier.SendDigests(s.ctx, s.now))
 	}
+	s.visits++
 	return s.visit(e.person)
 }
 
@@ -382,10 +393,11 @@ func (s *sim) result(seed uint64, start time.Time) (Result, error) {
 	for _, p := range s.people {
 		res.Mails = append(res.Mails, p.mails)
 	}
-	rec, _, err := s.svc.Load(s.ctx, s.id)
+	rec, version, err := s.svc.Load(s.ctx, s.id)
 	if err != nil {
 		return res, err
 	}
+	res.Writes, res.OrganiserMails, res.Visits, res.Decisions = int(version), s.organ, s.visits, s.keys
 	for _, b := range rec.Bots {
 		if b {
 			res.Bots++

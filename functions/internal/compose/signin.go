@@ -20,7 +20,7 @@ var _ notify.SignInComposer = (*Composer)(nil)
 // the link id and generation of their personal links. A player the
 // store cannot read is one with defaults.
 func (c *Composer) player(ctx context.Context, email string) store.Player {
-	p, err := c.svc.Player(ctx, email)
+	p, err := c.svc.Prefs(ctx, email)
 	if err != nil {
 		return store.Player{Email: email}
 	}

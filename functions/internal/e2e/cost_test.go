@@ -1,9 +1,12 @@
 package e2e
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -21,15 +24,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go/middleware"
+	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -41,12 +43,14 @@ import (
 // bills them: the larger of the item before and after, 1 unit a started
 // KB, plus one unit for each index item a write puts or deletes (dynalite
 // reports no index writes, so the meter reads the item before and after
-// each write with a client of its own, which it does not count).
+// each write with a client of its own, which it does not count). It sits
+// in the store's client as its HTTP transport, so it sees each request as
+// it travels: the operation in X-Amz-Target, the input in the body.
 type meter struct {
 	off  atomic.Bool // not metering: requests pass as they are
 	mu   sync.Mutex
 	cur  cost
-	look *dynamodb.Client
+	look *ddb.Client
 	tbl  string
 }
 
@@ -78,82 +82,103 @@ var indexKeys = [][]string{
 	{dynamostore.AttrDigestPK, dynamostore.AttrDigestAt},
 }
 
-func (m *meter) middleware(st *middleware.Stack) error {
-	return st.Initialize.Add(middleware.InitializeMiddlewareFunc("meter",
-		func(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
-			if m.off.Load() {
-				return next.HandleInitialize(ctx, in)
+func (m *meter) RoundTrip(r *http.Request) (*http.Response, error) {
+	if m.off.Load() {
+		return http.DefaultTransport.RoundTrip(r)
+	}
+	ctx := r.Context()
+	op := r.Header.Get("X-Amz-Target")
+	if i := strings.LastIndexByte(op, '.'); i >= 0 {
+		op = op[i+1:]
+	}
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		return nil, err
+	}
+	var in struct{ Key, Item ddb.Item }
+	if err := json.Unmarshal(body, &in); err != nil {
+		return nil, fmt.Errorf("meter: %s input: %w", op, err)
+	}
+	var k ddb.Item
+	write := false
+	switch op {
+	case "GetItem":
+		k = in.Key
+		body = askCapacity(body)
+	case "Query":
+		body = askCapacity(body)
+	case "PutItem":
+		write = true
+		k = ddb.Item{dynamostore.AttrPK: in.Item[dynamostore.AttrPK], dynamostore.AttrSK: in.Item[dynamostore.AttrSK]}
+	case "UpdateItem", "DeleteItem":
+		k, write = in.Key, true
+	}
+	if err := resign(r, body); err != nil {
+		return nil, err
+	}
+	var before ddb.Item
+	if write {
+		before = m.item(ctx, k)
+	}
+	resp, err := http.DefaultTransport.RoundTrip(r)
+	c := cost{ops: map[string]int{op: 1}, requests: 1}
+	if sk, ok := k[dynamostore.AttrSK].(ddb.S); ok && sk == "GAME" {
+		c.gameItem = 1
+		if op == "GetItem" {
+			c.gameReads = 1
+		}
+	}
+	if write {
+		after := m.item(ctx, k)
+		size := max(itemSize(before), itemSize(after))
+		c.wcu = max(1, int(math.Ceil(float64(size)/1024)))
+		for i, idx := range indexKeys {
+			b, bok := indexKey(before, idx)
+			a, aok := indexKey(after, idx)
+			switch {
+			case bok && aok && a != b:
+				c.byIndex[i] += 2
+			case bok != aok:
+				c.byIndex[i]++
 			}
-			var op string
-			var k map[string]types.AttributeValue
-			write := false
-			switch p := in.Parameters.(type) {
-			case *dynamodb.GetItemInput:
-				op, k = "GetItem", p.Key
-				p.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
-			case *dynamodb.QueryInput:
-				op = "Query"
-				p.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
-			case *dynamodb.PutItemInput:
-				op, write = "PutItem", true
-				k = map[string]types.AttributeValue{dynamostore.AttrPK: p.Item[dynamostore.AttrPK], dynamostore.AttrSK: p.Item[dynamostore.AttrSK]}
-			case *dynamodb.UpdateItemInput:
-				op, k, write = "UpdateItem", p.Key, true
-			case *dynamodb.DeleteItemInput:
-				op, k, write = "DeleteItem", p.Key, true
-			default:
-				op = fmt.Sprintf("%T", p)
-			}
-			var before map[string]types.AttributeValue
-			if write {
-				before = m.item(ctx, k)
-			}
-			out, md, err := next.HandleInitialize(ctx, in)
-			c := cost{ops: map[string]int{op: 1}, requests: 1}
-			if sk, ok := k[dynamostore.AttrSK].(*types.AttributeValueMemberS); ok && sk.Value == "GAME" {
-				c.gameItem = 1
-				if op == "GetItem" {
-					c.gameReads = 1
-				}
-			}
-			if write {
-				after := m.item(ctx, k)
-				size := max(itemSize(before), itemSize(after))
-				c.wcu = max(1, int(math.Ceil(float64(size)/1024)))
-				for i, idx := range indexKeys {
-					b, bok := indexKey(before, idx)
-					a, aok := indexKey(after, idx)
-					switch {
-					case bok && aok && a != b:
-						c.byIndex[i] += 2
-					case bok != aok:
-						c.byIndex[i]++
-					}
-					c.indexWCU += c.byIndex[i]
-				}
-				c.wcu += c.indexWCU
-				if c.gameItem == 1 {
-					c.gameBytes = itemSize(after)
-				}
-			}
-			if err == nil {
-				switch o := out.Result.(type) {
-				case *dynamodb.GetItemOutput:
-					c.rcu = capacity(o.ConsumedCapacity)
-				case *dynamodb.QueryOutput:
-					c.rcu = capacity(o.ConsumedCapacity)
-				}
-			}
-			m.add(c)
-			return out, md, err
-		}), middleware.After)
+			c.indexWCU += c.byIndex[i]
+		}
+		c.wcu += c.indexWCU
+		if c.gameItem == 1 {
+			c.gameBytes = itemSize(after)
+		}
+	}
+	if err == nil && resp.StatusCode == http.StatusOK && (op == "GetItem" || op == "Query") {
+		answer, rerr := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if rerr != nil {
+			return nil, rerr
+		}
+		resp.Body = io.NopCloser(bytes.NewReader(answer))
+		var out struct{ ConsumedCapacity *ddb.ConsumedCapacity }
+		if json.Unmarshal(answer, &out) == nil && out.ConsumedCapacity != nil {
+			c.rcu = out.ConsumedCapacity.CapacityUnits
+		}
+	}
+	m.add(c)
+	return resp, err
 }
 
-func capacity(c *types.ConsumedCapacity) float64 {
-	if c == nil || c.CapacityUnits == nil {
-		return 0
+// askCapacity adds ReturnConsumedCapacity TOTAL to a read's input, so
+// that the answer says what it cost.
+func askCapacity(body []byte) []byte {
+	return append([]byte(`{"ReturnConsumedCapacity":"TOTAL",`), body[1:]...)
+}
+
+// resign puts body in r and signs r again, as the local client signed it.
+func resign(r *http.Request, body []byte) error {
+	for _, h := range []string{"Authorization", "X-Amz-Date", "X-Amz-Security-Token"} {
+		r.Header.Del(h)
 	}
-	return *c.CapacityUnits
+	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+	sum := sha256.Sum256(body)
+	creds := aws.Credentials{AccessKeyID: "local", SecretAccessKey: "local"}
+	return v4.NewSigner().SignHTTP(r.Context(), creds, r, hex.EncodeToString(sum[:]), "dynamodb", "us-east-1", time.Now())
 }
 
 func (m *meter) add(c cost) {
@@ -174,15 +199,15 @@ func (m *meter) add(c cost) {
 	}
 }
 
-func (m *meter) item(ctx context.Context, k map[string]types.AttributeValue) map[string]types.AttributeValue {
-	out, err := m.look.GetItem(ctx, &dynamodb.GetItemInput{TableName: aws.String(m.tbl), Key: k, ConsistentRead: aws.Bool(true)})
+func (m *meter) item(ctx context.Context, k ddb.Item) ddb.Item {
+	out, err := m.look.GetItem(ctx, &ddb.GetItemInput{TableName: m.tbl, Key: k, ConsistentRead: true})
 	if err != nil {
 		return nil
 	}
 	return out.Item
 }
 
-func indexKey(item map[string]types.AttributeValue, attrs []string) (string, bool) {
+func indexKey(item ddb.Item, attrs []string) (string, bool) {
 	var parts []string
 	for _, a := range attrs {
 		v, ok := item[a]
@@ -196,7 +221,7 @@ func indexKey(item map[string]types.AttributeValue, attrs []string) (string, boo
 
 // itemSize is an item's size as DynamoDB counts it: attribute names plus
 // values (numbers about one byte per two digits plus one).
-func itemSize(item map[string]types.AttributeValue) int {
+func itemSize(item ddb.Item) int {
 	n := 0
 	for name, v := range item {
 		n += len(name) + valueSize(v)
@@ -204,37 +229,37 @@ func itemSize(item map[string]types.AttributeValue) int {
 	return n
 }
 
-func valueSize(v types.AttributeValue) int {
+func valueSize(v ddb.Value) int {
 	switch v := v.(type) {
-	case *types.AttributeValueMemberS:
-		return utf8.RuneCountInString(v.Value) + (len(v.Value) - utf8.RuneCountInString(v.Value))
-	case *types.AttributeValueMemberN:
-		return (len(strings.TrimLeft(v.Value, "-0"))+1)/2 + 1
-	case *types.AttributeValueMemberB:
-		return len(v.Value)
-	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
+	case ddb.S:
+		return utf8.RuneCountInString(string(v)) + (len(v) - utf8.RuneCountInString(string(v)))
+	case ddb.N:
+		return (len(strings.TrimLeft(string(v), "-0"))+1)/2 + 1
+	case ddb.B:
+		return len(v)
+	case ddb.BOOL, ddb.NULL:
 		return 1
-	case *types.AttributeValueMemberSS:
+	case ddb.SS:
 		n := 0
-		for _, s := range v.Value {
+		for _, s := range v {
 			n += len(s)
 		}
 		return n
-	case *types.AttributeValueMemberNS:
+	case ddb.NS:
 		n := 0
-		for _, s := range v.Value {
+		for _, s := range v {
 			n += (len(s)+1)/2 + 1
 		}
 		return n
-	case *types.AttributeValueMemberL:
+	case ddb.L:
 		n := 3
-		for _, e := range v.Value {
+		for _, e := range v {
 			n += 1 + valueSize(e)
 		}
 		return n
-	case *types.AttributeValueMemberM:
+	case ddb.M:
 		n := 3
-		for k, e := range v.Value {
+		for k, e := range v {
 			n += 1 + len(k) + valueSize(e)
 		}
 		return n
@@ -259,8 +284,8 @@ func newMeteredEnv(t *testing.T, clk *clock) (*env, *meter) {
 	_, _ = rand.Read(b[:])
 	table := "games-" + hex.EncodeToString(b[:])
 	m := &meter{look: testenv.DynamoClient(t, endpoint), tbl: table, cur: cost{ops: map[string]int{}}}
-	client := testenv.DynamoClient(t, endpoint, func(o *dynamodb.Options) {
-		o.APIOptions = append(o.APIOptions, m.middleware)
+	client := testenv.DynamoClient(t, endpoint, func(o *ddb.Options) {
+		o.HTTPClient = &http.Client{Transport: m}
 	})
 	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {
 		t.Fatalf("create table: %v", err)

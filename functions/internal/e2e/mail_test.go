@@ -18,8 +18,6 @@ import (
 	"testing"
 	"unicode"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/compose"
@@ -90,7 +88,7 @@ func newMailEnv(t *testing.T) *mailEnv {
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: srv.URL})
 	h = httpapi.New(httpapi.Deps{Service: svc, Log: discardLog(), BaseURL: srv.URL})
 	jar, _ := cookiejar.New(nil)
-	e := &env{t: t, url: srv.URL, svc: svc, client: (*dynamodb.Client)(nil), table: table}
+	e := &env{t: t, url: srv.URL, svc: svc, table: table}
 	return &mailEnv{env: e, ses: ses, store: st, client: &http.Client{Jar: jar}}
 }
 

@@ -15,16 +15,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
 	"github.com/pbmgames/pbm/functions/internal/wiring/web"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -45,19 +41,19 @@ func scaleGames(t *testing.T) int {
 
 // itemBytes is the size DynamoDB counts for an item: each attribute's
 // name and value.
-func itemBytes(it map[string]types.AttributeValue) int {
+func itemBytes(it ddb.Item) int {
 	n := 0
 	for name, v := range it {
 		n += len(name)
 		switch v := v.(type) {
-		case *types.AttributeValueMemberS:
-			n += len(v.Value)
-		case *types.AttributeValueMemberN:
-			n += len(v.Value)
-		case *types.AttributeValueMemberB:
-			n += len(v.Value)
-		case *types.AttributeValueMemberSS:
-			for _, s := range v.Value {
+		case ddb.S:
+			n += len(v)
+		case ddb.N:
+			n += len(v)
+		case ddb.B:
+			n += len(v)
+		case ddb.SS:
+			for _, s := range v {
 				n += len(s)
 			}
 		default:
@@ -71,7 +67,7 @@ func itemBytes(it map[string]types.AttributeValue) int {
 // (set to a fixed day): the stream's notifier mails, not the api or the
 // sweep (none here), and the sweep drains what is left pending, through
 // sender.
-func wiredApp(t *testing.T, client *dynamodb.Client, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store, string) {
+func wiredApp(t *testing.T, client *ddb.Client, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store, string) {
 	t.Helper()
 	table := newTableName()
 	if err := dynamostore.CreateTable(t.Context(), client, table); err != nil {
@@ -83,7 +79,7 @@ func wiredApp(t *testing.T, client *dynamodb.Client, clk *clock, sender notify.S
 }
 
 // wiredAppOn is wiredApp on the existing table, at the time clk says.
-func wiredAppOn(t *testing.T, client *dynamodb.Client, table string, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store) {
+func wiredAppOn(t *testing.T, client *ddb.Client, table string, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store) {
 	t.Helper()
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
 	ds := dynamostore.New(client, table)
@@ -111,11 +107,11 @@ func TestScaleOnePlayer(t *testing.T) {
 	}
 	games := scaleGames(t)
 	ops := &opCounter{ops: map[string]int{}}
-	// Counted over the SDK's own transport, which keeps 10 idle
-	// connections a host (http.DefaultTransport's 2 would have the
-	// sweep's workers open new ones all the time).
-	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *dynamodb.Options) {
-		o.HTTPClient = &http.Client{Transport: &countingRoundTripper{ops: ops, base: awshttp.NewBuildableClient().GetTransport()}}
+	// Counted over a transport that keeps idle connections for the
+	// sweep's workers, as the client's own does (http.DefaultTransport's
+	// 2 a host would have them open new ones all the time).
+	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) {
+		o.HTTPClient = &http.Client{Transport: &countingRoundTripper{ops: ops, base: keepAliveTransport()}}
 	})
 	clk := &clock{}
 	app, ds, table := wiredApp(t, client, clk, &countingSender{sent: map[string]int{}})
@@ -132,7 +128,13 @@ func TestScaleOnePlayer(t *testing.T) {
 	}
 	srv := httptest.NewServer(web.Handler(app))
 	t.Cleanup(srv.Close)
-	token, err := svc.Token(linksign.PurposeMyGames, "a@pbm.test", linksign.NoSeat, 0, 24*time.Hour)
+	// The link of a mail today: it names the player's link id, so that
+	// the page reads the link's access item too.
+	p, err := svc.Prefs(t.Context(), "a@pbm.test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := svc.PlayerToken(t.Context(), p, linksign.PurposeMyGames)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,8 +154,8 @@ func TestScaleOnePlayer(t *testing.T) {
 	for _, c := range reqs {
 		total += c
 	}
-	item, err := client.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: &table, ConsistentRead: aws.Bool(true),
-		Key: map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "PLAYER#a@pbm.test"}, "sk": &types.AttributeValueMemberS{Value: "PLAYER"}}})
+	item, err := client.GetItem(t.Context(), &ddb.GetItemInput{TableName: table, ConsistentRead: true,
+		Key: ddb.Item{"pk": ddb.S("PLAYER#a@pbm.test"), "sk": ddb.S("PLAYER")}})
 	if err != nil {
 		t.Fatal(err)
 	}

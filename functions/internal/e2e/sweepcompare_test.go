@@ -17,13 +17,13 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -49,19 +49,21 @@ func TestSweepOldAndNew(t *testing.T) {
 	}
 	games := scaleGames(t)
 	ops := &opCounter{ops: map[string]int{}}
-	// The SDK's own transport (10 idle connections a host), its requests
-	// and new connections counted.
+	// A transport that keeps idle connections as the client's own does,
+	// its requests and new connections counted; the SDK's client copies
+	// and drops tables (operations the store does not make).
 	var dials atomic.Int64
-	transport := awshttp.NewBuildableClient().WithTransportOptions(func(tr *http.Transport) {
-		dial := tr.DialContext
-		tr.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
-			dials.Add(1)
-			return dial(ctx, network, addr)
-		}
-	}).GetTransport()
-	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *dynamodb.Options) {
+	transport := keepAliveTransport()
+	dial := transport.DialContext
+	transport.DialContext = func(ctx context.Context, network, addr string) (net.Conn, error) {
+		dials.Add(1)
+		return dial(ctx, network, addr)
+	}
+	endpoint := testenv.Dynalite(t)
+	client := testenv.DynamoClient(t, endpoint, func(o *ddb.Options) {
 		o.HTTPClient = &http.Client{Transport: &countingRoundTripper{ops: ops, base: transport}}
 	})
+	admin := testenv.SDKDynamoClient(t, endpoint)
 	clk := &clock{}
 	app, _, pristine := wiredApp(t, client, clk, &countingSender{sent: map[string]int{}})
 	t0 := time.Now()
@@ -86,7 +88,7 @@ func TestSweepOldAndNew(t *testing.T) {
 			if only != "" && only != name {
 				continue
 			}
-			table := copyTable(t, client, pristine)
+			table := copyTable(t, client, admin, pristine)
 			clk.unix.Store(start)
 			app, ds := wiredAppOn(t, client, table, clk, &countingSender{sent: map[string]int{}})
 			clk.unix.Add(3 * 3600) // every reminder due
@@ -111,7 +113,7 @@ func TestSweepOldAndNew(t *testing.T) {
 			t.Logf("round %d %s: %v; Go CPU %v, dynalite CPU %v; %v requests, %d new connections; %d games pending after", r+1, name,
 				d.Round(time.Millisecond), cpu.Round(time.Millisecond), node.Round(time.Millisecond), reqs, dials.Load(), len(pending))
 			// dynalite keeps every table in memory: drop the copy.
-			if _, err := client.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: aws.String(table)}); err != nil {
+			if _, err := admin.DeleteTable(t.Context(), &dynamodb.DeleteTableInput{TableName: aws.String(table)}); err != nil {
 				t.Fatal(err)
 			}
 			if len(pending) != reqs["PutItem"] {
@@ -234,8 +236,9 @@ func makeScaleGames(t *testing.T, svc *service.Service, games int) {
 }
 
 // copyTable copies every item of table into a new table of the same
-// layout, with a parallel Scan and BatchWriteItem, and returns its name.
-func copyTable(t *testing.T, client *dynamodb.Client, table string) string {
+// layout, made by client, with admin's parallel Scan and BatchWriteItem,
+// and returns its name.
+func copyTable(t *testing.T, client *ddb.Client, admin *dynamodb.Client, table string) string {
 	t.Helper()
 	to := newTableName()
 	if err := dynamostore.CreateTable(t.Context(), client, to); err != nil {
@@ -245,7 +248,7 @@ func copyTable(t *testing.T, client *dynamodb.Client, table string) string {
 	var wg sync.WaitGroup
 	errs := make([]error, segments)
 	for seg := range segments {
-		wg.Go(func() { errs[seg] = copySegment(t.Context(), client, table, to, seg, segments) })
+		wg.Go(func() { errs[seg] = copySegment(t.Context(), admin, table, to, seg, segments) })
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -297,6 +300,15 @@ func (c *countingRoundTripper) RoundTrip(r *http.Request) (*http.Response, error
 	c.ops.ops[op]++
 	c.ops.mu.Unlock()
 	return c.base.RoundTrip(r)
+}
+
+// keepAliveTransport is a transport that keeps as many idle connections
+// a host as the store's client does by default (infra/awsapi: 32), so
+// that the sweep's workers reuse theirs.
+func keepAliveTransport() *http.Transport {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 100, 32
+	return tr
 }
 
 // processCPU is the CPU time this process has used (user and system).

@@ -25,15 +25,16 @@ func (a *api) mePage(w http.ResponseWriter, r *http.Request) {
 }
 
 // renderMe draws the "my games" page from the games after the cursor in
-// the query's "after" (the first page without): the player item and two
-// queries (service.MyGames).
+// the query's "after" (the first page without): three requests for the
+// first page (service.MyGamesOf).
 func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice string) {
-	me, err := a.playerClaims(r, token, linksign.PurposeMyGames)
+	after := r.URL.Query().Get("after")
+	mine, err := a.svc.MyGamesOf(r.Context(), token, after, service.MyGamesPage)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
 	}
-	email, p := me.Email, me.Player // the player item Me read
+	email, p := mine.Me.Email, mine.Me.Player
 	l := lang(r)
 	data := struct {
 		page
@@ -52,19 +53,13 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 	if data.Mail == "" {
 		data.Mail = store.MailAll
 	}
-	after := r.URL.Query().Get("after")
-	games, next, err := a.svc.MyGames(r.Context(), p, after, service.MyGamesPage)
-	if err != nil {
-		a.pageError(w, r, err)
-		return
-	}
 	link := func(path, token string) string { return pageLink(path, token, l) }
-	if data.Games, err = views.MyGames(l, games, a.now(), a.sign, link); err != nil {
+	if data.Games, err = views.MyGames(l, mine.Games, a.now(), a.sign, link); err != nil {
 		a.pageError(w, r, err)
 		return
 	}
-	if next != "" {
-		data.Next = pageLink("/me", token, l, "after", next)
+	if mine.Next != "" {
+		data.Next = pageLink("/me", token, l, "after", mine.Next)
 	}
 	if after != "" {
 		data.First = link("/me", token)

@@ -77,8 +77,8 @@ func decodeJSON(t *testing.T, what string, r httpResponse, v any) {
 	if ct := r.headers["content-type"]; !strings.HasPrefix(ct, "application/json") {
 		t.Fatalf("%s: Content-Type %q, want JSON; body %.300s", what, ct, r.body)
 	}
-	if err := json.Unmarshal(r.body, v); err != nil {
-		t.Fatalf("%s: %v in %.300s", what, err, r.body)
+	if body := r.content(t); json.Unmarshal(body, v) != nil {
+		t.Fatalf("%s: not JSON: %.300s", what, body)
 	}
 }
 
@@ -108,8 +108,8 @@ func TestAPIFunction(t *testing.T) {
 	if home.status != http.StatusOK || !strings.HasPrefix(home.headers["content-type"], "text/html") {
 		t.Fatalf("GET /: %d %q", home.status, home.headers["content-type"])
 	}
-	if !bytes.Contains(bytes.ToLower(home.body), []byte("<!doctype html")) || !bytes.Contains(home.body, []byte("</html>")) {
-		t.Errorf("GET /: not an HTML page: %.300s", home.body)
+	if page := home.content(t); !bytes.Contains(bytes.ToLower(page), []byte("<!doctype html")) || !bytes.Contains(page, []byte("</html>")) {
+		t.Errorf("GET /: not an HTML page: %.300s", page)
 	}
 	// The blank form alone may be kept by the browser (its key must come
 	// back with "back"); every other page is no-store.

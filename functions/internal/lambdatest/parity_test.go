@@ -150,7 +150,8 @@ func (b *backend) do(out *[]answer, pattern, token string, r *http.Request) http
 	a := answer{route: route, token: token, status: resp.status}
 	a.mediaType, _, _ = mime.ParseMediaType(resp.headers["content-type"])
 	var hs []string
-	for _, h := range []string{"cache-control", "content-security-policy", "x-content-type-options", "x-frame-options", "x-request-id", "location"} {
+	for _, h := range []string{"cache-control", "content-security-policy", "x-content-type-options", "x-frame-options", "x-request-id", "location",
+		"content-encoding", "vary"} {
 		if resp.headers[h] != "" {
 			hs = append(hs, h)
 		}
@@ -169,17 +170,18 @@ func (b *backend) do(out *[]answer, pattern, token string, r *http.Request) http
 		slices.Sort(keys)
 		a.locationQuery = strings.Join(keys, "&")
 	}
+	body := resp.content(b.t) // the shape is the content's
 	switch a.mediaType {
 	case "application/json":
 		var v any
-		if err := json.Unmarshal(resp.body, &v); err != nil {
-			b.t.Fatalf("%s on %s: a JSON answer that is not JSON: %v: %.300s", route, b.name, err, resp.body)
+		if err := json.Unmarshal(body, &v); err != nil {
+			b.t.Fatalf("%s on %s: a JSON answer that is not JSON: %v: %.300s", route, b.name, err, body)
 		}
 		a.shape = jsonShape(v)
 	case "text/html":
-		a.shape = b.pageShape(resp.body)
+		a.shape = b.pageShape(body)
 	default:
-		a.shape = fmt.Sprintf("%d bytes", len(resp.body))
+		a.shape = fmt.Sprintf("%d bytes", len(body))
 	}
 	*out = append(*out, a)
 	return resp
@@ -340,6 +342,24 @@ func (b *backend) play() []answer {
 	b.do(&out, "/rules/{kind}", invalid, pageRequest("/rules/chess?lang=ru"))
 	b.do(&out, "/api/lengths", valid, jsonRequest("GET", "/api/lengths?kind=western&seats=4&deadline_hours=72", "", nil))
 	b.do(&out, "/api/lengths", invalid, jsonRequest("GET", "/api/lengths?kind=chess&seats=4", "", nil))
+	// The icon (issue 16): it takes no token, so a stray one changes
+	// nothing; asked again with its ETag, it is not sent again.
+	icon := b.do(&out, "/favicon.ico", valid, pageRequest("/favicon.ico"))
+	b.do(&out, "/favicon.ico", invalid, pageRequest("/favicon.ico?t=not-a-token"))
+	again := pageRequest("/favicon.ico")
+	again.Header.Set("If-None-Match", icon.headers["etag"])
+	b.do(&out, "/favicon.ico", valid, again)
+	// Compressed answers (issue 16) for a browser that accepts gzip: a
+	// page and the API's largest document.
+	for _, c := range []struct {
+		pattern string
+		r       *http.Request
+	}{{"/rules/{kind}", pageRequest("/rules/businessman?lang=en")}, {"/api/openapi.json", jsonRequest("GET", "/api/openapi.json", "", nil)}} {
+		c.r.Header.Set("Accept-Encoding", "gzip, deflate, br")
+		if resp := b.do(&out, c.pattern, valid, c.r); resp.headers["content-encoding"] != "gzip" {
+			t.Errorf("%s on %s: Content-Encoding %q, want gzip", c.r.URL.Path, b.name, resp.headers["content-encoding"])
+		}
+	}
 
 	// A game of three seats through the API; an invalid create first.
 	addr := func(who string) string { return fmt.Sprintf("parity.%s.%s@example.org", who, b.tag) }

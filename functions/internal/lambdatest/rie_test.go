@@ -4,9 +4,11 @@ package lambdatest
 
 import (
 	"bytes"
+	"compress/gzip"
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -167,7 +169,26 @@ var initReportRE = regexp.MustCompile(`INIT REPORT\(durationMs: ([0-9.]+)`)
 type httpResponse struct {
 	status  int
 	headers map[string]string
-	body    []byte
+	body    []byte // as sent, base64 decoded
+}
+
+// content is the body as a client reads it: gunzipped when the answer
+// was compressed for a client that accepts gzip (issue 16), as the
+// testdata's browser events do.
+func (r httpResponse) content(t testing.TB) []byte {
+	t.Helper()
+	if r.headers["content-encoding"] != "gzip" {
+		return r.body
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(r.body))
+	if err != nil {
+		t.Fatalf("Content-Encoding gzip and the body is not gzip: %v", err)
+	}
+	body, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatalf("gunzip: %v", err)
+	}
+	return body
 }
 
 // serveHTTP invokes the api function with an API Gateway event and

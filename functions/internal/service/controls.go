@@ -279,12 +279,7 @@ func (s *Service) replace(ctx context.Context, rec *Record, invite, seat int, su
 	rec.Misses[seat] = 0
 	delete(rec.Orders, invite) // the old player's orders are theirs
 	rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("invite-%d", to), Kind: MailInvite, Seat: to})
-	c.To = to
-	if s.players != nil {
-		if err := s.players.AddPlayerGame(ctx, sub.Email, rec.ID, s.now().Unix()); err != nil {
-			return fmt.Errorf("index substitute: %w", err)
-		}
-	}
+	c.To = to // listed in the substitute's games by the commit (syncMembers)
 	return nil
 }
 

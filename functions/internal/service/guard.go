@@ -208,7 +208,7 @@ func (s *Service) indexPlayers(ctx context.Context, rec *Record, seats bool) err
 	if !seats {
 		emails = map[string]bool{strings.ToLower(rec.Organiser.Email): true}
 	}
-	if err := s.putMembers(ctx, rec, 0, emails); err != nil {
+	if err := s.putMembers(ctx, rec, emails); err != nil {
 		return fmt.Errorf("index player: %w", err)
 	}
 	return nil

@@ -51,10 +51,15 @@ func TestMyGamesFollowTheGames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		first, _, err := svc.MyGames(ctx, p, "", service.MyGamesPage)
+		token, err := svc.PlayerToken(ctx, p, linksign.PurposeMyGames)
 		if err != nil {
 			t.Fatal(err)
 		}
+		mine, err := svc.MyGamesOf(ctx, token, "", service.MyGamesPage)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := mine.Games
 		var owed, listed []string
 		for i, g := range first {
 			listed = append(listed, g.ID)
@@ -85,11 +90,12 @@ func TestMyGamesFollowTheGames(t *testing.T) {
 		// A page at a time: each game once, the same games.
 		var paged []string
 		for cursor := ""; ; {
-			page, next, err := svc.MyGames(ctx, p, cursor, 2)
+			page, err := svc.MyGamesOf(ctx, token, cursor, 2)
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, g := range page {
+			next := page.Next
+			for _, g := range page.Games {
 				paged = append(paged, g.ID)
 			}
 			if next == "" {

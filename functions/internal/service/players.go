@@ -2,13 +2,14 @@ package service
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -170,8 +171,8 @@ func (r *Record) summaries() map[string]GameSummary {
 }
 
 // putMembers writes the memberships of the people in emails (all when
-// nil) as rec stands at version ver, and their turns.
-func (s *Service) putMembers(ctx context.Context, rec *Record, ver int64, emails map[string]bool) error {
+// nil), and their turns as rec stands.
+func (s *Service) putMembers(ctx context.Context, rec *Record, emails map[string]bool) error {
 	if s.players == nil {
 		return nil
 	}
@@ -179,11 +180,11 @@ func (s *Service) putMembers(ctx context.Context, rec *Record, ver int64, emails
 		if emails != nil && !emails[e] {
 			continue
 		}
-		if err := s.putMembership(ctx, rec, ver, e, g); err != nil {
+		if err := s.putMembership(ctx, rec, e); err != nil {
 			return err
 		}
 		if g.YourTurn() {
-			if err := s.putTurn(ctx, rec.ID, e, g); err != nil {
+			if err := s.putTurn(ctx, rec.ID, e, g.Due); err != nil {
 				return err
 			}
 		}
@@ -191,66 +192,62 @@ func (s *Service) putMembers(ctx context.Context, rec *Record, ver int64, emails
 	return nil
 }
 
-// putMembership writes the player's membership: the summary without the
-// deadline, which is the turn's.
-func (s *Service) putMembership(ctx context.Context, rec *Record, ver int64, email string, g GameSummary) error {
-	g.Due = 0
-	b, err := json.Marshal(g)
-	if err != nil {
-		return err
-	}
-	err = s.players.PutMembership(ctx, store.Membership{Email: email, Game: rec.ID, Created: rec.Created, Summary: b, Version: ver})
-	if err != nil && !errors.Is(err, store.ErrConflict) { // a later commit's summary stands
+// putMembership lists the game in the player's games.
+func (s *Service) putMembership(ctx context.Context, rec *Record, email string) error {
+	if err := s.players.PutMembership(ctx, store.Membership{Email: email, Game: rec.ID, Created: rec.Created}); err != nil {
 		return fmt.Errorf("membership of %s: %w", rec.ID, err)
 	}
 	return nil
 }
 
-func (s *Service) putTurn(ctx context.Context, id, email string, g GameSummary) error {
-	b, err := json.Marshal(g)
-	if err != nil {
-		return err
-	}
-	if err := s.players.PutTurn(ctx, store.Turn{Email: email, Game: id, Due: g.Due, Summary: b}); err != nil {
+// putTurn lists the game in the player's decisions owed, due at due.
+func (s *Service) putTurn(ctx context.Context, id, email string, due int64) error {
+	if err := s.players.PutTurn(ctx, store.Turn{Email: email, Game: id, Due: due}); err != nil {
 		return fmt.Errorf("turn in %s: %w", id, err)
 	}
 	return nil
 }
 
-// syncMembers, after the commit of rec as version ver, rewrites what the
-// commit changed of its people's games: the turn of a player whose
+// syncMembers, after the commit of rec as version ver, writes what the
+// commit changed of its people's lists: the turn of a player whose
 // decision came or went (one small write each: most moves pass the turn
-// from one player to another), the membership of one whose game started,
-// ended, or whose invitation they accepted. A failure is logged, not
-// returned: the game is committed, and the next change mends it.
+// from one player to another), and the membership of someone new to the
+// game (a substitute). Nothing else: "my games" reads the games
+// themselves for what it shows of them (MyGames), so that a game that
+// starts or ends rewrites no one's list. A failure is logged, not
+// returned: the game is committed, and the next change mends the turns.
 func (s *Service) syncMembers(ctx context.Context, rec *Record, ver int64) {
 	now := rec.summaries()
 	if rec.seen != nil && s.players != nil {
-		if err := s.syncChanged(ctx, rec, ver, rec.seen, now); err != nil {
+		if err := s.syncChanged(ctx, rec, rec.seen, now); err != nil {
 			s.log.ErrorContext(ctx, "my games", "game", rec.ID, "err", err)
 		}
 	}
 	rec.seen = now
 }
 
-func (s *Service) syncChanged(ctx context.Context, rec *Record, ver int64, was, now map[string]GameSummary) error {
+func (s *Service) syncChanged(ctx context.Context, rec *Record, was, now map[string]GameSummary) error {
+	confirming := false // Confirm lists every seat itself (indexPlayers)
+	for _, g := range was {
+		confirming = confirming || g.Status == StatusUnconfirmed
+	}
 	for e, g := range now {
 		old, ok := was[e]
 		if !ok {
-			continue // not listed yet (its invitation has not left)
+			if confirming {
+				continue
+			}
+			if err := s.putMembership(ctx, rec, e); err != nil {
+				return err
+			}
 		}
 		if old.Due != g.Due && old.Due > 0 {
 			if err := s.players.DeleteTurn(ctx, e, rec.ID, old.Due); err != nil {
 				return fmt.Errorf("turn in %s: %w", rec.ID, err)
 			}
 		}
-		if g.YourTurn() && (old.Due != g.Due || !sameSummary(old, g)) {
-			if err := s.putTurn(ctx, rec.ID, e, g); err != nil {
-				return err
-			}
-		}
-		if !sameSummary(old, g) {
-			if err := s.putMembership(ctx, rec, ver, e, g); err != nil {
+		if g.YourTurn() && old.Due != g.Due {
+			if err := s.putTurn(ctx, rec.ID, e, g.Due); err != nil {
 				return err
 			}
 		}
@@ -258,89 +255,209 @@ func (s *Service) syncChanged(ctx context.Context, rec *Record, ver int64, was, 
 	return nil
 }
 
-// sameSummary tells whether the summaries agree but for the deadline.
-func sameSummary(x, y GameSummary) bool {
-	x.Due, y.Due = 0, 0
-	return x.ID == y.ID && x.Name == y.Name && x.Kind == y.Kind && slices.Equal(x.Players, y.Players) &&
-		x.Status == y.Status && x.Seat == y.Seat && x.Accepted == y.Accepted && x.Organiser == y.Organiser
-}
-
 // MyGamesPage is the number of games a page of "my games" lists.
 const MyGamesPage = 50
 
-// MyGames lists a page of the player's games from after the cursor (""
-// for the first page), and the cursor of the next page ("" for none):
-// newest first, the first page beginning with the games in which they
-// owe a decision, soonest due first. Each page is two queries. Games an older version listed in the player item become
-// memberships on the first read.
-func (s *Service) MyGames(ctx context.Context, p store.Player, cursor string, limit int) ([]GameSummary, string, error) {
-	if s.players == nil {
-		return nil, "", Fail(CodeInternal, errNoPlayers)
-	}
-	if cursor != "" && !store.ParseCursor(cursor) {
-		return nil, "", invalid("Неверная ссылка на страницу.", "Bad page link.")
-	}
-	if len(p.Games) > 0 {
-		if err := s.migrateGames(ctx, p); err != nil {
-			return nil, "", err
-		}
-	}
-	// The turns on every page: the first shows them, the others leave out
-	// their games, which the first showed.
-	var out []GameSummary
-	owed := map[string]bool{}
-	ts, err := s.players.Turns(ctx, p.Email, limit)
-	if err != nil {
-		return nil, "", fmt.Errorf("my games: %w", err)
-	}
-	for _, t := range ts {
-		g, err := decodeSummary(t.Game, t.Summary)
-		if err != nil || owed[t.Game] {
-			continue // a turn left twice by two racing commits
-		}
-		owed[t.Game] = true
-		if cursor == "" {
-			out = append(out, g)
-		}
-	}
-	ms, next, err := s.players.Memberships(ctx, p.Email, cursor, limit)
-	if err != nil {
-		return nil, "", fmt.Errorf("my games: %w", err)
-	}
-	for _, m := range ms {
-		if owed[m.Game] {
-			continue
-		}
-		g, err := decodeSummary(m.Game, m.Summary)
-		if err != nil {
-			return nil, "", err
-		}
-		out = append(out, g)
-	}
-	return out, next, nil
+// MyGames is a page of a player's games, as MyGamesOf lists it.
+type MyGames struct {
+	Me    Me
+	Games []GameSummary
+	// Next is the cursor of the next page; "" when this is the last.
+	Next string
 }
 
-func decodeSummary(id string, b []byte) (GameSummary, error) {
-	var g GameSummary
-	if err := json.Unmarshal(b, &g); err != nil {
-		return g, fmt.Errorf("my games: game %s: %w", id, err)
+// MyGamesOf checks a "my games" token (as Me does) and lists a page of at
+// most limit of its player's games (MyGamesPage on the page) from after
+// cursor ("" for the first page): the first page begins with the games
+// in which they owe a decision, soonest due first, then every page lists
+// their games newest first (a game whose decision the first page showed
+// is not listed again). The first page is three requests whatever the
+// number of games: the link's access item, one query of the player's
+// partition (the player item, their turns, their newest games:
+// store.FirstPage), and one read of the games listed
+// (store.BatchGetter), whose state, not a copy kept in the lists, says
+// what the page shows of each. Later pages read the player item and a
+// page of games instead of the first query. Games an older version
+// listed in the player item become memberships on the first read.
+func (s *Service) MyGamesOf(ctx context.Context, token, cursor string, limit int) (MyGames, error) {
+	if s.players == nil {
+		return MyGames{}, Fail(CodeInternal, errNoPlayers)
 	}
-	g.ID = id
-	return g, nil
+	l, err := parseListCursor(cursor)
+	if err != nil {
+		return MyGames{}, err
+	}
+	me, err := s.me(ctx, token, linksign.PurposeMyGames, func(email string) (store.Player, error) {
+		return s.readList(ctx, email, &l, limit)
+	})
+	if err != nil {
+		return MyGames{}, err
+	}
+	games, err := s.showList(ctx, me.Email, l)
+	if err != nil {
+		return MyGames{}, fmt.Errorf("my games: %w", err)
+	}
+	return MyGames{Me: me, Games: games, Next: l.nextCursor()}, nil
+}
+
+// list is a page of a player's games as read from the store.
+type list struct {
+	cursor string // the store's cursor of a later page; "" for the first
+	// partly: the first page showed as many decisions owed as a page
+	// holds, perhaps not all of them, the last shownTo (a turn key); the
+	// cursors after it say so after a "+", so that the later pages list
+	// the owed games after that one.
+	partly  bool
+	shownTo string
+	turns   []store.Turn
+	ms      []store.Membership
+	next    string // the store's cursor after ms
+}
+
+// fromFirst is the cursor of the page after a first page that could only
+// show decisions owed (store.FirstPage's Unread): the games from the
+// newest.
+const fromFirst = "-"
+
+func parseListCursor(cursor string) (list, error) {
+	c, shownTo, partly := strings.Cut(cursor, "+")
+	if c != "" && c != fromFirst && !store.ParseCursor(c) {
+		return list{}, invalid("Неверная ссылка на страницу.", "Bad page link.")
+	}
+	return list{cursor: c, partly: partly, shownTo: shownTo}, nil
+}
+
+func (l list) nextCursor() string {
+	if l.partly && l.next != "" {
+		return l.next + "+" + l.shownTo
+	}
+	return l.next
+}
+
+// readList reads the player item and the page l names: the first page
+// in one query (store.FirstPage), a later one in two.
+func (s *Service) readList(ctx context.Context, email string, l *list, limit int) (store.Player, error) {
+	if l.cursor != "" {
+		p, err := s.Prefs(ctx, email)
+		if err != nil {
+			return p, err
+		}
+		l.ms, l.next, err = s.players.Memberships(ctx, p.Email, strings.TrimPrefix(l.cursor, fromFirst), limit)
+		return p, err
+	}
+	first, err := s.players.FirstPage(ctx, email, limit)
+	if err != nil {
+		return first.Player, fmt.Errorf("my games: %w", err)
+	}
+	if len(first.Player.Games) > 0 { // listed by an older version: once
+		if err := s.migrateGames(ctx, first.Player); err != nil {
+			return first.Player, err
+		}
+		if first, err = s.players.FirstPage(ctx, email, limit); err != nil {
+			return first.Player, fmt.Errorf("my games: %w", err)
+		}
+	}
+	l.turns, l.ms, l.next = first.Turns, first.Memberships, first.Next
+	if first.Unread {
+		l.next = fromFirst
+	}
+	if l.partly = len(l.turns) == limit; l.partly {
+		l.shownTo = l.turns[len(l.turns)-1].TurnKey()
+	}
+	return first.Player, nil
+}
+
+// showList reads the games of l and says what the page shows of each to
+// the player of email, in l's order: the turns, then the memberships,
+// each game once, none that is no longer theirs, no turn that passed.
+func (s *Service) showList(ctx context.Context, email string, l list) ([]GameSummary, error) {
+	ids := make([]string, 0, len(l.turns)+len(l.ms))
+	for _, t := range l.turns {
+		ids = append(ids, t.Game)
+	}
+	for _, m := range l.ms {
+		ids = append(ids, m.Game)
+	}
+	read, err := s.readGames(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	var out []GameSummary
+	listed := map[string]bool{}
+	for i, id := range ids {
+		g, ok := read[id]
+		if !ok || listed[id] {
+			continue // a game not made (a create that did not commit), or listed already
+		}
+		sum, ok, err := s.summaryOf(g, email)
+		owed := i < len(l.turns)
+		switch {
+		case err != nil:
+			return nil, err
+		case !ok: // no longer theirs
+		case owed && !sum.YourTurn(): // a turn that passed since
+		case !owed && l.cursor != "" && sum.YourTurn() && (!l.partly || store.Turn{Game: id, Due: sum.Due}.TurnKey() <= l.shownTo):
+			// the first page shows it
+		default:
+			listed[id] = true
+			out = append(out, sum)
+		}
+	}
+	return out, nil
+}
+
+// readGames reads the games of ids, in one request a hundred where the
+// store can (store.BatchGetter); a game that does not exist is left out.
+func (s *Service) readGames(ctx context.Context, ids []string) (map[string]store.Game, error) {
+	out := make(map[string]store.Game, len(ids))
+	if bg, ok := s.store.(store.BatchGetter); ok {
+		for batch := range slices.Chunk(ids, store.MaxBatch) {
+			read, err := bg.GetGames(ctx, batch)
+			if err != nil {
+				return nil, err
+			}
+			maps.Copy(out, read)
+		}
+		return out, nil
+	}
+	for _, id := range ids {
+		g, err := s.store.GetGame(ctx, id)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return nil, err
+		default:
+			out[id] = g
+		}
+	}
+	return out, nil
+}
+
+// summaryOf is what a player's list shows of the stored game g: false
+// when email is no longer in it. The record is decoded, not loaded: its
+// outbox, log and rules are not needed.
+func (s *Service) summaryOf(g store.Game, email string) (GameSummary, bool, error) {
+	var rec Record
+	if err := decode(g.Body, &rec); err != nil {
+		return GameSummary{}, false, fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	rec.upgrade()
+	sum, ok := rec.summaries()[strings.ToLower(email)]
+	return sum, ok, nil
 }
 
 // migrateGames makes memberships of the games an older version listed in
 // the player item, then drops the list: once per such player.
 func (s *Service) migrateGames(ctx context.Context, p store.Player) error {
 	for _, id := range p.Games {
-		rec, ver, err := s.Load(ctx, id)
+		rec, _, err := s.Load(ctx, id)
 		if errors.Is(err, store.ErrNotFound) {
 			continue // indexed before a create that did not commit
 		}
 		if err != nil {
 			return err
 		}
-		if err := s.putMembers(ctx, rec, ver, map[string]bool{p.Email: true}); err != nil {
+		if err := s.putMembers(ctx, rec, map[string]bool{p.Email: true}); err != nil {
 			return err
 		}
 	}

@@ -225,6 +225,12 @@ var errUsed = newError(CodeUnauthorized,
 // opens reads anyway (Me.Player). A link revoked, signed out of, or of a
 // sign-in already used is refused with a message that says so.
 func (s *Service) Me(ctx context.Context, token string, purpose linksign.Purpose) (Me, error) {
+	return s.me(ctx, token, purpose, func(email string) (store.Player, error) { return s.Prefs(ctx, email) })
+}
+
+// me is Me reading the player item with player, which may read more in
+// the same request (MyGamesOf).
+func (s *Service) me(ctx context.Context, token string, purpose linksign.Purpose, player func(email string) (store.Player, error)) (Me, error) {
 	if token == "" {
 		return Me{}, Fail(CodeUnauthorized, errors.New("no token"))
 	}
@@ -248,7 +254,7 @@ func (s *Service) Me(ctx context.Context, token string, purpose linksign.Purpose
 		}
 		me.Email, me.ID, me.Link = a.Email, c.Game, c.Nonce
 	}
-	if me.Player, err = s.Player(ctx, me.Email); err != nil {
+	if me.Player, err = player(me.Email); err != nil {
 		return Me{}, err
 	}
 	if me.Legacy {
@@ -290,15 +296,25 @@ func (s *Service) Me(ctx context.Context, token string, purpose linksign.Purpose
 // organiser's confirmation (seats are listed only then; an organiser is
 // listed at once, but an address typed as someone's organiser that was
 // never confirmed is no player's). The newest games are read, at most
-// 20: in the notifier, apart from the page's answer.
+// 20, in one request: in the notifier, apart from the page's answer.
 func (s *Service) plays(ctx context.Context, p store.Player) (bool, error) {
-	for i := len(p.Games) - 1; i >= 0 && i >= len(p.Games)-20; i-- {
-		rec, _, err := s.Load(ctx, p.Games[i])
-		if errors.Is(err, store.ErrNotFound) {
-			continue
-		}
-		if err != nil {
-			return false, err
+	const newest = 20
+	ids := p.Games[max(0, len(p.Games)-newest):] // listed by an older version
+	ms, _, err := s.players.Memberships(ctx, p.Email, "", newest)
+	if err != nil {
+		return false, fmt.Errorf("sign in: %w", err)
+	}
+	for _, m := range ms {
+		ids = append(ids, m.Game)
+	}
+	read, err := s.readGames(ctx, ids)
+	if err != nil {
+		return false, fmt.Errorf("sign in: %w", err)
+	}
+	for _, g := range read {
+		var rec Record
+		if err := decode(g.Body, &rec); err != nil {
+			return false, fmt.Errorf("sign in: game %s: %w", g.ID, err)
 		}
 		if rec.Status != StatusUnconfirmed {
 			return true, nil
@@ -375,7 +391,7 @@ func (s *Service) IssueSignIn(ctx context.Context, email string) (token string, 
 	if s.linkStore() == nil {
 		return "", p, false, Fail(CodeInternal, errNoPlayers)
 	}
-	if p, err = s.Player(ctx, email); err != nil {
+	if p, err = s.Prefs(ctx, email); err != nil {
 		return "", p, false, err
 	}
 	if p.Suppressed {

@@ -20,9 +20,9 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
-	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2/types"
 
+	"github.com/pbmgames/pbm/infra/awsapi"
 	"github.com/pbmgames/pbm/infra/mailer"
 	"github.com/pbmgames/pbm/infra/mailer/sesmailer"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -216,11 +216,11 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 }
 
 // TestRequest checks what the server does not keep, the configuration set
-// and the tags, in the request the SDK sends.
+// and the tags, in the request Send sends.
 func TestRequest(t *testing.T) {
 	st, ep := newStore(t)
 	rec := &recorder{}
-	client := sesmailer.NewLocalClient(ep, func(o *sesv2.Options) { o.HTTPClient = rec })
+	client := sesmailer.NewLocalClient(ep, func(o *awsapi.Options) { o.HTTPClient = rec })
 	s := sesmailer.New(client, "noreply@pbm.example", "pbm-mail")
 	err := s.Send(ctx(t), mailer.Message{
 		ID: "g1/m2", To: "bob@example.org", Subject: "s", Text: "t",
@@ -327,7 +327,7 @@ func TestUnreachableIsTransient(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	client := sesmailer.NewLocalClient("http://"+addr, func(o *sesv2.Options) { o.RetryMaxAttempts = 1 })
+	client := sesmailer.NewLocalClient("http://"+addr, func(o *awsapi.Options) { o.MaxAttempts = 1 })
 	err = sesmailer.New(client, "noreply@pbm.example", "").Send(ctx(t), mailer.Message{To: "bob@example.org", Subject: "s", Text: "t"})
 	if err == nil {
 		t.Fatal("send to a closed port succeeded")

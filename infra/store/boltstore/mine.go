@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -23,10 +24,8 @@ var _ store.MembershipStore = (*Store)(nil)
 
 // mineRec is the value of a membership or turn in bucketMembers.
 type mineRec struct {
-	Game    string `json:"g"`
-	Time    int64  `json:"t"` // Created of a membership, Due of a turn
-	Summary []byte `json:"s,omitempty"`
-	Version int64  `json:"v,omitempty"`
+	Game string `json:"g"`
+	Time int64  `json:"t"` // Created of a membership, Due of a turn
 }
 
 func mineKey(email, kind, rest string) []byte { return []byte(email + "\x00" + kind + rest) }
@@ -82,29 +81,17 @@ func (s *Store) listMine(ctx context.Context, email, kind, after string, limit i
 	return out, more, err
 }
 
-// PutMembership writes the membership unless a later version's is there.
+// PutMembership writes the membership.
 func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
 	email := normEmail(m.Email)
 	if email == "" || m.Game == "" || strings.ContainsRune(email, 0) {
 		return fmt.Errorf("boltstore: put membership of %q in game %q: empty address or game", email, m.Game)
 	}
-	v, err := json.Marshal(mineRec{Game: m.Game, Time: m.Created, Summary: m.Summary, Version: m.Version})
+	v, err := json.Marshal(mineRec{Game: m.Game, Time: m.Created})
 	if err != nil {
 		return err
 	}
-	err = s.updateMine(ctx, func(b *bolt.Bucket) error {
-		k := mineKey(email, "GAME#", m.Cursor())
-		if old := b.Get(k); old != nil {
-			var r mineRec
-			if err := json.Unmarshal(old, &r); err != nil {
-				return err
-			}
-			if r.Version > m.Version {
-				return store.ErrConflict
-			}
-		}
-		return b.Put(k, v)
-	})
+	err = s.updateMine(ctx, func(b *bolt.Bucket) error { return b.Put(mineKey(email, "GAME#", m.Cursor()), v) })
 	if err != nil {
 		return fmt.Errorf("boltstore: put membership of %s in game %s: %w", email, m.Game, err)
 	}
@@ -126,7 +113,7 @@ func (s *Store) Memberships(ctx context.Context, email, cursor string, limit int
 	}
 	ms := make([]store.Membership, len(recs))
 	for i, r := range recs {
-		ms[i] = store.Membership{Email: email, Game: r.Game, Created: r.Time, Summary: r.Summary, Version: r.Version}
+		ms[i] = store.Membership{Email: email, Game: r.Game, Created: r.Time}
 	}
 	next := ""
 	if more {
@@ -141,7 +128,7 @@ func (s *Store) PutTurn(ctx context.Context, t store.Turn) error {
 	if email == "" || t.Game == "" || strings.ContainsRune(email, 0) {
 		return fmt.Errorf("boltstore: put turn of %q in game %q: empty address or game", email, t.Game)
 	}
-	v, err := json.Marshal(mineRec{Game: t.Game, Time: t.Due, Summary: t.Summary})
+	v, err := json.Marshal(mineRec{Game: t.Game, Time: t.Due})
 	if err != nil {
 		return err
 	}
@@ -174,7 +161,7 @@ func (s *Store) Turns(ctx context.Context, email string, limit int) ([]store.Tur
 	}
 	ts := make([]store.Turn, len(recs))
 	for i, r := range recs {
-		ts[i] = store.Turn{Email: email, Game: r.Game, Due: r.Time, Summary: r.Summary}
+		ts[i] = store.Turn{Email: email, Game: r.Game, Due: r.Time}
 	}
 	return ts, nil
 }
@@ -197,4 +184,29 @@ func (s *Store) ForgetPlayerGames(ctx context.Context, email string, ids []strin
 		return fmt.Errorf("boltstore: forget games of player %s: %w", email, err)
 	}
 	return nil
+}
+
+// FirstPage reads the player, their first turns and first memberships in
+// one read transaction each, as the DynamoDB store's one Query does.
+func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.FirstPage, error) {
+	email = normEmail(email)
+	page := store.FirstPage{Player: store.Player{Email: email}}
+	p, err := s.GetPlayer(ctx, email)
+	switch {
+	case err == nil:
+		page.Player, page.Found = p, true
+	case !errors.Is(err, store.ErrNotFound):
+		return page, err
+	}
+	// The turns that fill DynamoDB's window leave the memberships unread
+	// there: the same here.
+	window := store.FirstPageWindow(limit)
+	if page.Turns, err = s.Turns(ctx, email, window); err != nil {
+		return page, err
+	}
+	if page.Unread = len(page.Turns) >= window-1; !page.Unread {
+		page.Memberships, page.Next, err = s.Memberships(ctx, email, "", limit)
+	}
+	page.Turns = page.Turns[:min(len(page.Turns), limit)]
+	return page, err
 }

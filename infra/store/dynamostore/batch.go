@@ -5,9 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -38,7 +36,7 @@ func (s *Store) getBatch(ctx context.Context, ids []string, most int, withSent b
 	if len(ids) > most {
 		return nil, nil, fmt.Errorf("dynamostore: get %d games at once, at most %d", len(ids), most)
 	}
-	keys := make([]map[string]types.AttributeValue, 0, 2*len(ids))
+	keys := make([]ddb.Item, 0, 2*len(ids))
 	seen := map[string]bool{}
 	for _, id := range ids {
 		if id != "" && !seen[id] {
@@ -55,30 +53,30 @@ func (s *Store) getBatch(ctx context.Context, ids []string, most int, withSent b
 		markers = make(map[string]store.Sent, len(seen))
 	}
 	for len(keys) > 0 {
-		out, err := s.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
-			s.table: {Keys: keys, ConsistentRead: aws.Bool(true)},
+		out, err := s.client.BatchGetItem(ctx, &ddb.BatchGetItemInput{RequestItems: map[string]ddb.KeysAndAttributes{
+			s.table: {Keys: keys, ConsistentRead: true},
 		}})
 		if err != nil {
 			return nil, nil, fmt.Errorf("dynamostore: get %d games: %w", len(seen), err)
 		}
 		for _, it := range out.Responses[s.table] {
-			pk, _ := it[AttrPK].(*types.AttributeValueMemberS)
-			sk, _ := it[AttrSK].(*types.AttributeValueMemberS)
-			if pk == nil || sk == nil || !strings.HasPrefix(pk.Value, gamePrefix) {
+			pk, okPK := it[AttrPK].(ddb.S)
+			sk, okSK := it[AttrSK].(ddb.S)
+			if !okPK || !okSK || !strings.HasPrefix(string(pk), gamePrefix) {
 				return nil, nil, fmt.Errorf("dynamostore: get games: unexpected item %v", it[AttrPK])
 			}
-			id := strings.TrimPrefix(pk.Value, gamePrefix)
+			id := strings.TrimPrefix(string(pk), gamePrefix)
 			a := attrs{item: it}
-			switch sk.Value {
+			switch string(sk) {
 			case gameSK:
 				games[id] = decodeGame(id, &a)
 			case sentSK:
 				markers[id] = store.Sent{GameID: id, Version: a.num(AttrVer), Body: a.bin(AttrBody)} // as GetSent reads it
 			default:
-				return nil, nil, fmt.Errorf("dynamostore: get games: unexpected item %s %s", pk.Value, sk.Value)
+				return nil, nil, fmt.Errorf("dynamostore: get games: unexpected item %s %s", pk, sk)
 			}
 			if a.err != nil {
-				return nil, nil, fmt.Errorf("dynamostore: get game %s (%s): %w", id, sk.Value, a.err)
+				return nil, nil, fmt.Errorf("dynamostore: get game %s (%s): %w", id, sk, a.err)
 			}
 		}
 		keys = out.UnprocessedKeys[s.table].Keys

@@ -38,6 +38,12 @@
 // and against dynalite in tests. Only guard items carry the TTL attribute:
 // DynamoDB deletes them once expired, and every read checks the expiry
 // too, so that dynalite, which deletes nothing, behaves the same.
+//
+// The store calls DynamoDB through package ddb, a small client of its
+// own, not the SDK's: importing the SDK's dynamodb or its types package
+// alone costs every cold start its schema registry's init (see package
+// awsapi for the figures). Tests that look at the table apart from the
+// store may use the SDK (testenv.SDKDynamoClient).
 package dynamostore
 
 import (
@@ -48,10 +54,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go"
+	"github.com/pbmgames/pbm/infra/awsapi"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 
 	"github.com/pbmgames/pbm/infra/config"
 	"github.com/pbmgames/pbm/infra/store"
@@ -113,7 +117,7 @@ const (
 // Store is a store.Store on one DynamoDB table. It is safe for concurrent
 // use.
 type Store struct {
-	client *dynamodb.Client
+	client *ddb.Client
 	table  string
 }
 
@@ -127,7 +131,7 @@ var (
 
 // New returns a Store on the given table, which must exist with the layout
 // CreateTable makes.
-func New(client *dynamodb.Client, table string) *Store {
+func New(client *ddb.Client, table string) *Store {
 	return &Store{client: client, table: table}
 }
 
@@ -135,61 +139,61 @@ func New(client *dynamodb.Client, table string) *Store {
 // at endpoint (such as dynalite, e.g. "http://127.0.0.1:4567"): region
 // us-east-1 and static dummy credentials, so that nothing is read from the
 // environment. optFns adjust the options further (an HTTP client, say). In
-// AWS build the client from the default config instead.
-func NewLocalClient(endpoint string, optFns ...func(*dynamodb.Options)) *dynamodb.Client {
-	return dynamodb.NewFromConfig(config.LocalAWS(endpoint), optFns...)
+// Lambda build the client from config.LambdaAWS instead.
+func NewLocalClient(endpoint string, optFns ...func(*ddb.Options)) *ddb.Client {
+	return ddb.New(config.LocalAWS(endpoint), optFns...)
 }
 
 // CreateTable creates table with the layout Store expects (on-demand
 // billing, with the outbox, wake and digest indexes) and waits until it is
 // active. It is meant for tests and the local run; in AWS the table comes
 // from the template.
-func CreateTable(ctx context.Context, client *dynamodb.Client, table string) error {
-	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
-		TableName:   aws.String(table),
-		BillingMode: types.BillingModePayPerRequest,
-		AttributeDefinitions: []types.AttributeDefinition{
-			{AttributeName: aws.String(AttrPK), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String(AttrSK), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String(AttrOutbox), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String(AttrWakePK), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String(AttrWake), AttributeType: types.ScalarAttributeTypeN},
-			{AttributeName: aws.String(AttrDigestPK), AttributeType: types.ScalarAttributeTypeS},
-			{AttributeName: aws.String(AttrDigestAt), AttributeType: types.ScalarAttributeTypeN},
+func CreateTable(ctx context.Context, client *ddb.Client, table string) error {
+	err := client.CreateTable(ctx, &ddb.CreateTableInput{
+		TableName:   table,
+		BillingMode: "PAY_PER_REQUEST",
+		AttributeDefinitions: []ddb.AttributeDefinition{
+			{AttributeName: AttrPK, AttributeType: "S"},
+			{AttributeName: AttrSK, AttributeType: "S"},
+			{AttributeName: AttrOutbox, AttributeType: "S"},
+			{AttributeName: AttrWakePK, AttributeType: "S"},
+			{AttributeName: AttrWake, AttributeType: "N"},
+			{AttributeName: AttrDigestPK, AttributeType: "S"},
+			{AttributeName: AttrDigestAt, AttributeType: "N"},
 		},
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String(AttrPK), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String(AttrSK), KeyType: types.KeyTypeRange},
+		KeySchema: []ddb.KeySchemaElement{
+			{AttributeName: AttrPK, KeyType: "HASH"},
+			{AttributeName: AttrSK, KeyType: "RANGE"},
 		},
-		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{{
-			IndexName: aws.String(OutboxIndex),
-			KeySchema: []types.KeySchemaElement{
-				{AttributeName: aws.String(AttrOutbox), KeyType: types.KeyTypeHash},
+		GlobalSecondaryIndexes: []ddb.GlobalSecondaryIndex{{
+			IndexName: OutboxIndex,
+			KeySchema: []ddb.KeySchemaElement{
+				{AttributeName: AttrOutbox, KeyType: "HASH"},
 			},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+			Projection: ddb.Projection{ProjectionType: "KEYS_ONLY"},
 		}, {
-			IndexName: aws.String(WakeIndex),
-			KeySchema: []types.KeySchemaElement{
-				{AttributeName: aws.String(AttrWakePK), KeyType: types.KeyTypeHash},
-				{AttributeName: aws.String(AttrWake), KeyType: types.KeyTypeRange},
+			IndexName: WakeIndex,
+			KeySchema: []ddb.KeySchemaElement{
+				{AttributeName: AttrWakePK, KeyType: "HASH"},
+				{AttributeName: AttrWake, KeyType: "RANGE"},
 			},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+			Projection: ddb.Projection{ProjectionType: "KEYS_ONLY"},
 		}, {
-			IndexName: aws.String(DigestIndex),
-			KeySchema: []types.KeySchemaElement{
-				{AttributeName: aws.String(AttrDigestPK), KeyType: types.KeyTypeHash},
-				{AttributeName: aws.String(AttrDigestAt), KeyType: types.KeyTypeRange},
+			IndexName: DigestIndex,
+			KeySchema: []ddb.KeySchemaElement{
+				{AttributeName: AttrDigestPK, KeyType: "HASH"},
+				{AttributeName: AttrDigestAt, KeyType: "RANGE"},
 			},
-			Projection: &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly},
+			Projection: ddb.Projection{ProjectionType: "KEYS_ONLY"},
 		}},
 	})
 	if err != nil {
 		return fmt.Errorf("dynamostore: create table %s: %w", table, err)
 	}
-	w := dynamodb.NewTableExistsWaiter(client, func(o *dynamodb.TableExistsWaiterOptions) {
-		o.MinDelay = 50 * time.Millisecond // dynalite with --createTableMs 0 is ready at once
-	})
-	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}, 5*time.Minute); err != nil {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
+	defer cancel()
+	// dynalite with --createTableMs 0 is ready at once.
+	if err := client.WaitForTable(ctx, table, 50*time.Millisecond); err != nil {
 		return fmt.Errorf("dynamostore: wait for table %s: %w", table, err)
 	}
 	return nil
@@ -244,18 +248,18 @@ func (s *Store) PutChunk(ctx context.Context, c store.Chunk) error {
 		return fmt.Errorf("dynamostore: put chunk %s/%d: seq out of range [0, %d]", c.GameID, c.Seq, maxSeq)
 	}
 	item := key(gamePK(c.GameID), chunkSK(c.Seq))
-	item[AttrBody] = &types.AttributeValueMemberB{Value: nonNil(c.Body)}
-	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName:                           aws.String(s.table),
+	item[AttrBody] = ddb.B(nonNil(c.Body))
+	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{
+		TableName:                           s.table,
 		Item:                                item,
-		ConditionExpression:                 aws.String("attribute_not_exists(#pk)"),
+		ConditionExpression:                 "attribute_not_exists(#pk)",
 		ExpressionAttributeNames:            map[string]string{"#pk": AttrPK},
-		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+		ReturnValuesOnConditionCheckFailure: ddb.ReturnValueAllOld,
 	})
 	if err == nil {
 		return nil
 	}
-	var ccf *types.ConditionalCheckFailedException
+	var ccf *ddb.ConditionalCheckFailedException
 	if !errors.As(err, &ccf) {
 		return fmt.Errorf("dynamostore: put chunk %s/%d: %w", c.GameID, c.Seq, mapErr(err))
 	}
@@ -284,13 +288,13 @@ func (s *Store) Chunks(ctx context.Context, gameID string) ([]store.Chunk, error
 		names:  map[string]string{"#pk": AttrPK, "#sk": AttrSK},
 		values: attrMap{":pk": str(gamePK(gameID)), ":log": str(chunkPrefix)}}
 	err := s.query(ctx, q, "chunks of "+gameID, func(item attrMap) error {
-		sk, ok := item[AttrSK].(*types.AttributeValueMemberS)
+		sk, ok := item[AttrSK].(ddb.S)
 		if !ok {
 			return errors.New("item without sort key")
 		}
-		seq, err := strconv.Atoi(strings.TrimPrefix(sk.Value, chunkPrefix))
+		seq, err := strconv.Atoi(strings.TrimPrefix(string(sk), chunkPrefix))
 		if err != nil {
-			return fmt.Errorf("bad sort key %q", sk.Value)
+			return fmt.Errorf("bad sort key %q", sk)
 		}
 		body, err := binAttr(item, AttrBody)
 		if err != nil {
@@ -330,11 +334,11 @@ func (s *Store) Waking(ctx context.Context, before int64) ([]string, error) {
 // mapErr wraps the store's sentinel errors around the service's: a failed
 // condition is ErrConflict, an item over the size limit ErrTooLarge.
 func mapErr(err error) error {
-	var ccf *types.ConditionalCheckFailedException
+	var ccf *ddb.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		return fmt.Errorf("%w: %w", store.ErrConflict, err)
 	}
-	var ae smithy.APIError
+	var ae *awsapi.APIError
 	if errors.As(err, &ae) && ae.ErrorCode() == "ValidationException" &&
 		strings.Contains(strings.ToLower(ae.ErrorMessage()), "size") {
 		return fmt.Errorf("%w: %w", store.ErrTooLarge, err)

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/store/storetest"
@@ -23,7 +24,7 @@ import (
 func TestMain(m *testing.M) { testenv.Main(m) }
 
 // newTable creates a table of a fresh random name on the test dynalite.
-func newTable(t *testing.T, client *dynamodb.Client) string {
+func newTable(t *testing.T, client *ddb.Client) string {
 	t.Helper()
 	b := make([]byte, 6)
 	rand.Read(b)
@@ -58,7 +59,7 @@ func TestGuardConformance(t *testing.T) {
 func TestPlayerRequestsPerCall(t *testing.T) {
 	ctx := context.Background()
 	counter := &testenv.CountingTransport{}
-	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *dynamodb.Options) {
+	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) {
 		o.HTTPClient = &http.Client{Transport: counter}
 	})
 	s := dynamostore.New(client, newTable(t, client))
@@ -103,6 +104,7 @@ func TestPlayerItemLayout(t *testing.T) {
 	client := testenv.DynamoClient(t, testenv.Dynalite(t))
 	table := newTable(t, client)
 	s := dynamostore.New(client, table)
+	sdk := testenv.SDKDynamoClient(t, testenv.Dynalite(t))
 	if err := s.AddPlayerGame(ctx, "Anna@X.org", "g2", 1); err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +117,7 @@ func TestPlayerItemLayout(t *testing.T) {
 	if err := s.Suppress(ctx, "anna@x.org", "complaint", 4); err != nil {
 		t.Fatal(err)
 	}
-	out, err := client.GetItem(ctx, &dynamodb.GetItemInput{
+	out, err := sdk.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: &table,
 		Key: map[string]types.AttributeValue{
 			"pk": &types.AttributeValueMemberS{Value: "PLAYER#anna@x.org"},
@@ -156,7 +158,7 @@ func TestPlayerItemLayout(t *testing.T) {
 func TestRequestsPerCall(t *testing.T) {
 	ctx := context.Background()
 	counter := &testenv.CountingTransport{}
-	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *dynamodb.Options) {
+	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) {
 		o.HTTPClient = &http.Client{Transport: counter}
 	})
 	s := dynamostore.New(client, newTable(t, client))
@@ -225,9 +227,10 @@ func TestGameItemLayout(t *testing.T) {
 	client := testenv.DynamoClient(t, testenv.Dynalite(t))
 	table := newTable(t, client)
 	s := dynamostore.New(client, table)
+	sdk := testenv.SDKDynamoClient(t, testenv.Dynalite(t))
 	item := func() map[string]types.AttributeValue {
 		t.Helper()
-		out, err := client.GetItem(ctx, &dynamodb.GetItemInput{
+		out, err := sdk.GetItem(ctx, &dynamodb.GetItemInput{
 			TableName: &table,
 			Key: map[string]types.AttributeValue{
 				"pk": &types.AttributeValueMemberS{Value: "GAME#g"},

@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -22,16 +20,16 @@ func (s *Store) Count(ctx context.Context, k string, limit, expires, now int64) 
 		return errors.New("dynamostore: count with empty key")
 	}
 	for attempt := 0; ; attempt++ {
-		_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-			TableName:                           aws.String(s.table),
+		_, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
+			TableName:                           s.table,
 			Key:                                 guardKey(k),
-			UpdateExpression:                    aws.String("SET #ttl = if_not_exists(#ttl, :exp) ADD #n :one"),
-			ConditionExpression:                 aws.String("attribute_not_exists(#n) OR (#n < :lim AND #ttl > :now)"),
+			UpdateExpression:                    "SET #ttl = if_not_exists(#ttl, :exp) ADD #n :one",
+			ConditionExpression:                 "attribute_not_exists(#n) OR (#n < :lim AND #ttl > :now)",
 			ExpressionAttributeNames:            map[string]string{"#n": AttrCount, "#ttl": AttrTTL},
 			ExpressionAttributeValues:           attrMap{":exp": num(expires), ":one": num(1), ":lim": num(limit), ":now": num(now)},
-			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
+			ReturnValuesOnConditionCheckFailure: ddb.ReturnValueAllOld,
 		})
-		var ccf *types.ConditionalCheckFailedException
+		var ccf *ddb.ConditionalCheckFailedException
 		if err == nil || !errors.As(err, &ccf) {
 			if err != nil {
 				return fmt.Errorf("dynamostore: count %s: %w", k, err)
@@ -51,10 +49,10 @@ func (s *Store) Count(ctx context.Context, k string, limit, expires, now int64) 
 		}
 		item := guardKey(k)
 		item[AttrCount], item[AttrTTL] = num(1), num(expires)
-		_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
-			TableName:                 aws.String(s.table),
+		_, err = s.client.PutItem(ctx, &ddb.PutItemInput{
+			TableName:                 s.table,
 			Item:                      item,
-			ConditionExpression:       aws.String("#ttl = :old"),
+			ConditionExpression:       "#ttl = :old",
 			ExpressionAttributeNames:  map[string]string{"#ttl": AttrTTL},
 			ExpressionAttributeValues: attrMap{":old": num(ttl)},
 		})
@@ -74,7 +72,7 @@ func (s *Store) Mark(ctx context.Context, k string, expires int64) error {
 	}
 	item := guardKey(k)
 	item[AttrTTL] = num(expires)
-	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item}); err != nil {
+	if _, err := s.client.PutItem(ctx, &ddb.PutItemInput{TableName: s.table, Item: item}); err != nil {
 		return fmt.Errorf("dynamostore: mark %s: %w", k, err)
 	}
 	return nil

@@ -7,9 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -18,12 +16,12 @@ import (
 // same way, and the reading of an item's attributes.
 
 // attrMap is an item: its attributes by name.
-type attrMap = map[string]types.AttributeValue
+type attrMap = ddb.Item
 
 func key(pk, sk string) attrMap {
 	return attrMap{
-		AttrPK: &types.AttributeValueMemberS{Value: pk},
-		AttrSK: &types.AttributeValueMemberS{Value: sk},
+		AttrPK: ddb.S(pk),
+		AttrSK: ddb.S(sk),
 	}
 }
 
@@ -34,10 +32,10 @@ func guardKey(k string) attrMap { return key(guardPrefix+k, guardSK) }
 // getItem reads the item at k with one strongly consistent GetItem; nil
 // if there is none.
 func (s *Store) getItem(ctx context.Context, k attrMap) (attrMap, error) {
-	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
-		TableName:      aws.String(s.table),
+	out, err := s.client.GetItem(ctx, &ddb.GetItemInput{
+		TableName:      s.table,
 		Key:            k,
-		ConsistentRead: aws.Bool(true),
+		ConsistentRead: true,
 	})
 	if err != nil {
 		return nil, err
@@ -76,13 +74,13 @@ func (s *Store) putVersioned(ctx context.Context, item attrMap, body []byte, pre
 	}
 	ver := prev + 1
 	item[AttrVer] = num(ver)
-	item[AttrBody] = &types.AttributeValueMemberB{Value: nonNil(body)}
-	in := &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item}
+	item[AttrBody] = ddb.B(nonNil(body))
+	in := &ddb.PutItemInput{TableName: s.table, Item: item}
 	if prev == 0 {
-		in.ConditionExpression = aws.String("attribute_not_exists(#pk)")
+		in.ConditionExpression = "attribute_not_exists(#pk)"
 		in.ExpressionAttributeNames = map[string]string{"#pk": AttrPK}
 	} else {
-		in.ConditionExpression = aws.String("#ver = :prev")
+		in.ConditionExpression = "#ver = :prev"
 		in.ExpressionAttributeNames = map[string]string{"#ver": AttrVer}
 		in.ExpressionAttributeValues = attrMap{":prev": num(prev)}
 	}
@@ -95,13 +93,13 @@ func (s *Store) putVersioned(ctx context.Context, item attrMap, body []byte, pre
 // updateNew is one UpdateItem of the item at k that returns the new
 // values of the attributes it wrote.
 func (s *Store) updateNew(ctx context.Context, k attrMap, expr string, names map[string]string, values attrMap) (attrMap, error) {
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.table),
+	out, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
+		TableName:                 s.table,
 		Key:                       k,
-		UpdateExpression:          aws.String(expr),
+		UpdateExpression:          expr,
 		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: values,
-		ReturnValues:              types.ReturnValueUpdatedNew,
+		ReturnValues:              ddb.ReturnValueUpdatedNew,
 	})
 	if err != nil {
 		return nil, mapErr(err)
@@ -112,7 +110,7 @@ func (s *Store) updateNew(ctx context.Context, k attrMap, expr string, names map
 // failedItem is the item at k whose condition ccf failed on: the one the
 // failure carries where the server returns it (AWS does, dynalite does
 // not), otherwise read back.
-func (s *Store) failedItem(ctx context.Context, ccf *types.ConditionalCheckFailedException, k attrMap) (attrMap, error) {
+func (s *Store) failedItem(ctx context.Context, ccf *ddb.ConditionalCheckFailedException, k attrMap) (attrMap, error) {
 	if ccf.Item != nil {
 		return ccf.Item, nil
 	}
@@ -137,28 +135,27 @@ type keyQuery struct {
 // query runs q, paginated, and calls each on every item found. what
 // names the listing in errors ("chunks of <id>").
 func (s *Store) query(ctx context.Context, q keyQuery, what string, each func(attrMap) error) error {
-	in := &dynamodb.QueryInput{
-		TableName:                 aws.String(s.table),
-		KeyConditionExpression:    aws.String(q.cond),
+	in := &ddb.QueryInput{
+		TableName:                 s.table,
+		KeyConditionExpression:    q.cond,
 		ExpressionAttributeNames:  q.names,
 		ExpressionAttributeValues: q.values,
 	}
 	if q.index == "" {
-		in.ConsistentRead = aws.Bool(true)
+		in.ConsistentRead = true
 	} else {
-		in.IndexName = aws.String(q.index)
+		in.IndexName = q.index
 	}
-	p := dynamodb.NewQueryPaginator(s.client, in)
-	for p.HasMorePages() {
-		out, err := p.NextPage(ctx)
-		if err != nil {
-			return fmt.Errorf("dynamostore: %s: %w", what, err)
-		}
+	err := s.client.QueryPages(ctx, in, func(out *ddb.QueryOutput) error {
 		for _, it := range out.Items {
 			if err := each(it); err != nil {
-				return fmt.Errorf("dynamostore: %s: %w", what, err)
+				return err
 			}
 		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("dynamostore: %s: %w", what, err)
 	}
 	return nil
 }
@@ -169,11 +166,11 @@ func (s *Store) query(ctx context.Context, q keyQuery, what string, each func(at
 func (s *Store) queryIDs(ctx context.Context, q keyQuery, prefix, what string) ([]string, error) {
 	var ids []string
 	err := s.query(ctx, q, what, func(it attrMap) error {
-		pk, ok := it[AttrPK].(*types.AttributeValueMemberS)
-		if !ok || !strings.HasPrefix(pk.Value, prefix) {
+		pk, ok := it[AttrPK].(ddb.S)
+		if !ok || !strings.HasPrefix(string(pk), prefix) {
 			return fmt.Errorf("unexpected item %v", it[AttrPK])
 		}
-		ids = append(ids, strings.TrimPrefix(pk.Value, prefix))
+		ids = append(ids, strings.TrimPrefix(string(pk), prefix))
 		return nil
 	})
 	if err != nil {
@@ -182,20 +179,20 @@ func (s *Store) queryIDs(ctx context.Context, q keyQuery, prefix, what string) (
 	return ids, nil
 }
 
-func num(v int64) types.AttributeValue {
-	return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
+func num(v int64) ddb.Value {
+	return ddb.Int(v)
 }
 
-func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func str(v string) ddb.Value { return ddb.S(v) }
 
-func boolean(v bool) types.AttributeValue { return &types.AttributeValueMemberBOOL{Value: v} }
+func boolean(v bool) ddb.Value { return ddb.BOOL(v) }
 
 func numAttr(it attrMap, name string) (int64, error) {
-	v, ok := it[name].(*types.AttributeValueMemberN)
+	v, ok := it[name].(ddb.N)
 	if !ok {
 		return 0, fmt.Errorf("attribute %s missing or not a number", name)
 	}
-	n, err := strconv.ParseInt(v.Value, 10, 64)
+	n, err := strconv.ParseInt(string(v), 10, 64)
 	if err != nil {
 		return 0, fmt.Errorf("attribute %s: %w", name, err)
 	}
@@ -211,19 +208,19 @@ func optNumAttr(it attrMap, name string) (int64, error) {
 }
 
 func binAttr(it attrMap, name string) ([]byte, error) {
-	v, ok := it[name].(*types.AttributeValueMemberB)
+	v, ok := it[name].(ddb.B)
 	if !ok {
 		return nil, fmt.Errorf("attribute %s missing or not binary", name)
 	}
-	return v.Value, nil
+	return v, nil
 }
 
 func optString(it attrMap, name string) (string, error) {
 	switch v := it[name].(type) {
 	case nil:
 		return "", nil
-	case *types.AttributeValueMemberS:
-		return v.Value, nil
+	case ddb.S:
+		return string(v), nil
 	default:
 		return "", fmt.Errorf("attribute %s is not a string", name)
 	}
@@ -234,8 +231,8 @@ func optSortedSet(it attrMap, name string) ([]string, error) {
 	switch v := it[name].(type) {
 	case nil:
 		return nil, nil
-	case *types.AttributeValueMemberSS:
-		set := slices.Clone(v.Value)
+	case ddb.SS:
+		set := slices.Clone([]string(v))
 		slices.Sort(set)
 		return set, nil
 	default:
@@ -247,8 +244,8 @@ func optBool(it attrMap, name string) (bool, error) {
 	switch v := it[name].(type) {
 	case nil:
 		return false, nil
-	case *types.AttributeValueMemberBOOL:
-		return v.Value, nil
+	case ddb.BOOL:
+		return bool(v), nil
 	default:
 		return false, fmt.Errorf("attribute %s is not a boolean", name)
 	}

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -66,12 +66,12 @@ func (s *Store) LeagueItems(ctx context.Context, league, prefix string) ([]store
 	}
 	var out []store.LeagueItem
 	err := s.query(ctx, q, "items of league "+league, func(item attrMap) error {
-		sk, ok := item[AttrSK].(*types.AttributeValueMemberS)
+		sk, ok := item[AttrSK].(ddb.S)
 		if !ok {
 			return errors.New("item without sort key")
 		}
 		a := attrs{item: item}
-		out = append(out, decodeLeagueItem(league, sk.Value, &a))
+		out = append(out, decodeLeagueItem(league, string(sk), &a))
 		return a.err
 	})
 	if err != nil {

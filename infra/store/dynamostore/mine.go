@@ -7,48 +7,37 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
 
 // A player's games are items in the player's partition ("PLAYER#<address>")
-// beside the player item: a membership at sk "GAME#<inverted creation
-// time>#<game id>" and, while the player owes a decision in the game, a
-// turn at sk "TURN#<due>#<game id>". Both carry the summary sum (B), a
-// membership the game's version ver (N) it was taken from. A page of
-// either is one consistent Query of a range of sk, in the order shown.
-// No function may delete an item (template.yaml): a turn that passes is
-// marked with ttl, which the table's TTL deletes within days and the
-// listing skips until then.
+// beside the player item (sk "PLAYER"): while the player owes a decision
+// in a game, a turn at sk "PLAYER#1TURN#<due>#<game id>", and a membership
+// a game at sk "PLAYER#2GAME#<inverted creation time>#<game id>", their
+// keys all they hold. The sort keys keep the partition in the order the
+// first page of "my games" shows it, so that one Query reads the player
+// item, their turns soonest due first and their games newest first
+// (FirstPage); a page of either alone is one Query of its range. No
+// function may delete an item (template.yaml): a turn that passes is
+// marked with ttl, which the table's TTL deletes within days, and the
+// listings skip until then.
 const (
-	AttrSummary = "sum"
-	AttrMineVer = "ver"
-
-	memberPrefix = "GAME#"
-	turnPrefix   = "TURN#"
+	turnPrefix   = playerSK + "#1TURN#"
+	memberPrefix = playerSK + "#2GAME#"
 )
 
 var _ store.MembershipStore = (*Store)(nil)
 
-// PutMembership writes the membership item with one conditional PutItem.
+// PutMembership writes the membership item with one PutItem.
 func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
 	email := normEmail(m.Email)
 	if email == "" || m.Game == "" {
 		return fmt.Errorf("dynamostore: put membership of %q in game %q: empty address or game", email, m.Game)
 	}
 	item := key(playerPrefix+email, memberPrefix+m.Cursor())
-	if len(m.Summary) > 0 {
-		item[AttrSummary] = &types.AttributeValueMemberB{Value: m.Summary}
-	}
-	item[AttrMineVer] = num(m.Version)
-	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item,
-		ConditionExpression:       aws.String("attribute_not_exists(#v) OR #v <= :v"),
-		ExpressionAttributeNames:  map[string]string{"#v": AttrMineVer},
-		ExpressionAttributeValues: attrMap{":v": num(m.Version)},
-	})
+	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{TableName: s.table, Item: item})
 	if err := mapErr(err); err != nil {
 		return fmt.Errorf("dynamostore: put membership of %s in game %s: %w", email, m.Game, err)
 	}
@@ -57,16 +46,16 @@ func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
 
 // pageQuery reads up to limit items of the player's partition whose sk
 // starts with prefix, after the sk prefix+after if given, with one Query,
-// leaving out those marked gone.
-func (s *Store) pageQuery(ctx context.Context, email, prefix, after string, limit int) (*dynamodb.QueryOutput, error) {
-	in := &dynamodb.QueryInput{
-		TableName:                 aws.String(s.table),
-		KeyConditionExpression:    aws.String("#pk = :pk AND begins_with(#sk, :p)"),
-		FilterExpression:          aws.String("attribute_not_exists(#ttl)"),
+// leaving out those marked gone (which count against limit).
+func (s *Store) pageQuery(ctx context.Context, email, prefix, after string, limit int) (*ddb.QueryOutput, error) {
+	in := &ddb.QueryInput{
+		TableName:                 s.table,
+		KeyConditionExpression:    "#pk = :pk AND begins_with(#sk, :p)",
+		FilterExpression:          "attribute_not_exists(#ttl)",
 		ExpressionAttributeNames:  map[string]string{"#pk": AttrPK, "#sk": AttrSK, "#ttl": AttrTTL},
 		ExpressionAttributeValues: attrMap{":pk": str(playerPrefix + email), ":p": str(prefix)},
-		ConsistentRead:            aws.Bool(true),
-		Limit:                     aws.Int32(int32(min(limit, 1000))),
+		ConsistentRead:            true,
+		Limit:                     int32(min(limit, 1000)),
 	}
 	if after != "" {
 		in.ExclusiveStartKey = key(playerPrefix+email, prefix+after)
@@ -89,17 +78,9 @@ func (s *Store) Memberships(ctx context.Context, email, cursor string, limit int
 	}
 	ms := make([]store.Membership, 0, len(out.Items))
 	for _, it := range out.Items {
-		a := attrs{item: it}
-		rest := strings.TrimPrefix(a.optString(AttrSK), memberPrefix)
-		inv, game, _ := strings.Cut(rest, "#")
-		m := store.Membership{Email: email, Game: game, Summary: summaryOf(it), Version: a.optNum(AttrMineVer)}
-		n, err := strconv.ParseInt(inv, 10, 64)
-		if err != nil || game == "" {
-			return nil, "", fmt.Errorf("dynamostore: memberships of %s: key %q", email, rest)
-		}
-		m.Created = maxListTime - n
-		if a.err != nil {
-			return nil, "", fmt.Errorf("dynamostore: memberships of %s: %w", email, a.err)
+		m, err := decodeMembership(email, it)
+		if err != nil {
+			return nil, "", err
 		}
 		ms = append(ms, m)
 	}
@@ -118,10 +99,7 @@ func (s *Store) PutTurn(ctx context.Context, t store.Turn) error {
 	}
 	t.Email = email
 	item := key(playerPrefix+email, turnPrefix+t.TurnKey())
-	if len(t.Summary) > 0 {
-		item[AttrSummary] = &types.AttributeValueMemberB{Value: t.Summary}
-	}
-	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item})
+	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{TableName: s.table, Item: item})
 	if err := mapErr(err); err != nil {
 		return fmt.Errorf("dynamostore: put turn of %s in game %s: %w", email, t.Game, err)
 	}
@@ -133,11 +111,11 @@ func (s *Store) PutTurn(ctx context.Context, t store.Turn) error {
 func (s *Store) DeleteTurn(ctx context.Context, email, game string, due int64) error {
 	email = normEmail(email)
 	t := store.Turn{Email: email, Game: game, Due: due}
-	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.table),
+	_, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
+		TableName:                 s.table,
 		Key:                       key(playerPrefix+email, turnPrefix+t.TurnKey()),
-		UpdateExpression:          aws.String("SET #ttl = :gone"),
-		ConditionExpression:       aws.String("attribute_exists(#pk)"),
+		UpdateExpression:          "SET #ttl = :gone",
+		ConditionExpression:       "attribute_exists(#pk)",
 		ExpressionAttributeNames:  map[string]string{"#ttl": AttrTTL, "#pk": AttrPK},
 		ExpressionAttributeValues: attrMap{":gone": num(1)},
 	})
@@ -162,16 +140,9 @@ func (s *Store) Turns(ctx context.Context, email string, limit int) ([]store.Tur
 	}
 	ts := make([]store.Turn, 0, len(out.Items))
 	for _, it := range out.Items {
-		a := attrs{item: it}
-		rest := strings.TrimPrefix(a.optString(AttrSK), turnPrefix)
-		due, game, _ := strings.Cut(rest, "#")
-		t := store.Turn{Email: email, Game: game, Summary: summaryOf(it)}
-		var err error
-		if t.Due, err = strconv.ParseInt(due, 10, 64); err != nil || game == "" {
-			return nil, fmt.Errorf("dynamostore: turns of %s: key %q", email, rest)
-		}
-		if a.err != nil {
-			return nil, fmt.Errorf("dynamostore: turns of %s: %w", email, a.err)
+		t, err := decodeTurn(email, it)
+		if err != nil {
+			return nil, err
 		}
 		ts = append(ts, t)
 	}
@@ -185,13 +156,13 @@ func (s *Store) ForgetPlayerGames(ctx context.Context, email string, ids []strin
 	if email == "" || len(ids) == 0 {
 		return nil
 	}
-	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.table),
+	_, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
+		TableName:                 s.table,
 		Key:                       playerKey(email),
-		UpdateExpression:          aws.String("DELETE #g :ids"),
-		ConditionExpression:       aws.String("attribute_exists(#g)"),
+		UpdateExpression:          "DELETE #g :ids",
+		ConditionExpression:       "attribute_exists(#g)",
 		ExpressionAttributeNames:  map[string]string{"#g": AttrGames},
-		ExpressionAttributeValues: attrMap{":ids": &types.AttributeValueMemberSS{Value: ids}},
+		ExpressionAttributeValues: attrMap{":ids": ddb.SS(ids)},
 	})
 	if err = mapErr(err); err != nil && !errors.Is(err, store.ErrConflict) {
 		return fmt.Errorf("dynamostore: forget games of player %s: %w", email, err)
@@ -199,12 +170,94 @@ func (s *Store) ForgetPlayerGames(ctx context.Context, email string, ids []strin
 	return nil
 }
 
-// summaryOf is the summary of a membership or turn item; nil if none.
-func summaryOf(it attrMap) []byte {
-	if b, ok := it[AttrSummary].(*types.AttributeValueMemberB); ok {
-		return b.Value
+// decodeMembership reads a membership item of the player's.
+func decodeMembership(email string, it attrMap) (store.Membership, error) {
+	a := attrs{item: it}
+	rest := strings.TrimPrefix(a.optString(AttrSK), memberPrefix)
+	inv, game, _ := strings.Cut(rest, "#")
+	m := store.Membership{Email: email, Game: game}
+	n, err := strconv.ParseInt(inv, 10, 64)
+	if err != nil || game == "" {
+		return m, fmt.Errorf("dynamostore: memberships of %s: key %q", email, rest)
 	}
-	return nil
+	m.Created = maxListTime - n
+	if a.err != nil {
+		return m, fmt.Errorf("dynamostore: memberships of %s: %w", email, a.err)
+	}
+	return m, nil
+}
+
+// decodeTurn reads a turn item of the player's.
+func decodeTurn(email string, it attrMap) (store.Turn, error) {
+	a := attrs{item: it}
+	rest := strings.TrimPrefix(a.optString(AttrSK), turnPrefix)
+	due, game, _ := strings.Cut(rest, "#")
+	t := store.Turn{Email: email, Game: game}
+	var err error
+	if t.Due, err = strconv.ParseInt(due, 10, 64); err != nil || game == "" {
+		return t, fmt.Errorf("dynamostore: turns of %s: key %q", email, rest)
+	}
+	if a.err != nil {
+		return t, fmt.Errorf("dynamostore: turns of %s: %w", email, a.err)
+	}
+	return t, nil
+}
+
+// FirstPage reads the player item, then the turns, then the memberships
+// with one consistent Query of the partition's "PLAYER" range, of at most
+// store.FirstPageWindow items (passed turns marked gone, until the TTL
+// deletes them, are read and left out; 301 small items are about 10 read
+// units): a window that holds all three unless the player owes or passed
+// hundreds of decisions in the days the TTL takes: then it ends among the
+// turns, and the memberships are Unread.
+func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.FirstPage, error) {
+	email = normEmail(email)
+	page := store.FirstPage{Player: store.Player{Email: email}}
+	if email == "" || limit < 1 {
+		return page, nil
+	}
+	out, err := s.pageQuery(ctx, email, playerSK, "", store.FirstPageWindow(limit))
+	if err != nil {
+		return page, fmt.Errorf("dynamostore: first page of %s: %w", email, err)
+	}
+	inMemberships := false
+	for _, it := range out.Items {
+		a := attrs{item: it}
+		switch sk := a.optString(AttrSK); {
+		case sk == playerSK:
+			page.Player, page.Found = decodePlayer(email, &a), true
+			if a.err != nil {
+				return page, fmt.Errorf("dynamostore: first page of %s: %w", email, a.err)
+			}
+		case strings.HasPrefix(sk, turnPrefix):
+			t, err := decodeTurn(email, it)
+			if err != nil {
+				return page, err
+			}
+			if len(page.Turns) < limit {
+				page.Turns = append(page.Turns, t)
+			}
+		case strings.HasPrefix(sk, memberPrefix):
+			inMemberships = true
+			m, err := decodeMembership(email, it)
+			if err != nil {
+				return page, err
+			}
+			if len(page.Memberships) == limit {
+				page.Next = page.Memberships[limit-1].Cursor()
+				return page, nil
+			}
+			page.Memberships = append(page.Memberships, m)
+		}
+	}
+	switch {
+	case len(out.LastEvaluatedKey) == 0: // the whole range read
+	case inMemberships:
+		page.Next = page.Memberships[len(page.Memberships)-1].Cursor()
+	default: // the window held only turns
+		page.Unread = true
+	}
+	return page, nil
 }
 
 // maxListTime is store's bound on times in listing keys.

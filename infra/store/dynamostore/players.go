@@ -8,9 +8,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -109,13 +107,13 @@ func (s *Store) updatePlayer(ctx context.Context, email string, u update) error 
 	}
 	if len(u.add) > 0 {
 		names["#"+AttrGames] = AttrGames
-		values[":add"] = &types.AttributeValueMemberSS{Value: u.add}
+		values[":add"] = ddb.SS(u.add)
 		expr = append(expr, "ADD #"+AttrGames+" :add")
 	}
-	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                 aws.String(s.table),
+	_, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
+		TableName:                 s.table,
 		Key:                       playerKey(email),
-		UpdateExpression:          aws.String(strings.Join(expr, " ")),
+		UpdateExpression:          strings.Join(expr, " "),
 		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: values,
 	})
@@ -179,21 +177,21 @@ func (s *Store) Suppress(ctx context.Context, email, reason string, at int64) er
 // AttrDigestPK and AttrDigestAt for the digest index).
 
 // digestItem is one queued item as a map in the list AttrDigest.
-func digestItem(it store.DigestItem) types.AttributeValue {
-	return &types.AttributeValueMemberM{Value: attrMap{
+func digestItem(it store.DigestItem) ddb.Value {
+	return ddb.M{
 		"g":  str(it.Game),
 		"k":  str(it.Kind),
 		"s":  num(int64(it.Seat)),
 		"at": num(it.At),
-	}}
+	}
 }
 
-func decodeDigestItem(v types.AttributeValue) (store.DigestItem, error) {
-	m, ok := v.(*types.AttributeValueMemberM)
+func decodeDigestItem(v ddb.Value) (store.DigestItem, error) {
+	m, ok := v.(ddb.M)
 	if !ok {
 		return store.DigestItem{}, fmt.Errorf("digest item is not a map")
 	}
-	a := attrs{item: m.Value}
+	a := attrs{item: ddb.Item(m)}
 	it := store.DigestItem{Game: a.optString("g"), Kind: a.optString("k"), Seat: int(a.num("s")), At: a.num("at")}
 	return it, a.err
 }
@@ -205,15 +203,15 @@ func (s *Store) QueueDigest(ctx context.Context, email string, item store.Digest
 	if email == "" {
 		return errors.New("dynamostore: queue digest for empty address")
 	}
-	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName: aws.String(s.table),
+	_, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
+		TableName: s.table,
 		Key:       playerKey(email),
-		UpdateExpression: aws.String("SET #dq = list_append(if_not_exists(#dq, :empty), :item), " +
-			"#dig = if_not_exists(#dig, :at), #dpk = :d"),
+		UpdateExpression: "SET #dq = list_append(if_not_exists(#dq, :empty), :item), " +
+			"#dig = if_not_exists(#dig, :at), #dpk = :d",
 		ExpressionAttributeNames: map[string]string{"#dq": AttrDigest, "#dig": AttrDigestAt, "#dpk": AttrDigestPK},
 		ExpressionAttributeValues: attrMap{
-			":empty": &types.AttributeValueMemberL{Value: []types.AttributeValue{}},
-			":item":  &types.AttributeValueMemberL{Value: []types.AttributeValue{digestItem(item)}},
+			":empty": ddb.L{},
+			":item":  ddb.L{digestItem(item)},
 			":at":    num(at),
 			":d":     str(digestPK),
 		},
@@ -233,13 +231,13 @@ func (s *Store) TakeDigest(ctx context.Context, email string) ([]store.DigestIte
 	if email == "" {
 		return nil, nil
 	}
-	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
-		TableName:                aws.String(s.table),
+	out, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
+		TableName:                s.table,
 		Key:                      playerKey(email),
-		UpdateExpression:         aws.String("REMOVE #dq, #dig, #dpk"),
-		ConditionExpression:      aws.String("attribute_exists(#dq)"),
+		UpdateExpression:         "REMOVE #dq, #dig, #dpk",
+		ConditionExpression:      "attribute_exists(#dq)",
 		ExpressionAttributeNames: map[string]string{"#dq": AttrDigest, "#dig": AttrDigestAt, "#dpk": AttrDigestPK},
-		ReturnValues:             types.ReturnValueAllOld,
+		ReturnValues:             ddb.ReturnValueAllOld,
 	})
 	if err = mapErr(err); errors.Is(err, store.ErrConflict) {
 		return nil, nil
@@ -247,12 +245,12 @@ func (s *Store) TakeDigest(ctx context.Context, email string) ([]store.DigestIte
 	if err != nil {
 		return nil, fmt.Errorf("dynamostore: take digest of %s: %w", email, err)
 	}
-	l, ok := out.Attributes[AttrDigest].(*types.AttributeValueMemberL)
+	l, ok := out.Attributes[AttrDigest].(ddb.L)
 	if !ok {
 		return nil, fmt.Errorf("dynamostore: take digest of %s: attribute %s is not a list", email, AttrDigest)
 	}
-	items := make([]store.DigestItem, 0, len(l.Value))
-	for _, v := range l.Value {
+	items := make([]store.DigestItem, 0, len(l))
+	for _, v := range l {
 		it, err := decodeDigestItem(v)
 		if err != nil {
 			return nil, fmt.Errorf("dynamostore: take digest of %s: %w", email, err)

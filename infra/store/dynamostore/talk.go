@@ -7,9 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -53,10 +51,10 @@ func (s *Store) PostTalk(ctx context.Context, m store.TalkMessage) error {
 	if m.Game == "" || m.Key == "" || strings.Contains(m.Key, "~") {
 		return fmt.Errorf("dynamostore: post talk with game %q and key %q", m.Game, m.Key)
 	}
-	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName:                aws.String(s.table),
+	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{
+		TableName:                s.table,
 		Item:                     talkItem(m),
-		ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
+		ConditionExpression:      "attribute_not_exists(#pk)",
 		ExpressionAttributeNames: map[string]string{"#pk": AttrPK},
 	})
 	if err != nil {
@@ -98,25 +96,25 @@ func (s *Store) talkQuery(ctx context.Context, game, lo, hi, not string, forward
 	if game == "" || limit <= 0 {
 		return nil, nil
 	}
-	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
-		TableName:                 aws.String(s.table),
-		KeyConditionExpression:    aws.String("#pk = :pk AND #sk BETWEEN :lo AND :hi"),
+	out, err := s.client.Query(ctx, &ddb.QueryInput{
+		TableName:                 s.table,
+		KeyConditionExpression:    "#pk = :pk AND #sk BETWEEN :lo AND :hi",
 		ExpressionAttributeNames:  map[string]string{"#pk": AttrPK, "#sk": AttrSK},
 		ExpressionAttributeValues: attrMap{":pk": str(gamePK(game)), ":lo": str(lo), ":hi": str(hi)},
-		ConsistentRead:            aws.Bool(true),
-		ScanIndexForward:          aws.Bool(forward),
-		Limit:                     aws.Int32(int32(limit + 1)),
+		ConsistentRead:            true,
+		ScanIndexForward:          &forward,
+		Limit:                     int32(limit + 1),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("dynamostore: talk of %s: %w", game, err)
 	}
 	var msgs []store.TalkMessage
 	for _, it := range out.Items {
-		sk, ok := it[AttrSK].(*types.AttributeValueMemberS)
+		sk, ok := it[AttrSK].(ddb.S)
 		if !ok {
 			return nil, fmt.Errorf("dynamostore: talk of %s: item without sort key", game)
 		}
-		k := strings.TrimPrefix(sk.Value, talkPrefix)
+		k := strings.TrimPrefix(string(sk), talkPrefix)
 		if k == not || len(msgs) == limit {
 			continue
 		}
@@ -136,13 +134,13 @@ func (s *Store) SetTalkHidden(ctx context.Context, m store.TalkMessage) error {
 	if m.Game == "" || m.Key == "" {
 		return fmt.Errorf("dynamostore: hide talk with empty game or key: %w", store.ErrNotFound)
 	}
-	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName:                aws.String(s.table),
+	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{
+		TableName:                s.table,
 		Item:                     talkItem(m),
-		ConditionExpression:      aws.String("attribute_exists(#pk)"),
+		ConditionExpression:      "attribute_exists(#pk)",
 		ExpressionAttributeNames: map[string]string{"#pk": AttrPK},
 	})
-	var ccf *types.ConditionalCheckFailedException
+	var ccf *ddb.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		return fmt.Errorf("dynamostore: hide talk of %s, message %s: %w", m.Game, m.Key, store.ErrNotFound)
 	}
@@ -183,14 +181,14 @@ func (s *Store) SetTalkSeen(ctx context.Context, game string, seat int, k string
 	}
 	item := talkSeenKey(game, seat)
 	item[AttrTalkSeen] = str(k)
-	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
-		TableName:                 aws.String(s.table),
+	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{
+		TableName:                 s.table,
 		Item:                      item,
-		ConditionExpression:       aws.String("attribute_not_exists(#seen) OR #seen < :k"),
+		ConditionExpression:       "attribute_not_exists(#seen) OR #seen < :k",
 		ExpressionAttributeNames:  map[string]string{"#seen": AttrTalkSeen},
 		ExpressionAttributeValues: attrMap{":k": str(k)},
 	})
-	var ccf *types.ConditionalCheckFailedException
+	var ccf *ddb.ConditionalCheckFailedException
 	if err != nil && !errors.As(err, &ccf) {
 		return fmt.Errorf("dynamostore: set talk seen of %s seat %d: %w", game, seat, err)
 	}
@@ -222,7 +220,7 @@ func (s *Store) SetTalkMail(ctx context.Context, game string, seat int, on bool)
 	}
 	item := talkMailKey(game, seat)
 	item[AttrTalkMail] = boolean(on)
-	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(s.table), Item: item})
+	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{TableName: s.table, Item: item})
 	return wrapTalkMail(err, game, seat)
 }
 

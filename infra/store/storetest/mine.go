@@ -1,7 +1,6 @@
 package storetest
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -18,11 +17,12 @@ import (
 func RunMemberships(t *testing.T, newStore func(t *testing.T) store.PlayerStore) {
 	runSuite(t, newStore, []subtest[store.PlayerStore]{
 		{"ListedInOrderAPageAtATime", testMembershipsPaged},
-		{"PutReplacesUnlessOlder", testMembershipReplaced},
+		{"PutAgainListedOnce", testMembershipPutAgain},
 		{"TurnsSoonestFirst", testTurns},
 		{"PlayerItemStaysSmall", testMembershipsLeavePlayer},
 		{"ForgetPlayerGames", testForgetPlayerGames},
 		{"BadCursor", testMembershipBadCursor},
+		{"FirstPage", testFirstPage},
 	})
 }
 
@@ -59,11 +59,7 @@ func testMembershipsPaged(t *testing.T, s store.PlayerStore) {
 	email := newEmail(t)
 	// Given out of order; listed newest first.
 	for i, created := range []int64{30, 10, 50, 20, 40, 60} {
-		m := store.Membership{Email: email, Game: fmt.Sprintf("g%d", i), Created: created, Version: 1}
-		if i == 2 {
-			m.Summary = []byte(`{"n":"x"}`)
-		}
-		mustPutMembership(t, s, m)
+		mustPutMembership(t, s, store.Membership{Email: email, Game: fmt.Sprintf("g%d", i), Created: created})
 	}
 	want := []string{"g5", "g2", "g4", "g0", "g3", "g1"}
 	for _, limit := range []int{1, 2, 4, 6, 100} {
@@ -77,7 +73,7 @@ func testMembershipsPaged(t *testing.T, s store.PlayerStore) {
 	}
 	ms, _, err := s.Memberships(context.Background(), email, "", 2)
 	mustOK(t, err, "Memberships")
-	if m := ms[1]; m.Email != email || m.Game != "g2" || m.Created != 50 || m.Version != 1 || !bytes.Equal(m.Summary, []byte(`{"n":"x"}`)) {
+	if m := ms[1]; m.Email != email || m.Game != "g2" || m.Created != 50 {
 		t.Fatalf("second membership = %+v", m)
 	}
 	// Another player's games are not listed; an unknown player has none.
@@ -86,21 +82,17 @@ func testMembershipsPaged(t *testing.T, s store.PlayerStore) {
 	}
 }
 
-func testMembershipReplaced(t *testing.T, s store.PlayerStore) {
+// testMembershipPutAgain: a membership written again, under the address
+// in another case too, is listed once.
+func testMembershipPutAgain(t *testing.T, s store.PlayerStore) {
 	email := newEmail(t)
-	mustPutMembership(t, s, store.Membership{Email: email, Game: "g", Created: 5, Summary: []byte("v5"), Version: 5})
-	// An older version's summary does not replace a newer one's; the same
-	// version's or a newer's does.
-	err := s.PutMembership(context.Background(), store.Membership{Email: email, Game: "g", Created: 5, Summary: []byte("v4"), Version: 4})
-	if !errors.Is(err, store.ErrConflict) {
-		t.Fatalf("PutMembership of an older version: %v, want ErrConflict", err)
-	}
-	mustPutMembership(t, s, store.Membership{Email: email, Game: "g", Created: 5, Summary: []byte("v5"), Version: 5})
-	mustPutMembership(t, s, store.Membership{Email: "UP" + email, Game: "g", Created: 5, Summary: []byte("v6"), Version: 6})
-	ms, next, err := s.Memberships(context.Background(), "up"+email, "", 10)
+	mustPutMembership(t, s, store.Membership{Email: email, Game: "g", Created: 5})
+	mustPutMembership(t, s, store.Membership{Email: email, Game: "g", Created: 5})
+	mustPutMembership(t, s, store.Membership{Email: strings.ToUpper(email), Game: "g", Created: 5})
+	ms, next, err := s.Memberships(context.Background(), strings.ToUpper(email), "", 10)
 	mustOK(t, err, "Memberships")
-	if len(ms) != 1 || string(ms[0].Summary) != "v6" || ms[0].Version != 6 || next != "" {
-		t.Fatalf("memberships after replacing = %+v, %q", ms, next)
+	if len(ms) != 1 || ms[0].Game != "g" || ms[0].Email != email || ms[0].Created != 5 || next != "" {
+		t.Fatalf("memberships after writing again = %+v, %q", ms, next)
 	}
 }
 
@@ -108,14 +100,14 @@ func testTurns(t *testing.T, s store.PlayerStore) {
 	ctx := context.Background()
 	email := newEmail(t)
 	for i, due := range []int64{300, 100, 200} {
-		mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: fmt.Sprintf("g%d", i), Due: due, Summary: []byte{byte(i)}}), "PutTurn")
+		mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: fmt.Sprintf("g%d", i), Due: due}), "PutTurn")
 	}
 	games := func(limit int) []string {
 		ts, err := s.Turns(ctx, email, limit)
 		mustOK(t, err, "Turns")
 		var out []string
 		for _, tn := range ts {
-			if tn.Email != email || len(tn.Summary) != 1 {
+			if tn.Email != email {
 				t.Fatalf("turn %+v", tn)
 			}
 			out = append(out, fmt.Sprintf("%s@%d", tn.Game, tn.Due))
@@ -130,7 +122,7 @@ func testTurns(t *testing.T, s store.PlayerStore) {
 	}
 	// A turn that moves is deleted at its old time and put at its new.
 	mustOK(t, s.DeleteTurn(ctx, email, "g1", 100), "DeleteTurn")
-	mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: "g1", Due: 400, Summary: []byte{1}}), "PutTurn")
+	mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: "g1", Due: 400}), "PutTurn")
 	mustOK(t, s.DeleteTurn(ctx, email, "g2", 999), "DeleteTurn(absent)")
 	mustOK(t, s.DeleteTurn(ctx, strings.ToUpper(email), "g0", 300), "DeleteTurn(upper case)")
 	if got := games(10); !slices.Equal(got, []string{"g2@200", "g1@400"}) {
@@ -181,5 +173,74 @@ func testMembershipBadCursor(t *testing.T, s store.PlayerStore) {
 		if _, _, err := s.Memberships(context.Background(), newEmail(t), c, 10); err == nil {
 			t.Errorf("cursor %q: no error", c)
 		}
+	}
+}
+
+// testFirstPage: the first page holds the player item, the first turns
+// and the first memberships with the cursor after them, for a player who
+// owes fewer decisions than a page holds and for one who owes more, and
+// for an address with no player item.
+func testFirstPage(t *testing.T, s store.PlayerStore) {
+	ctx := context.Background()
+	names := func(p store.FirstPage) (turns, games []string) {
+		for _, tn := range p.Turns {
+			turns = append(turns, fmt.Sprintf("%s@%d", tn.Game, tn.Due))
+		}
+		for _, m := range p.Memberships {
+			games = append(games, m.Game)
+		}
+		return turns, games
+	}
+	for _, c := range []struct {
+		name         string
+		owed, limit  int
+		turns, games []string
+		rest         []string // the games after the first page, in order
+	}{
+		{"fewer owed", 2, 3, []string{"g1@999", "g0@1000"}, []string{"g5", "g4", "g3"}, []string{"g2", "g1", "g0"}},
+		{"more owed than a page", 5, 2, []string{"g4@996", "g3@997"}, []string{"g5", "g4"}, []string{"g3", "g2", "g1", "g0"}},
+		{"more owed than the read holds", store.FirstPageWindow(2), 2, []string{"g204@796", "g203@797"}, nil, nil},
+		{"all on one page", 1, 10, []string{"g0@1000"}, []string{"g5", "g4", "g3", "g2", "g1", "g0"}, nil},
+	} {
+		email := newEmail(t)
+		mustSetPrefs(t, s, email, "ru", store.MailDigest, "Europe/Moscow", false, 5)
+		for i := range 6 {
+			mustPutMembership(t, s, store.Membership{Email: email, Game: fmt.Sprintf("g%d", i), Created: int64(10 + i)})
+		}
+		for i := range c.owed { // g0 due last
+			mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: fmt.Sprintf("g%d", i), Due: int64(1000 - i)}), "PutTurn")
+		}
+		// A turn passed: not listed.
+		mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: "g5", Due: 50}), "PutTurn")
+		mustOK(t, s.DeleteTurn(ctx, email, "g5", 50), "DeleteTurn")
+		p, err := s.(store.MembershipStore).FirstPage(ctx, strings.ToUpper(email), c.limit)
+		mustOK(t, err, "FirstPage")
+		if !p.Found || p.Player.Email != email || p.Player.Mail != store.MailDigest || p.Player.TimeZone != "Europe/Moscow" {
+			t.Errorf("%s: player %+v (found %v)", c.name, p.Player, p.Found)
+		}
+		turns, games := names(p)
+		if !slices.Equal(turns, c.turns) || !slices.Equal(games, c.games) {
+			t.Errorf("%s: turns %v, games %v; want %v, %v", c.name, turns, games, c.turns, c.games)
+		}
+		if p.Unread != (c.games == nil) {
+			t.Errorf("%s: Unread %v", c.name, p.Unread)
+		}
+		var rest []string
+		for cursor := p.Next; cursor != ""; {
+			ms, next, err := s.Memberships(ctx, email, cursor, c.limit)
+			mustOK(t, err, "Memberships")
+			for _, m := range ms {
+				rest = append(rest, m.Game)
+			}
+			cursor = next
+		}
+		if !slices.Equal(rest, c.rest) {
+			t.Errorf("%s: the pages after the first: %v, want %v", c.name, rest, c.rest)
+		}
+	}
+	p, err := s.(store.MembershipStore).FirstPage(ctx, "nobody-"+newEmail(t), 5)
+	mustOK(t, err, "FirstPage(unknown)")
+	if p.Found || p.Player.Email == "" || len(p.Turns)+len(p.Memberships) != 0 || p.Next != "" {
+		t.Errorf("first page of an unknown address: %+v", p)
 	}
 }

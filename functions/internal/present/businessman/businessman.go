@@ -125,7 +125,7 @@ func (b businessGame) ActionLabel(l string, a engine.Action, name func(int) stri
 	case bm.AOfferSwap:
 		return templates.Pickf(l, "Предложить обмен: %s на %s, владелец — %s", "Offer a swap: %s for %s (%s)", cell, b.CellName(l, int(a.Amount)), name(a.Target))
 	}
-	lb, ok := phrases.Actions[a.Type]
+	lb, ok := phrases().Actions[a.Type]
 	if !ok {
 		return a.Type
 	}
@@ -207,7 +207,7 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 	cell := b.CellName(l, e.Cell)
 	m := templates.Money(l, present.Abs(e.Amount))
 	// An event told in a sentence of the same parts: %[1]s is who, %[2]s the cell and %[3]s the amount.
-	if f, ok := phrases.Events[e.Type]; ok {
+	if f, ok := phrases().Events[e.Type]; ok {
 		return templates.Pickf(l, f[0], f[1], who, cell, m)
 	}
 	switch e.Type {
@@ -637,8 +637,9 @@ func (businessGame) Squares(l string, view any, name func(int) string) []present
 //go:embed texts.json phrases.json rules.ru.html rules.en.html openapi.json
 var files embed.FS
 
-// phrases are the texts of the actions and events by type.
-var phrases = present.MustPhrases(files, "phrases.json")
+// phrases are the texts of the actions and events by type, read on their
+// first use (present.LazyPhrases).
+var phrases = present.LazyPhrases(files, "phrases.json")
 
 // Files are the game's own files (present.Filer).
 func (businessGame) Files() embed.FS { return files }

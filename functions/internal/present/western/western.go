@@ -51,7 +51,7 @@ func westernGood(l, g string) string {
 }
 
 func (w westernGame) ActionLabel(l string, a engine.Action, _ func(int) string) string {
-	lb, ok := phrases.Actions[a.Type]
+	lb, ok := phrases().Actions[a.Type]
 	if !ok {
 		return a.Type
 	}
@@ -120,7 +120,7 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 	usd := templates.USD(l, present.Abs(e.Amount))
 	// An event told in a sentence of the same parts: %[1]s is who, %[2]s the cell, %[3]s the amount in dollars, %[4]s the
 	// cell's short name and %[5]s the good.
-	if f, ok := phrases.Events[e.Type]; ok {
+	if f, ok := phrases().Events[e.Type]; ok {
 		return templates.Pickf(l, f[0], f[1], who, cell, usd, short, good)
 	}
 	switch e.Type {
@@ -449,8 +449,9 @@ func (westernGame) Squares(l string, view any, name func(int) string) []present.
 //go:embed texts.json phrases.json rules.ru.html rules.en.html openapi.json
 var files embed.FS
 
-// phrases are the texts of the actions and events by type.
-var phrases = present.MustPhrases(files, "phrases.json")
+// phrases are the texts of the actions and events by type, read on their
+// first use (present.LazyPhrases).
+var phrases = present.LazyPhrases(files, "phrases.json")
 
 // Files are the game's own files (present.Filer).
 func (westernGame) Files() embed.FS { return files }

@@ -13,7 +13,11 @@ import (
 )
 
 // Handler is the HTTP API and the pages of a.
-func Handler(a *wiring.App) http.Handler {
+func Handler(a *wiring.App) http.Handler { return On(httpapi.NewRouter(), a) }
+
+// On is the HTTP API and the pages of a, on routes made beforehand
+// (httpapi.NewRouter).
+func On(routes *httpapi.Router, a *wiring.App) http.Handler {
 	w := a.Web()
-	return httpapi.New(httpapi.Deps{Service: a.Service, Leagues: a.Leagues, Log: a.Log, BaseURL: w.BaseURL, Extra: w.Extra, MailboxURL: w.MailboxURL})
+	return routes.Serve(httpapi.Deps{Service: a.Service, Leagues: a.Leagues, Log: a.Log, BaseURL: w.BaseURL, Extra: w.Extra, MailboxURL: w.MailboxURL})
 }

@@ -59,8 +59,8 @@ func main() {
 	var progress func(calendar.Setup, calendar.Result)
 	if *verbose {
 		progress = func(s calendar.Setup, r calendar.Result) {
-			fmt.Fprintf(os.Stderr, "%v seed %d: %.1f days, finished %v, turns each %.0f, mails %v, waits %d, longest %.1f h, missed %d, bots %d\n",
-				s, r.Seed, r.Days, r.Finished, r.TurnsEach(), r.Mails, r.Waits, r.LongestWait.Hours(), r.Missed, r.Bots)
+			fmt.Fprintf(os.Stderr, "%v seed %d: %.1f days, finished %v, turns each %.0f, mails %v, waits %d, longest %.1f h, missed %d, bots %d, moves %d, game writes %d, organiser's mails %d, visits %d, decisions posted %d\n",
+				s, r.Seed, r.Days, r.Finished, r.TurnsEach(), r.Mails, r.Waits, r.LongestWait.Hours(), r.Missed, r.Bots, r.Moves, r.Writes, r.OrganiserMails, r.Visits, r.Decisions)
 		}
 	}
 	began := time.Now()
