@@ -2,8 +2,9 @@ package store
 
 import "context"
 
-// MaxBatch is the most games one GetGames request reads (DynamoDB's
-// BatchGetItem limit).
+// MaxBatch is the most items one batch read reads (DynamoDB's
+// BatchGetItem limit): MaxBatch games with GetGames, half as many with
+// their sent markers with GetGamesSent.
 const MaxBatch = 100
 
 // BatchGetter is a Store that reads many games in one request: the sweep
@@ -13,4 +14,15 @@ type BatchGetter interface {
 	// GetGames reads the games of ids (at most MaxBatch) with strongly
 	// consistent reads, by id; an id with no game is left out.
 	GetGames(ctx context.Context, ids []string) (map[string]Game, error)
+}
+
+// BatchSentGetter is a Store that reads many games and their sent
+// markers (SentStore) in one request: the sweep's tick of a game with
+// mail in its outbox needs both, and would otherwise read the marker
+// alone, a request a game.
+type BatchSentGetter interface {
+	// GetGamesSent reads the games of ids (at most MaxBatch/2) and their
+	// sent markers with strongly consistent reads, by id; an id with no
+	// game, or no marker, is left out of that map.
+	GetGamesSent(ctx context.Context, ids []string) (map[string]Game, map[string]Sent, error)
 }

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
@@ -70,18 +69,30 @@ func itemBytes(it ddb.Item) int {
 // sender.
 func wiredApp(t *testing.T, client *ddb.Client, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store, string) {
 	t.Helper()
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	table := "games-" + hex.EncodeToString(b[:])
+	table := newTableName()
 	if err := dynamostore.CreateTable(t.Context(), client, table); err != nil {
 		t.Fatal(err)
 	}
+	clk.unix.Store(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Unix())
+	app, ds := wiredAppOn(t, client, table, clk, sender)
+	return app, ds, table
+}
+
+// wiredAppOn is wiredApp on the existing table, at the time clk says.
+func wiredAppOn(t *testing.T, client *ddb.Client, table string, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store) {
+	t.Helper()
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
 	ds := dynamostore.New(client, table)
-	clk.unix.Store(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Unix())
 	app := wiring.New(wiring.Parts{Log: discardLog(), Store: ds, Keys: keys, Limits: servicetest.Roomy, Now: clk.now,
 		Rand: testenv.Rand(t.Name()), Mail: wiring.NewMail(sender, nil, false)})
-	return app, ds, table
+	return app, ds
+}
+
+// newTableName is a table name no test has used.
+func newTableName() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return "games-" + hex.EncodeToString(b[:])
 }
 
 // TestScaleOnePlayer: one player in 10,000 games (PBM_SCALE_GAMES). Their
@@ -96,40 +107,18 @@ func TestScaleOnePlayer(t *testing.T) {
 	}
 	games := scaleGames(t)
 	ops := &opCounter{ops: map[string]int{}}
+	// Counted over a transport that keeps idle connections for the
+	// sweep's workers, as the client's own does (http.DefaultTransport's
+	// 2 a host would have them open new ones all the time).
 	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) {
-		o.HTTPClient = &http.Client{Transport: ops}
+		o.HTTPClient = &http.Client{Transport: &countingRoundTripper{ops: ops, base: keepAliveTransport()}}
 	})
 	clk := &clock{}
 	app, ds, table := wiredApp(t, client, clk, &countingSender{sent: map[string]int{}})
 	svc := app.Service
 
 	t0 := time.Now()
-	idx := make([]string, games)
-	for i := range idx {
-		idx[i] = strconv.Itoa(i)
-	}
-	err := service.ForEach(t.Context(), idx, func(ctx context.Context, i string) error {
-		c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", DeadlineHours: 4,
-			Organiser: service.Person{Email: "o" + i + "@pbm.test"},
-			Seats:     []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B" + i, Email: "b" + i + "@pbm.test"}}})
-		if err != nil {
-			return err
-		}
-		if c.Unconfirmed {
-			if err := svc.Confirm(ctx, c.ID); err != nil {
-				return err
-			}
-		}
-		for s := 0; s < 2; s++ {
-			if _, err := svc.Accept(ctx, c.ID, s); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	makeScaleGames(t, svc, games)
 	t.Logf("made %d games in %v", games, time.Since(t0).Round(time.Millisecond))
 
 	// "My games" of the player in all of them, who has chosen their

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -336,17 +335,13 @@ const FoldIdle = time.Hour
 // Sweep drains every game that still has pending mail and has not been
 // written for SweepIdle, service.SweepWorkers at a time, and writes once
 // without its sent mail a game that is over or left alone for FoldIdle.
+// Each game is read once (with its marker), and drained as read.
 func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]string, error)) error {
 	ids, err := pending(ctx)
 	if err != nil {
 		return fmt.Errorf("sweep: %w", err)
 	}
-	var (
-		mu   sync.Mutex
-		errs []error
-	)
-	_ = service.ForEach(ctx, ids, func(ctx context.Context, id string) error {
-		rec, _, err := n.Service.Load(ctx, id)
+	return n.Service.LoadEach(ctx, ids, func(ctx context.Context, id string, rec *service.Record, ver int64, err error) error {
 		var idle, fold bool
 		if err == nil {
 			left := n.now().Sub(time.Unix(rec.Updated, 0))
@@ -360,16 +355,11 @@ func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]s
 		case err == nil && len(rec.Outbox) == 0:
 			err = n.Service.FoldSent(ctx, id)
 		case err == nil:
-			err = n.Drain(ctx, id)
+			err = n.drain(ctx, rec, ver, n.Service.SettleAt) // Drain, of the game just read
 		default:
 			err = fmt.Errorf("sweep %s: %w", id, err)
 		}
-		if err != nil {
-			mu.Lock()
-			errs = append(errs, err)
-			mu.Unlock()
-		}
 		return err
 	})
-	return errors.Join(errs...)
+
 }

@@ -114,6 +114,11 @@ func (s *Service) tickGame(ctx context.Context, id string, game store.Game) (boo
 	if err != nil {
 		return false, err
 	}
+	return s.tickRecord(ctx, rec, ver)
+}
+
+// tickRecord is tick of the game loaded as rec, version ver.
+func (s *Service) tickRecord(ctx context.Context, rec *Record, ver int64) (bool, error) {
 	if rec.Status != StatusPlaying || rec.Paused != 0 {
 		return false, nil
 	}
@@ -289,21 +294,22 @@ func (s *Service) TickAll(ctx context.Context) (int, error) {
 }
 
 // TickDue ticks every game the store says is waking by now: the list is
-// handed out in batches of TickBatch to SweepWorkers workers, each
-// reading its batch in one request (where the store can) and ticking its
-// games one after another through Tick's conditional commit, which fails
-// if the game changed since the batch was read. A game another sweep or a move wrote meanwhile is
-// left to them (its commit fails on the version): two sweeps at once play
-// and mail each thing once. It returns how many games were listed and the
-// ids of those it wrote: their mail is fresh, the stream's notifier's
-// (the sweep's drain of pending mail need not read them again).
+// handed out in batches (tickBatch) to SweepWorkers workers, each reading
+// its batch in one request where the store can (the games and their sent
+// markers) and ticking its games one after another through Tick's
+// conditional commit, which fails if the game changed since the batch was
+// read. A game another sweep or a move wrote meanwhile is left to them
+// (its commit fails on the version): two sweeps at once play and mail
+// each thing once. It returns how many games were listed and the ids of
+// those it wrote: their mail is fresh, the stream's notifier's (the
+// sweep's drain of pending mail need not read them again).
 func (s *Service) TickDue(ctx context.Context) (listed int, written []string, err error) {
 	ids, err := s.store.Waking(ctx, s.now().Unix())
 	if err != nil {
 		return 0, nil, fmt.Errorf("waking games: %w", err)
 	}
 	var mu sync.Mutex
-	err = forAll(ctx, slices.Collect(slices.Chunk(ids, TickBatch)), func(ctx context.Context, batch []string) error {
+	err = forAll(ctx, slices.Collect(slices.Chunk(ids, s.tickBatch())), func(ctx context.Context, batch []string) error {
 		read, err := s.readBatch(ctx, batch)
 		if err != nil {
 			return err
@@ -328,35 +334,124 @@ func (s *Service) TickDue(ctx context.Context) (listed int, written []string, er
 	return len(ids), written, err
 }
 
-// TickBatch is how many games a sweep's worker reads at once (one
-// request where the store reads batches) and then ticks one by one.
-const TickBatch = store.MaxBatch
+// batchRead is what a sweep's worker read of its batch of games in one
+// request.
+type batchRead struct {
+	games map[string]store.Game
+	// sent holds the games' sent markers (none: not in the map), read
+	// with them where the store can; nil if they were not.
+	sent map[string]store.Sent
+}
 
-// readBatch reads the games of ids in one request if the store can; nil
-// if it cannot.
-func (s *Service) readBatch(ctx context.Context, ids []string) (map[string]store.Game, error) {
+// batchSent tells whether the sweep reads the games' sent markers with
+// them: the service keeps markers, and the store reads both at once.
+func (s *Service) batchSent() (store.BatchSentGetter, bool) {
+	bs, ok := s.store.(store.BatchSentGetter)
+	return bs, ok && s.sent != nil
+}
+
+// tickBatch is how many games a sweep's worker reads at once (one
+// request where the store reads batches) and then ticks one by one.
+func (s *Service) tickBatch() int {
+	if _, ok := s.batchSent(); ok {
+		return store.MaxBatch / 2 // a game and its marker
+	}
+	return store.MaxBatch
+}
+
+// readBatch reads the games of ids, and their markers where the service
+// keeps them, in one request if the store can; nil if it cannot.
+func (s *Service) readBatch(ctx context.Context, ids []string) (*batchRead, error) {
+	if bs, ok := s.batchSent(); ok {
+		games, sent, err := bs.GetGamesSent(ctx, ids)
+		if err != nil {
+			return nil, fmt.Errorf("read %d games: %w", len(ids), err)
+		}
+		return &batchRead{games: games, sent: sent}, nil
+	}
 	bg, ok := s.store.(store.BatchGetter)
 	if !ok {
 		return nil, nil
 	}
 	games, err := bg.GetGames(ctx, ids)
 	if err != nil {
-		return nil, fmt.Errorf("waking games: %w", err)
+		return nil, fmt.Errorf("read %d games: %w", len(ids), err)
 	}
-	return games, nil
+	return &batchRead{games: games}, nil
 }
 
 // tickBatched ticks the game id as read in its batch (read), or read
 // alone if the batch was not read.
-func (s *Service) tickBatched(ctx context.Context, id string, read map[string]store.Game) (bool, error) {
-	if read == nil {
-		return s.tick(ctx, id)
-	}
-	g, ok := read[id]
-	if !ok {
+func (s *Service) tickBatched(ctx context.Context, id string, read *batchRead) (bool, error) {
+	if read != nil && !read.has(id) {
 		return false, nil // listed by the index, but gone
 	}
-	return s.tickGame(ctx, id, g)
+	rec, ver, err := s.loadBatched(ctx, id, read)
+	if err != nil {
+		return false, err
+	}
+	return s.tickRecord(ctx, rec, ver)
+}
+
+// has tells whether the batch holds the game id.
+func (b *batchRead) has(id string) bool {
+	_, ok := b.games[id]
+	return ok
+}
+
+// loadBatched is Load of the game id from its batch (read), or read
+// alone if the batch was not read.
+func (s *Service) loadBatched(ctx context.Context, id string, read *batchRead) (*Record, int64, error) {
+	if read == nil {
+		return s.Load(ctx, id)
+	}
+	g, ok := read.games[id]
+	if !ok {
+		return nil, 0, fmt.Errorf("load game %s: %w", id, store.ErrNotFound)
+	}
+	if read.sent == nil {
+		return s.loaded(ctx, id, g)
+	}
+	// loaded's work, with the marker the batch read.
+	rec, err := s.decodeGame(ctx, g)
+	if err != nil {
+		return nil, 0, err
+	}
+	if len(rec.Outbox) > 0 {
+		if err := foldMarker(rec, read.sent[id]); err != nil {
+			return nil, 0, fmt.Errorf("load game %s: %w", id, err)
+		}
+	}
+	return rec, g.Version, nil
+}
+
+// LoadEach reads the games of ids as Load reads each, but a batch at a
+// time where the store can (one request for the games of a batch and
+// their sent markers), SweepWorkers batches at once, and calls fn with
+// each game read, or with the error of a game that could not be read
+// (rec nil). It returns the errors fn returned, joined. The sweep's drain
+// of pending mail reads the games through it.
+func (s *Service) LoadEach(ctx context.Context, ids []string, fn func(ctx context.Context, id string, rec *Record, ver int64, err error) error) error {
+	var (
+		mu   sync.Mutex
+		errs []error
+	)
+	_ = forAll(ctx, slices.Collect(slices.Chunk(ids, s.tickBatch())), func(ctx context.Context, batch []string) error {
+		read, readErr := s.readBatch(ctx, batch)
+		for _, id := range batch {
+			rec, ver, err := (*Record)(nil), int64(0), readErr
+			if err == nil {
+				rec, ver, err = s.loadBatched(ctx, id, read)
+			}
+			if err := fn(ctx, id, rec, ver, err); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+		}
+		return nil
+	})
+	return errors.Join(errs...)
 }
 
 // PendingOutbox lists the games with mail still to send (for the sweep).

@@ -32,12 +32,18 @@ const maxMarkAttempts = 5
 // outbox is empty costs no read.
 func (s *Service) foldSent(ctx context.Context, rec *Record) error {
 	m, err := s.sent.GetSent(ctx, rec.ID)
-	if errors.Is(err, store.ErrNotFound) {
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return err
+	}
+	return foldMarker(rec, m)
+}
+
+// foldMarker is foldSent with the game's marker m already read (version
+// 0: none).
+func foldMarker(rec *Record, m store.Sent) error {
+	if m.Version == 0 {
 		rec.SentVer, rec.sentEntries = 0, nil
 		return nil
-	}
-	if err != nil {
-		return err
 	}
 	entries, err := decodeSent(m)
 	if err != nil {

@@ -10,45 +10,76 @@ import (
 	"github.com/pbmgames/pbm/infra/store"
 )
 
-var _ store.BatchGetter = (*Store)(nil)
+var (
+	_ store.BatchGetter     = (*Store)(nil)
+	_ store.BatchSentGetter = (*Store)(nil)
+)
 
 // GetGames reads the games with one consistent BatchGetItem, and another
 // for whatever DynamoDB left unprocessed (it may, under load), until none
 // is left.
 func (s *Store) GetGames(ctx context.Context, ids []string) (map[string]store.Game, error) {
-	if len(ids) > store.MaxBatch {
-		return nil, fmt.Errorf("dynamostore: get %d games at once, at most %d", len(ids), store.MaxBatch)
+	games, _, err := s.getBatch(ctx, ids, store.MaxBatch, false)
+	return games, err
+}
+
+// GetGamesSent reads the games and their sent markers as GetGames reads
+// the games: one BatchGetItem of both items of each game.
+func (s *Store) GetGamesSent(ctx context.Context, ids []string) (map[string]store.Game, map[string]store.Sent, error) {
+	return s.getBatch(ctx, ids, store.MaxBatch/2, true)
+}
+
+// getBatch reads the games of ids, at most most of them, and their
+// markers if withSent, with consistent BatchGetItems until none is left
+// unprocessed.
+func (s *Store) getBatch(ctx context.Context, ids []string, most int, withSent bool) (map[string]store.Game, map[string]store.Sent, error) {
+	if len(ids) > most {
+		return nil, nil, fmt.Errorf("dynamostore: get %d games at once, at most %d", len(ids), most)
 	}
-	keys := make([]ddb.Item, 0, len(ids))
+	keys := make([]ddb.Item, 0, 2*len(ids))
 	seen := map[string]bool{}
 	for _, id := range ids {
 		if id != "" && !seen[id] {
 			seen[id] = true
 			keys = append(keys, key(gamePK(id), gameSK))
+			if withSent {
+				keys = append(keys, key(gamePK(id), sentSK))
+			}
 		}
 	}
-	games := make(map[string]store.Game, len(keys))
+	games := make(map[string]store.Game, len(seen))
+	var markers map[string]store.Sent
+	if withSent {
+		markers = make(map[string]store.Sent, len(seen))
+	}
 	for len(keys) > 0 {
 		out, err := s.client.BatchGetItem(ctx, &ddb.BatchGetItemInput{RequestItems: map[string]ddb.KeysAndAttributes{
 			s.table: {Keys: keys, ConsistentRead: true},
 		}})
 		if err != nil {
-			return nil, fmt.Errorf("dynamostore: get %d games: %w", len(keys), err)
+			return nil, nil, fmt.Errorf("dynamostore: get %d games: %w", len(seen), err)
 		}
 		for _, it := range out.Responses[s.table] {
-			pk, ok := it[AttrPK].(ddb.S)
-			if !ok || !strings.HasPrefix(string(pk), gamePrefix) {
-				return nil, fmt.Errorf("dynamostore: get games: unexpected item %v", it[AttrPK])
+			pk, okPK := it[AttrPK].(ddb.S)
+			sk, okSK := it[AttrSK].(ddb.S)
+			if !okPK || !okSK || !strings.HasPrefix(string(pk), gamePrefix) {
+				return nil, nil, fmt.Errorf("dynamostore: get games: unexpected item %v", it[AttrPK])
 			}
 			id := strings.TrimPrefix(string(pk), gamePrefix)
 			a := attrs{item: it}
-			g := decodeGame(id, &a)
-			if a.err != nil {
-				return nil, fmt.Errorf("dynamostore: get game %s: %w", id, a.err)
+			switch string(sk) {
+			case gameSK:
+				games[id] = decodeGame(id, &a)
+			case sentSK:
+				markers[id] = store.Sent{GameID: id, Version: a.num(AttrVer), Body: a.bin(AttrBody)} // as GetSent reads it
+			default:
+				return nil, nil, fmt.Errorf("dynamostore: get games: unexpected item %s %s", pk, sk)
 			}
-			games[id] = g
+			if a.err != nil {
+				return nil, nil, fmt.Errorf("dynamostore: get game %s (%s): %w", id, sk, a.err)
+			}
 		}
 		keys = out.UnprocessedKeys[s.table].Keys
 	}
-	return games, nil
+	return games, markers, nil
 }
