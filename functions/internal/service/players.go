@@ -17,9 +17,10 @@ import (
 var errNoPlayers = errors.New("no player store configured")
 
 // Player reads what is kept about an address, and the ids of all their
-// games, sorted: one query a thousand games besides the player item (a
-// mail reads Prefs, a page MyGames). An unknown address is a player with
-// no games and default preferences.
+// games, sorted: one query a thousand games besides the player item. No
+// request a player makes needs it (a mail reads Prefs, "my games" a page
+// at a time, MyGamesOf); it is the whole list, for tools and tests. An
+// unknown address is a player with no games and default preferences.
 func (s *Service) Player(ctx context.Context, email string) (store.Player, error) {
 	p, err := s.Prefs(ctx, email)
 	if err != nil {
