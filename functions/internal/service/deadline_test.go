@@ -4,14 +4,11 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
-	"github.com/pbmgames/pbm/infra/linksign"
-	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
@@ -20,12 +17,7 @@ import (
 // seat handed to a bot after two misses in a row — which then plays at once
 // whenever the seat owes a decision.
 func TestDeadlines(t *testing.T) {
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "d.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
 		Rand: testenv.Rand(t.Name())})
@@ -161,12 +153,7 @@ func mustRecent(t *testing.T, rec *service.Record) []service.Entry {
 // TestDeadlinesDrop: with on_misses "drop", the second miss in a row makes
 // the player leave the game instead of handing the seat to a bot.
 func TestDeadlinesDrop(t *testing.T) {
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "drop.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
 		Rand: testenv.Rand(t.Name())})

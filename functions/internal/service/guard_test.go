@@ -4,25 +4,18 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
-	"github.com/pbmgames/pbm/infra/linksign"
-	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
 // guardWorld is a service on its own store with a clock the test moves.
 func guardWorld(t *testing.T, limits service.Limits) (*service.Service, *time.Time) {
 	t.Helper()
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "g.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler), Limits: limits, Rand: testenv.Rand(t.Name())})
 	return svc, &now

@@ -14,8 +14,6 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
-	"github.com/pbmgames/pbm/infra/linksign"
-	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
 
 // seededGame is a whole game played through the service by seeded people
@@ -43,12 +41,7 @@ func newSeededGame(t *testing.T, kind, options string, seats int) *seededGame {
 // newInvitedGame is a seeded game waiting for its players to accept.
 func newInvitedGame(t *testing.T, kind, options string, seats int) *seededGame {
 	t.Helper()
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "g.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	g := &seededGame{now: &now, rng: rand.New(rand.NewPCG(7, 11))}
 	g.svc = service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return *g.now },

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -17,7 +16,6 @@ import (
 	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
-	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
@@ -63,12 +61,7 @@ func unversion(t *testing.T, st *boltstore.Store, id string) {
 // rules, when it goes on under them. One that does not replay under
 // today's rules can be viewed but not played on.
 func TestUnversionedGamesSettleTheirRules(t *testing.T) {
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "g.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
 		Limits: servicetest.Roomy, Rand: testenv.Rand(t.Name())})
@@ -156,7 +149,7 @@ func TestUnversionedGamesSettleTheirRules(t *testing.T) {
 	if len(g.Owing()) != 0 || len(g.Score()) != 3 {
 		t.Errorf("a first-version game: owing %v, scores %v; want none owing, its standings", g.Owing(), g.Score())
 	}
-	_, err = svc.Act(t.Context(), unversioned, 0, engine.Action{Type: western.ARoll}, "first-version-roll", service.Precondition{})
+	_, err := svc.Act(t.Context(), unversioned, 0, engine.Action{Type: western.ARoll}, "first-version-roll", service.Precondition{})
 	var e *service.Error
 	if !errors.As(err, &e) || e.Code != service.CodeWrongStatus {
 		t.Errorf("a move in a first-version game: %v, want wrong_status", err)

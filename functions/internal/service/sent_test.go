@@ -3,15 +3,12 @@ package service_test
 import (
 	"encoding/json"
 	"log/slog"
-	"path/filepath"
 	"slices"
 	"testing"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
-	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
-	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
@@ -20,12 +17,7 @@ import (
 // next write of the game drops the mail for good and the marker forgets
 // it; FoldSent writes a game once, only while it holds marked mail.
 func TestSentMarker(t *testing.T) {
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "sent.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	svc := service.New(service.Config{Store: st, Sent: st, Keys: keys, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
 	ctx := t.Context()
 	c := servicetest.Create(t, svc, service.CreateRequest{Kind: "western", Organiser: service.Person{Email: "o@pbm.test"},

@@ -5,9 +5,12 @@
 package servicetest
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
 
 // Roomy are limits no test that makes many games reaches.
@@ -34,4 +37,26 @@ func Create(t testing.TB, svc *service.Service, req service.CreateRequest) servi
 		Confirm(t, svc, c.ID)
 	}
 	return c
+}
+
+// Bolt opens a bbolt store in the test's own directory, closed when the
+// test ends.
+func Bolt(t testing.TB) *boltstore.Store {
+	t.Helper()
+	st, err := boltstore.Open(filepath.Join(t.TempDir(), "games.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	return st
+}
+
+// Keys is a keyring of one test key.
+func Keys(t testing.TB) *linksign.Keyring {
+	t.Helper()
+	keys, err := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
 }
