@@ -294,6 +294,17 @@ func (s *Service) MyGamesOf(ctx context.Context, token, cursor string, limit int
 	if err != nil {
 		return MyGames{}, err
 	}
+	if len(me.Player.Games) > 0 && l.cursor == "" {
+		// Listed by an older version: made memberships once, once the
+		// link is known good, and the first page read again.
+		if err := s.migrateGames(ctx, me.Player); err != nil {
+			return MyGames{}, err
+		}
+		if _, err := s.readList(ctx, me.Email, &l, limit); err != nil {
+			return MyGames{}, err
+		}
+		me.Player.Games = nil
+	}
 	games, err := s.showList(ctx, me.Email, l)
 	if err != nil {
 		return MyGames{}, fmt.Errorf("my games: %w", err)
@@ -349,14 +360,6 @@ func (s *Service) readList(ctx context.Context, email string, l *list, limit int
 	first, err := s.players.FirstPage(ctx, email, limit)
 	if err != nil {
 		return first.Player, fmt.Errorf("my games: %w", err)
-	}
-	if len(first.Player.Games) > 0 { // listed by an older version: once
-		if err := s.migrateGames(ctx, first.Player); err != nil {
-			return first.Player, err
-		}
-		if first, err = s.players.FirstPage(ctx, email, limit); err != nil {
-			return first.Player, fmt.Errorf("my games: %w", err)
-		}
 	}
 	l.turns, l.ms, l.next = first.Turns, first.Memberships, first.Next
 	if first.Unread {
