@@ -8,7 +8,9 @@ import (
 	"net/http"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -269,5 +271,36 @@ func TestGameItemLayout(t *testing.T) {
 	want["upd"] = &types.AttributeValueMemberN{Value: "6"}
 	if got := item(); !reflect.DeepEqual(got, want) {
 		t.Errorf("item = %#v, want %#v", got, want)
+	}
+}
+
+// TestPassedTurnExpires: a passed turn is marked with the table's TTL at
+// the wall clock's now, not at a time so far past that DynamoDB's TTL
+// would never delete it (it skips values more than five years old).
+func TestPassedTurnExpires(t *testing.T) {
+	ctx := t.Context()
+	client := testenv.DynamoClient(t, testenv.Dynalite(t))
+	table := newTable(t, client)
+	s := dynamostore.New(client, table)
+	if err := s.PutTurn(ctx, store.Turn{Email: "ttl@pbm.test", Game: "g1", Due: 2_000_000_000}); err != nil {
+		t.Fatal(err)
+	}
+	before := time.Now().Unix()
+	if err := s.DeleteTurn(ctx, "ttl@pbm.test", "g1", 2_000_000_000); err != nil {
+		t.Fatal(err)
+	}
+	after := time.Now().Unix()
+	out, err := client.Query(ctx, &ddb.QueryInput{TableName: table, KeyConditionExpression: "pk = :pk",
+		ExpressionAttributeValues: ddb.Item{":pk": ddb.S("PLAYER#ttl@pbm.test")}, ConsistentRead: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Items) != 1 {
+		t.Fatalf("%d items in the player's partition, want the marked turn", len(out.Items))
+	}
+	n, ok := out.Items[0][dynamostore.AttrTTL].(ddb.N)
+	ttl, err := strconv.ParseInt(string(n), 10, 64)
+	if !ok || err != nil || ttl < before || ttl > after {
+		t.Errorf("the passed turn's ttl = %v, want the time it was marked, in [%d, %d]", out.Items[0][dynamostore.AttrTTL], before, after)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 
@@ -106,8 +107,10 @@ func (s *Store) PutTurn(ctx context.Context, t store.Turn) error {
 	return nil
 }
 
-// DeleteTurn marks the turn item gone with one conditional UpdateItem
-// (ttl: now), which creates no item when there is none.
+// DeleteTurn marks the turn item gone with one conditional UpdateItem,
+// which creates no item when there is none. Its ttl is the wall clock's
+// now, which the table's TTL compares with: a mark far in the past would
+// never be deleted (TTL skips values more than five years old).
 func (s *Store) DeleteTurn(ctx context.Context, email, game string, due int64) error {
 	email = normEmail(email)
 	t := store.Turn{Email: email, Game: game, Due: due}
@@ -117,7 +120,7 @@ func (s *Store) DeleteTurn(ctx context.Context, email, game string, due int64) e
 		UpdateExpression:          "SET #ttl = :gone",
 		ConditionExpression:       "attribute_exists(#pk)",
 		ExpressionAttributeNames:  map[string]string{"#ttl": AttrTTL, "#pk": AttrPK},
-		ExpressionAttributeValues: attrMap{":gone": num(1)},
+		ExpressionAttributeValues: attrMap{":gone": num(time.Now().Unix())},
 	})
 	if err = mapErr(err); errors.Is(err, store.ErrConflict) {
 		return nil // no such turn
