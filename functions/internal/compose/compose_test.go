@@ -20,9 +20,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
-	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
-	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden mails in testdata/")
@@ -47,12 +45,7 @@ func newFixture(t testing.TB, seats int, moves int) fixture {
 // so (or the game ends).
 func newGame(t testing.TB, kind, options string, seats int, stop func(g engine.Game, moves int) bool) fixture {
 	t.Helper()
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "mail.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now },
 		Rand: rand.NewChaCha8([32]byte{'m', 'a', 'i', 'l'}), Log: slog.New(slog.DiscardHandler)})

@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -12,8 +11,8 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
-	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
@@ -25,12 +24,7 @@ import (
 func TestConfirmMail(t *testing.T) {
 	for _, lang := range []string{"ru", "en"} {
 		t.Run(lang, func(t *testing.T) {
-			st, err := boltstore.Open(filepath.Join(t.TempDir(), "mail.db"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { st.Close() })
-			keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+			st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 			now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 			svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
 			spam := []string{"Cheap pills at example.net", "Купите слонов", "Win a prize"}

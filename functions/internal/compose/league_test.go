@@ -2,7 +2,6 @@ package compose_test
 
 import (
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -11,8 +10,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/league"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
-	"github.com/pbmgames/pbm/infra/linksign"
-	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
@@ -21,12 +19,7 @@ import (
 // with the member's row marked and their move; each with the league's
 // page and an unsubscribe link.
 func TestLeagueMails(t *testing.T) {
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "mail.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
 	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
 		Rand: testenv.Rand(t.Name())})

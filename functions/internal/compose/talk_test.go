@@ -2,7 +2,6 @@ package compose_test
 
 import (
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -10,9 +9,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
-	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
-	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
@@ -21,12 +18,7 @@ import (
 // move.
 func talkGame(t *testing.T) (*service.Service, *compose.Composer, string, int) {
 	t.Helper()
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "talk.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	svc := service.New(service.Config{Store: st, Talk: st, Keys: keys, Now: func() time.Time { now = now.Add(time.Second); return now },
 		Rand: testenv.Rand(t.Name()), Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy})

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -15,7 +14,6 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
-	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -56,12 +54,7 @@ func (r *recorder) to(email string) []string {
 // preferences from the store; its clock stands at now.
 func mailingWorld(t *testing.T) (st *boltstore.Store, svc *service.Service, n *notify.Notifier, sender *recorder, now time.Time) {
 	t.Helper()
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "mail.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now = time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	sender = &recorder{}

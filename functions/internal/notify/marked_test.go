@@ -171,12 +171,7 @@ func TestCrashInjectionMarked(t *testing.T) {
 // game once without it, and the index lets it go.
 func TestSweepFoldsMarkedGames(t *testing.T) {
 	ctx := context.Background()
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "fold.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	sender := &recorder{}

@@ -3,15 +3,13 @@ package notify_test
 import (
 	"context"
 	"log/slog"
-	"path/filepath"
 	"testing"
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
-	"github.com/pbmgames/pbm/infra/linksign"
-	"github.com/pbmgames/pbm/infra/store/boltstore"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
@@ -20,12 +18,7 @@ import (
 // drives it too — here three years ahead of the machine's.
 func TestSweepClock(t *testing.T) {
 	ctx := context.Background()
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "sweep.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Now().AddDate(3, 0, 0)
 	clock := func() time.Time { return now }
 	sender := &recorder{fail: true}
