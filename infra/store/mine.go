@@ -70,8 +70,6 @@ type MembershipStore interface {
 	// (nothing to delete is no error). Each is one small write.
 	PutTurn(ctx context.Context, t Turn) error
 	DeleteTurn(ctx context.Context, email, game string, due int64) error
-	// Turns lists at most limit of the player's turns, soonest due first.
-	Turns(ctx context.Context, email string, limit int) ([]Turn, error)
 	// FirstPage reads what the first page of "my games" shows: the
 	// player item, the player's first turns and first memberships, each
 	// at most limit, and the cursor after those memberships (Memberships

@@ -149,8 +149,8 @@ func (s *Store) DeleteTurn(ctx context.Context, email, game string, due int64) e
 	return nil
 }
 
-// Turns reads the player's first turns.
-func (s *Store) Turns(ctx context.Context, email string, limit int) ([]store.Turn, error) {
+// turns reads the player's first turns.
+func (s *Store) turns(ctx context.Context, email string, limit int) ([]store.Turn, error) {
 	email = normEmail(email)
 	if email == "" || limit < 1 {
 		return nil, nil
@@ -201,7 +201,7 @@ func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.F
 	// The turns that fill DynamoDB's window leave the memberships unread
 	// there: the same here.
 	window := store.FirstPageWindow(limit)
-	if page.Turns, err = s.Turns(ctx, email, window); err != nil {
+	if page.Turns, err = s.turns(ctx, email, window); err != nil {
 		return page, err
 	}
 	if page.Unread = len(page.Turns) >= window-1; !page.Unread {

@@ -20,7 +20,7 @@ import (
 // keys all they hold. The sort keys keep the partition in the order the
 // first page of "my games" shows it, so that one Query reads the player
 // item, their turns soonest due first and their games newest first
-// (FirstPage); a page of either alone is one Query of its range. No
+// (FirstPage); a later page of games is one Query of their range. No
 // function may delete an item (template.yaml): a turn that passes is
 // marked with ttl, which the table's TTL deletes within days, and the
 // listings skip until then.
@@ -129,27 +129,6 @@ func (s *Store) DeleteTurn(ctx context.Context, email, game string, due int64) e
 		return fmt.Errorf("dynamostore: delete turn of %s in game %s: %w", email, game, err)
 	}
 	return nil
-}
-
-// Turns reads the first turns with one Query.
-func (s *Store) Turns(ctx context.Context, email string, limit int) ([]store.Turn, error) {
-	email = normEmail(email)
-	if email == "" || limit < 1 {
-		return nil, nil
-	}
-	out, err := s.pageQuery(ctx, email, turnPrefix, "", limit)
-	if err != nil {
-		return nil, fmt.Errorf("dynamostore: turns of %s: %w", email, err)
-	}
-	ts := make([]store.Turn, 0, len(out.Items))
-	for _, it := range out.Items {
-		t, err := decodeTurn(email, it)
-		if err != nil {
-			return nil, err
-		}
-		ts = append(ts, t)
-	}
-	return ts, nil
 }
 
 // ForgetPlayerGames deletes ids from the player item's game set with one

@@ -103,8 +103,9 @@ func testTurns(t *testing.T, s store.PlayerStore) {
 		mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: fmt.Sprintf("g%d", i), Due: due}), "PutTurn")
 	}
 	games := func(limit int) []string {
-		ts, err := s.Turns(ctx, email, limit)
-		mustOK(t, err, "Turns")
+		page, err := s.FirstPage(ctx, email, limit)
+		mustOK(t, err, "FirstPage")
+		ts := page.Turns
 		var out []string
 		for _, tn := range ts {
 			if tn.Email != email {
