@@ -503,30 +503,9 @@ func TestGameOverPageReads(t *testing.T) {
 	m.off.Store(true) // the moves are not measured here: play them fast
 	id, tokens := e.startGame("western", 6, `{"laps":60}`)
 	ctx := t.Context()
+	moves := e.playOutWithBots(id)
 	rec, _, err := e.svc.Load(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := e.svc.Engine(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	moves := 0
-	for ; !g.Over(); moves++ {
-		// Follow the game with the engine beside the service, as
-		// TestLongGameItemSize does: each move costs the service only
-		// its own read and write.
-		seat := g.Owing()[0]
-		inv := slices.IndexFunc(rec.Seats, func(s service.SeatInfo) bool { return s.Engine == seat })
-		if _, err := e.svc.ActBot(ctx, id, inv, fmt.Sprintf("bot-%06d", moves)); err != nil {
-			t.Fatalf("move %d: %v", moves, err)
-		}
-		a, _ := g.Bot(seat)
-		if g, _, err = g.Apply(seat, a); err != nil {
-			t.Fatalf("move %d: the service and the engine disagree: %v", moves, err)
-		}
-	}
-	if rec, _, err = e.svc.Load(ctx, id); err != nil || rec.Status != service.StatusOver {
+	if err != nil || rec.Status != service.StatusOver {
 		t.Fatalf("after %d moves: status %s, %v", moves, rec.Status, err)
 	}
 	t.Logf("60 laps: %d moves, %d log chunks", moves, rec.Chunks)

@@ -11,6 +11,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -240,3 +241,34 @@ func (e *env) confirm(id string) {
 }
 
 func discardLog() *slog.Logger { return slog.New(slog.DiscardHandler) }
+
+// playOutWithBots plays the game id to its end, each move its owing
+// seat's bot's through the service, following the game with the engine
+// beside it so that each move costs the service only its own read and
+// write; it returns how many moves were played.
+func (e *env) playOutWithBots(id string) int {
+	e.t.Helper()
+	ctx := e.t.Context()
+	rec, _, err := e.svc.Load(ctx, id)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	g, err := e.svc.Engine(rec)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	moves := 0
+	for ; !g.Over(); moves++ {
+		seat := g.Owing()[0]
+		inv := slices.IndexFunc(rec.Seats, func(s service.SeatInfo) bool { return s.Engine == seat })
+		res, err := e.svc.ActBot(ctx, id, inv, fmt.Sprintf("bot-%06d", moves))
+		if err != nil {
+			e.t.Fatalf("move %d: %v", moves, err)
+		}
+		a, _ := g.Bot(seat)
+		if g, _, err = g.Apply(seat, a); err != nil || res.N != moves {
+			e.t.Fatalf("move %d: the service and the engine disagree: %v", moves, err)
+		}
+	}
+	return moves
+}

@@ -1,7 +1,6 @@
 package e2e
 
 import (
-	"fmt"
 	"testing"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -28,36 +27,8 @@ func longGameItemSize(t *testing.T, kind string) {
 	e := newEnv(t)
 	e.mail.enabled.Store(true) // the notifier keeps the outbox drained, as in service
 	id, _ := e.startGame(kind, 6, `{"laps":30}`)
-	ctx := t.Context()
-	rec, _, err := e.svc.Load(ctx, id)
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := e.svc.Engine(rec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	moves := 0
-	for ; !g.Over(); moves++ {
-		// Follow the game with the engine beside the service, so each
-		// move costs the service only its own read and write.
-		seat := g.Owing()[0]
-		inv := -1
-		for i, s := range rec.Seats {
-			if s.Engine == seat {
-				inv = i
-			}
-		}
-		res, err := e.svc.ActBot(ctx, id, inv, fmt.Sprintf("bot-%06d", moves))
-		if err != nil {
-			t.Fatalf("move %d: %v", moves, err)
-		}
-		a, _ := g.Bot(seat)
-		if g, _, err = g.Apply(seat, a); err != nil || res.N != moves {
-			t.Fatalf("move %d: the service and the engine disagree: %v", moves, err)
-		}
-	}
-	rec, _, _ = e.svc.Load(ctx, id)
+	moves := e.playOutWithBots(id)
+	rec, _, _ := e.svc.Load(t.Context(), id)
 	if rec.Status != service.StatusOver || len(rec.Outbox) != 0 {
 		t.Fatalf("status %s with %d unsent mails", rec.Status, len(rec.Outbox))
 	}
