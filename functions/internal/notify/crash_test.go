@@ -2,12 +2,10 @@ package notify_test
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
 	mathrand "math/rand/v2"
-	"path/filepath"
 	"sync"
 	"testing"
 
@@ -15,8 +13,6 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
-	"github.com/pbmgames/pbm/infra/linksign"
-	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
@@ -45,14 +41,7 @@ func (c *crashySender) Send(_ context.Context, m notify.Message) error {
 // what is pending. No mail is ever lost; duplicates happen only in the
 // second window, one per mail in flight there.
 func TestCrashInjection(t *testing.T) {
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "crash.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": key})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	sender := &crashySender{delivered: map[string]int{}}
 	n := &notify.Notifier{Sender: sender, Log: slog.New(slog.DiscardHandler)}
 	rnd := mathrand.New(mathrand.NewPCG(3, 4))

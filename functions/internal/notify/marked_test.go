@@ -2,11 +2,9 @@ package notify_test
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
 	"log/slog"
 	mathrand "math/rand/v2"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -16,9 +14,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
-	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
-	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
@@ -29,14 +25,7 @@ import (
 // duplicates come only from the crashes after sending and the races; the
 // game item is written by the moves alone, and the markers stay small.
 func TestCrashInjectionMarked(t *testing.T) {
-	st, err := boltstore.Open(filepath.Join(t.TempDir(), "crash.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer st.Close()
-	key := make([]byte, 32)
-	_, _ = rand.Read(key)
-	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": key})
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	sender := &crashySender{delivered: map[string]int{}}
 	n := &notify.Notifier{Sender: sender, Log: slog.New(slog.DiscardHandler)}
 	rnd := mathrand.New(mathrand.NewPCG(5, 6))
