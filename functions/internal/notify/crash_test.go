@@ -73,7 +73,7 @@ func TestCrashInjection(t *testing.T) {
 	svc := service.New(service.Config{Store: st, Keys: keys, Log: slog.New(slog.DiscardHandler), AfterCommit: hook,
 		Rand: testenv.Rand(t.Name())})
 	obsolete := map[string]bool{}
-	n.Service, n.Composer = svc, obsoleteCounter{compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true}), obsolete}
+	n.Service, n.Composer = svc, obsoleteCounter{compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true}), obsolete, &sync.Mutex{}}
 	ctx := context.Background()
 
 	for game := 0; game < 4; game++ {
@@ -143,16 +143,20 @@ func TestCrashInjection(t *testing.T) {
 	}
 }
 
-// obsoleteCounter notes the mails the composer found no longer needed.
+// obsoleteCounter notes the mails the composer found no longer needed;
+// notifiers racing (TestCrashInjectionMarked) compose at once.
 type obsoleteCounter struct {
 	notify.Composer
 	seen map[string]bool
+	mu   *sync.Mutex
 }
 
 func (o obsoleteCounter) Compose(ctx context.Context, rec *service.Record, v int64, m service.Mail) (notify.Message, error) {
 	msg, err := o.Composer.Compose(ctx, rec, v, m)
 	if errors.Is(err, notify.ErrObsolete) {
+		o.mu.Lock()
 		o.seen[rec.ID+"/"+m.ID] = true
+		o.mu.Unlock()
 	}
 	return msg, err
 }

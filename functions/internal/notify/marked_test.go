@@ -84,7 +84,7 @@ func TestCrashInjectionMarked(t *testing.T) {
 	svc := service.New(service.Config{Store: st, Sent: st, Keys: keys, Log: slog.New(slog.DiscardHandler), Committed: hook,
 		Rand: testenv.Rand(t.Name())})
 	obsolete := map[string]bool{}
-	n.Service, n.Composer = svc, obsoleteCounter{compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true}), obsolete}
+	n.Service, n.Composer = svc, obsoleteCounter{compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true}), obsolete, &sync.Mutex{}}
 	ctx := context.Background()
 
 	for game := 0; game < 4; game++ {
