@@ -187,6 +187,23 @@ type (
 		UnprocessedKeys  map[string]KeysAndAttributes
 		ConsumedCapacity []ConsumedCapacity
 	}
+
+	// WriteRequest is one write of a BatchWriteItem: the store puts
+	// items, never deletes them (they expire by TTL).
+	WriteRequest struct {
+		PutRequest *PutRequest `json:",omitempty"`
+	}
+	PutRequest struct {
+		Item Item
+	}
+	BatchWriteItemInput struct {
+		RequestItems           map[string][]WriteRequest
+		ReturnConsumedCapacity string `json:",omitempty"`
+	}
+	BatchWriteItemOutput struct {
+		UnprocessedItems map[string][]WriteRequest
+		ConsumedCapacity []ConsumedCapacity
+	}
 )
 
 // Values of ReturnValues, ReturnValuesOnConditionCheckFailure and
@@ -248,6 +265,16 @@ func (c *Client) QueryPages(ctx context.Context, in *QueryInput, each func(*Quer
 // left unread comes back in UnprocessedKeys.
 func (c *Client) BatchGetItem(ctx context.Context, in *BatchGetItemInput) (*BatchGetItemOutput, error) {
 	return call[BatchGetItemOutput](ctx, c, "BatchGetItem", in)
+}
+
+// MaxBatchWrite is the most writes one BatchWriteItem carries.
+const MaxBatchWrite = 25
+
+// BatchWriteItem puts up to MaxBatchWrite items in one request, each
+// unconditionally; what the server left unwritten comes back in
+// UnprocessedItems.
+func (c *Client) BatchWriteItem(ctx context.Context, in *BatchWriteItemInput) (*BatchWriteItemOutput, error) {
+	return call[BatchWriteItemOutput](ctx, c, "BatchWriteItem", in)
 }
 
 // The table management the tests and the local tools need.

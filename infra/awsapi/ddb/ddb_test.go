@@ -245,6 +245,41 @@ func TestQueryPagesAndBatchGet(t *testing.T) {
 	}
 }
 
+// TestBatchWrite: BatchWriteItem puts every item of its batch,
+// unconditionally (a put of an item there is replaces it), in one request.
+func TestBatchWrite(t *testing.T) {
+	ctx := t.Context()
+	counter := &testenv.CountingTransport{}
+	c := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) { o.HTTPClient = &http.Client{Transport: counter} })
+	table := newTable(t, c)
+	if _, err := c.PutItem(ctx, &ddb.PutItemInput{TableName: table, Item: ddb.Item{"pk": ddb.S("w"), "sk": ddb.S("k0"), "v": ddb.Int(-1)}}); err != nil {
+		t.Fatal(err)
+	}
+	var puts []ddb.WriteRequest
+	for i := range ddb.MaxBatchWrite {
+		puts = append(puts, ddb.WriteRequest{PutRequest: &ddb.PutRequest{Item: ddb.Item{"pk": ddb.S("w"), "sk": ddb.S(fmt.Sprintf("k%d", i)), "v": ddb.Int(int64(i))}}})
+	}
+	counter.Reset()
+	out, err := c.BatchWriteItem(ctx, &ddb.BatchWriteItemInput{RequestItems: map[string][]ddb.WriteRequest{table: puts}})
+	if err != nil || len(out.UnprocessedItems[table]) != 0 {
+		t.Fatalf("BatchWriteItem: %v, unprocessed %v", err, out.UnprocessedItems)
+	}
+	if n := counter.Reset(); n != 1 {
+		t.Errorf("%d requests, want 1", n)
+	}
+	for i := range ddb.MaxBatchWrite {
+		got, err := c.GetItem(ctx, &ddb.GetItemInput{TableName: table, ConsistentRead: true, Key: ddb.Item{"pk": ddb.S("w"), "sk": ddb.S(fmt.Sprintf("k%d", i))}})
+		if err != nil || got.Item["v"] != ddb.Int(int64(i)) {
+			t.Errorf("item k%d: %v, %v", i, got.Item, err)
+		}
+	}
+	_, err = c.BatchWriteItem(ctx, &ddb.BatchWriteItemInput{RequestItems: map[string][]ddb.WriteRequest{table: append(puts, puts[0])}})
+	var ae *awsapi.APIError
+	if !errors.As(err, &ae) || ae.ErrorCode() != "ValidationException" {
+		t.Errorf("a batch of %d: %v, want a ValidationException", len(puts)+1, err)
+	}
+}
+
 // TestRetries: throttling and a damaged answer are tried again, at most
 // four times in all as the SDK's DynamoDB client; a failed condition is
 // not.
