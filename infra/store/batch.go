@@ -26,3 +26,27 @@ type BatchSentGetter interface {
 	// game, or no marker, is left out of that map.
 	GetGamesSent(ctx context.Context, ids []string) (map[string]Game, map[string]Sent, error)
 }
+
+// Due is a game the wake index lists, and the wake time it lists it by.
+type Due struct {
+	ID string
+	At int64 // the game's WakeAt
+}
+
+// MaxTickRequests is the most requests one RequestTicks writes
+// (DynamoDB's BatchWriteItem limit).
+const MaxTickRequests = 25
+
+// TickRequester is a Store that hands the games due to other workers
+// instead of the sweep ticking each one: it writes a request to tick a
+// game, which something else turns into the tick (in AWS the table's
+// stream feeds each new request to the notify function).
+type TickRequester interface {
+	// WakingDue is Waking with the wake time of each game.
+	WakingDue(ctx context.Context, before int64) ([]Due, error)
+	// RequestTicks writes a request for each game of due (at most
+	// MaxTickRequests) to be ticked for its wake, in one request where
+	// it can. The request of a game and wake is one item: writing it
+	// again, as a second sweep at once does, changes nothing.
+	RequestTicks(ctx context.Context, due []Due) error
+}

@@ -318,17 +318,18 @@ func (s *Store) PendingOutbox(ctx context.Context) ([]string, error) {
 	return s.queryIDs(ctx, q, gamePrefix, "pending outbox")
 }
 
-// Waking lists the games in the wake index whose wake is at most before,
-// with a paginated Query. The index is eventually consistent in AWS, as
-// PendingOutbox's is.
+// Waking lists the games in the wake index whose wake is at most before
+// (WakingDue).
 func (s *Store) Waking(ctx context.Context, before int64) ([]string, error) {
-	if before <= 0 {
-		return nil, nil // no game wakes at or before 0
+	due, err := s.WakingDue(ctx, before)
+	if err != nil {
+		return nil, err
 	}
-	q := keyQuery{index: WakeIndex, cond: "#wpk = :w AND #wake <= :before",
-		names:  map[string]string{"#wpk": AttrWakePK, "#wake": AttrWake},
-		values: attrMap{":w": str(wakePK), ":before": num(before)}}
-	return s.queryIDs(ctx, q, gamePrefix, fmt.Sprintf("waking by %d", before))
+	ids := make([]string, len(due))
+	for i, d := range due {
+		ids[i] = d.ID
+	}
+	return ids, nil
 }
 
 // mapErr wraps the store's sentinel errors around the service's: a failed

@@ -1,0 +1,96 @@
+package dynamostore
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+	"github.com/pbmgames/pbm/infra/store"
+)
+
+// A tick request ("GAME#<id>", "TICK#<wake>", store.TickRequester) asks
+// for the game to be ticked for that wake: the table's stream hands its
+// insertion to the notify function (template.yaml's stream filter,
+// streams.TickPrefix), which ticks the game. It carries nothing else, so
+// the request of a game and wake written twice is one item, written once;
+// it expires by TTL a day after its wake.
+const (
+	tickPrefix = "TICK#"
+	tickTTL    = 24 * time.Hour
+)
+
+var _ store.TickRequester = (*Store)(nil)
+
+// tickSK keeps the wake at twelve digits, so that sk order is wake order.
+func tickSK(wake int64) string { return fmt.Sprintf("%s%012d", tickPrefix, wake) }
+
+// WakingDue lists the games in the wake index whose wake is at most
+// before, with their wakes, with a paginated Query (the index's keys
+// carry the wake). The index is eventually consistent in AWS.
+func (s *Store) WakingDue(ctx context.Context, before int64) ([]store.Due, error) {
+	if before <= 0 {
+		return nil, nil // no game wakes at or before 0
+	}
+	q := keyQuery{index: WakeIndex, cond: "#wpk = :w AND #wake <= :before",
+		names:  map[string]string{"#wpk": AttrWakePK, "#wake": AttrWake},
+		values: attrMap{":w": str(wakePK), ":before": num(before)}}
+	var due []store.Due
+	err := s.query(ctx, q, fmt.Sprintf("waking by %d", before), func(it attrMap) error {
+		pk, ok := it[AttrPK].(ddb.S)
+		id, isGame := strings.CutPrefix(string(pk), gamePrefix)
+		if !ok || !isGame {
+			return fmt.Errorf("unexpected item %v", it[AttrPK])
+		}
+		at, err := numAttr(it, AttrWake)
+		if err != nil {
+			return fmt.Errorf("game %s: %w", id, err)
+		}
+		due = append(due, store.Due{ID: id, At: at})
+		return nil
+	})
+	return due, err
+}
+
+// RequestTicks writes the requests with one BatchWriteItem, and another
+// for whatever DynamoDB left unwritten (it may, under load), after a
+// pause that doubles each time, until none is left.
+func (s *Store) RequestTicks(ctx context.Context, due []store.Due) error {
+	if len(due) > store.MaxTickRequests {
+		return fmt.Errorf("dynamostore: request %d ticks at once, at most %d", len(due), store.MaxTickRequests)
+	}
+	puts := make([]ddb.WriteRequest, 0, len(due))
+	seen := make(map[store.Due]bool, len(due))
+	for _, d := range due {
+		if d.ID == "" || d.At <= 0 {
+			return fmt.Errorf("dynamostore: request a tick of %q for %d", d.ID, d.At)
+		}
+		if seen[d] { // a batch may not put one item twice
+			continue
+		}
+		seen[d] = true
+		puts = append(puts, ddb.WriteRequest{PutRequest: &ddb.PutRequest{Item: ddb.Item{
+			AttrPK:  str(gamePK(d.ID)),
+			AttrSK:  str(tickSK(d.At)),
+			AttrTTL: num(time.Unix(d.At, 0).Add(tickTTL).Unix()),
+		}}})
+	}
+	pause := 10 * time.Millisecond
+	for len(puts) > 0 {
+		out, err := s.client.BatchWriteItem(ctx, &ddb.BatchWriteItemInput{RequestItems: map[string][]ddb.WriteRequest{s.table: puts}})
+		if err != nil {
+			return fmt.Errorf("dynamostore: request %d ticks: %w", len(puts), err)
+		}
+		if puts = out.UnprocessedItems[s.table]; len(puts) == 0 {
+			break
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("dynamostore: request %d ticks: %w", len(puts), ctx.Err())
+		case <-time.After(pause):
+			pause = min(2*pause, time.Second)
+		}
+	}
+	return nil
+}
