@@ -561,8 +561,8 @@ type functionSpec struct {
 
 var functionSpecs = map[string]functionSpec{
 	"ApiFunction":     {pkg: "./functions/api", need: config.NeedLinkKeys, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem"}},
-	"NotifyFunction":  {pkg: "./functions/notify", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem"}, sendMail: true},
-	"SweepFunction":   {pkg: "./functions/sweep", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem", "BatchGetItem"}, sendMail: true},
+	"NotifyFunction":  {pkg: "./functions/notify", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem", "BatchGetItem"}, sendMail: true},
+	"SweepFunction":   {pkg: "./functions/sweep", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem", "BatchGetItem", "BatchWriteItem"}, sendMail: true},
 	"BouncesFunction": {pkg: "./functions/bounces", dynamo: []string{"UpdateItem"}},
 }
 
@@ -775,11 +775,15 @@ func TestNotifyStream(t *testing.T) {
 	}
 	// Two made-up records besides: keys close to a game's, but not one.
 	// And a sign-in request (issue 17), and a counter close to one; a
-	// message of the table talk posted, and keys close to one's.
+	// message of the table talk posted, and keys close to one's; a
+	// request to tick a game (the sweep's hand-out), and keys close to
+	// one's.
 	for _, keys := range []string{`{"pk":{"S":"GAMES#x"},"sk":{"S":"GAME"}}`, `{"pk":{"S":"PLAYER#GAME#x"},"sk":{"S":"GAME"}}`,
 		`{"pk":{"S":"GUARD#signin/addr/a@pbm.test/3600/1"},"sk":{"S":"GUARD"}}`, `{"pk":{"S":"GUARD#signin/client/192.0.2.1/3600/1"},"sk":{"S":"GUARD"}}`,
 		`INSERT {"pk":{"S":"GAME#x"},"sk":{"S":"TALK#0001-aa"}}`, `{"pk":{"S":"GAME#x"},"sk":{"S":"TALK#0001-aa"}}`,
-		`INSERT {"pk":{"S":"GAME#x"},"sk":{"S":"TALK!SEEN#0"}}`, `INSERT {"pk":{"S":"LEAGUE#x"},"sk":{"S":"TALK#0001-aa"}}`} {
+		`INSERT {"pk":{"S":"GAME#x"},"sk":{"S":"TALK!SEEN#0"}}`, `INSERT {"pk":{"S":"LEAGUE#x"},"sk":{"S":"TALK#0001-aa"}}`,
+		`INSERT {"pk":{"S":"GAME#x"},"sk":{"S":"TICK#001764590400"}}`, `{"pk":{"S":"GAME#x"},"sk":{"S":"TICK#001764590400"}}`,
+		`INSERT {"pk":{"S":"LEAGUE#x"},"sk":{"S":"TICK#001764590400"}}`} {
 		event := "MODIFY"
 		if e, k, ok := strings.Cut(keys, " "); ok {
 			event, keys = e, k
@@ -800,7 +804,8 @@ func TestNotifyStream(t *testing.T) {
 	for i, rec := range raw.Records {
 		pass := slices.ContainsFunc(patterns, func(p map[string]any) bool { return matchPattern(p, rec) })
 		game, _ := streams.TalkPosted(batch.Records[i])
-		want := streams.GameID(batch.Records[i]) != "" || streams.SignInAddress(batch.Records[i]) != "" || game != ""
+		want := streams.GameID(batch.Records[i]) != "" || streams.SignInAddress(batch.Records[i]) != "" || game != "" ||
+			streams.TickRequested(batch.Records[i]) != ""
 		if pass != want {
 			t.Errorf("record %d (%s %v): filter passes it %v, streams acts on it %v", i, rec["eventName"], batch.Records[i].Change.Keys, pass, want)
 		}

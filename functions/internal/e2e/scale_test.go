@@ -100,7 +100,10 @@ func newTableName() string {
 // item a mail to them reads is at most 1 KB, and a sweep of the 10,000
 // reminders due then finishes in at most a fifth of the 24.8 s issue 16
 // measured (figures logged; the time is asserted only with
-// PBM_SCALE_ASSERT_TIME=1, the machine being shared).
+// PBM_SCALE_ASSERT_TIME=1, the machine being shared): it hands each game
+// to the stream's notifier with a tick request, 25 a request, and ticks
+// none itself; the notifier's ticks, fed the requests as the stream
+// would, then commit every reminder.
 func TestScaleOnePlayer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("10,000 games on dynalite: skipped in -short runs")
@@ -110,7 +113,8 @@ func TestScaleOnePlayer(t *testing.T) {
 	// Counted over a transport that keeps idle connections for the
 	// sweep's workers, as the client's own does (http.DefaultTransport's
 	// 2 a host would have them open new ones all the time).
-	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) {
+	endpoint := testenv.Dynalite(t)
+	client := testenv.DynamoClient(t, endpoint, func(o *ddb.Options) {
 		o.HTTPClient = &http.Client{Transport: &countingRoundTripper{ops: ops, base: keepAliveTransport()}}
 	})
 	clk := &clock{}
@@ -169,7 +173,8 @@ func TestScaleOnePlayer(t *testing.T) {
 		t.Errorf("the player item is %d bytes, want at most 1 KB", playerBytes)
 	}
 
-	// Three hours in, every game's reminder is due: one sweep.
+	// Three hours in, every game's reminder is due: one sweep, which
+	// hands them out to the stream's notifier, a tick request each.
 	clk.unix.Add(3 * 3600)
 	waking, err := ds.Waking(t.Context(), clk.now().Unix())
 	if err != nil {
@@ -186,19 +191,32 @@ func TestScaleOnePlayer(t *testing.T) {
 	if limit := 24800 * time.Millisecond / 5 * time.Duration(games) / 10000; os.Getenv("PBM_SCALE_ASSERT_TIME") == "1" && sweep > limit {
 		t.Errorf("the sweep took %v, want at most %v", sweep, limit)
 	}
+	if want := (len(waking) + 24) / 25; reqs["BatchWriteItem"] != want || reqs["PutItem"] != 0 {
+		t.Errorf("the sweep made %d BatchWriteItem and %d PutItem, want %d and none: the games handed out, none ticked here",
+			reqs["BatchWriteItem"], reqs["PutItem"], want)
+	}
+	// The stream hands the requests to the notify function, which ticks
+	// each game: its reminder is committed, for the stream to mail.
+	stream := newTickStream(testenv.SDKDynamoClient(t, endpoint), table)
+	t0 = time.Now()
+	delivered := stream.feed(t, app)
+	t.Logf("the notifier's ticks of the %d requests, %d batches at once: %v; %v requests", delivered, service.SweepWorkers,
+		time.Since(t0).Round(time.Millisecond), ops.reset())
 	pending, err := ds.PendingOutbox(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(pending) != len(waking) {
-		t.Errorf("%d games with a reminder pending after the sweep, want the %d due", len(pending), len(waking))
+	if delivered != len(waking) || len(pending) != len(waking) {
+		t.Errorf("%d requests delivered and %d games with a reminder pending after them, want the %d due", delivered, len(pending), len(waking))
 	}
 }
 
 // TestTwoWiredSweepsAtOnce: the sweep as the sweep function runs it
-// (wiring.App.Sweep, AWS's wiring: the stream mails, not the sweep), two
-// at once, over 200 games whose reminders fall due: each reminder is
-// committed once, and the sweeps leave the fresh mail to the stream; once
+// (wiring.App.Sweep, AWS's wiring: the stream ticks and mails, not the
+// sweep), two at once, over 200 games whose reminders fall due: they
+// write one tick request a game, and the notifier's ticks of them, each
+// delivered twice, commit each reminder once; the sweeps leave the fresh
+// mail to the stream; once
 // it has waited past notify.SweepIdle, a sweep drains it, each mail sent
 // once. (Two drains of one game at once may send its mail twice: the
 // notifier marks mail sent after sending it.)
@@ -209,7 +227,9 @@ func TestTwoWiredSweepsAtOnce(t *testing.T) {
 	const games = 200
 	clk := &clock{}
 	sender := &countingSender{sent: map[string]int{}}
-	app, _, _ := wiredApp(t, testenv.DynamoClient(t, testenv.Dynalite(t)), clk, sender)
+	endpoint := testenv.Dynalite(t)
+	app, _, table := wiredApp(t, testenv.DynamoClient(t, endpoint), clk, sender)
+	stream := newTickStream(testenv.SDKDynamoClient(t, endpoint), table)
 	ids := make([]string, games)
 	for i := range ids {
 		c := servicetest.Create(t, app.Service, service.CreateRequest{Kind: "western", DeadlineHours: 4,
@@ -244,6 +264,14 @@ func TestTwoWiredSweepsAtOnce(t *testing.T) {
 	}
 	clk.unix.Add(3 * 3600) // every reminder due
 	twice()
+	// Both sweeps handed every game out: one request each, which the
+	// stream delivers, and (its retries) delivers again.
+	recs := stream.requests(t)
+	if len(recs) != games {
+		t.Fatalf("%d tick requests after two sweeps at once, want one a game, %d", len(recs), games)
+	}
+	stream.deliver(t, app, recs, service.SweepWorkers)
+	stream.deliver(t, app, recs, service.SweepWorkers)
 	for _, id := range ids {
 		rec, _, err := app.Service.Load(t.Context(), id)
 		if err != nil {

@@ -293,45 +293,70 @@ func (s *Service) TickAll(ctx context.Context) (int, error) {
 	return n, err
 }
 
-// TickDue ticks every game the store says is waking by now: the list is
-// handed out in batches (tickBatch) to SweepWorkers workers, each reading
-// its batch in one request where the store can (the games and their sent
-// markers) and ticking its games one after another through Tick's
-// conditional commit, which fails if the game changed since the batch was
-// read. A game another sweep or a move wrote meanwhile is left to them
-// (its commit fails on the version): two sweeps at once play and mail
-// each thing once. It returns how many games were listed and the ids of
-// those it wrote: their mail is fresh, the stream's notifier's (the
-// sweep's drain of pending mail need not read them again).
-func (s *Service) TickDue(ctx context.Context) (listed int, written []string, err error) {
-	ids, err := s.store.Waking(ctx, s.now().Unix())
-	if err != nil {
-		return 0, nil, fmt.Errorf("waking games: %w", err)
-	}
+// TickDue ticks every game the store says is waking by now, or hands it
+// out (dueToTick: Config.HandOut, the stream's notifier ticks it): the
+// games it ticks itself are handed in batches (tickBatch) to SweepWorkers
+// workers, each reading its batch in one request where the store can
+// (the games and their sent markers) and ticking its games one after
+// another through Tick's conditional commit, which fails if the game
+// changed since the batch was read. A game another sweep, a move or the
+// notifier wrote meanwhile is left to them (its commit fails on the
+// version): two sweeps at once play and mail each thing once, and write
+// the same requests. It returns how many games were listed and the ids
+// of those whose mail is the stream's notifier's now, which the sweep's
+// drain of pending mail leaves alone: the games it wrote (their mail is
+// fresh) and those it handed out (the notifier's tick carries their mail
+// on, and a drain of the same game from both at once could send a mail
+// twice).
+func (s *Service) TickDue(ctx context.Context) (listed int, streamed []string, err error) {
+	listed, streamed, ids, handErr := s.dueToTick(ctx, s.now().Unix())
 	var mu sync.Mutex
 	err = forAll(ctx, slices.Collect(slices.Chunk(ids, s.tickBatch())), func(ctx context.Context, batch []string) error {
-		read, err := s.readBatch(ctx, batch)
-		if err != nil {
-			return err
-		}
-		var errs []error
-		for _, id := range batch {
-			wrote, err := s.tickBatched(ctx, id, read)
-			switch {
-			case errors.Is(err, store.ErrConflict):
-				s.log.InfoContext(ctx, "tick: the game moved meanwhile", "game", id)
-			case err != nil:
-				s.log.ErrorContext(ctx, "tick", "game", id, "err", err)
-				errs = append(errs, err)
-			case wrote:
-				mu.Lock()
-				written = append(written, id)
-				mu.Unlock()
-			}
-		}
-		return errors.Join(errs...)
+		wrote, err := s.tickRead(ctx, batch)
+		mu.Lock()
+		streamed = append(streamed, wrote...)
+		mu.Unlock()
+		return err
 	})
-	return len(ids), written, err
+	return listed, streamed, errors.Join(handErr, err)
+}
+
+// TickGames ticks the games of ids as Tick ticks each, but reads them a
+// batch (tickBatch) at a time, in one request where the store can (the
+// games and their sent markers): the notifier ticks the games a batch of
+// the stream hands it so (streams.Ticks).
+func (s *Service) TickGames(ctx context.Context, ids []string) error {
+	var errs []error
+	for batch := range slices.Chunk(ids, s.tickBatch()) {
+		_, err := s.tickRead(ctx, batch)
+		errs = append(errs, err)
+	}
+	return errors.Join(errs...)
+}
+
+// tickRead reads the games of batch in one request where the store can
+// and ticks them one after another, each through Tick's conditional
+// commit; it returns the ids of those it wrote. A game written meanwhile
+// (the commit fails on its version) is left to whoever wrote it.
+func (s *Service) tickRead(ctx context.Context, batch []string) (written []string, err error) {
+	read, err := s.readBatch(ctx, batch)
+	if err != nil {
+		return nil, err
+	}
+	var errs []error
+	for _, id := range batch {
+		wrote, err := s.tickBatched(ctx, id, read)
+		switch {
+		case errors.Is(err, store.ErrConflict):
+			s.log.InfoContext(ctx, "tick: the game moved meanwhile", "game", id)
+		case err != nil:
+			s.log.ErrorContext(ctx, "tick", "game", id, "err", err)
+			errs = append(errs, err)
+		case wrote:
+			written = append(written, id)
+		}
+	}
+	return written, errors.Join(errs...)
 }
 
 // batchRead is what a sweep's worker read of its batch of games in one

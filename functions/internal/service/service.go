@@ -95,6 +95,13 @@ type Config struct {
 	// Lambda, where the message's item on the table's stream feeds the
 	// notifier.
 	TalkPosted func(ctx context.Context, game, key string)
+
+	// HandOut, when set, takes the games due off the sweep's hands
+	// (TickDue): it writes a request to tick each, which in AWS the
+	// table's stream feeds to the notify function (Tick), many at once.
+	// Nil where nothing would act on the requests (the local run): the
+	// sweep ticks every game due itself.
+	HandOut store.TickRequester
 }
 
 // Service is safe for concurrent use.
@@ -113,13 +120,14 @@ type Service struct {
 	signIn      func(ctx context.Context, email, lang string)
 	talk        store.TalkStore
 	talkPosted  func(ctx context.Context, game, key string)
+	handOut     store.TickRequester
 }
 
 // New makes a Service.
 func New(c Config) *Service {
 	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, sent: c.Sent, limits: c.Limits.withDefaults(), keys: c.Keys,
 		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed, signIn: c.SignIn, talk: c.Talk,
-		talkPosted: c.TalkPosted}
+		talkPosted: c.TalkPosted, handOut: c.HandOut}
 	if s.guard == nil {
 		g, ok := c.Store.(store.GuardStore)
 		if !ok {

@@ -149,9 +149,16 @@ func New(p Parts) *App {
 	// Both stores keep table talk; a store that does not (a test's)
 	// leaves the service without it.
 	talk, _ := p.Store.(store.TalkStore)
+	// Where the table's stream feeds the notifier (AWS), the sweep hands
+	// the games due to it: the notifier ticks them, many at once. The
+	// local run has no stream to do so: its sweep ticks them itself.
+	var handOut store.TickRequester
+	if p.Mail != nil && !p.Mail.afterEachCommit {
+		handOut, _ = p.Store.(store.TickRequester)
+	}
 	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Sent: p.Store, Limits: p.Limits, Keys: p.Keys, Log: p.Log,
 		Now: p.Now, Rand: p.Rand, Committed: committed, SignIn: signIn, Talk: talk,
-		TalkPosted: talkPosted})
+		TalkPosted: talkPosted, HandOut: handOut})
 	var post leagues.Post
 	if p.Mail != nil {
 		a.Notifier, post = p.Mail.notifier(a, p.BaseURL, p.Mail)
@@ -212,11 +219,13 @@ func (a *App) Sweep(ctx context.Context, now time.Time) error {
 		return errors.New("sweep: this deployment sends no mail")
 	}
 	leagueErr := a.Leagues.Sweep(ctx, now)
-	_, ticked, tickErr := a.Service.TickDue(ctx)
-	// The games just ticked have fresh mail, the stream's notifier's: the
-	// drain of pending mail would read each again only to leave it.
-	fresh := make(map[string]bool, len(ticked))
-	for _, id := range ticked {
+	_, streamed, tickErr := a.Service.TickDue(ctx)
+	// The games just ticked have fresh mail, and those handed out will
+	// have it: the stream's notifier's. The drain of pending mail would
+	// read each again only to leave it (or, for one handed out, could
+	// drain it at once with the notifier).
+	fresh := make(map[string]bool, len(streamed))
+	for _, id := range streamed {
 		fresh[id] = true
 	}
 	pending := func(ctx context.Context) ([]string, error) {
