@@ -699,6 +699,7 @@ type dynamoDBEvent struct {
 	Stream                     any
 	StartingPosition           string
 	BatchSize                  int
+	ParallelizationFactor      int
 	MaximumRetryAttempts       *int
 	BisectBatchOnFunctionError bool
 	FunctionResponseTypes      []string
@@ -708,7 +709,8 @@ type dynamoDBEvent struct {
 }
 
 // TestNotifyStream: the notifier reads the table's stream from LATEST in
-// small batches, reports partial batch failures, bisects failing batches,
+// small batches, several batches of a shard at once, reports partial
+// batch failures, bisects failing batches,
 // gives up after a bounded number of retries (the sweep takes over), and
 // its filter passes exactly the records package streams acts on: checked
 // on streams' own sample batch with the filter's rules.
@@ -739,6 +741,9 @@ func TestNotifyStream(t *testing.T) {
 	}
 	if e.BatchSize < 1 || e.BatchSize > 100 {
 		t.Errorf("BatchSize %d, want 1 to 100 (each game is a drain)", e.BatchSize)
+	}
+	if e.ParallelizationFactor < 2 || e.ParallelizationFactor > 10 {
+		t.Errorf("ParallelizationFactor %d, want 2 to 10: the games the sweep hands out are ticked many at once", e.ParallelizationFactor)
 	}
 	if e.MaximumRetryAttempts == nil || *e.MaximumRetryAttempts < 0 || *e.MaximumRetryAttempts > 10 {
 		t.Errorf("MaximumRetryAttempts %v, want a bound (the sweep sends what is left)", e.MaximumRetryAttempts)
