@@ -27,6 +27,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/awslabs/goformation/v7/intrinsics"
@@ -879,8 +880,8 @@ func TestSweepSchedule(t *testing.T) {
 			t.Fatalf("SweepFunction.%s: %v", name, err)
 		}
 		expr := or(p.ScheduleExpression, p.Schedule)
-		if expr != "rate(5 minutes)" {
-			t.Errorf("SweepFunction.%s: schedule %q, want rate(5 minutes)", name, expr)
+		if want := fmt.Sprintf("rate(%d minutes)", int(service.SweepEvery/time.Minute)); expr != want {
+			t.Errorf("SweepFunction.%s: schedule %q, want %s (service.SweepEvery)", name, expr, want)
 		}
 		if (p.Enabled != nil && !*p.Enabled) || p.State == "DISABLED" {
 			t.Errorf("SweepFunction.%s is disabled", name)

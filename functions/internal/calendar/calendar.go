@@ -121,7 +121,7 @@ func decisionMail(kind string) bool {
 }
 
 // sweepEvery is the schedule of the sweep function (template.yaml).
-const sweepEvery = 5 * time.Minute
+const sweepEvery = service.SweepEvery
 
 // Play simulates one game of setup from seed.
 func Play(ctx context.Context, cfg Config, setup Setup, seed uint64) (Result, error) {
