@@ -68,20 +68,7 @@ func TestSweepHandsOutFreshTicksStale(t *testing.T) {
 	if want := slices.Sorted(slices.Values(fresh)); !slices.Equal(handed, want) {
 		t.Errorf("the sweep handed out %v, want the fresh group %v", handed, want)
 	}
-	reminders := func(id string) (int, int64) {
-		t.Helper()
-		rec, ver, err := app.Service.Load(t.Context(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for _, m := range rec.Outbox {
-			if m.Kind == service.MailReminder {
-				n++
-			}
-		}
-		return n, ver
-	}
+	reminders := func(id string) (int, int64) { return pendingReminders(t, app.Service, id) }
 	for _, id := range stale {
 		if n, ver := reminders(id); n != 1 || ver != versions[id]+1 {
 			t.Errorf("stale game %s after the sweep: %d reminders, version %d; want 1, version %d (ticked by the sweep)", id, n, ver, versions[id]+1)
@@ -107,4 +94,21 @@ func TestSweepHandsOutFreshTicksStale(t *testing.T) {
 	if again := stream.requests(t); len(again) != 0 {
 		t.Errorf("a sweep a minute later handed out %d games", len(again))
 	}
+}
+
+// pendingReminders is how many reminders the game id holds unsent, and
+// its version.
+func pendingReminders(t *testing.T, svc *service.Service, id string) (int, int64) {
+	t.Helper()
+	rec, ver, err := svc.Load(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range rec.Outbox {
+		if m.Kind == service.MailReminder {
+			n++
+		}
+	}
+	return n, ver
 }

@@ -273,17 +273,7 @@ func TestTwoWiredSweepsAtOnce(t *testing.T) {
 	stream.deliver(t, app, recs, service.SweepWorkers)
 	stream.deliver(t, app, recs, service.SweepWorkers)
 	for _, id := range ids {
-		rec, _, err := app.Service.Load(t.Context(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		n := 0
-		for _, m := range rec.Outbox {
-			if m.Kind == service.MailReminder {
-				n++
-			}
-		}
-		if n != 1 {
+		if n, _ := pendingReminders(t, app.Service, id); n != 1 {
 			t.Errorf("game %s: %d reminders pending after two sweeps at once, want 1", id, n)
 		}
 	}

@@ -30,8 +30,7 @@ func TestTalkPosted(t *testing.T) {
 	var batch events.DynamoDBEvent
 	want := map[string]bool{}
 	for _, c := range cases {
-		r := events.DynamoDBEventRecord{EventName: c.event, Change: events.DynamoDBStreamRecord{
-			Keys: map[string]events.DynamoDBAttributeValue{"pk": events.NewStringAttribute(c.pk), "sk": events.NewStringAttribute(c.sk)}}}
+		r := keysRecord(c.event, c.pk, c.sk)
 		got := ""
 		if game, key := streams.TalkPosted(r); game != "" {
 			got = game + " " + key

@@ -33,8 +33,7 @@ func TestTickRequested(t *testing.T) {
 	}
 	var batch events.DynamoDBEvent
 	for _, c := range cases {
-		r := events.DynamoDBEventRecord{EventName: c.event, Change: events.DynamoDBStreamRecord{
-			Keys: map[string]events.DynamoDBAttributeValue{"pk": events.NewStringAttribute(c.pk), "sk": events.NewStringAttribute(c.sk)}}}
+		r := keysRecord(c.event, c.pk, c.sk)
 		if got := streams.TickRequested(r); got != c.want {
 			t.Errorf("%s %s %s: %q, want %q", c.event, c.pk, c.sk, got, c.want)
 		}
@@ -52,4 +51,11 @@ func TestTickRequested(t *testing.T) {
 		t.Errorf("a batch with no request ticked %v", games)
 		return nil
 	}, slog.New(slog.NewTextHandler(io.Discard, nil)))
+}
+
+// keysRecord is a record of eventName carrying only the item's keys, as
+// a stream of KEYS_ONLY would.
+func keysRecord(eventName, pk, sk string) events.DynamoDBEventRecord {
+	return events.DynamoDBEventRecord{EventName: eventName, Change: events.DynamoDBStreamRecord{
+		Keys: map[string]events.DynamoDBAttributeValue{"pk": events.NewStringAttribute(pk), "sk": events.NewStringAttribute(sk)}}}
 }
