@@ -68,6 +68,11 @@ type Config struct {
 	Sent   store.SentStore
 	Limits Limits
 	Keys   *linksign.Keyring
+	// KeysLater, when set, gives the keys instead of Keys: they arrive
+	// after the service is built (a Lambda's read from SSM, begun at its
+	// init, which so need not wait for it). The first use of the keys
+	// waits for it; a read that failed is tried again at the next use.
+	KeysLater func() (*linksign.Keyring, error)
 	Now    func() time.Time // the clock; time.Now when nil
 	Rand   io.Reader        // seeds and ids; crypto/rand when nil
 	Log    *slog.Logger
@@ -111,7 +116,7 @@ type Service struct {
 	guard       store.GuardStore
 	sent        store.SentStore
 	limits      Limits
-	keys        *linksign.Keyring
+	keys        *keySource
 	now         func() time.Time
 	rand        io.Reader
 	log         *slog.Logger
@@ -125,7 +130,7 @@ type Service struct {
 
 // New makes a Service.
 func New(c Config) *Service {
-	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, sent: c.Sent, limits: c.Limits.withDefaults(), keys: c.Keys,
+	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, sent: c.Sent, limits: c.Limits.withDefaults(), keys: newKeySource(c.Keys, c.KeysLater),
 		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed, signIn: c.SignIn, talk: c.Talk,
 		talkPosted: c.TalkPosted, handOut: c.HandOut}
 	if s.guard == nil {
