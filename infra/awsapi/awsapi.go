@@ -147,8 +147,12 @@ func New(cfg aws.Config, svc Service, optFns ...func(*Options)) *Client {
 
 const defaultAttempts = 3
 
-// dialTimeout bounds the opening of a connection.
-const dialTimeout = 30 * time.Second
+// dialTimeout and handshakeTimeout bound the opening of a connection
+// and its TLS handshake.
+const (
+	dialTimeout      = 30 * time.Second
+	handshakeTimeout = 10 * time.Second
+)
 
 // defaultHTTP has no overall timeout, as the SDK's has none: a retried
 // timeout could repeat a write that was made, and the function's own
@@ -161,7 +165,7 @@ var defaultHTTP = &http.Client{Transport: &http.Transport{
 	MaxIdleConns:          100,
 	MaxIdleConnsPerHost:   32,
 	IdleConnTimeout:       90 * time.Second,
-	TLSHandshakeTimeout:   10 * time.Second,
+	TLSHandshakeTimeout:   handshakeTimeout,
 	ExpectContinueTimeout: time.Second,
 }}
 

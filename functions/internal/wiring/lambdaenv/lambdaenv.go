@@ -42,13 +42,12 @@ type Env struct {
 // before any invocation.
 //
 // The link keys, if need asks for them, are one round trip to SSM or
-// Secrets Manager: under the Runtime API harness they come 1.5–1.9 ms
-// after main starts, 1.1–1.4 ms of it the HTTP round trip (TLS on top in
-// AWS), the longest step of every init but bounces'. Load starts fetching
-// them on a goroutine of their own, first, and returns; the caller builds
-// the rest of the function (its clients, its wiring, the api's routes)
-// meanwhile, and Keys waits for them, before the function asks for its
-// first invocation.
+// Secrets Manager (TLS on top in AWS), the longest step of every init but
+// bounces'. Their read is on its way before main (StartKeys, from package
+// earlykeys' init), or Load starts it on a goroutine of its own, first;
+// the caller builds the rest of the function (its clients, its wiring,
+// the api's routes) meanwhile, and Keys waits for them, before the
+// function asks for its first invocation.
 func Load(ctx context.Context, log *slog.Logger, need config.Need) (*Env, error) {
 	cfg, err := config.FromEnvFor(ctx, need)
 	if err != nil {

@@ -80,7 +80,10 @@ func (c oneCall) Do(req *http.Request) (*http.Response, error) {
 		}
 		cfg.ServerName, cfg.NextProtos = host, []string{"http/1.1"}
 		tc := tls.Client(conn, cfg)
-		if err := tc.HandshakeContext(ctx); err != nil {
+		hctx, cancel := context.WithTimeout(ctx, handshakeTimeout)
+		err := tc.HandshakeContext(hctx)
+		cancel()
+		if err != nil {
 			return fail(err)
 		}
 		conn = tc
