@@ -79,10 +79,12 @@ var early struct {
 
 // StartKeys starts reading the link keys the environment names, before
 // main, for Load to take up: package earlykeys calls it from its init.
-// The read is the longest step of the init (see Load), and the package
-// inits before main, 0.3 ms and more of work that needs no keys, are all
-// done before Load could start it. The keys are still waited for before
-// the first invocation (Keys), so a missing keyring still fails the init.
+// The read is the longest step of the init (see Load); started here,
+// among the last package inits, it is under way before main's own work
+// (the logger, the configuration, the clients): under the Runtime API
+// harness its goroutine runs some 0.3 ms sooner after main starts. The
+// keys are still waited for before the first invocation (Keys), so a
+// missing keyring still fails the init.
 //
 // It reads the configuration as Load does (config.FromEnvFor), the keys'
 // location only. It does nothing outside Lambda (no
