@@ -2,8 +2,10 @@ package templates
 
 // The phrases of leagues' pages and mails (issue 14), kept apart from the
 // games' for an easy read.
-func init() {
-	AddTexts(map[string][2]string{
+func init() { AddTexts(leagueTexts) }
+
+func leagueTexts() map[string][2]string {
+	return map[string][2]string{
 		"league_page":                   {"Страница лиги", "The league's page"},
 		"league_points":                 {"Очки", "Points"},
 		"league_division":               {"Дивизион %d", "Division %d"},
@@ -79,5 +81,5 @@ func init() {
 		"league_mail_turns":      {"Только столы туров (ссылки на игры)", "Only round tables (links to games)"},
 		"league_mail_digest":     {"Столы туров, таблица раз в неделю и итоги", "Round tables, weekly standings and the result"},
 		"league_leaving_mark":    {"выходит", "leaving"},
-	})
+	}
 }

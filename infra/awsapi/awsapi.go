@@ -147,18 +147,25 @@ func New(cfg aws.Config, svc Service, optFns ...func(*Options)) *Client {
 
 const defaultAttempts = 3
 
+// dialTimeout and handshakeTimeout bound the opening of a connection
+// and its TLS handshake.
+const (
+	dialTimeout      = 30 * time.Second
+	handshakeTimeout = 10 * time.Second
+)
+
 // defaultHTTP has no overall timeout, as the SDK's has none: a retried
 // timeout could repeat a write that was made, and the function's own
 // timeout bounds every call. It keeps more idle connections per host than
 // Go's default of two, for concurrent calls (the sweep's workers).
 var defaultHTTP = &http.Client{Transport: &http.Transport{
 	Proxy:                 http.ProxyFromEnvironment,
-	DialContext:           (&net.Dialer{Timeout: 30 * time.Second, KeepAlive: 30 * time.Second}).DialContext,
+	DialContext:           (&net.Dialer{Timeout: dialTimeout, KeepAlive: 30 * time.Second}).DialContext,
 	ForceAttemptHTTP2:     true,
 	MaxIdleConns:          100,
 	MaxIdleConnsPerHost:   32,
 	IdleConnTimeout:       90 * time.Second,
-	TLSHandshakeTimeout:   10 * time.Second,
+	TLSHandshakeTimeout:   handshakeTimeout,
 	ExpectContinueTimeout: time.Second,
 }}
 

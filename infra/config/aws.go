@@ -67,9 +67,13 @@ func lambdaAWS(lookup func(string) (string, bool)) (aws.Config, error) {
 	if len(errs) > 0 {
 		return aws.Config{}, errors.Join(errs...)
 	}
+	// The role's credentials in the environment last as long as the
+	// execution environment: nothing to refresh, so no aws.CredentialsCache,
+	// whose first Retrieve runs the provider on a goroutine of its own
+	// (on the init's path to the keyring, issue 16).
 	cfg := aws.Config{
 		Region:      region,
-		Credentials: aws.NewCredentialsCache(credentials.NewStaticCredentialsProvider(id, secret, get("AWS_SESSION_TOKEN"))),
+		Credentials: credentials.NewStaticCredentialsProvider(id, secret, get("AWS_SESSION_TOKEN")),
 	}
 	endpoints := envEndpoints(lookup)
 	if ep := get("AWS_ENDPOINT_URL"); ep != "" && !endpoints.ignored() {

@@ -279,8 +279,10 @@ func (c Config) KeySource() string {
 }
 
 // LoadKeyring fetches the keyring JSON from where c says (SSM with
-// decryption, or Secrets Manager) and parses it. Errors name the parameter
-// or secret, never its value.
+// decryption, or Secrets Manager) and parses it. Errors name the
+// parameter or secret, never its value. It is called once, at a
+// function's init, so its call goes on a connection of its own
+// (awsapi.OneCall), not through a pool.
 func LoadKeyring(ctx context.Context, awsCfg aws.Config, c Config) (*linksign.Keyring, error) {
 	var (
 		data []byte
@@ -288,9 +290,9 @@ func LoadKeyring(ctx context.Context, awsCfg aws.Config, c Config) (*linksign.Ke
 	)
 	switch {
 	case c.LinkKeysParameter != "" && c.LinkKeysSecret == "":
-		data, err = fetchParameter(ctx, awsapi.New(awsCfg, awsapi.SSM).JSON, c.LinkKeysParameter)
+		data, err = fetchParameter(ctx, awsapi.New(awsCfg, awsapi.SSM, awsapi.OneCall).JSON, c.LinkKeysParameter)
 	case c.LinkKeysSecret != "" && c.LinkKeysParameter == "":
-		data, err = fetchSecret(ctx, awsapi.New(awsCfg, awsapi.SecretsManager).JSON, c.LinkKeysSecret)
+		data, err = fetchSecret(ctx, awsapi.New(awsCfg, awsapi.SecretsManager, awsapi.OneCall).JSON, c.LinkKeysSecret)
 	default:
 		return nil, fmt.Errorf("config: set exactly one of %s and %s", EnvLinkKeysParam, EnvLinkKeysSecret)
 	}

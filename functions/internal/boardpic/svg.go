@@ -2,11 +2,11 @@ package boardpic
 
 import (
 	"bytes"
-	"encoding/xml"
 	"fmt"
 	"image/color"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // Defaults set on the root element, so most items need not repeat them.
@@ -178,5 +178,51 @@ func Hex(c color.RGBA) string {
 	return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B)
 }
 
-// esc escapes text for both element content and a quoted attribute.
-func esc(b *bytes.Buffer, s string) { _ = xml.EscapeText(b, []byte(s)) }
+// esc escapes text for both element content and a quoted attribute,
+// byte for byte as encoding/xml's EscapeText does (quotes, markup and
+// line breaks as character references, a character XML cannot hold as
+// U+FFFD), without linking encoding/xml, whose package init builds its
+// tables at every cold start (issue 16).
+func esc(b *bytes.Buffer, s string) {
+	last := 0
+	for i := 0; i < len(s); {
+		r, width := utf8.DecodeRuneInString(s[i:])
+		i += width
+		var ref string
+		switch r {
+		case '"':
+			ref = "&#34;"
+		case '\'':
+			ref = "&#39;"
+		case '&':
+			ref = "&amp;"
+		case '<':
+			ref = "&lt;"
+		case '>':
+			ref = "&gt;"
+		case '\t':
+			ref = "&#x9;"
+		case '\n':
+			ref = "&#xA;"
+		case '\r':
+			ref = "&#xD;"
+		default:
+			if !xmlChar(r) || (r == utf8.RuneError && width == 1) {
+				ref = "\uFFFD"
+				break
+			}
+			continue
+		}
+		b.WriteString(s[last : i-width])
+		b.WriteString(ref)
+		last = i
+	}
+	b.WriteString(s[last:])
+}
+
+// xmlChar tells whether XML 1.0 allows r in a document (its Char
+// production).
+func xmlChar(r rune) bool {
+	return r == 0x09 || r == 0x0A || r == 0x0D || r >= 0x20 && r <= 0xD7FF ||
+		r >= 0xE000 && r <= 0xFFFD || r >= 0x10000 && r <= 0x10FFFF
+}

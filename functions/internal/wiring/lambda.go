@@ -9,6 +9,8 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/wiring/lambdaenv"
+	// The link keys' read starts at package init, before main.
+	_ "github.com/pbmgames/pbm/functions/internal/wiring/lambdaenv/earlykeys"
 	"github.com/pbmgames/pbm/infra/config"
 )
 

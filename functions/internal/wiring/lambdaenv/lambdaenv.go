@@ -42,13 +42,12 @@ type Env struct {
 // before any invocation.
 //
 // The link keys, if need asks for them, are one round trip to SSM or
-// Secrets Manager: under the Runtime API harness they come 1.5–1.9 ms
-// after main starts, 1.1–1.4 ms of it the HTTP round trip (TLS on top in
-// AWS), the longest step of every init but bounces'. Load starts fetching
-// them on a goroutine of their own, first, and returns; the caller builds
-// the rest of the function (its clients, its wiring, the api's routes)
-// meanwhile, and Keys waits for them, before the function asks for its
-// first invocation.
+// Secrets Manager (TLS on top in AWS), the longest step of every init but
+// bounces'. Their read is on its way before main (StartKeys, from package
+// earlykeys' init), or Load starts it on a goroutine of its own, first;
+// the caller builds the rest of the function (its clients, its wiring,
+// the api's routes) meanwhile, and Keys waits for them, before the
+// function asks for its first invocation.
 func Load(ctx context.Context, log *slog.Logger, need config.Need) (*Env, error) {
 	cfg, err := config.FromEnvFor(ctx, need)
 	if err != nil {
@@ -59,14 +58,52 @@ func Load(ctx context.Context, log *slog.Logger, need config.Need) (*Env, error)
 		return nil, fmt.Errorf("aws config: %w", err)
 	}
 	e := &Env{Config: cfg, AWS: awsCfg, log: log}
-	if need&config.NeedLinkKeys != 0 {
+	switch {
+	case need&config.NeedLinkKeys != 0 && early.keys != nil && early.from == cfg.KeySource():
+		e.keys = early.keys // on their way since the package init (StartKeys)
+	case need&config.NeedLinkKeys != 0:
 		e.keys = fetchKeys(ctx, awsCfg, cfg)
-	} else {
+	default:
 		e.keys = func() (*linksign.Keyring, error) { return nil, nil }
 		e.logInit(nil)
 	}
 	e.Store = dynamostore.New(ddb.New(awsCfg), cfg.Table)
 	return e, nil
+}
+
+// early is the read of the link keys StartKeys started, if it did.
+var early struct {
+	from string // where from: config.Config.KeySource
+	keys func() (*linksign.Keyring, error)
+}
+
+// StartKeys starts reading the link keys the environment names, before
+// main, for Load to take up: package earlykeys calls it from its init.
+// The read is the longest step of the init (see Load); started here,
+// among the last package inits, it is under way before main's own work
+// (the logger, the configuration, the clients): under the Runtime API
+// harness its goroutine runs some 0.3 ms sooner after main starts. The
+// keys are still waited for before the first invocation (Keys), so a
+// missing keyring still fails the init.
+//
+// It reads the configuration as Load does (config.FromEnvFor), the keys'
+// location only. It does nothing outside Lambda (no
+// AWS_LAMBDA_RUNTIME_API) or if the configuration does not read: Load
+// then reports the error, or reads the keys itself.
+func StartKeys() {
+	if os.Getenv("AWS_LAMBDA_RUNTIME_API") == "" {
+		return
+	}
+	ctx := context.Background()
+	cfg, err := config.FromEnvFor(ctx, config.NeedLinkKeys)
+	if err != nil {
+		return
+	}
+	awsCfg, err := config.LambdaAWS(ctx)
+	if err != nil {
+		return
+	}
+	early.from, early.keys = cfg.KeySource(), fetchKeys(ctx, awsCfg, cfg)
 }
 
 // fetchKeys starts fetching the keyring cfg names, and returns what waits
