@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,8 @@ import (
 	"time"
 
 	"github.com/aws/aws-lambda-go/events"
+
+	"github.com/pbmgames/pbm/infra/linksign"
 )
 
 // coldStarts is how many cold starts of each function TestColdStart times.
@@ -34,8 +37,9 @@ type coldCase struct {
 }
 
 // TestColdStart measures every function's init duration, the time from its
-// process's start to its first GET of /invocation/next (which in the api,
-// notify and sweep functions includes reading the keyring from SSM),
+// process's start to its first GET of /invocation/next (the api, notify
+// and sweep functions start reading the keyring from SSM during it, and
+// their first use of the keys waits for the read),
 // beside a hello-world Go function built the same way, both under the
 // Runtime API harness, and reports them as figures (no assertion on
 // time). The runs are alternated, each function's cold start followed at
@@ -172,18 +176,18 @@ func summary(ds []time.Duration) stats {
 	return stats{min: r(s[0]), median: r(s[len(s)/2]), max: r(s[len(s)-1])}
 }
 
-// TestInitFailure: an api function whose keyring parameter does not exist
-// ends its init with an error naming SSM's answer and the parameter, before
-// it asks for any invocation, as Lambda then reports an init failure.
+// TestInitFailure: an api function whose configuration does not read
+// (no table named) ends its init with an error naming what is missing,
+// before it asks for any invocation, as Lambda then reports an init
+// failure.
 func TestInitFailure(t *testing.T) {
 	w := newWorld(t)
 	bin := build(t, apiFunction)
-	f := apiFunction
-	f.vars = map[string]string{"LINK_KEYS_PARAMETER": "/pbm/no-such-keys"}
-	api := newRuntimeAPI(t, "pbm-"+f.id)
+	api := newRuntimeAPI(t, "pbm-"+apiFunction.id)
 	cmd := exec.Command(bin)
 	cmd.Dir = filepath.Dir(bin)
-	cmd.Env = append(w.env(f, filepath.Dir(bin)), "AWS_LAMBDA_RUNTIME_API="+api.addr())
+	cmd.Env = slices.DeleteFunc(w.env(apiFunction, filepath.Dir(bin)), func(kv string) bool { return strings.HasPrefix(kv, "TABLE_NAME=") })
+	cmd.Env = append(cmd.Env, "AWS_LAMBDA_RUNTIME_API="+api.addr())
 	out := &tail{max: 16 << 10}
 	cmd.Stdout, cmd.Stderr = out, out
 	p, err := startProcess(cmd)
@@ -194,7 +198,7 @@ func TestInitFailure(t *testing.T) {
 	select {
 	case <-p.exited:
 	case <-api.ready:
-		t.Fatalf("init went on without its keyring:\n%s", out)
+		t.Fatalf("init went on without its table:\n%s", out)
 	case <-time.After(20 * time.Second):
 		t.Fatalf("init neither failed nor finished in 20 s:\n%s", out)
 	}
@@ -202,7 +206,79 @@ func TestInitFailure(t *testing.T) {
 	if !errors.As(p.err, &exit) || exit.ExitCode() == 0 {
 		t.Errorf("exit: %v, want a failure", p.err)
 	}
-	if log := out.String(); !strings.Contains(log, "ParameterNotFound") || !strings.Contains(log, "/pbm/no-such-keys") {
-		t.Errorf("the init's log does not name SSM's error and the parameter:\n%s", log)
+	if log := out.String(); !strings.Contains(log, "TABLE_NAME") {
+		t.Errorf("the init's log does not name the missing variable:\n%s", log)
+	}
+}
+
+// TestKeyringMissing: an api function whose keyring parameter does not
+// exist does not wait for it at init (the read goes on past it): pages
+// that need no key are served; a request that needs the keys is answered
+// 500, and the log names SSM's answer and the parameter; once the
+// parameter exists, the next such request reads it and is served (a
+// forged token refused as such, 401), without a new cold start.
+func TestKeyringMissing(t *testing.T) {
+	w := newWorld(t)
+	bin := build(t, apiFunction)
+	f := apiFunction
+	const param = "/pbm/keys-put-later"
+	f.vars = map[string]string{"LINK_KEYS_PARAMETER": param}
+	api := newRuntimeAPI(t, "pbm-"+f.id)
+	cmd := exec.Command(bin)
+	cmd.Dir = filepath.Dir(bin)
+	cmd.Env = append(w.env(f, filepath.Dir(bin)), "AWS_LAMBDA_RUNTIME_API="+api.addr())
+	out := &tail{max: 64 << 10}
+	cmd.Stdout, cmd.Stderr = out, out
+	p, err := startProcess(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.kill(t)
+	select {
+	case <-api.ready:
+	case <-p.exited:
+		t.Fatalf("init failed without its keyring: %v\n%s", p.err, out)
+	case <-time.After(20 * time.Second):
+		t.Fatalf("init did not finish in 20 s:\n%s", out)
+	}
+	status := func(payload []byte) int {
+		t.Helper()
+		o, err := api.invoke(t.Context(), payload, 10*time.Second)
+		if err != nil || o.errorType != "" {
+			t.Fatalf("invoke: %v %s %s\n%s", err, o.errorType, o.body, out)
+		}
+		var r events.APIGatewayV2HTTPResponse
+		if err := json.Unmarshal(o.body, &r); err != nil {
+			t.Fatalf("answer %s: %v", o.body, err)
+		}
+		return r.StatusCode
+	}
+	// A well-formed token for a seat of game g1, signed with a key of
+	// the same id that is not the function's.
+	other, err := linksign.NewKeyring("k1", map[string][]byte{"k1": bytes.Repeat([]byte{9}, 32)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	forged, err := other.Sign(linksign.Claims{Purpose: linksign.PurposeSeat, Game: "g1", Seat: 0, Version: 1, Expires: time.Now().Add(time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keyed := func() []byte {
+		r := httptest.NewRequest(http.MethodGet, "/api/games/g1", nil)
+		r.Header.Set("Authorization", "Bearer "+forged)
+		return gatewayEvent(t, "GET /api/games/{id}", r, randomUUID())
+	}
+	if got := status(apiEvent(t, "home.json", nil)); got != http.StatusOK {
+		t.Errorf("home page without the keys: %d, want 200", got)
+	}
+	if got := status(keyed()); got != http.StatusInternalServerError {
+		t.Errorf("a token checked without the keys: %d, want 500", got)
+	}
+	if log := out.String(); !strings.Contains(log, "ParameterNotFound") || !strings.Contains(log, param) {
+		t.Errorf("the log does not name SSM's error and the parameter:\n%s", log)
+	}
+	w.ssm.put(param, `{"current":"k1","keys":{"k1":"`+base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))+`"}}`)
+	if got := status(keyed()); got != http.StatusUnauthorized {
+		t.Errorf("a forged token once the keys exist: %d, want 401\n%s", got, out)
 	}
 }

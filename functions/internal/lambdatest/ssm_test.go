@@ -16,6 +16,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -30,8 +31,17 @@ import (
 // asked WithDecryption.
 type ssmServer struct {
 	url    string
+	mu     sync.Mutex
 	params map[string]string // name → value
 	calls  atomic.Int64      // GetParameter calls answered with a value
+}
+
+// put stores a parameter, as an operator puts one while the functions
+// run.
+func (s *ssmServer) put(name, value string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.params[name] = value
 }
 
 func newSSMServer(t *testing.T, params map[string]string) *ssmServer {
@@ -95,7 +105,9 @@ func (s *ssmServer) serve(t *testing.T, w http.ResponseWriter, r *http.Request) 
 	if i := strings.Index(name, ":parameter/"); strings.HasPrefix(name, "arn:") && i >= 0 {
 		name = name[i+len(":parameter"):]
 	}
+	s.mu.Lock()
 	value, ok := s.params[name]
+	s.mu.Unlock()
 	if !ok {
 		ssmError(w, "ParameterNotFound", "")
 		return

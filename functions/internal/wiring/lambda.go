@@ -49,7 +49,7 @@ func MailRole(mail func(aws.Config, config.Config) *Mail) Role {
 }
 
 // Lambda wires a Lambda function from its environment (lambdaenv.Load:
-// the configuration, the link keys fetched once here, the mail settings,
+// the configuration, the link keys read on the side, the mail settings,
 // the AWS clients, the DynamoDB table as the store): the service and, for
 // a MailRole, the notifier. Built once, at init, and reused by every
 // invocation. Mail is never sent right after a commit here: the table's
@@ -74,10 +74,9 @@ func Lambda(ctx context.Context, log *slog.Logger, role Role) (*App, error) {
 	if role.meanwhile != nil {
 		role.meanwhile()
 	}
-	// The keys were fetched while the above was built (lambdaenv.Load).
-	if p.Keys, err = env.Keys(); err != nil {
-		return nil, err
-	}
+	// The keys' read, begun before, goes on past the init: their first
+	// use waits for it (lambdaenv.Env.Keys).
+	p.KeysLater = env.Keys
 	return New(p), nil
 }
 

@@ -32,22 +32,28 @@ type Env struct {
 
 	log    *slog.Logger
 	logged sync.Once
-	// keys waits for the link keys Load started fetching (Keys).
-	keys func() (*linksign.Keyring, error)
+	// read reads the link keys (Keys); started, the first read is
+	// already under way (Load).
+	mu      sync.Mutex
+	started func() (*linksign.Keyring, error) // the read begun at init, until waited for
+	read    func() (*linksign.Keyring, error) // a read anew
+	keys    *linksign.Keyring                 // the keys, once read
 }
 
 // Load reads the environment (template.yaml sets it) for a function that
 // needs what need says besides its table, and logs what it found on log
-// (never a key). Done once, at init: an error ends the init (Must),
-// before any invocation.
+// (never a key). Done once, at init: an error (a missing or malformed
+// variable) ends the init (Must), before any invocation.
 //
 // The link keys, if need asks for them, are one round trip to SSM or
 // Secrets Manager (TLS on top in AWS), the longest step of every init but
 // bounces'. Their read is on its way before main (StartKeys, from package
-// earlykeys' init), or Load starts it on a goroutine of its own, first;
-// the caller builds the rest of the function (its clients, its wiring,
-// the api's routes) meanwhile, and Keys waits for them, before the
-// function asks for its first invocation.
+// earlykeys' init), or Load starts it on a goroutine of its own, first.
+// The init does not wait for it: the first use of the keys does (Keys),
+// while the function has asked for its first invocation and started on
+// it (the api's page templates, the game's read). A read that fails is
+// logged, with SSM's error and the parameter, and tried again at the
+// next use.
 func Load(ctx context.Context, log *slog.Logger, need config.Need) (*Env, error) {
 	cfg, err := config.FromEnvFor(ctx, need)
 	if err != nil {
@@ -58,13 +64,14 @@ func Load(ctx context.Context, log *slog.Logger, need config.Need) (*Env, error)
 		return nil, fmt.Errorf("aws config: %w", err)
 	}
 	e := &Env{Config: cfg, AWS: awsCfg, log: log}
+	e.read = func() (*linksign.Keyring, error) { return config.LoadKeyring(ctx, awsCfg, cfg) }
 	switch {
 	case need&config.NeedLinkKeys != 0 && early.keys != nil && early.from == cfg.KeySource():
-		e.keys = early.keys // on their way since the package init (StartKeys)
+		e.started = early.keys // on their way since the package init (StartKeys)
 	case need&config.NeedLinkKeys != 0:
-		e.keys = fetchKeys(ctx, awsCfg, cfg)
+		e.started = fetchKeys(ctx, awsCfg, cfg)
 	default:
-		e.keys = func() (*linksign.Keyring, error) { return nil, nil }
+		e.read = func() (*linksign.Keyring, error) { return nil, nil }
 		e.logInit(nil)
 	}
 	e.Store = dynamostore.New(ddb.New(awsCfg), cfg.Table)
@@ -82,9 +89,8 @@ var early struct {
 // The read is the longest step of the init (see Load); started here,
 // among the last package inits, it is under way before main's own work
 // (the logger, the configuration, the clients): under the Runtime API
-// harness its goroutine runs some 0.3 ms sooner after main starts. The
-// keys are still waited for before the first invocation (Keys), so a
-// missing keyring still fails the init.
+// harness its goroutine runs some 0.3 ms sooner after main starts. Their
+// first use waits for them (Keys).
 //
 // It reads the configuration as Load does (config.FromEnvFor), the keys'
 // location only. It does nothing outside Lambda (no
@@ -124,15 +130,29 @@ func fetchKeys(ctx context.Context, awsCfg aws.Config, cfg config.Config) func()
 	})
 }
 
-// Keys waits for the link keys Load started fetching, and logs the init's
-// findings once they are in; nil keys unless config.NeedLinkKeys was
-// asked.
+// Keys returns the link keys: the first call waits for the read Load
+// started; a read that failed is logged and its error returned, and the
+// next call reads again (SSM throttled at a burst of cold starts should
+// not break the function for its lifetime). The init's findings are
+// logged once the keys are in. Calls wait for each other. Nil keys
+// unless config.NeedLinkKeys was asked.
 func (e *Env) Keys() (*linksign.Keyring, error) {
-	keys, err := e.keys()
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.keys != nil {
+		return e.keys, nil
+	}
+	read := e.read
+	if e.started != nil {
+		read, e.started = e.started, nil
+	}
+	keys, err := read()
 	if err != nil {
+		e.log.Error("link keys unavailable: tried again at their next use", "key_source", e.Config.KeySource(), "err", err)
 		return nil, fmt.Errorf("link keys: %w", err)
 	}
 	if keys != nil {
+		e.keys = keys
 		e.logged.Do(func() { e.logInit(keys) })
 	}
 	return keys, nil
