@@ -73,9 +73,9 @@ type Config struct {
 	// init, which so need not wait for it). The first use of the keys
 	// waits for it; a read that failed is tried again at the next use.
 	KeysLater func() (*linksign.Keyring, error)
-	Now    func() time.Time // the clock; time.Now when nil
-	Rand   io.Reader        // seeds and ids; crypto/rand when nil
-	Log    *slog.Logger
+	Now       func() time.Time // the clock; time.Now when nil
+	Rand      io.Reader        // seeds and ids; crypto/rand when nil
+	Log       *slog.Logger
 	// AfterCommit runs after every committed write that leaves mail in
 	// the outbox (the in-process notifier of the local run and tests; nil
 	// in Lambda, where the table's stream feeds the notifier).

@@ -30,8 +30,7 @@ type Env struct {
 	AWS   aws.Config
 	Store *dynamostore.Store
 
-	log    *slog.Logger
-	logged sync.Once
+	log *slog.Logger
 	// read reads the link keys (Keys); started, the first read is
 	// already under way (Load).
 	mu      sync.Mutex
@@ -72,8 +71,8 @@ func Load(ctx context.Context, log *slog.Logger, need config.Need) (*Env, error)
 		e.started = fetchKeys(ctx, awsCfg, cfg)
 	default:
 		e.read = func() (*linksign.Keyring, error) { return nil, nil }
-		e.logInit(nil)
 	}
+	e.logInit()
 	e.Store = dynamostore.New(ddb.New(awsCfg), cfg.Table)
 	return e, nil
 }
@@ -133,9 +132,9 @@ func fetchKeys(ctx context.Context, awsCfg aws.Config, cfg config.Config) func()
 // Keys returns the link keys: the first call waits for the read Load
 // started; a read that failed is logged and its error returned, and the
 // next call reads again (SSM throttled at a burst of cold starts should
-// not break the function for its lifetime). The init's findings are
-// logged once the keys are in. Calls wait for each other. Nil keys
-// unless config.NeedLinkKeys was asked.
+// not break the function for its lifetime). The keys' ids are logged
+// once they are in. Calls wait for each other. Nil keys unless
+// config.NeedLinkKeys was asked.
 func (e *Env) Keys() (*linksign.Keyring, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -153,20 +152,16 @@ func (e *Env) Keys() (*linksign.Keyring, error) {
 	}
 	if keys != nil {
 		e.keys = keys
-		e.logged.Do(func() { e.logInit(keys) })
+		e.log.Info("link keys read", "keys", keys) // key ids only: Keyring.LogValue
 	}
 	return keys, nil
 }
 
-// logInit logs what the environment gave (key ids only: Keyring.LogValue).
-func (e *Env) logInit(keys *linksign.Keyring) {
+// logInit logs what the environment gave.
+func (e *Env) logInit() {
 	cfg := e.Config
-	attrs := []any{"table", cfg.Table, "key_source", cfg.KeySource(),
-		"from", cfg.MailFrom, "configuration_set", cfg.SESConfigurationSet, "base_url", cfg.BaseURL}
-	if keys != nil {
-		attrs = append(attrs, "keys", keys)
-	}
-	e.log.Info("init", attrs...)
+	e.log.Info("init", "table", cfg.Table, "key_source", cfg.KeySource(),
+		"from", cfg.MailFrom, "configuration_set", cfg.SESConfigurationSet, "base_url", cfg.BaseURL)
 }
 
 // Must ends the init, so that Lambda reports it failed, if err is set.
