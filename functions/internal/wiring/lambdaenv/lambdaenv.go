@@ -50,9 +50,9 @@ type Env struct {
 // earlykeys' init), or Load starts it on a goroutine of its own, first.
 // The init does not wait for it: the first use of the keys does (Keys),
 // while the function has asked for its first invocation and started on
-// it (the api's page templates, the game's read). A read that fails is
-// logged, with SSM's error and the parameter, and tried again at the
-// next use.
+// it (the api's page templates, the game's read). A read that fails
+// fails that use, with SSM's error and the parameter, and is tried again
+// at the next use.
 func Load(ctx context.Context, log *slog.Logger, need config.Need) (*Env, error) {
 	cfg, err := config.FromEnvFor(ctx, need)
 	if err != nil {
@@ -130,11 +130,10 @@ func fetchKeys(ctx context.Context, awsCfg aws.Config, cfg config.Config) func()
 }
 
 // Keys returns the link keys: the first call waits for the read Load
-// started; a read that failed is logged and its error returned, and the
-// next call reads again (SSM throttled at a burst of cold starts should
-// not break the function for its lifetime). The keys' ids are logged
-// once they are in. Calls wait for each other. Nil keys unless
-// config.NeedLinkKeys was asked.
+// started; a read that failed returns its error, and the next call
+// reads again (SSM throttled at a burst of cold starts should not break
+// the function for its lifetime). Calls wait for each other. Nil keys
+// unless config.NeedLinkKeys was asked.
 func (e *Env) Keys() (*linksign.Keyring, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -145,15 +144,15 @@ func (e *Env) Keys() (*linksign.Keyring, error) {
 	if e.started != nil {
 		read, e.started = e.started, nil
 	}
+	// Nothing is logged here: the first use is an invocation's, whose
+	// own log lines carry its request ids, and the error, which names
+	// SSM's answer and the parameter, reaches its log as the cause of
+	// the request's failure.
 	keys, err := read()
 	if err != nil {
-		e.log.Error("link keys unavailable: tried again at their next use", "key_source", e.Config.KeySource(), "err", err)
-		return nil, fmt.Errorf("link keys: %w", err)
+		return nil, fmt.Errorf("link keys unavailable (read again at their next use): %w", err)
 	}
-	if keys != nil {
-		e.keys = keys
-		e.log.Info("link keys read", "keys", keys) // key ids only: Keyring.LogValue
-	}
+	e.keys = keys
 	return keys, nil
 }
 
