@@ -246,7 +246,7 @@ func optionFields(l string, info games.Info) []optField {
 	// The registry's defaults win: a game by mail is shorter than the
 	// board game's own default (games.Info.Defaults).
 	var byMail map[string]any
-	if err := json.Unmarshal(info.Defaults, &byMail); err == nil {
+	if err := json.Unmarshal(info.Defaults(), &byMail); err == nil {
 		maps.Copy(defs, byMail)
 	}
 	// Numbers first (the laps to play come before a variant), then by name.

@@ -1072,7 +1072,7 @@ func TestOpenAPIOptionDefaults(t *testing.T) {
 			t.Fatalf("%s: no schema %s", info.Kind, name)
 		}
 		var defs map[string]any
-		if err := json.Unmarshal(info.Defaults, &defs); err != nil {
+		if err := json.Unmarshal(info.Defaults(), &defs); err != nil {
 			t.Fatal(err)
 		}
 		for field, want := range defs {

@@ -123,10 +123,10 @@ func Variant(kind string, opts json.RawMessage) (string, error) {
 		return "", fmt.Errorf("%w %q", games.ErrUnknownGame, kind)
 	}
 	var def, got map[string]any
-	if err := json.Unmarshal(info.Defaults, &def); err != nil {
+	if err := json.Unmarshal(info.Defaults(), &def); err != nil {
 		return "", err
 	}
-	if err := json.Unmarshal(info.Defaults, &got); err != nil {
+	if err := json.Unmarshal(info.Defaults(), &got); err != nil {
 		return "", err
 	}
 	if len(opts) > 0 && string(opts) != "null" {

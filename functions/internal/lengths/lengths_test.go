@@ -107,7 +107,7 @@ func says(text string, n int) bool {
 func TestDefaultLengthFitsTwoWeeks(t *testing.T) {
 	for _, info := range games.List() {
 		var def struct{ Laps int }
-		if err := json.Unmarshal(info.Defaults, &def); err != nil {
+		if err := json.Unmarshal(info.Defaults(), &def); err != nil {
 			t.Fatal(err)
 		}
 		est, err := For(info.Kind, nil, 4, 72)
