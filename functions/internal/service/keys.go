@@ -1,7 +1,6 @@
 package service
 
 import (
-	"fmt"
 	"sync"
 	"time"
 
@@ -35,7 +34,7 @@ func (k *keySource) get() (*linksign.Keyring, error) {
 	}
 	keys, err := k.later()
 	if err != nil {
-		return nil, fmt.Errorf("link keys: %w", err)
+		return nil, err // the source says what failed ("link keys unavailable …")
 	}
 	k.keys = keys
 	return keys, nil
