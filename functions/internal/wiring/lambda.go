@@ -21,18 +21,6 @@ type Role struct {
 	need config.Need
 	// mail makes the function's mail sender; nil for one that sends none.
 	mail func(aws.Config, config.Config) *Mail
-	// meanwhile is work of the function's init that needs no wiring,
-	// done while the link keys are on their way (While).
-	meanwhile func()
-}
-
-// While is the role r with work done while the function's link keys are
-// on their way (their round trip to SSM is 1.1–1.4 ms of the init under
-// the Runtime API harness, after the configuration): on the init's own
-// goroutine, once the keys' fetch has started, so it does not delay it.
-func (r Role) While(work func()) Role {
-	r.meanwhile = work
-	return r
 }
 
 // API serves the HTTP API: it signs and checks links.
@@ -70,9 +58,6 @@ func Lambda(ctx context.Context, log *slog.Logger, role Role) (*App, error) {
 	}
 	if role.mail != nil {
 		p.Mail = role.mail(env.AWS, cfg)
-	}
-	if role.meanwhile != nil {
-		role.meanwhile()
 	}
 	// The keys' read, begun before, goes on past the init: their first
 	// use waits for it (lambdaenv.Env.Keys).
