@@ -112,8 +112,12 @@ func TestColdStart(t *testing.T) {
 			start(hello, helloBin, &beside[i])
 		}
 	}
-	if got, want := w.ssm.calls.Load(), int64(3*coldStarts); got != want { // api, notify, sweep
-		t.Errorf("the keyring was read %d times in %d cold starts of each function, want %d", got, coldStarts, want)
+	// api, notify and sweep read the keyring once a cold start, never
+	// again: the read starts at package init and goes on past the init,
+	// so a process whose first invocation needs no key may be ended
+	// before its read reaches the SSM stand-in (most do reach it).
+	if got, most := w.ssm.calls.Load(), int64(3*coldStarts); got > most || got < most/2 {
+		t.Errorf("the keyring was read %d times in %d cold starts of each of 3 functions, want at most one a cold start and most of them", got, coldStarts)
 	}
 
 	size := func(bin string) float64 {
@@ -274,7 +278,13 @@ func TestKeyringMissing(t *testing.T) {
 	if got := status(keyed()); got != http.StatusInternalServerError {
 		t.Errorf("a token checked without the keys: %d, want 500", got)
 	}
-	if log := out.String(); !strings.Contains(log, "ParameterNotFound") || !strings.Contains(log, param) {
+	// The process's output reaches out through a pipe: its line may come
+	// a moment after the answer.
+	named := func(log string) bool { return strings.Contains(log, "ParameterNotFound") && strings.Contains(log, param) }
+	for deadline := time.Now().Add(5 * time.Second); !named(out.String()) && time.Now().Before(deadline); {
+		time.Sleep(10 * time.Millisecond)
+	}
+	if log := out.String(); !named(log) {
 		t.Errorf("the log does not name SSM's error and the parameter:\n%s", log)
 	}
 	w.ssm.put(param, `{"current":"k1","keys":{"k1":"`+base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))+`"}}`)
