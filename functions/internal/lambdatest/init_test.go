@@ -280,7 +280,9 @@ func TestKeyringMissing(t *testing.T) {
 	}
 	// The process's output reaches out through a pipe: its line may come
 	// a moment after the answer.
-	named := func(log string) bool { return strings.Contains(log, "ParameterNotFound") && strings.Contains(log, param) }
+	named := func(log string) bool {
+		return strings.Contains(log, "ParameterNotFound") && strings.Contains(log, param)
+	}
 	for deadline := time.Now().Add(5 * time.Second); !named(out.String()) && time.Now().Before(deadline); {
 		time.Sleep(10 * time.Millisecond)
 	}
