@@ -169,6 +169,26 @@ func (a *runtimeAPI) invoke(ctx context.Context, payload []byte, timeout time.Du
 	}
 }
 
+// startBootstrap starts bin as Lambda starts a function's bootstrap in a
+// new execution environment, with env, under a new Runtime API; the
+// process's output is kept in out. started is when the process was
+// started (the Runtime API already listening). The caller kills p.
+func startBootstrap(t *testing.T, f function, bin string, env []string) (api *runtimeAPI, p *process, out *tail, started time.Time) {
+	t.Helper()
+	api = newRuntimeAPI(t, "pbm-"+f.id)
+	cmd := exec.Command(bin)
+	cmd.Dir = filepath.Dir(bin)
+	cmd.Env = append(env[:len(env):len(env)], "AWS_LAMBDA_RUNTIME_API="+api.addr())
+	out = &tail{max: 64 << 10}
+	cmd.Stdout, cmd.Stderr = out, out
+	started = time.Now()
+	p, err := startProcess(cmd)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return api, p, out, started
+}
+
 // coldStart starts bin as Lambda starts a function's bootstrap in a new
 // execution environment, under a new Runtime API, and returns its init
 // duration: from the process's start to its first GET of /next. It then
@@ -176,17 +196,7 @@ func (a *runtimeAPI) invoke(ctx context.Context, payload []byte, timeout time.Du
 // took (from handing the event over to the answer), and ends the process.
 func coldStart(t *testing.T, f function, bin string, env []string, payload []byte) (initDuration, firstInvocation time.Duration, o outcome) {
 	t.Helper()
-	api := newRuntimeAPI(t, "pbm-"+f.id)
-	cmd := exec.Command(bin)
-	cmd.Dir = filepath.Dir(bin)
-	cmd.Env = append(env, "AWS_LAMBDA_RUNTIME_API="+api.addr())
-	out := &tail{max: 16 << 10}
-	cmd.Stdout, cmd.Stderr = out, out
-	start := time.Now()
-	p, err := startProcess(cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	api, p, out, start := startBootstrap(t, f, bin, env)
 	defer p.kill(t)
 	select {
 	case <-api.ready:
@@ -201,7 +211,7 @@ func coldStart(t *testing.T, f function, bin string, env []string, payload []byt
 	initDuration = api.firstNext.Sub(start)
 	api.mu.Unlock()
 	invoked := time.Now()
-	o, err = api.invoke(context.Background(), payload, time.Duration(f.timeout)*time.Second)
+	o, err := api.invoke(context.Background(), payload, time.Duration(f.timeout)*time.Second)
 	firstInvocation = time.Since(invoked)
 	if err != nil {
 		t.Fatalf("%s: invoke: %v\n%s", f.id, err, out)

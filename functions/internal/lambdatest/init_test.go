@@ -187,17 +187,8 @@ func summary(ds []time.Duration) stats {
 func TestInitFailure(t *testing.T) {
 	w := newWorld(t)
 	bin := build(t, apiFunction)
-	api := newRuntimeAPI(t, "pbm-"+apiFunction.id)
-	cmd := exec.Command(bin)
-	cmd.Dir = filepath.Dir(bin)
-	cmd.Env = slices.DeleteFunc(w.env(apiFunction, filepath.Dir(bin)), func(kv string) bool { return strings.HasPrefix(kv, "TABLE_NAME=") })
-	cmd.Env = append(cmd.Env, "AWS_LAMBDA_RUNTIME_API="+api.addr())
-	out := &tail{max: 16 << 10}
-	cmd.Stdout, cmd.Stderr = out, out
-	p, err := startProcess(cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	env := slices.DeleteFunc(w.env(apiFunction, filepath.Dir(bin)), func(kv string) bool { return strings.HasPrefix(kv, "TABLE_NAME=") })
+	api, p, out, _ := startBootstrap(t, apiFunction, bin, env)
 	defer p.kill(t)
 	select {
 	case <-p.exited:
@@ -227,16 +218,7 @@ func TestKeyringMissing(t *testing.T) {
 	f := apiFunction
 	const param = "/pbm/keys-put-later"
 	f.vars = map[string]string{"LINK_KEYS_PARAMETER": param}
-	api := newRuntimeAPI(t, "pbm-"+f.id)
-	cmd := exec.Command(bin)
-	cmd.Dir = filepath.Dir(bin)
-	cmd.Env = append(w.env(f, filepath.Dir(bin)), "AWS_LAMBDA_RUNTIME_API="+api.addr())
-	out := &tail{max: 64 << 10}
-	cmd.Stdout, cmd.Stderr = out, out
-	p, err := startProcess(cmd)
-	if err != nil {
-		t.Fatal(err)
-	}
+	api, p, out, _ := startBootstrap(t, f, bin, w.env(f, filepath.Dir(bin)))
 	defer p.kill(t)
 	select {
 	case <-api.ready:
