@@ -19,20 +19,32 @@ const TalkPrefix = "TALK#"
 // talk item inserted), or "", "" for any other record: a message hidden
 // or shown again (MODIFY) is no new post.
 func TalkPosted(r events.DynamoDBEventRecord) (game, key string) {
-	if r.EventName != string(events.DynamoDBOperationTypeInsert) {
+	game, key, ok := insertedInGame(r, TalkPrefix)
+	if !ok || key == "" {
 		return "", ""
+	}
+	return game, key
+}
+
+// insertedInGame returns the game and the rest of the sk after prefix of
+// an item a record inserts in a game's partition ("GAME#<id>", sk
+// beginning with prefix); ok is false for any other record (a MODIFY or
+// REMOVE, another partition or sk, keys that are not strings).
+func insertedInGame(r events.DynamoDBEventRecord, prefix string) (game, rest string, ok bool) {
+	if r.EventName != string(events.DynamoDBOperationTypeInsert) {
+		return "", "", false
 	}
 	pk, pok := r.Change.Keys[AttrPK]
 	sk, sok := r.Change.Keys[AttrSK]
 	if !pok || !sok || pk.DataType() != events.DataTypeString || sk.DataType() != events.DataTypeString {
-		return "", ""
+		return "", "", false
 	}
 	game, gok := strings.CutPrefix(pk.String(), GamePrefix)
-	key, kok := strings.CutPrefix(sk.String(), TalkPrefix)
-	if !gok || !kok || game == "" || key == "" {
-		return "", ""
+	rest, rok := strings.CutPrefix(sk.String(), prefix)
+	if !gok || !rok || game == "" {
+		return "", "", false
 	}
-	return game, key
+	return game, rest, true
 }
 
 // TalkSender mails a message just posted to the seats that asked for

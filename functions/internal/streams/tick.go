@@ -4,7 +4,6 @@ import (
 	"context"
 	"log/slog"
 	"slices"
-	"strings"
 
 	"github.com/aws/aws-lambda-go/events"
 )
@@ -22,18 +21,7 @@ const TickPrefix = "TICK#"
 // inserted), or "" for any other record: a request written again is no
 // new one.
 func TickRequested(r events.DynamoDBEventRecord) string {
-	if r.EventName != string(events.DynamoDBOperationTypeInsert) {
-		return ""
-	}
-	pk, pok := r.Change.Keys[AttrPK]
-	sk, sok := r.Change.Keys[AttrSK]
-	if !pok || !sok || pk.DataType() != events.DataTypeString || sk.DataType() != events.DataTypeString {
-		return ""
-	}
-	game, gok := strings.CutPrefix(pk.String(), GamePrefix)
-	if !gok || game == "" || !strings.HasPrefix(sk.String(), TickPrefix) {
-		return ""
-	}
+	game, _, _ := insertedInGame(r, TickPrefix)
 	return game
 }
 
