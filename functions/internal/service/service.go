@@ -68,10 +68,11 @@ type Config struct {
 	Sent   store.SentStore
 	Limits Limits
 	Keys   *linksign.Keyring
-	// KeysLater, when set, gives the keys instead of Keys: they arrive
-	// after the service is built (a Lambda's read from SSM, begun at its
-	// init, which so need not wait for it). The first use of the keys
-	// waits for it; a read that failed is tried again at the next use.
+	// KeysLater, when set, gives the keys instead of Keys, asked at each
+	// use: they arrive after the service is built (a Lambda's read from
+	// SSM, begun at its init, which so need not wait for it). It keeps
+	// the keys once read and reads again after a failure
+	// (lambdaenv.Env.Keys).
 	KeysLater func() (*linksign.Keyring, error)
 	Now       func() time.Time // the clock; time.Now when nil
 	Rand      io.Reader        // seeds and ids; crypto/rand when nil
@@ -116,7 +117,7 @@ type Service struct {
 	guard       store.GuardStore
 	sent        store.SentStore
 	limits      Limits
-	keys        *keySource
+	keys        keySource
 	now         func() time.Time
 	rand        io.Reader
 	log         *slog.Logger
