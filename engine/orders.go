@@ -13,6 +13,9 @@ type OrderSpec struct {
 	Min      int64  `json:"min"`
 	Max      int64  `json:"max"`
 	Sensible int64  `json:"sensible"` // the value a careful person would set (0 = off)
+	// Sells tells an order that sells what the player holds (goods,
+	// holdings): people who keep sales for themselves leave it unset.
+	Sells bool `json:"sells,omitempty"`
 }
 
 // Kinds of OrderSpec.

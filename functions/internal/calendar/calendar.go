@@ -70,10 +70,9 @@ type Config struct {
 	// MaxDays caps the simulated time of a game: a game still running
 	// then is reported unfinished.
 	MaxDays int
-	// SetOrders, when set, is called for every seat once the game has
-	// started, before anyone plays: the people set their standing orders
-	// as a sensible player would.
-	SetOrders func(ctx context.Context, svc *service.Service, gameID string, invite int) error
+	// People says what each simulated person does with their standing
+	// orders (Habit), person by person, in turn; none: nobody touches them.
+	People Population
 	// Dir holds the games' store files; the system's temporary directory
 	// when empty.
 	Dir string
@@ -87,7 +86,7 @@ const DefaultMaxDays = 10000
 type Result struct {
 	Seed     uint64
 	Finished bool
-	Days     float64 // from the start to the end (or to the cap)
+	Days     float64 // from the creation to the end (or to the cap)
 	// Mails[i] counts every mail person i got (invitation to the final
 	// standings); Kinds counts the mails of all people by kind.
 	Mails []int
@@ -108,7 +107,13 @@ type Result struct {
 	// Visits counts the times a person opened their page; Decisions the
 	// decisions they posted there (each a request of its own).
 	Visits, Decisions int
-	Bots              int // seats handed to a bot by the end
+	// StaleVisits counts the visits whose mail's decisions had been made
+	// by then (its link shows "already done"): they play nothing.
+	StaleVisits int
+	Bots        int // seats handed to a bot by the end
+	// StartDays is the time from the creation to the start of play: the
+	// organiser's confirmation and everyone's acceptance.
+	StartDays float64
 }
 
 // TurnsEach is the turns a seat played, on average.
@@ -130,31 +135,61 @@ func Play(ctx context.Context, cfg Config, setup Setup, seed uint64) (Result, er
 
 // play is Play; inspect, if not nil, is shown the game at its end.
 func play(ctx context.Context, cfg Config, setup Setup, seed uint64, inspect func(*sim) error) (res Result, err error) {
+	s, closeSim, err := newSim(ctx, cfg, setup, seed)
+	if err != nil {
+		return res, err
+	}
+	defer closeSim()
+	created := s.now
+	if err := s.create(); err != nil {
+		return res, fmt.Errorf("%v seed %d: %w", setup, seed, err)
+	}
+	if err := s.afterEvent(); err != nil {
+		return res, fmt.Errorf("%v seed %d: %w", setup, seed, err)
+	}
+	end := created.Add(time.Duration(s.cfg.MaxDays) * 24 * time.Hour)
+	if err := s.run(end); err != nil {
+		return res, fmt.Errorf("%v seed %d: %w", setup, seed, err)
+	}
+	if !s.over {
+		s.now = end
+	}
+	if res, err = s.result(seed, created); err != nil || inspect == nil {
+		return res, err
+	}
+	return res, inspect(s)
+}
+
+// newSim makes the simulation of one game: its own store in a scratch
+// folder (closeSim removes both), the service, the notifier and the
+// composer on the simulated clock, which starts at a seeded time between
+// 09:00 and 21:00 Moscow time on the day the organiser creates the game.
+func newSim(ctx context.Context, cfg Config, setup Setup, seed uint64) (s *sim, closeSim func(), err error) {
 	dir, err := os.MkdirTemp(cfg.Dir, "calendar-")
 	if err != nil {
-		return res, err
+		return nil, nil, err
 	}
-	defer os.RemoveAll(dir)
 	st, err := boltstore.OpenScratch(filepath.Join(dir, "games.db"))
 	if err != nil {
-		return res, err
+		os.RemoveAll(dir)
+		return nil, nil, err
 	}
-	defer st.Close()
+	closeSim = func() { st.Close(); os.RemoveAll(dir) }
 	if cfg.MaxDays == 0 {
 		cfg.MaxDays = DefaultMaxDays
 	}
 	if len(cfg.Model.Zones) == 0 {
 		cfg.Model = DefaultModel()
 	}
-
-	s := &sim{cfg: cfg, setup: setup, ctx: ctx, store: st,
+	s = &sim{cfg: cfg, setup: setup, ctx: ctx, store: st,
 		rng:   rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
 		kinds: map[string]int{}, byEmail: map[string]int{}}
 	var gameSeed [32]byte
 	binary.LittleEndian.PutUint64(gameSeed[:], seed)
 	keys, err := linksign.NewKeyring("sim", map[string][]byte{"sim": []byte("calendar-simulator-link-key-0000")})
 	if err != nil {
-		return res, err
+		closeSim()
+		return nil, nil, err
 	}
 	log := slog.New(slog.DiscardHandler)
 	s.notifier = &notify.Notifier{Sender: s, Players: st, Log: log, Now: s.clock}
@@ -162,19 +197,14 @@ func play(ctx context.Context, cfg Config, setup Setup, seed uint64, inspect fun
 		Rand: rand.NewChaCha8(gameSeed), Log: log, AfterCommit: s.notifier.AfterCommit})
 	s.notifier.Service = s.svc
 	s.notifier.Composer = compose.New(compose.Config{Service: s.svc, BaseURL: "https://pbm.example", NoPicture: true})
-
-	// The organiser creates the game in the daytime in Moscow; everyone
-	// accepts at once, and the days count from the start.
 	day := time.Date(2027, 1, 4, 9, 0, 0, 0, cfg.Model.Zones[0])
 	s.now = day.Add(time.Duration(s.rng.Int64N(int64(12 * time.Hour))))
-	if err := s.setUp(); err != nil {
-		return res, fmt.Errorf("%v seed %d: %w", setup, seed, err)
-	}
-	start := s.now
-	if err := s.afterEvent(); err != nil {
-		return res, fmt.Errorf("%v seed %d: %w", setup, seed, err)
-	}
-	end := start.Add(time.Duration(cfg.MaxDays) * 24 * time.Hour)
+	return s, closeSim, nil
+}
+
+// run plays the queued events in time order until the game ends, nothing
+// is left to happen, or the clock passes end.
+func (s *sim) run(end time.Time) error {
 	for s.queue.Len() > 0 && !s.over {
 		e := heap.Pop(&s.queue).(event)
 		if e.at.After(end) {
@@ -182,19 +212,13 @@ func play(ctx context.Context, cfg Config, setup Setup, seed uint64, inspect fun
 		}
 		s.now = e.at
 		if err := s.handle(e); err != nil {
-			return res, fmt.Errorf("%v seed %d at %s: %w", setup, seed, s.now.Format(time.RFC3339), err)
+			return fmt.Errorf("at %s: %w", s.now.Format(time.RFC3339), err)
 		}
 		if err := s.afterEvent(); err != nil {
-			return res, fmt.Errorf("%v seed %d at %s: %w", setup, seed, s.now.Format(time.RFC3339), err)
+			return fmt.Errorf("at %s: %w", s.now.Format(time.RFC3339), err)
 		}
 	}
-	if !s.over {
-		s.now = end
-	}
-	if res, err = s.result(seed, start); err != nil || inspect == nil {
-		return res, err
-	}
-	return res, inspect(s)
+	return nil
 }
 
 // sim is one game being simulated.
@@ -212,7 +236,9 @@ type sim struct {
 	id       string
 	keys     int // decisions posted: each takes a fresh key
 	visits   int
+	stale    int // visits whose mail's decisions were made already
 	over     bool
+	started  time.Time // when the last person accepted and play began
 
 	byEmail map[string]int // person (invitation index) by address
 	people  []person
@@ -227,6 +253,7 @@ type sim struct {
 // person is a seat's player as the simulator follows them.
 type person struct {
 	zone  *time.Location
+	habit Habit
 	mails int
 	// The wait open for them: since when, and the seat's position then.
 	waiting  bool
@@ -236,8 +263,13 @@ type person struct {
 
 func (s *sim) clock() time.Time { return s.now }
 
-// setUp creates the game and seats everyone.
-func (s *sim) setUp() error {
+// organiserZone is the organiser's time zone: Moscow, the first zone.
+func (s *sim) organiserZone() *time.Location { return s.cfg.Model.Zones[0] }
+
+// create has the organiser create the game; the mails it sends bring the
+// rest: the organiser confirms their address, then each person accepts
+// their invitation, each after their own delay (Send).
+func (s *sim) create() error {
 	req := service.CreateRequest{Kind: s.setup.Kind, Options: s.setup.Options, DeadlineHours: s.setup.DeadlineHours,
 		MissesToBot: s.setup.MissesToBot, Organiser: service.Person{Name: "Organiser", Email: "organiser@sim.example"}}
 	if req.MissesToBot == 0 {
@@ -250,93 +282,147 @@ func (s *sim) setUp() error {
 		}
 		req.Seats = append(req.Seats, p)
 		s.byEmail[p.Email] = i
-		s.people = append(s.people, person{zone: s.cfg.Model.Zones[i%len(s.cfg.Model.Zones)]})
+		s.people = append(s.people, person{zone: s.cfg.Model.Zones[i%len(s.cfg.Model.Zones)], habit: s.cfg.People.habit(i)})
 	}
 	c, err := s.svc.Create(s.ctx, req)
 	if err != nil {
 		return err
 	}
 	s.id = c.ID
-	// The organiser follows the confirmation mail at once (a first game
-	// from their address): only then do the invitations go out.
-	if c.Unconfirmed {
-		if err := s.svc.Confirm(s.ctx, s.id); err != nil {
-			return fmt.Errorf("confirm: %w", err)
-		}
-	}
-	for i := range req.Seats {
-		if _, err := s.svc.Accept(s.ctx, s.id, i); err != nil {
-			return fmt.Errorf("accept %d: %w", i, err)
-		}
-	}
-	if s.cfg.SetOrders != nil {
-		for i := range req.Seats {
-			if err := s.cfg.SetOrders(s.ctx, s.svc, s.id, i); err != nil {
-				return fmt.Errorf("standing orders of %d: %w", i, err)
-			}
-		}
-	}
 	return nil
 }
 
 // Send is the simulator's mail: it counts each mail, and a person mailed
-// for a decision decides when they will visit (or that they never will).
+// to confirm, to accept or to decide decides when they will follow its
+// link (or, for a decision, that they never will).
 func (s *sim) Send(_ context.Context, m notify.Message) error {
 	kind := m.Tags["mail"]
 	s.kinds[kind]++
 	p, ok := s.byEmail[m.To]
 	if !ok {
 		s.organ++
+		if kind == service.MailConfirm {
+			s.push(event{at: s.answer(s.organiserZone()), what: evConfirm, person: -1})
+		}
 		return nil
 	}
 	s.people[p].mails++
-	if !decisionMail(kind) {
-		return nil
+	switch {
+	case kind == service.MailInvite:
+		s.push(event{at: s.answer(s.people[p].zone), what: evAccept, person: p})
+	case decisionMail(kind):
+		if s.rng.Float64() < s.cfg.Model.MissRate {
+			s.missed++
+			return nil
+		}
+		pos, err := s.linkPosition(p)
+		if err != nil {
+			return err
+		}
+		s.push(event{at: s.answer(s.people[p].zone), what: evVisit, person: p, position: pos})
 	}
-	if s.rng.Float64() < s.cfg.Model.MissRate {
-		s.missed++
-		return nil
-	}
-	at := s.cfg.Model.Answer(s.now, s.cfg.Model.Delay(s.rng), s.people[p].zone)
-	s.push(event{at: at, person: p})
 	return nil
 }
 
-// handle runs one event: a person's visit, or the sweep.
+// answer is when someone in zone who has just been mailed acts on it.
+func (s *sim) answer(zone *time.Location) time.Time {
+	return s.cfg.Model.Answer(s.now, s.cfg.Model.Delay(s.rng), zone)
+}
+
+// linkPosition is the round of decisions the link of a decision mail to
+// person p opens (compose links a decision mail to the seat's position
+// of the game it is composed from, the one just committed).
+func (s *sim) linkPosition(p int) (int64, error) {
+	rec, _, err := s.svc.Load(s.ctx, s.id)
+	if err != nil {
+		return 0, err
+	}
+	return rec.SeatPosition(rec.Seats[p].Engine), nil
+}
+
+// handle runs one event.
 func (s *sim) handle(e event) error {
-	if e.person < 0 {
+	switch e.what {
+	case evSweep:
 		if _, err := s.svc.TickAll(s.ctx); err != nil {
 			return err
 		}
 		return errors.Join(s.notifier.Sweep(s.ctx, s.svc.PendingOutbox), s.notifier.SendDigests(s.ctx, s.now))
+	case evConfirm:
+		if err := s.svc.Confirm(s.ctx, s.id); err != nil {
+			return fmt.Errorf("confirm: %w", err)
+		}
+		return nil
+	case evAccept:
+		if _, err := s.svc.Accept(s.ctx, s.id, e.person); err != nil {
+			return fmt.Errorf("accept %d: %w", e.person, err)
+		}
+		return s.people[e.person].habit.apply(s.ctx, s.svc, s.id, e.person)
 	}
 	s.visits++
-	return s.visit(e.person)
-}
-
-// visit is a person on their page (Visit), with the simulator's keys.
-func (s *sim) visit(p int) error {
-	return Visit(s.ctx, s.svc, s.id, p, func() string {
+	acted, err := VisitLink(s.ctx, s.svc, s.id, e.person, e.position, func() string {
 		s.keys++
 		return fmt.Sprintf("simulated-%06d", s.keys)
 	})
+	if !acted {
+		s.stale++
+	}
+	return err
 }
 
-// afterEvent brings the waits up to date, notes the end of the game and
-// schedules the sweep for when the game next needs the clock.
+// afterEvent brings the waits up to date, notes when play begins and when
+// the game ends, and schedules the sweep for when the game next needs the
+// clock.
 func (s *sim) afterEvent() error {
 	rec, _, err := s.svc.Load(s.ctx, s.id)
 	if err != nil {
 		return err
 	}
-	var owing []int
-	if rec.Status == service.StatusPlaying {
-		g, err := s.svc.Engine(rec)
-		if err != nil {
-			return err
-		}
-		owing = g.Owing()
+	switch rec.Status {
+	case service.StatusOver:
+		s.over = true
+		return s.closeWaits(rec, nil)
+	case service.StatusPlaying:
+	default:
+		return nil // waiting for the organiser's confirmation or for the acceptances
 	}
+	if s.started.IsZero() {
+		s.started = s.now
+	}
+	g, err := s.svc.Engine(rec)
+	if err != nil {
+		return err
+	}
+	if err := s.closeWaits(rec, g.Owing()); err != nil {
+		return err
+	}
+	game, err := s.store.GetGame(s.ctx, s.id)
+	if err != nil {
+		return err
+	}
+	if game.WakeAt > 0 {
+		at := time.Unix(game.WakeAt, 0).Truncate(sweepEvery)
+		if at.Before(time.Unix(game.WakeAt, 0)) {
+			at = at.Add(sweepEvery)
+		}
+		if !at.After(s.now) {
+			at = s.now.Truncate(sweepEvery).Add(sweepEvery)
+		}
+		if s.sweeps == nil {
+			s.sweeps = map[time.Time]bool{}
+		}
+		if !s.sweeps[at] {
+			s.sweeps[at] = true
+			s.push(event{at: at, what: evSweep, person: -1})
+		}
+	}
+	return nil
+}
+
+// closeWaits ends the wait of each person whose seat has acted (or had its
+// default played) since it began, and opens one for each seat that owes
+// a decision now (owing) and is played by no bot.
+func (s *sim) closeWaits(rec *service.Record, owing []int) error {
 	for i := range s.people {
 		p := &s.people[i]
 		seat := rec.Seats[i].Engine
@@ -348,30 +434,6 @@ func (s *sim) afterEvent() error {
 			p.waiting, p.since, p.position = true, s.now, pos
 		}
 	}
-	if rec.Status != service.StatusPlaying {
-		s.over = true
-		return nil
-	}
-	g, err := s.store.GetGame(s.ctx, s.id)
-	if err != nil {
-		return err
-	}
-	if g.WakeAt > 0 {
-		at := time.Unix(g.WakeAt, 0).Truncate(sweepEvery)
-		if at.Before(time.Unix(g.WakeAt, 0)) {
-			at = at.Add(sweepEvery)
-		}
-		if !at.After(s.now) {
-			at = s.now.Truncate(sweepEvery).Add(sweepEvery)
-		}
-		if s.sweeps == nil {
-			s.sweeps = map[time.Time]bool{}
-		}
-		if !s.sweeps[at] {
-			s.sweeps[at] = true
-			s.push(event{at: at, person: -1})
-		}
-	}
 	return nil
 }
 
@@ -381,15 +443,18 @@ func (s *sim) closeWait(p *person) {
 	s.longest = max(s.longest, s.now.Sub(p.since))
 }
 
-// result sums up the game.
-func (s *sim) result(seed uint64, start time.Time) (Result, error) {
+// result sums up the game: its days count from its creation.
+func (s *sim) result(seed uint64, created time.Time) (Result, error) {
 	for i := range s.people {
 		if s.people[i].waiting {
 			s.closeWait(&s.people[i])
 		}
 	}
-	res := Result{Seed: seed, Finished: s.over, Days: s.now.Sub(start).Hours() / 24, Kinds: s.kinds,
-		Waits: s.waits, LongestWait: s.longest, Missed: s.missed}
+	res := Result{Seed: seed, Finished: s.over, Days: s.now.Sub(created).Hours() / 24, Kinds: s.kinds,
+		Waits: s.waits, LongestWait: s.longest, Missed: s.missed, StaleVisits: s.stale}
+	if !s.started.IsZero() {
+		res.StartDays = s.started.Sub(created).Hours() / 24
+	}
 	for _, p := range s.people {
 		res.Mails = append(res.Mails, p.mails)
 	}
@@ -439,12 +504,28 @@ func (s *sim) turns(rec *service.Record) (int, error) {
 	return n, nil
 }
 
-// event is a person's visit (person ≥ 0) or a run of the sweep (−1).
+// event is something that happens at a time: a run of the sweep, the
+// organiser confirming their address, a person accepting their
+// invitation, or a person following a decision mail's link.
 type event struct {
 	at     time.Time
 	seq    int
-	person int
+	what   happening
+	person int // the person who acts (−1: the sweep or the organiser)
+	// position, of a visit, is the round of decisions the mail's link
+	// opens (Record.SeatPosition when it was mailed).
+	position int64
 }
+
+// What an event is.
+type happening int
+
+const (
+	evVisit happening = iota
+	evSweep
+	evConfirm
+	evAccept
+)
 
 func (s *sim) push(e event) {
 	s.seq++

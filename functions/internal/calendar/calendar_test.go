@@ -1,10 +1,13 @@
 package calendar
 
 import (
+	"container/heap"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math/rand/v2"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -152,5 +155,99 @@ func BenchmarkPlay(b *testing.B) {
 		if _, err := Play(context.Background(), cfg, setup, uint64(i+1)); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestStaleVisitEndsNoWait: a person following an old mail's link, whose
+// decisions were made meanwhile, finds "already done" and plays nothing —
+// not even the newer decision the seat owes by then, whose own mail was
+// missed — so the newer wait goes on until its deadline (issue 23: the
+// simulator flattered the figures by letting old mails end newer waits).
+func TestStaleVisitEndsNoWait(t *testing.T) {
+	ctx := context.Background()
+	cfg := Config{Model: DefaultModel(), Dir: t.TempDir(), People: NoOrders}
+	s, closeSim, err := newSim(ctx, cfg, Setup{Kind: "western", Seats: 2, Options: json.RawMessage(`{"laps":2}`)}, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer closeSim()
+	// Set up with every confirmation and acceptance at once.
+	if err := s.create(); err != nil {
+		t.Fatal(err)
+	}
+	for s.queue.Len() > 0 {
+		e := heap.Pop(&s.queue).(event)
+		if e.what != evConfirm && e.what != evAccept {
+			continue
+		}
+		if err := s.handle(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.afterEvent(); err != nil {
+		t.Fatal(err)
+	}
+	rec, _, err := s.svc.Load(ctx, s.id)
+	if err != nil || rec.Status != service.StatusPlaying {
+		t.Fatalf("game not started: %v %v", err, rec.Status)
+	}
+	g, err := s.svc.Engine(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := g.Turn()
+	person := -1
+	for i, st := range rec.Seats {
+		if st.Engine == first {
+			person = i
+		}
+	}
+	oldMail := rec.SeatPosition(first) // the link of the turn mail just sent
+	// The turn is played from elsewhere (another mail's link, the page
+	// from "my games"), then the other seat plays, until the first seat
+	// owes a new round — whose mail the person misses.
+	key := 0
+	next := func() string { key++; return fmt.Sprintf("test-key-%04d", key) }
+	for range 50 {
+		rec, _, _ = s.svc.Load(ctx, s.id)
+		if rec.SeatPosition(first) > oldMail {
+			if g, _ = s.svc.Engine(rec); slices.Contains(g.Owing(), first) {
+				break
+			}
+		}
+		for i := range rec.Seats {
+			if err := Visit(ctx, s.svc, s.id, i, next); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if err := s.afterEvent(); err != nil {
+		t.Fatal(err)
+	}
+	rec, _, _ = s.svc.Load(ctx, s.id)
+	if g, _ = s.svc.Engine(rec); !slices.Contains(g.Owing(), first) || rec.SeatPosition(first) == oldMail {
+		t.Fatalf("seat %d does not owe a newer round (position %d)", first, rec.SeatPosition(first))
+	}
+	step := rec.SeatStep(first)
+	if !s.people[person].waiting {
+		t.Fatalf("person %d is not waited for", person)
+	}
+	// Now the old mail's visit comes.
+	s.now = s.now.Add(time.Hour)
+	if err := s.handle(event{at: s.now, what: evVisit, person: person, position: oldMail}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.afterEvent(); err != nil {
+		t.Fatal(err)
+	}
+	rec, _, _ = s.svc.Load(ctx, s.id)
+	if got := rec.SeatStep(first); got != step {
+		t.Errorf("the visit of an old mail (position %d) played the seat's newer decision: step %d → %d", oldMail, step, got)
+	}
+	if !s.people[person].waiting {
+		t.Errorf("the visit of an old mail ended the newer wait")
+	}
+	if s.stale != 1 {
+		t.Errorf("stale visits counted: %d, want 1", s.stale)
 	}
 }

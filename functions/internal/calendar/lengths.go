@@ -73,13 +73,13 @@ func Lengths(ctx context.Context, cfg Config, workers int, old lengths.Data, onl
 	if len(m.Zones) == 0 {
 		m = DefaultModel()
 	}
-	orders := "no standing orders"
-	if cfg.SetOrders != nil {
-		orders = "sensible standing orders set by every player"
+	people := cfg.People.Name
+	if people == "" {
+		people = Untouching.Name
 	}
 	d := lengths.Data{
 		Model: fmt.Sprintf("people answer a decision mail after a log-normal delay (median %s, 90th percentile %s) counted in their waking hours (%02d:00–%02d:00, three time zones), miss %.0f %% of them; %s",
-			m.MedianDelay, m.P90Delay, m.WakeHour, m.SleepHour, m.MissRate*100, orders),
+			m.MedianDelay, m.P90Delay, m.WakeHour, m.SleepHour, m.MissRate*100, people),
 		Command:   "go run ./functions/internal/calendar/cmd/calendar -write",
 		Laps:      map[string][]int{},
 		Deadlines: LengthDeadlines,

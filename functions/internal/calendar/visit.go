@@ -8,6 +8,30 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/service"
 )
 
+// VisitLink is a person following the link of a decision mail to the
+// seat of invitation invite, which opens the round of decisions position
+// (Record.SeatPosition when it was mailed). Its page offers decisions only
+// while the seat owes decisions of that round (Record.LinkDone): if they
+// were made meanwhile — by another visit, by the deadline —, the page says
+// "already done" and the person leaves, acted false, even if the seat owes
+// a newer decision, whose own mail (answered or missed) stands for it.
+// Otherwise they make every decision they owe (Visit).
+func VisitLink(ctx context.Context, svc *service.Service, id string, invite int, position int64, key func() string) (acted bool, err error) {
+	rec, _, err := svc.Load(ctx, id)
+	if err != nil || rec.Status != service.StatusPlaying {
+		return false, err
+	}
+	g, err := svc.Engine(rec)
+	if err != nil {
+		return false, err
+	}
+	seat := rec.Seats[invite].Engine
+	if rec.LinkDone(seat, position, slices.Contains(g.Owing(), seat)) {
+		return false, nil
+	}
+	return true, Visit(ctx, svc, id, invite, key)
+}
+
 // maxVisitActions bounds the decisions one visit makes.
 const maxVisitActions = 1000
 

@@ -134,7 +134,7 @@ func (p *people) plan(season int) {
 			if !p.ordered[table.Game] {
 				p.ordered[table.Game] = true
 				for inv := range rec.Seats {
-					if err := calendar.DefaultConfig().SetOrders(p.ctx, p.svc, table.Game, inv); err != nil {
+					if err := calendar.SetSuggestedOrders(p.ctx, p.svc, table.Game, inv); err != nil {
 						p.t.Fatal(err)
 					}
 				}

@@ -36,14 +36,20 @@ func main() {
 		verbose  = flag.Bool("v", false, "print each game as it ends")
 		write    = flag.Bool("write", false, "simulate the lengths the create page offers and write their estimates to -out")
 		only     = flag.String("laps", "", "with -write: only these lengths, comma-separated (the others keep their figures in -out)")
-		noOrders = flag.Bool("no-orders", false, "people set no standing orders (the service as it was before them)")
+		noOrders = flag.Bool("no-orders", false, "everyone turns standing orders off (-people no-orders)")
+		people   = flag.String("people", "untouched", "what the people do with their standing orders: "+calendar.PopulationNames())
 		out      = flag.String("out", "functions/internal/lengths/lengths.json", "with -write: the file (run from the repository's root)")
 	)
 	flag.Parse()
 	cfg := calendar.DefaultConfig()
 	cfg.MaxDays = *maxDays
+	pop, ok := calendar.Populations[*people]
+	if !ok {
+		fail(fmt.Errorf("-people %q: one of %s", *people, calendar.PopulationNames()))
+	}
+	cfg.People = pop
 	if *noOrders {
-		cfg.SetOrders = nil
+		cfg.People = calendar.NoOrders
 	}
 	setups := calendar.DefaultMatrix()
 	if *kind != "" {
@@ -59,8 +65,8 @@ func main() {
 	var progress func(calendar.Setup, calendar.Result)
 	if *verbose {
 		progress = func(s calendar.Setup, r calendar.Result) {
-			fmt.Fprintf(os.Stderr, "%v seed %d: %.1f days, finished %v, turns each %.0f, mails %v, waits %d, longest %.1f h, missed %d, bots %d, moves %d, game writes %d, organiser's mails %d, visits %d, decisions posted %d\n",
-				s, r.Seed, r.Days, r.Finished, r.TurnsEach(), r.Mails, r.Waits, r.LongestWait.Hours(), r.Missed, r.Bots, r.Moves, r.Writes, r.OrganiserMails, r.Visits, r.Decisions)
+			fmt.Fprintf(os.Stderr, "%v seed %d: %.1f days (started after %.1f), finished %v, turns each %.0f, mails %v, waits %d, longest %.1f h, missed %d, bots %d, moves %d, game writes %d, organiser's mails %d, visits %d (stale %d), decisions posted %d\n",
+				s, r.Seed, r.Days, r.StartDays, r.Finished, r.TurnsEach(), r.Mails, r.Waits, r.LongestWait.Hours(), r.Missed, r.Bots, r.Moves, r.Writes, r.OrganiserMails, r.Visits, r.StaleVisits, r.Decisions)
 		}
 	}
 	began := time.Now()
