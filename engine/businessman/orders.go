@@ -8,7 +8,7 @@ const (
 	OrderBuild        = "build"             // build where I may, before rolling, keeping keep_cash (B-7)
 	OrderClaim        = "claim"             // claim the rent owed me (B-8)
 	OrderTakeGift     = "take_gift"         // gift shares: the colour I hold most of (B-10, B-24)
-	OrderRoulette     = "roulette"          // spin to the first exit, then leave (B-23)
+	OrderRoulette     = "roulette"          // spin to the first exit while the worst spin is within spend_pct, then leave (B-23)
 	OrderCustoms      = "customs"           // customs sells the shares the rules' default picks (B-22)
 	OrderOfferAccept  = "offer_accept_pct"  // accept an offer for my lot of at least this % of its price (B-4)
 	OrderOfferDecline = "offer_decline_pct" // decline an offer for my lot below this % of its price
@@ -75,7 +75,9 @@ func (s *State) byOrders(seat int, o engine.Orders, legal []engine.Choice) (engi
 				return c.Action, true
 			}
 		}
-		return engine.Action{Type: ASpin}, true
+		// A spin may land on a loss (B-23): the orders spin only while
+		// the worst a spin can take is within what they may spend.
+		return engine.Action{Type: ASpin}, worstSpin(s.RoulPos) <= engine.SpendCap(o, p.Cash)
 	case PhCustoms:
 		return s.customsDefault(seat), o.On(OrderCustoms)
 	case PhOffer:
@@ -133,4 +135,16 @@ func (s *State) actByOrders(seat int, o engine.Orders, legal []engine.Choice) (e
 		}
 	}
 	return engine.Action{Type: AEnd}, covered && o.On(engine.OrderEndTurn)
+}
+
+// worstSpin is the most one spin of the roulette can take from a player
+// standing at ring position pos: the largest loss two dice can reach.
+func worstSpin(pos int) int64 {
+	var worst int64
+	for sum := 2; sum <= 12; sum++ {
+		if c := &Board[RouletteIn+(pos+sum)%RouletteLen]; c.Kind == KRouletteMoney && -c.Amount > worst {
+			worst = -c.Amount
+		}
+	}
+	return worst
 }

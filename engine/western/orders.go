@@ -10,7 +10,7 @@ const (
 	OrderSpecPct      = "spec_pct"        // sell at a speculation cell when it pays at least this % of a share's value (W-17)
 	OrderBank         = "bank"            // at the bank: repay credit in full within the limits, withdraw up to keep_cash (W-11)
 	OrderCreditUpTo   = "credit_upto"     // … and take credit up to this total when below keep_cash
-	OrderSurrender    = "surrender_below" // a raid: give up loot below this, else prison (W-24)
+	OrderSurrender    = "surrender_below" // a raid: give up loot below this (and within spend_pct), else prison (W-24)
 	OrderOfferAccept  = "offer_accept"    // accept a W-18 offer of at least this price
 	OrderOfferDecline = "offer_decline"   // decline a W-18 offer below this price
 	OrderBidUpTo      = "bid_upto"        // bid up to this in an auction (W-19), else pass
@@ -63,7 +63,9 @@ func (s *State) byOrders(seat int, o engine.Orders, legal []engine.Choice) (engi
 		if !o.Has(OrderSurrender) {
 			return engine.Action{}, false
 		}
-		if p.Loot < o[OrderSurrender] {
+		// Giving up the loot costs cash (W-24): never more than the
+		// orders may spend at once; prison costs turns, not money.
+		if loot := min(p.Loot, p.Cash); p.Loot < o[OrderSurrender] && loot <= engine.SpendCap(o, p.Cash) {
 			return engine.Action{Type: ASurrender}, true
 		}
 		return engine.Action{Type: APrison}, true

@@ -97,6 +97,11 @@ func TestByOrders(t *testing.T) {
 			s.Phase, s.Players[0].Loot = PhRaid, 1_000
 			return s
 		}, 0, sensible, want{engine.Action{Type: ASurrender}, true}},
+		{"raid, small loot but over a fifth of the cash: prison", func(t *testing.T) *State {
+			s := rtGame(t, 3)
+			s.Phase, s.Players[0].Loot, s.Players[0].Cash = PhRaid, 4_000, 10_000
+			return s
+		}, 0, sensible, want{engine.Action{Type: APrison}, true}},
 		{"raid, big loot: prison", func(t *testing.T) *State {
 			s := rtGame(t, 3)
 			s.Phase, s.Players[0].Loot = PhRaid, 9_000
@@ -166,6 +171,7 @@ func TestOrdersPlayWholeGames(t *testing.T) {
 			}
 			seat := s.Owing()[0]
 			a, ok := s.ByOrders(seat, o)
+			ordered := ok
 			if ok {
 				byOrders++
 				// The contract with the simulator: sensible orders never
@@ -186,6 +192,12 @@ func TestOrdersPlayWholeGames(t *testing.T) {
 			n, _, err := s.Apply(seat, a)
 			if err != nil {
 				t.Fatalf("seed %d: %v refused: %v", seed, a, err)
+			}
+			// Whatever an order chooses (the roll is the die's) costs at
+			// most a fifth of the cash it had.
+			before, after := s.Players[seat], n.Players[seat]
+			if spent := before.Cash + before.Deposit - after.Cash - after.Deposit; ordered && a.Type != ARoll && spent > before.Cash/5 {
+				t.Fatalf("seed %d: sensible orders' %v cost %d of %d cash", seed, a, spent, before.Cash)
 			}
 			log = append(log, engine.Command{Seat: seat, Action: a})
 			s = n
