@@ -127,6 +127,7 @@ func (s *site) twoSeatGame(t *testing.T) service.Created {
 		t.Fatal(err)
 	}
 	servicetest.Confirm(t, s.svc, c.ID)
+	servicetest.OrdersOff(t, s.svc, c.ID) // every decision waits for its player
 	for i := range 2 {
 		if _, err := s.svc.Accept(ctx, c.ID, i); err != nil {
 			t.Fatal(err)

@@ -24,6 +24,13 @@ const (
 // with the pages around it; a 2-lap game takes about a hundred.
 const midGameVisit = 24
 
+// How the pages say what the standing orders play, and that there are
+// none, by language.
+var (
+	ordersSummaryStart = map[string]string{"ru": "За вас сразу играют приказы:", "en": "Standing orders play for you at once:"}
+	ordersNone         = map[string]string{"ru": "Приказов нет", "en": "No orders"}
+)
+
 // players of the game: name, address and language.
 var players = []struct{ name, email, lang string }{
 	{"Аня", "p0@pbm.test", "ru"},
@@ -175,18 +182,37 @@ func play(t *testing.T, kind string, options map[string]string) *played {
 	check("organiser, invitations out")
 	shot("organiser-invited", desktopWidth)
 
-	// Each player accepts from the invitation mail.
-	for _, pl := range players {
+	// Each player accepts from the invitation mail. The invitation says
+	// what the suggested standing orders will play, and offers to accept
+	// without them. The first player accepts with them, reads the same on
+	// their page and turns them off there with one click; the others
+	// accept without: every decision is theirs, and the test follows it.
+	for i, pl := range players {
 		link := s.latest(t, pl.email).link("/g/"+p.id+"/invite", false)
 		if link == "" {
 			t.Fatalf("the latest mail to %s has no invitation link", pl.email)
 		}
 		b.open("invitation", link)
 		check("invitation")
-		if n := b.count(`form[method=post] ` + submitSel); n != 1 {
-			t.Fatalf("the invitation page has %d buttons, want one: accept", n)
+		if n := b.count(`form[method=post] ` + submitSel); n != 2 {
+			t.Fatalf("the invitation page has %d buttons, want two: accept, accept without standing orders", n)
+		}
+		if !strings.Contains(b.text(), ordersSummaryStart[pl.lang]) {
+			t.Fatalf("the invitation page does not say what the standing orders play: %q", b.text())
+		}
+		if i > 0 {
+			b.press("seat", `button[name=orders][value=off]`, nil)
+			continue
 		}
 		b.press("seat", `form[method=post] `+submitSel, nil)
+		line := eval[string](b, `(document.querySelector(".orders-line")||{innerText:""}).innerText`)
+		if !strings.Contains(line, ordersSummaryStart[pl.lang]) || b.count(`form.orders-off button`) != 1 {
+			t.Fatalf("the seat page does not say what the orders play near its top: %q", line)
+		}
+		b.press("orders", `form.orders-off button`, nil)
+		if got := b.text(); !strings.Contains(got, ordersNone[pl.lang]) {
+			t.Fatalf("after one click on «turn the orders off» the orders page says %q", got)
+		}
 	}
 
 	// The game: whose latest mail leads to decisions plays them.

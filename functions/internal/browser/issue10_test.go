@@ -36,6 +36,7 @@ func newSeatedGame(t *testing.T, s *site, kind, options string, people []service
 	if c.Unconfirmed { // the organiser confirms their address first
 		servicetest.Confirm(t, s.svc, c.ID)
 	}
+	servicetest.OrdersOff(t, s.svc, c.ID) // the bots bring the game to its moment, a decision at a time
 	for i := range people {
 		if _, err := s.svc.Accept(t.Context(), c.ID, i); err != nil {
 			t.Fatal(err)
@@ -255,6 +256,14 @@ func TestNoPageWiderThanPhone(t *testing.T) {
 	}
 	if c.Unconfirmed { // the organiser confirms their address first
 		servicetest.Confirm(t, s.svc, c.ID)
+	}
+	// The bots bring the game to its moment a decision at a time; the
+	// first seat keeps its suggested orders, so its page's line about
+	// them is drawn at a phone's width too.
+	for inv := 1; inv < len(people); inv++ {
+		if err := s.svc.SetOrders(t.Context(), c.ID, inv, engine.Orders{}); err != nil {
+			t.Fatal(err)
+		}
 	}
 	g := &seatedGame{s: s, id: c.ID}
 	check := func(kind, link string) {

@@ -70,7 +70,7 @@ func TestPlay(t *testing.T) {
 		t.Run(setup.Kind, func(t *testing.T) {
 			cfg := Config{Model: DefaultModel(), Dir: t.TempDir()}
 			var first Result
-			var byPerson, byDeadline int
+			var byPerson, byDeadline, byOrder int
 			res, err := play(ctx, cfg, setup, 7, func(s *sim) error {
 				rec, _, err := s.svc.Load(ctx, s.id)
 				if err != nil {
@@ -96,8 +96,10 @@ func TestPlay(t *testing.T) {
 						}
 					case strings.HasPrefix(e.Key, "deadline-"):
 						byDeadline++
+					case e.By == service.ByOrder:
+						byOrder++
 					default:
-						t.Errorf("entry %d made by %q: neither a person nor the deadline", e.N, e.Key)
+						t.Errorf("entry %d made by %q (%s): neither a person, their orders nor the deadline", e.N, e.Key, e.By)
 					}
 				}
 				return nil
@@ -106,8 +108,8 @@ func TestPlay(t *testing.T) {
 				t.Fatal(err)
 			}
 			first = res
-			t.Logf("%v: %.1f days, %d turns, mails %v, waits %d, longest %s, missed %d; %d commands by people, %d by deadlines",
-				setup, res.Days, res.Turns, res.Mails, res.Waits, res.LongestWait, res.Missed, byPerson, byDeadline)
+			t.Logf("%v: %.1f days, %d turns, mails %v, waits %d, longest %s, missed %d; %d commands by people, %d by their orders, %d by deadlines",
+				setup, res.Days, res.Turns, res.Mails, res.Waits, res.LongestWait, res.Missed, byPerson, byOrder, byDeadline)
 			if !res.Finished || res.Days <= 0 || res.Turns == 0 || res.Waits == 0 {
 				t.Errorf("result %+v: the game did not play out", res)
 			}

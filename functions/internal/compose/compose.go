@@ -17,6 +17,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/templates"
@@ -72,6 +73,10 @@ type Data struct {
 	Talk *TalkSection
 	// League is what a league's own mail adds (league.go).
 	League *LeagueMail
+	// Orders says what the seat's standing orders play for it, and
+	// OrdersURL changes or turns them off (the invitation and the first
+	// decision mail of a seat).
+	Orders, OrdersURL string
 
 	zone *time.Location // the recipient's, for the times a mail gives
 }
@@ -134,6 +139,12 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		}
 		d.LinkText = templates.T(l, "accept_invite")
 		d.Link, err = c.link("/g/"+rec.ID+"/invite", linksign.PurposeInvite, rec.ID, m.Seat, 0, service.InviteTokenTTL, l)
+		if specs, serr := service.OrderSpecsOf(rec); serr == nil {
+			o := rec.SeatOrders(m.Seat)
+			if d.Orders = views.OrdersSummary(l, rec.Kind, specs, o); len(o) > 0 {
+				d.Orders += " " + templates.T(l, "orders_after_accept")
+			}
+		}
 		var names []string
 		for _, s := range rec.Seats {
 			if s.Out == "" { // not whom a substitute replaces
@@ -266,6 +277,9 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		d.LinkText = templates.T(l, "open_game")
 		d.Events = sinceLastMove(rec, pr, seat, l, name)
 		d.Link, err = c.seatLink(rec.ID, m.Seat, rec.SeatPosition(seat), l)
+		if err == nil && m.Orders {
+			err = c.ordersLine(rec, m.Seat, d)
+		}
 	}
 	if err != nil {
 		return err
@@ -282,6 +296,18 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		d.Board = true
 	}
 	return nil
+}
+
+// ordersLine says in d what the standing orders of invitation inv play
+// for it, with the link that changes or turns them off.
+func (c *Composer) ordersLine(rec *service.Record, inv int, d *Data) error {
+	specs, err := service.OrderSpecsOf(rec)
+	if err != nil {
+		return err
+	}
+	d.Orders = views.OrdersSummary(d.Lang, rec.Kind, specs, rec.SeatOrders(inv))
+	d.OrdersURL, err = c.link("/g/"+rec.ID+"/orders", linksign.PurposeSeat, rec.ID, inv, 0, service.SeatTokenTTL, d.Lang)
+	return err
 }
 
 func owes(g engine.Game, seat int) bool {

@@ -57,6 +57,7 @@ func newGame(t testing.TB, kind, options string, seats int, stop func(g engine.G
 		t.Fatal(err)
 	}
 	servicetest.Confirm(t, svc, created.ID)
+	servicetest.OrdersOff(t, svc, created.ID) // the bots play every move below, one a commit
 	for i := 0; i < seats; i++ {
 		if _, err := svc.Accept(context.Background(), created.ID, i); err != nil {
 			t.Fatal(err)

@@ -194,6 +194,8 @@ func (e *env) call(method, path, token string, body, out any) int {
 
 // startGame creates a game of seats players through the API, has every
 // player accept (which starts it) and returns its id and the seat tokens.
+// The players accept without standing orders, so that the tests step
+// every decision themselves, one a commit.
 func (e *env) startGame(kind string, seats int, options string) (string, []string) {
 	e.t.Helper()
 	req := map[string]any{"kind": kind, "options": json.RawMessage(options),
@@ -219,7 +221,7 @@ func (e *env) startGame(kind string, seats int, options string) (string, []strin
 		var out struct {
 			SeatToken string `json:"seat_token"`
 		}
-		if st := e.call("POST", "/api/games/"+created.ID+"/accept", inv, nil, &out); st != http.StatusOK {
+		if st := e.call("POST", "/api/games/"+created.ID+"/accept", inv, service.AcceptOptions{OrdersOff: true}, &out); st != http.StatusOK {
 			e.t.Fatalf("accept %d: %d", i, st)
 		}
 		tokens[i] = out.SeatToken

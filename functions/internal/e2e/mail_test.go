@@ -278,9 +278,12 @@ func mailPlaysWholeGame(t *testing.T, kind string, options map[string]any) {
 		addr := fmt.Sprintf("p%d@pbm.test", i)
 		code, page := m.page("GET", linkTo(t, latest[addr], "/g/"), nil)
 		forms := pageForms(m.url, page)
-		if code != 200 || len(forms) != 1 {
-			t.Fatalf("invitation page: %d, %d forms", code, len(forms))
+		if code != 200 || len(forms) != 1 || !strings.Contains(page, `name="orders" value="off"`) {
+			t.Fatalf("invitation page: %d, %d forms, or no button that accepts without orders", code, len(forms))
 		}
+		// Each player presses «Принять и решать всё самому»: no
+		// standing orders, every decision mailed (what this test follows).
+		forms[0].values.Set("orders", "off")
 		if code, _ := m.page("POST", forms[0].action, forms[0].values); code != 200 {
 			t.Fatalf("accept: %d", code)
 		}

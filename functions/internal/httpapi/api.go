@@ -96,22 +96,57 @@ func (a *api) createGame(w http.ResponseWriter, r *http.Request) {
 }
 
 func (a *api) accept(w http.ResponseWriter, r *http.Request) {
-	tok, seat, err := a.acceptInvite(r, bearer(r))
+	// The body is optional: none accepts with the suggested orders.
+	var opts service.AcceptOptions
+	if r.ContentLength != 0 || r.Header.Get("Content-Type") != "" {
+		if err := decodeJSON(r, &opts); err != nil {
+			a.fail(w, r, err)
+			return
+		}
+	}
+	tok, seat, err := a.acceptInvite(r, bearer(r), opts)
 	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"seat_token": tok, "seat": seat})
+	out := AcceptAnswer{SeatToken: tok, Seat: seat}
+	if rec, _, err := a.svc.Load(r.Context(), r.PathValue("id")); err == nil {
+		if specs, err := service.OrderSpecsOf(rec); err == nil {
+			o := rec.SeatOrders(seat)
+			out.Orders = AcceptedOrders{Set: o, Summary: views.OrdersSummary(lang(r), rec.Kind, specs, o),
+				URL: pageLink("/g/"+rec.ID+"/orders", tok, lang(r)), API: "/api/games/" + rec.ID + "/orders"}
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// AcceptAnswer answers POST /api/games/{id}/accept: the seat's token and
+// what its standing orders will play for it (SPEC §1.7).
+type AcceptAnswer struct {
+	SeatToken string         `json:"seat_token"`
+	Seat      int            `json:"seat"`
+	Orders    AcceptedOrders `json:"orders"`
+}
+
+// AcceptedOrders are a new seat's standing orders: the game's suggested
+// ones, what they play in a line in the reader's language, the page that
+// changes or turns them off, and the API route that does (PUT with {} to
+// turn them off).
+type AcceptedOrders struct {
+	Set     engine.Orders `json:"set"`
+	Summary string        `json:"summary"`
+	URL     string        `json:"url"`
+	API     string        `json:"api"`
 }
 
 // acceptInvite seats the player of an invitation token; it answers their
 // seat's token and their invitation index.
-func (a *api) acceptInvite(r *http.Request, token string) (string, int, error) {
+func (a *api) acceptInvite(r *http.Request, token string, opts service.AcceptOptions) (string, int, error) {
 	rd, err := a.authorize(r, token, linksign.PurposeInvite)
 	if err != nil {
 		return "", 0, err
 	}
-	tok, err := a.svc.Accept(r.Context(), r.PathValue("id"), rd.claims.Seat)
+	tok, err := a.svc.AcceptWith(r.Context(), r.PathValue("id"), rd.claims.Seat, opts)
 	return tok, rd.claims.Seat, err
 }
 

@@ -30,6 +30,7 @@ func TestOrdersPage(t *testing.T) {
 		t.Fatal(err)
 	}
 	servicetest.Confirm(t, svc, created.ID)
+	servicetest.OrdersOff(t, svc, created.ID) // the orders are set below, by their page
 	id := created.ID
 	var seatTok []string
 	for i := range 2 {

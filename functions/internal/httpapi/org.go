@@ -79,6 +79,9 @@ type inviteData struct {
 	Options, Deadline, GameURL, RulesURL string
 	Accepted, Open                       bool
 	Players                              []string
+	// Orders says what the seat's standing orders will play for the
+	// player (they start with the game's suggested ones).
+	Orders string
 }
 
 func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
@@ -101,6 +104,9 @@ func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
 			d.Players = append(d.Players, s.Name)
 		}
 	}
+	if specs, err := service.OrderSpecsOf(rec); err == nil && d.Open {
+		d.Orders = views.OrdersSummary(l, rec.Kind, specs, rec.SeatOrders(rd.claims.Seat))
+	}
 	if me.Accepted && rec.State != nil {
 		t, err := a.svc.Token(linksign.PurposeSeat, rec.ID, rd.claims.Seat, 0, service.SeatTokenTTL)
 		if err != nil {
@@ -116,7 +122,7 @@ func (a *api) acceptPage(w http.ResponseWriter, r *http.Request) {
 	if !a.parseForm(w, r) {
 		return
 	}
-	seatToken, _, err := a.acceptInvite(r, r.PostFormValue("t"))
+	seatToken, _, err := a.acceptInvite(r, r.PostFormValue("t"), service.AcceptOptions{OrdersOff: r.PostFormValue("orders") == "off"})
 	if err != nil {
 		a.pageError(w, r, err)
 		return

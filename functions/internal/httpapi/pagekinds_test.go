@@ -94,6 +94,9 @@ func (f *pageFixture) createKind(kind string, options map[string]any, seats, acc
 		f.t.Fatal(err)
 	}
 	servicetest.Confirm(f.t, f.svc, c.ID)
+	// The pages are drawn at moments the tests step to, decision by
+	// decision: no standing orders play any of them.
+	servicetest.OrdersOff(f.t, f.svc, c.ID)
 	for i := range accepted {
 		if _, err := f.svc.Accept(f.t.Context(), c.ID, i); err != nil {
 			f.t.Fatal(err)

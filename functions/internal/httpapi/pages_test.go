@@ -80,6 +80,9 @@ type form struct {
 func forms(page string) []form {
 	var out []form
 	for _, m := range formRE.FindAllStringSubmatch(page, -1) {
+		if strings.Contains(m[0], `class="orders-off"`) {
+			continue // the seat page's one click that turns the orders off, not a decision
+		}
 		f := form{action: html.UnescapeString(m[1]), values: url.Values{}}
 		for _, in := range inputRE.FindAllStringSubmatch(m[2], -1) {
 			f.values.Set(in[1], html.UnescapeString(in[2]))

@@ -46,6 +46,7 @@ func TestTokenSuite(t *testing.T) {
 			t.Fatal(err)
 		}
 		servicetest.Confirm(t, svc, c.ID)
+		servicetest.OrdersOff(t, svc, c.ID) // the rolls wait for the seats
 		for i := 0; i < 2; i++ {
 			if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 				t.Fatal(err)

@@ -278,6 +278,11 @@ func (s *Service) replace(ctx context.Context, rec *Record, invite, seat int, su
 	rec.Bots[seat] = true
 	rec.Misses[seat] = 0
 	delete(rec.Orders, invite) // the old player's orders are theirs
+	g, err := s.Engine(rec)
+	if err != nil {
+		return err
+	}
+	rec.suggestOrders(g, to) // the substitute starts as every new seat does
 	rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("invite-%d", to), Kind: MailInvite, Seat: to})
 	c.To = to // listed in the substitute's games by the commit (syncMembers)
 	return nil

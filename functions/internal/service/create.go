@@ -94,10 +94,18 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	if err != nil {
 		return Created{}, err
 	}
-	if _, err := games.New(req.Kind, rec.Rules, opts, len(req.Seats), [32]byte(rec.Seed)); err != nil {
+	g, err := games.New(req.Kind, rec.Rules, opts, len(req.Seats), [32]byte(rec.Seed))
+	if err != nil {
 		return Created{}, err
 	}
 	rec.Options = opts
+	// Every seat starts with its game's suggested standing orders (SPEC
+	// §1.7): routine decisions are played at once, and a player is mailed
+	// only for what they do not cover. Turning them off is the player's
+	// one click (SetOrders with none).
+	for i := range rec.Seats {
+		rec.suggestOrders(g, i)
+	}
 	if keyed != "" {
 		rec.ID, rec.Request = keyed, fingerprint(req)
 	} else if rec.ID, err = s.newID(); err != nil {
@@ -238,7 +246,23 @@ func (s *Service) created(rec *Record) (Created, error) {
 // Accept seats an invited player. It answers the seat's token. When every
 // seat has accepted the game starts.
 func (s *Service) Accept(ctx context.Context, id string, invite int) (string, error) {
+	return s.AcceptWith(ctx, id, invite, AcceptOptions{})
+}
+
+// AcceptOptions are what a player may choose as they accept.
+type AcceptOptions struct {
+	// OrdersOff: the player plays every decision themselves — their seat
+	// starts without the game's suggested standing orders, from the
+	// first decision on, and every decision is mailed.
+	OrdersOff bool `json:"orders_off,omitempty"`
+}
+
+// AcceptWith is Accept with the player's choices.
+func (s *Service) AcceptWith(ctx context.Context, id string, invite int, opts AcceptOptions) (string, error) {
 	err := s.update(ctx, id, func(rec *Record) error {
+		if opts.OrdersOff && invite >= 0 && invite < len(rec.Seats) && !rec.Seats[invite].Accepted {
+			delete(rec.Orders, invite)
+		}
 		if invite < 0 || invite >= len(rec.Seats) {
 			return Fail(CodeForbidden, fmt.Errorf("invite %d of %d", invite, len(rec.Seats)))
 		}

@@ -28,6 +28,7 @@ func TestDeadlines(t *testing.T) {
 		t.Fatal(err)
 	}
 	servicetest.Confirm(t, svc, c.ID)
+	servicetest.OrdersOff(t, svc, c.ID) // every decision waits for its deadline
 	for i := 0; i < 2; i++ {
 		if _, err := svc.Accept(ctx, c.ID, i); err != nil {
 			t.Fatal(err)

@@ -70,7 +70,12 @@ func (s *Service) planMail(rec *Record, before, after engine.Game) {
 			kind = MailDecision
 		}
 		inv := rec.inviteOf(seat)
-		rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("%s-%d-%d", kind, inv, rec.Moves), Kind: kind, Seat: inv, Moves: rec.Moves, Due: due[seat]})
+		m := Mail{ID: fmt.Sprintf("%s-%d-%d", kind, inv, rec.Moves), Kind: kind, Seat: inv, Moves: rec.Moves, Due: due[seat]}
+		if !slices.Contains(rec.OrdersTold, inv) {
+			m.Orders = true // the first decision mail says what the orders play
+			rec.OrdersTold = append(rec.OrdersTold, inv)
+		}
+		rec.Outbox = append(rec.Outbox, m)
 	}
 	rec.Due = due
 }

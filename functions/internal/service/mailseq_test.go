@@ -57,6 +57,9 @@ func newInvitedGame(t *testing.T, kind, options string, seats int) *seededGame {
 		t.Fatal(err)
 	}
 	servicetest.Confirm(t, g.svc, c.ID)
+	// Every decision mailed, as when the players turn their suggested
+	// orders off: the tests that want orders set them.
+	servicetest.OrdersOff(t, g.svc, c.ID)
 	g.id = c.ID
 	return g
 }

@@ -25,6 +25,19 @@ func (r *Record) byOrders(g engine.Game, seat int) (engine.Action, bool) {
 	return st.ByOrders(seat, o)
 }
 
+// suggestOrders gives invitation invite the suggested standing orders of
+// game g (each spec's Sensible value): what a new seat starts with.
+func (r *Record) suggestOrders(g engine.Game, invite int) {
+	st, ok := g.(engine.Standing)
+	if !ok {
+		return
+	}
+	if r.Orders == nil {
+		r.Orders = map[int]engine.Orders{}
+	}
+	r.Orders[invite] = engine.SensibleOrders(st.OrderSpecs())
+}
+
 // covered tells whether seat's orders play its decision in g at once.
 func (r *Record) covered(g engine.Game, seat int) bool {
 	if g == nil || g.Over() {
@@ -51,11 +64,15 @@ func (r *Record) setUnasked(seat int, v bool) {
 }
 
 // OrderSpecs lists the standing orders the game of rec takes.
-func (s *Service) OrderSpecs(rec *Record) ([]engine.OrderSpec, error) {
+func (s *Service) OrderSpecs(rec *Record) ([]engine.OrderSpec, error) { return OrderSpecsOf(rec) }
+
+// OrderSpecsOf lists the standing orders the game of rec takes, started
+// or not.
+func OrderSpecsOf(rec *Record) ([]engine.OrderSpec, error) {
 	var g engine.Game
 	var err error
 	if rec.State != nil {
-		g, err = s.Engine(rec)
+		g, err = games.Load(rec.Kind, rec.Rules, rec.State)
 	} else {
 		g, err = games.New(rec.Kind, rec.Rules, rec.Options, len(rec.Seats), [32]byte(rec.Seed))
 	}
@@ -111,6 +128,9 @@ func (s *Service) SetOrders(ctx context.Context, id string, invite int, o engine
 		}
 		if err := engine.CheckOrders(specs, o); err != nil {
 			return newError(CodeInvalid, "Неверный приказ: "+sanitize(err.Error()), "Invalid standing order: "+sanitize(err.Error()), err)
+		}
+		if maps.Equal(rec.Orders[invite], o) {
+			return nil // the same orders again (a form sent twice): nothing to write
 		}
 		if rec.Orders == nil {
 			rec.Orders = map[int]engine.Orders{}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -290,6 +291,103 @@ func TestOrdersSetBeforeTheStart(t *testing.T) {
 	for _, m := range rec.Outbox {
 		if m.Kind == service.MailTurn && m.Moves == 0 {
 			t.Fatalf("the start mailed a roll the orders played: %+v", m)
+		}
+	}
+}
+
+// TestNewSeatsStartWithSuggestedOrders: every seat of a new game, and a
+// substitute, starts with its game's suggested orders (SPEC §1.7), which
+// play its routine decisions unasked; a seat whose player turned them off
+// is mailed every decision, as a game without orders always was.
+func TestNewSeatsStartWithSuggestedOrders(t *testing.T) {
+	ctx := context.Background()
+	for _, f := range mailFixtures {
+		t.Run(f.kind, func(t *testing.T) {
+			g := newInvitedGame(t, f.kind, f.options, f.seats)
+			// newInvitedGame turns orders off; a game made now has them.
+			people := []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}}
+			c, err := g.svc.Create(ctx, service.CreateRequest{Kind: f.kind, Options: []byte(f.options),
+				Organiser: service.Person{Email: "o@pbm.test"}, Seats: people})
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec, _, err := g.svc.Load(ctx, c.ID)
+			if err != nil {
+				t.Fatal(err)
+			}
+			specs, err := g.svc.OrderSpecs(rec)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for inv := range people {
+				o, err := g.svc.Orders(ctx, c.ID, inv)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if want := engine.SensibleOrders(specs); !maps.Equal(o, want) {
+					t.Errorf("invitation %d starts with orders %v, want the suggested %v", inv, o, want)
+				}
+			}
+		})
+	}
+	// One seat of three turns its orders off: it is mailed its every
+	// decision; the others, whose suggested orders roll for them, are
+	// mailed fewer, none for a roll.
+	g := newInvitedGame(t, "western", `{"laps":1}`, 3)
+	rec, _, err := g.svc.Load(ctx, g.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs, _ := g.svc.OrderSpecs(rec)
+	for inv := 1; inv < 3; inv++ {
+		if err := g.svc.SetOrders(ctx, g.id, inv, engine.SensibleOrders(specs)); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := g.svc.Accept(ctx, g.id, inv); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := g.svc.Accept(ctx, g.id, 0); err != nil {
+		t.Fatal(err)
+	}
+	g.drain(t)
+	asked := map[int]int{}
+	for n := 0; n < 5000; n++ {
+		rec = g.drain(t)
+		if rec.Status == service.StatusOver {
+			break
+		}
+		eg, err := g.svc.Engine(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat := eg.Owing()[0]
+		inv := slices.IndexFunc(rec.Seats, func(s service.SeatInfo) bool { return s.Engine == seat })
+		legal := eg.Legal(seat)
+		if seat == rec.Seats[0].Engine {
+			asked[len(legal)]++
+		} else if legal[0].Type == "roll" {
+			t.Fatalf("seat %d (suggested orders) owes a roll: %v", seat, legal)
+		}
+		if _, err := g.svc.Act(ctx, g.id, inv, g.pick(legal), fmt.Sprintf("off-%05d", n), service.Precondition{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	turns := map[string]int{}
+	for _, m := range g.sent {
+		turns[m]++
+	}
+	if turns["turn 0"] == 0 || turns["turn 0"] <= turns["turn 1"] || turns["turn 0"] <= turns["turn 2"] {
+		t.Errorf("turn mails %v: the seat with orders off is not mailed its every turn", turns)
+	}
+	rec = g.drain(t)
+	log, err := g.svc.FullLog(ctx, rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range log {
+		if e.Seat == rec.Seats[0].Engine && e.By == service.ByOrder {
+			t.Fatalf("entry %d: orders played for the seat that turned them off", e.N)
 		}
 	}
 }

@@ -135,6 +135,9 @@ type Record struct {
 	// are private to their seat: no view, page, mail or log shows them to
 	// anyone else.
 	Orders map[int]engine.Orders `json:"orders,omitempty"`
+	// OrdersTold lists the invitations whose player a decision mail has
+	// told what their standing orders play (said once, in the first).
+	OrdersTold []int `json:"orders_told,omitempty"`
 	// PlayOn says a commit stopped playing bots and orders at its bound
 	// with more they cover: the game wakes at once to play on.
 	PlayOn bool `json:"play_on,omitempty"`
@@ -222,6 +225,9 @@ type Mail struct {
 	Control int `json:"control,omitempty"`
 	// Failures counts the drains that could not compose this mail.
 	Failures int `json:"failures,omitempty"`
+	// Orders: the mail says what the seat's standing orders play for it
+	// (the first decision mail of an invitation, Record.OrdersTold).
+	Orders bool `json:"orders,omitempty"`
 }
 
 // ParkedMail is a mail taken out of the outbox for good: why, and when.

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
@@ -59,4 +60,20 @@ func Keys(t testing.TB) *linksign.Keyring {
 		t.Fatal(err)
 	}
 	return keys
+}
+
+// OrdersOff turns off the standing orders of every invitation of game id
+// (each seat starts with its game's suggested ones): for tests of a table
+// whose every decision is mailed.
+func OrdersOff(t testing.TB, svc *service.Service, id string) {
+	t.Helper()
+	rec, _, err := svc.Load(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for inv := range rec.Seats {
+		if err := svc.SetOrders(t.Context(), id, inv, engine.Orders{}); err != nil {
+			t.Fatalf("orders off for invitation %d of game %s: %v", inv, id, err)
+		}
+	}
 }

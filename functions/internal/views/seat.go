@@ -66,6 +66,11 @@ type SeatPage struct {
 	Standings         []Panel
 	LogURL            string
 	OrdersURL         string // the seat's standing orders, while the game goes on
+	// Orders says what the seat's standing orders play for it (near the
+	// top of the page, with a link to change them and, while any are set,
+	// a button that turns them off); OrdersOn tells whether any are set.
+	Orders   string
+	OrdersOn bool
 	// SeedSHA256 commits to the dice and cards from the creation on; Seed
 	// reveals them once the game is over.
 	SeedSHA256, Seed string
@@ -84,14 +89,18 @@ func Seat(q SeatRequest) SeatPage {
 	d := SeatPage{ID: rec.ID, Status: rec.Status, Error: q.Error, Role: q.Reader.Role, Seated: q.Reader.Invite >= 0,
 		Version: q.Version, Moves: rec.Moves, Options: OptionsText(l, rec), Deadline: DeadlineText(l, rec),
 		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed(), Seat: engine.Spectator, Table: Table(q)}
+	if d.Seated && (rec.Status == service.StatusInvited || rec.Status == service.StatusPlaying) {
+		d.OrdersURL = q.Link("/g/" + rec.ID + "/orders")
+		if specs, err := service.OrderSpecsOf(rec); err == nil && q.Focus == "" { // a page of one group of decisions says only them
+			o := rec.SeatOrders(q.Reader.Invite)
+			d.Orders, d.OrdersOn = OrdersSummary(l, rec.Kind, specs, o), len(o) > 0
+		}
+	}
 	if g == nil {
 		return d
 	}
 	d.Started, d.Over = true, g.Over()
 	d.LogURL = q.Link("/g/" + rec.ID + "/log")
-	if d.Seated && !d.Over {
-		d.OrdersURL = q.Link("/g/" + rec.ID + "/orders")
-	}
 	d.Seat, d.Names = q.Reader.Seat(rec), SeatNames(rec, g.Seats())
 	name := NameFunc(d.Names)
 	pr := present.For(rec.Kind)
