@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"strconv"
@@ -431,4 +432,13 @@ func (s *Stack) Condition(name string) (bool, error) {
 		return false, fmt.Errorf("condition %s is %v, not a boolean", name, r)
 	}
 	return b, nil
+}
+
+// jsonValue decodes a JSON text known to be valid.
+func jsonValue(s string) any {
+	var v any
+	if err := json.Unmarshal([]byte(s), &v); err != nil {
+		panic(err)
+	}
+	return v
 }
