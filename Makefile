@@ -2,7 +2,7 @@
 #
 #   make run     the service on http://localhost:8080 (PORT=...), no AWS, no Docker
 #   make test    everything the CI runs (.ci/run): vet, gofmt, cfn-lint, go test
-#   make build   what `sam deploy` ships (sam build; without sam, `make lambdas`)
+#   make build   what `sam deploy` ships (sam build --build-in-source; without sam, `make lambdas`)
 #   make smoke URL=… TABLE=…   a short game against a deployed stack (README)
 #   make bench   the benchmarks;  make fuzz   30 s of every fuzz target
 #   make calendar  the calendar simulator's table (how many days a game takes)
@@ -101,7 +101,7 @@ smoke:
 ## build: the deployable artifacts.
 build:
 	@if command -v sam >/dev/null; then \
-		echo "==> sam build"; sam build --build-in-source; \
+		echo "==> sam build --build-in-source"; sam build --build-in-source; \
 	else \
 		echo "sam is not installed: building the function binaries into bin/ instead"; \
 		$(MAKE) --no-print-directory lambdas; fi
