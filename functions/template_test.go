@@ -362,7 +362,7 @@ func TestRoutesMatch(t *testing.T) {
 		route := r.Method + " " + r.Pattern
 		served[route] = true
 		if _, ok := declared[route]; !ok {
-			t.Errorf("httpapi serves %s but template.yaml declares no HttpApi event for it", route)
+			t.Errorf("httpapi serves %s but template.yaml's HttpApi body has no route for it", route)
 		}
 	}
 	for _, route := range slices.Sorted(maps.Keys(declared)) {

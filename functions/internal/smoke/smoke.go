@@ -25,6 +25,9 @@ import (
 	"strings"
 	"time"
 
+	// The games, registered (present.Kinds).
+	_ "github.com/pbmgames/pbm/functions/internal/catalog"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
@@ -188,7 +191,8 @@ func (r *run) health(ctx context.Context) error {
 func (r *run) play(ctx context.Context) error {
 	r.emails = []string{r.Success("smoke-a"), r.Success("smoke-b")}
 	req := map[string]any{
-		"kind": "western", "options": map[string]any{"laps": 1}, "deadline_hours": DeadlineHours,
+		// The service's first game (the create form's first), its default options.
+		"kind": present.Kinds()[0], "deadline_hours": DeadlineHours,
 		"organiser": map[string]string{"name": "Smoke", "email": r.Success("smoke-org"), "lang": "en"},
 		"seats": []map[string]string{
 			{"name": "Anna", "email": r.emails[0], "lang": "en"},
