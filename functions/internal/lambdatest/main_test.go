@@ -189,9 +189,14 @@ func (w *world) iamChecked(f function) map[string]string {
 		t.Fatal(err)
 	}
 	// The stack as the tests run it: their region and table, the
-	// functions' parameters and configuration set.
+	// functions' parameters (the keyring's name as f is given it, which
+	// the template sets from LinkKeysParameter) and configuration set.
+	keys := keysParam
+	if v, ok := f.vars["LINK_KEYS_PARAMETER"]; ok {
+		keys = v
+	}
 	stack := deploy.Stack{Name: "pbm", Region: region, Account: "123456789012",
-		Parameters: map[string]string{"LinkKeysParameter": keysParam, "MailFrom": mailFrom},
+		Parameters: map[string]string{"LinkKeysParameter": keys, "MailFrom": mailFrom},
 		Physical:   map[string]string{"Table": w.table, "MailConfigurationSet": "pbm-mail"}}
 	g, err := iamwire.NewGuard(tr, stack, f.id)
 	if err != nil {
