@@ -2,7 +2,8 @@
 #
 #   make run     the service on http://localhost:8080 (PORT=...), no AWS, no Docker
 #   make test    everything the CI runs (.ci/run): vet, gofmt, cfn-lint, go test
-#   make build   what `sam deploy` ships (sam build; without sam, `make lambdas`)
+#   make build   what `sam deploy` ships (sam build --build-in-source; without sam, `make lambdas`)
+#   make smoke URL=… TABLE=…   a short game against a deployed stack (README)
 #   make bench   the benchmarks;  make fuzz   30 s of every fuzz target
 #   make calendar  the calendar simulator's table (how many days a game takes)
 #   make lengths   regenerate the create page's length estimates from the simulator
@@ -33,7 +34,7 @@ GOFMT_PRUNE  := -name node_modules -o -name .git -o -name .local -o -name .aws-s
 
 step = @printf '\n==> %s\n' $(1)
 
-.PHONY: all run test vet fmt-check lint-template go-test deps-browser build lambdas \
+.PHONY: all run test smoke vet fmt-check lint-template go-test deps-browser build lambdas \
 	check-artifacts-dir build-ApiFunction build-NotifyFunction build-SweepFunction build-BouncesFunction \
 	bench fuzz calendar lengths clean
 
@@ -88,10 +89,19 @@ deps-browser:
 		echo "==> apt-get update && apt-get install -y chromium"; \
 		$$sudo apt-get update && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y chromium; fi
 
+## smoke: after a deploy, a short game against the stack (its ApiUrl and
+## TableName outputs): SES's mailbox simulator, the keyring from SSM and
+## the table read with your AWS credentials, about 50 minutes for the
+## sweep's reminder (SMOKE_FLAGS="-reminder-wait 0" skips it).
+smoke:
+	@[ -n "$(URL)" ] || { echo "make smoke needs URL=<the stack's ApiUrl output> TABLE=<its TableName output>"; exit 2; }
+	@[ -n "$(TABLE)" ] || { echo "make smoke needs TABLE=<the stack's TableName output> besides URL"; exit 2; }
+	$(GO) run ./functions/internal/smoke/cmd/smoke -url "$(URL)" -table "$(TABLE)" $(SMOKE_FLAGS)
+
 ## build: the deployable artifacts.
 build:
 	@if command -v sam >/dev/null; then \
-		echo "==> sam build"; sam build --build-in-source; \
+		echo "==> sam build --build-in-source"; sam build --build-in-source; \
 	else \
 		echo "sam is not installed: building the function binaries into bin/ instead"; \
 		$(MAKE) --no-print-directory lambdas; fi

@@ -99,13 +99,6 @@ type samFunction struct {
 	}
 }
 
-type httpAPIEvent struct {
-	ApiId                any
-	Method               string
-	Path                 string
-	PayloadFormatVersion string
-}
-
 type dynamoTable struct {
 	BillingMode            string
 	AttributeDefinitions   []struct{ AttributeName, AttributeType string }
@@ -273,33 +266,90 @@ func or[T comparable](v, dflt T) T {
 	return v
 }
 
-// templateRoutes lists "METHOD /path" of every HttpApi event, by function.
+// templateRoutes lists "METHOD /path" of every route of the HTTP API's
+// OpenAPI body (DefinitionBody), each with the function its integration
+// invokes. Every operation's integration must be a $ref to one of the
+// body's x-amazon-apigateway-integrations, an aws_proxy integration of
+// payload format 2.0 (what lambdahttp serves) whose uri is a function of
+// the template, and API Gateway must be allowed to invoke that function
+// for the API (one AWS::Lambda::Permission: see template.yaml).
 func templateRoutes(t *testing.T, tpl samTemplate) map[string]string {
 	t.Helper()
-	routes := map[string]string{} // route → function id
+	apis := tpl.resourcesOf("AWS::Serverless::HttpApi")
+	if len(apis) != 1 {
+		t.Fatalf("want one AWS::Serverless::HttpApi, have %v", apis)
+	}
+	api := apis[0]
 	for id, f := range tpl.functions(t) {
 		for name, ev := range f.Events {
-			if ev.Type != "HttpApi" {
-				continue
+			if ev.Type == "HttpApi" {
+				t.Errorf("%s.%s: an HttpApi event; the routes are the OpenAPI body's (each event is a permission of its own)", id, name)
 			}
-			var p httpAPIEvent
-			if err := json.Unmarshal(ev.Properties, &p); err != nil {
-				t.Fatalf("%s.%s: %v", id, name, err)
+		}
+	}
+	body := props[struct {
+		DefinitionBody struct {
+			Components struct {
+				Integrations map[string]struct {
+					Type, HttpMethod, PayloadFormatVersion string
+					URI                                    any `json:"uri"`
+				} `json:"x-amazon-apigateway-integrations"`
+			} `json:"components"`
+			Paths map[string]map[string]struct {
+				Integration struct {
+					Ref string `json:"$ref"`
+				} `json:"x-amazon-apigateway-integration"`
+			} `json:"paths"`
+		}
+	}](t, tpl, api).DefinitionBody
+	fnOf := map[string]string{} // integration → function
+	for name, in := range body.Components.Integrations {
+		fn, attr := getAttOf(in.URI)
+		if tpl.Resources[fn].Type != "AWS::Serverless::Function" || attr != "Arn" {
+			t.Errorf("%s: integration %s: uri %v is not a function's Arn", api, name, in.URI)
+			continue
+		}
+		if in.Type != "aws_proxy" || in.HttpMethod != "POST" || in.PayloadFormatVersion != "2.0" {
+			t.Errorf("%s: integration %s: type %q, httpMethod %q, payloadFormatVersion %q; want aws_proxy, POST and 2.0 (lambdahttp serves 2.0)",
+				api, name, in.Type, in.HttpMethod, in.PayloadFormatVersion)
+		}
+		fnOf[name] = fn
+		if !invokableBy(t, tpl, fn, api) {
+			t.Errorf("%s: no AWS::Lambda::Permission lets apigateway.amazonaws.com invoke %s from %s", api, fn, api)
+		}
+	}
+	routes := map[string]string{} // route → function id
+	for p, ops := range body.Paths {
+		for method, op := range ops {
+			name, ok := strings.CutPrefix(op.Integration.Ref, "#/components/x-amazon-apigateway-integrations/")
+			route := strings.ToUpper(method) + " " + p
+			if fn := fnOf[name]; !ok || fn == "" {
+				t.Errorf("%s: %s: integration %q is not one of the body's integrations", api, route, op.Integration.Ref)
+			} else {
+				routes[route] = fn
 			}
-			if ref, _ := p.ApiId.(map[string]any); ref["Ref"] == nil || tpl.Resources[fmt.Sprint(ref["Ref"])].Type != "AWS::Serverless::HttpApi" {
-				t.Errorf("%s.%s: ApiId %v is not a Ref to the template's AWS::Serverless::HttpApi", id, name, p.ApiId)
-			}
-			if v := p.PayloadFormatVersion; v != "" && v != "2.0" {
-				t.Errorf("%s.%s: PayloadFormatVersion %q; lambdahttp serves 2.0", id, name, v)
-			}
-			route := strings.ToUpper(p.Method) + " " + p.Path
-			if prev, dup := routes[route]; dup {
-				t.Errorf("route %s declared twice (%s and %s.%s)", route, prev, id, name)
-			}
-			routes[route] = id + "." + name
 		}
 	}
 	return routes
+}
+
+// invokableBy tells whether an AWS::Lambda::Permission of the template
+// lets API Gateway invoke function fn from every route of the API api.
+func invokableBy(t *testing.T, tpl samTemplate, fn, api string) bool {
+	t.Helper()
+	for _, id := range tpl.resourcesOf("AWS::Lambda::Permission") {
+		p := props[struct {
+			Action, Principal string
+			FunctionName      any
+			SourceArn         any
+		}](t, tpl, id)
+		sub, _ := p.SourceArn.(map[string]any)["Fn::Sub"].(string)
+		if p.Action == "lambda:InvokeFunction" && p.Principal == "apigateway.amazonaws.com" && refOf(p.FunctionName) == fn &&
+			strings.HasSuffix(sub, ":${"+api+"}/*") {
+			return true
+		}
+	}
+	return false
 }
 
 // TestRoutesMatch: the routes declared in template.yaml are exactly those
@@ -312,7 +362,7 @@ func TestRoutesMatch(t *testing.T) {
 		route := r.Method + " " + r.Pattern
 		served[route] = true
 		if _, ok := declared[route]; !ok {
-			t.Errorf("httpapi serves %s but template.yaml declares no HttpApi event for it", route)
+			t.Errorf("httpapi serves %s but template.yaml's HttpApi body has no route for it", route)
 		}
 	}
 	for _, route := range slices.Sorted(maps.Keys(declared)) {
@@ -561,7 +611,7 @@ type functionSpec struct {
 }
 
 var functionSpecs = map[string]functionSpec{
-	"ApiFunction":     {pkg: "./functions/api", need: config.NeedLinkKeys, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem"}},
+	"ApiFunction":     {pkg: "./functions/api", need: config.NeedLinkKeys, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem", "BatchGetItem"}},
 	"NotifyFunction":  {pkg: "./functions/notify", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem", "BatchGetItem"}, sendMail: true},
 	"SweepFunction":   {pkg: "./functions/sweep", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem", "BatchGetItem", "BatchWriteItem"}, sendMail: true},
 	"BouncesFunction": {pkg: "./functions/bounces", dynamo: []string{"UpdateItem"}},

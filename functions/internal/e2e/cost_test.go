@@ -28,6 +28,7 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
+	"github.com/pbmgames/pbm/functions/internal/iamwire"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
@@ -284,8 +285,9 @@ func newMeteredEnv(t *testing.T, clk *clock) (*env, *meter) {
 	_, _ = rand.Read(b[:])
 	table := "games-" + hex.EncodeToString(b[:])
 	m := &meter{look: testenv.DynamoClient(t, endpoint), tbl: table, cur: cost{ops: map[string]int{}}}
+	// Metered, and held to the deployed functions' policies (iam_test.go).
 	client := testenv.DynamoClient(t, endpoint, func(o *ddb.Options) {
-		o.HTTPClient = &http.Client{Transport: m}
+		o.HTTPClient = &http.Client{Transport: iamChecked(t, table, m)}
 	})
 	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {
 		t.Fatalf("create table: %v", err)
@@ -310,14 +312,14 @@ func newMeteredEnv(t *testing.T, clk *clock) (*env, *meter) {
 				err = fmt.Errorf("the stream's image is version %d, want %d", image.Version, ver)
 			}
 			if err == nil {
-				err = n.DrainImage(ctx, image)
+				err = n.DrainImage(asNotify(ctx), image)
 			}
 			if err != nil {
 				t.Errorf("notify %s: %v", rec.ID, err)
 			}
 		}})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: discardLog()}))
+	srv := httptest.NewServer(asAPI(httpapi.New(httpapi.Deps{Service: svc, Log: discardLog()})))
 	t.Cleanup(srv.Close)
 	return &env{t: t, url: srv.URL, svc: svc, store: st, client: client, table: table, mail: mail}, m
 }
@@ -339,7 +341,7 @@ func actionCosts(t *testing.T, kind, options string, seats int) (costs []cost, s
 	sweep.ops = map[string]int{}
 	e.playEach(id, tokens, 11, func() { clk.unix.Add(600); m.take() }, func() {
 		costs = append(costs, m.take())
-		if _, err := e.svc.TickAll(t.Context()); err != nil {
+		if _, err := e.svc.TickAll(iamwire.WithFunction(t.Context(), "SweepFunction")); err != nil {
 			t.Fatal(err)
 		}
 		c := m.take()

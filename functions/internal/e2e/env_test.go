@@ -116,12 +116,13 @@ func (m *mailRecorder) Send(_ context.Context, msg notify.Message) error {
 func newEnv(t testing.TB) *env {
 	t.Helper()
 	ops := &opCounter{ops: map[string]int{}}
-	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) {
-		o.HTTPClient = &http.Client{Transport: ops}
-	})
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	table := "games-" + hex.EncodeToString(b[:])
+	// Counted, and held to the deployed functions' policies (iam_test.go).
+	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) {
+		o.HTTPClient = &http.Client{Transport: iamChecked(t, table, ops)}
+	})
 	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {
 		t.Fatalf("create table: %v", err)
 	}
@@ -140,11 +141,11 @@ func newEnv(t testing.TB) *env {
 	svc := service.New(service.Config{Store: st, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds, Limits: servicetest.Roomy,
 		AfterCommit: func(ctx context.Context, id string) {
 			if mail.enabled.Load() {
-				n.AfterCommit(ctx, id)
+				n.AfterCommit(asNotify(ctx), id)
 			}
 		}})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: discardLog()}))
+	srv := httptest.NewServer(asAPI(httpapi.New(httpapi.Deps{Service: svc, Log: discardLog()})))
 	t.Cleanup(srv.Close)
 	ops.reset()
 	return &env{t: t, url: srv.URL, svc: svc, store: st, ops: ops, client: client, table: table, mail: mail}

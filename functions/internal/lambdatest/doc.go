@@ -14,7 +14,11 @@
 // (package testenv), found through the standard AWS_ENDPOINT_URL_DYNAMODB
 // and AWS_ENDPOINT_URL_SESV2 variables. Their keyring comes through
 // AWS_ENDPOINT_URL_SSM from a small SSM GetParameter server written in the
-// tests: no local SSM server exists, and it is the one stand-in.
+// tests: no local SSM server exists, and it is the one stand-in. Each
+// function's endpoints are proxies of its own in front of those servers
+// (package iamwire) that hold every request to the function's role in the
+// transformed template: what IAM would refuse fails the test and is
+// answered AccessDeniedException.
 //
 // TestParity plays every route of the route table, with valid and invalid
 // tokens, on the api function under the emulator and on the local run's

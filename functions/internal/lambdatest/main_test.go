@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
 	"os"
@@ -30,6 +31,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"github.com/pbmgames/pbm/functions/internal/deploy"
+	"github.com/pbmgames/pbm/functions/internal/iamwire"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
@@ -84,6 +87,9 @@ type world struct {
 	ses   string
 	tag   string    // unique to the test, in the mail addresses it uses
 	rand  io.Reader // the seeds and ids of the games the test makes itself
+	// endpoints of each function: proxies in front of the servers that
+	// hold its requests to its role in the deployed stack (iamChecked).
+	endpoints map[string]map[string]string
 }
 
 func newWorld(t *testing.T) *world {
@@ -139,9 +145,9 @@ func (w *world) env(f function, taskRoot string) []string {
 		"AWS_XRAY_CONTEXT_MISSING":        "LOG_ERROR",
 		"TABLE_NAME":                      w.table,
 		"MAIL_FROM":                       mailFrom, // Globals
-		"AWS_ENDPOINT_URL_DYNAMODB":       testenv.Dynalite(w.t),
-		"AWS_ENDPOINT_URL_SESV2":          w.ses,
-		"AWS_ENDPOINT_URL_SSM":            w.ssm.url,
+	}
+	for k, v := range w.iamChecked(f) {
+		vars[k] = v
 	}
 	for k, v := range f.vars {
 		vars[k] = v
@@ -152,6 +158,74 @@ func (w *world) env(f function, taskRoot string) []string {
 	}
 	slices.Sort(out)
 	return out
+}
+
+// iamChecked is the endpoint variables of f's process: for a function
+// of template.yaml, proxies in front of dynalite, aws-ses-v2-local and
+// the SSM server that hold each request to what f's role in the deployed
+// stack allows (package iamwire: a request IAM would refuse fails the
+// test and is answered AccessDeniedException, as in AWS); for the hello
+// world, the servers themselves.
+func (w *world) iamChecked(f function) map[string]string {
+	t := w.t
+	t.Helper()
+	direct := map[string]string{
+		"AWS_ENDPOINT_URL_DYNAMODB": testenv.Dynalite(t),
+		"AWS_ENDPOINT_URL_SESV2":    w.ses,
+		"AWS_ENDPOINT_URL_SSM":      w.ssm.url,
+	}
+	if f.id == helloFunction.id {
+		return direct
+	}
+	if e, ok := w.endpoints[f.id]; ok {
+		return e
+	}
+	root, err := testenv.RepoRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := deploy.Transform(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The stack as the tests run it: their region and table, the
+	// functions' parameters (the keyring's name as f is given it, which
+	// the template sets from LinkKeysParameter) and configuration set.
+	keys := keysParam
+	if v, ok := f.vars["LINK_KEYS_PARAMETER"]; ok {
+		keys = v
+	}
+	stack := deploy.Stack{Name: "pbm", Region: region, Account: "123456789012",
+		Parameters: map[string]string{"LinkKeysParameter": keys, "MailFrom": mailFrom},
+		Physical:   map[string]string{"Table": w.table, "MailConfigurationSet": "pbm-mail"}}
+	g, err := iamwire.NewGuard(tr, stack, f.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := map[string]string{}
+	for k, target := range direct {
+		e[k] = iamwire.StartProxy(t, g, target)
+	}
+	if w.endpoints == nil {
+		w.endpoints = map[string]map[string]string{}
+	}
+	w.endpoints[f.id] = e
+	t.Cleanup(func() { logCalls(t, g) })
+	return e
+}
+
+// logCalls logs the distinct requests a function made in the test (go
+// test -v shows them): what the IAM check saw.
+func logCalls(t *testing.T, g *iamwire.Guard) {
+	seen := map[string]int{}
+	for _, c := range g.Calls() {
+		for _, r := range c.Requests {
+			seen[c.Operation+": "+r.Action+" on "+r.Resource]++
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(seen)) {
+		t.Logf("IAM check: %s %s ×%d", g.Function, k, seen[k])
+	}
 }
 
 // service is the game service on the test's table, with the functions'
