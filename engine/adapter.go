@@ -15,7 +15,7 @@ type Machine[S any] interface {
 	// Owes tells whether seat owes a decision now, without allocating.
 	Owes(seat Seat) bool
 	// Allows tells whether a is among the legal actions of seat, which
-	// owes a decision.
+	// owes a decision, or answers a deal open to it (IsAnswer).
 	Allows(seat Seat, a Action) bool
 	// Do makes a move Check has passed, in place, appending its events
 	// to ev. It checks nothing: the fast path of play-outs that own the
@@ -34,6 +34,13 @@ func Check[S Machine[S]](s S, seat Seat, a Action) error {
 	}
 	if s.Over() {
 		return Refuse(ErrGameOver, seat, a, "")
+	}
+	if IsAnswer(a) && seat >= 0 && seat < s.Seats() {
+		// A deal is answered at any time, whoever owes a decision.
+		if !s.Allows(seat, a) {
+			return Refuse(ErrIllegalAction, seat, a, "")
+		}
+		return nil
 	}
 	if seat < 0 || seat >= s.Seats() || !s.Owes(seat) {
 		return Refuse(ErrNotYourTurn, seat, a, "")
@@ -103,6 +110,11 @@ type State[S any, V any] interface {
 	View(seat Seat) V
 	Score() []Score
 	Marshal() ([]byte, error)
+	// The game's deals (Dealing): its state embeds Deals.
+	OpenDeals() []Deal
+	DealAnswer(deal Deal, o Orders, bot bool) (Action, bool)
+	Preparable(seat Seat) []Choice
+	BotOffer(seat Seat) (Action, bool)
 }
 
 // Adapter makes a game's state an engine.Game (and an engine.Standing)
@@ -123,6 +135,12 @@ func (g Adapter[S, V]) MarshalJSON() ([]byte, error)     { return g.S.Marshal() 
 func (g Adapter[S, V]) OrderSpecs() []OrderSpec          { return g.S.OrderSpecs() }
 func (g Adapter[S, V]) ByOrders(seat Seat, o Orders) (Action, bool) {
 	return g.S.ByOrders(seat, o)
+}
+func (g Adapter[S, V]) Deals() []Deal                     { return g.S.OpenDeals() }
+func (g Adapter[S, V]) Preparable(seat Seat) []Choice     { return g.S.Preparable(seat) }
+func (g Adapter[S, V]) BotOffer(seat Seat) (Action, bool) { return g.S.BotOffer(seat) }
+func (g Adapter[S, V]) DealAnswer(deal Deal, o Orders, bot bool) (Action, bool) {
+	return g.S.DealAnswer(deal, o, bot)
 }
 
 func (g Adapter[S, V]) Apply(seat Seat, a Action) (Game, []Event, error) {

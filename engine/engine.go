@@ -26,6 +26,7 @@ type Action struct {
 	Target int    `json:"target,omitempty"` // another seat, for offers
 	Good   string `json:"good,omitempty"`
 	Amount int64  `json:"amount,omitempty"`
+	Deal   int    `json:"deal,omitempty"` // the deal an answer answers (AcceptDeal, DeclineDeal)
 }
 
 func (a Action) String() string {
@@ -56,7 +57,7 @@ func (c Choice) Ranged() bool { return c.Step > 0 }
 
 // Admits reports whether a is an instance of this choice.
 func (c Choice) Admits(a Action) bool {
-	if a.Type != c.Type || a.Cell != c.Cell || a.Target != c.Target || a.Good != c.Good {
+	if a.Type != c.Type || a.Cell != c.Cell || a.Target != c.Target || a.Good != c.Good || a.Deal != c.Deal {
 		return false
 	}
 	if !c.Ranged() {
@@ -86,6 +87,8 @@ type Event struct {
 	Good    string `json:"good,omitempty"`
 	Amount  int64  `json:"amount,omitempty"`
 	Private bool   `json:"private,omitempty"`
+	// Deal is the deal an event of deals is about (EvDeal…).
+	Deal *Deal `json:"deal,omitempty"`
 }
 
 // Why a game ended, in the Other of its game-over event: a player

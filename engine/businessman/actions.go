@@ -36,6 +36,7 @@ const (
 	AOfferSell     = "offer_sell"     // Cell, Target, Amount: price (B-6, B-26)
 	AOfferBuy      = "offer_buy"      // Cell, Target, Amount: price (B-4)
 	AOfferSwap     = "offer_swap"     // Cell: mine, Target, Amount: their lot's cell (B-9)
+	AHold          = "hold"           // Cell: decide the purchase of the lot stopped on later (rules 3: engine.Deal from the Bank)
 	AResign        = engine.Resign
 )
 
@@ -179,13 +180,18 @@ func (s *State) offerPayable() bool {
 func (s *State) appendCell(out []engine.Choice, seat int, only string) []engine.Choice {
 	p := &s.Players[seat]
 	c := &Board[p.Cell]
-	if wants(only, ABuy) && s.Used&usedBuy == 0 && isProperty(s.Spot) && s.Owner[s.Spot] < 0 {
+	if (wants(only, ABuy) || wants(only, AHold)) && s.Used&usedBuy == 0 && isProperty(s.Spot) && s.Owner[s.Spot] < 0 {
 		extra := s.surcharge(seat)
 		if abroad(s.Spot) {
 			extra = AbroadSurcharge
 		}
-		if p.Cash >= Board[s.Spot].Price+extra {
-			out = append(out, choice(engine.Action{Type: ABuy, Cell: s.Spot}, false))
+		if p.Cash >= Board[s.Spot].Price+extra && !s.heldByOther(seat, s.Spot) {
+			if wants(only, ABuy) {
+				out = append(out, choice(engine.Action{Type: ABuy, Cell: s.Spot}, false))
+			}
+			if wants(only, AHold) && s.Rules.OpenDeals && !s.holding(seat) {
+				out = append(out, choice(engine.Action{Type: AHold, Cell: s.Spot}, false))
+			}
 		}
 	}
 	if s.Used&usedCell == 0 && s.Spot == p.Cell {
@@ -316,7 +322,7 @@ func (s *State) appendExchange(out []engine.Choice, seat int, only string) []eng
 			}
 		}
 	}
-	if wants(only, AOfferShare) && s.Offers < MaxOffersPerTurn {
+	if wants(only, AOfferShare) && s.Offers < MaxOffersPerTurn && s.canPropose(seat) {
 		for k := 0; k < NumColours; k++ {
 			if p.Shares[k] < 1 {
 				continue
@@ -403,9 +409,16 @@ func (s *State) appendOwnTurn(out []engine.Choice, seat int, only string) []engi
 			}
 		}
 	}
-	if s.Offers >= MaxOffersPerTurn {
+	if s.Offers >= MaxOffersPerTurn || !s.canPropose(seat) {
 		return out
 	}
+	return s.appendOffers(out, seat, only)
+}
+
+// appendOffers lists the deals seat may propose of lots (B-4, B-6, B-9,
+// B-26): sell one of its own, buy a rival's, swap one for one.
+func (s *State) appendOffers(out []engine.Choice, seat int, only string) []engine.Choice {
+	p := &s.Players[seat]
 	if wants(only, AOfferSell) {
 		for cell := 1; cell < NumCells; cell++ {
 			if int(s.Owner[cell]) != seat || !s.tradable(cell) {
@@ -458,6 +471,9 @@ func (s *State) Allows(seat engine.Seat, a engine.Action) bool { return s.allowe
 // allowed tells whether the seat that owes a decision may take a: whether
 // a choice of Legal admits it. Only the choices of a's type are listed.
 func (s *State) allowed(seat engine.Seat, a engine.Action) bool {
+	if engine.IsAnswer(a) {
+		return s.Phase != PhOver && s.Deals.Answerable(seat, a)
+	}
 	if a.Type == "" || s.Phase == PhOver || s.owing() != seat {
 		return false
 	}
@@ -492,4 +508,25 @@ func (s *State) cardAllowed(seat int, a engine.Action) bool {
 		return false
 	}
 	return s.cardAffordable(seat, a.Cell, k, a.Amount)
+}
+
+// MaxOpenDeals bounds the deals one seat may have open as their proposer
+// (filled-in): past it, it proposes nothing until one is answered.
+const MaxOpenDeals = 3
+
+// canPropose tells whether seat may open another deal as its proposer.
+func (s *State) canPropose(seat int) bool {
+	return !s.Rules.OpenDeals || s.Deals.Count(func(d engine.Deal) bool { return d.From == seat }) < MaxOpenDeals
+}
+
+// holding tells whether seat keeps a purchase for later: it may keep one
+// at a time, so the next purchase it cannot decide at once waits for it.
+func (s *State) holding(seat int) bool {
+	return s.Deals.Count(func(d engine.Deal) bool { return d.From == engine.Bank && d.To == seat }) > 0
+}
+
+// heldByOther tells whether another seat keeps cell for later: nobody
+// else may buy it meanwhile.
+func (s *State) heldByOther(seat, cell int) bool {
+	return s.Deals.Count(func(d engine.Deal) bool { return d.From == engine.Bank && d.To != seat && d.Offer.Cell == cell }) > 0
 }

@@ -11,6 +11,7 @@ const (
 	botRiskPts   = 12 // shares at this many points or fewer are sold when the exchange is open
 	botOfferMark = 3  // a bot offers up to 3/2 of a lot's price for a missing lot
 	botSellMark  = 2  // and sells a lot for at least twice its price, never the last of a colour
+	botSellDear  = 3  // … but any lot, at least three times its price (rules 3's deals)
 	botBuyMark   = 13
 )
 
@@ -121,7 +122,7 @@ func (s *State) botPick(seat int) (engine.Action, bool) {
 			}
 		}
 		if s.Offers == 0 {
-			if a, ok := s.botWantLot(seat, reserve); ok && legal(a) {
+			if a, ok := s.botWantLot(seat, reserve); ok && legal(a) && !s.offering(seat, a) {
 				return a, true
 			}
 		}

@@ -115,7 +115,7 @@ func (s *State) actByOrders(seat int, o engine.Orders, legal []engine.Choice) (e
 	covered := true
 	for _, c := range legal {
 		switch c.Type {
-		case AEnd, AResign, ABuild, ASellBuilding, AMortgage, ARedeem, ASellBank, AOfferSell, AOfferBuy, AOfferSwap:
+		case AEnd, AResign, ABuild, ASellBuilding, AMortgage, ARedeem, ASellBank, AOfferSell, AOfferBuy, AOfferSwap, AHold:
 		case ABuy:
 			price := Board[c.Cell].Price
 			cost := price + s.surcharge(seat)
@@ -124,7 +124,14 @@ func (s *State) actByOrders(seat int, o engine.Orders, legal []engine.Choice) (e
 			}
 			switch {
 			case !o.Has(engine.OrderBuyBelow) || cost > engine.SpendCap(o, cash):
-				covered = false // a purchase too big for orders is the player's
+				// A purchase too big for orders is the player's: when the
+				// orders end the turn, it is kept for them to decide later
+				// (rules 3) while the turn goes on — asked now when they
+				// keep one already.
+				if hold := (engine.Action{Type: AHold, Cell: c.Cell}); o.On(engine.OrderEndTurn) && engine.Find(legal, hold) >= 0 {
+					return hold, true
+				}
+				covered = false
 			case price <= o[engine.OrderBuyBelow] && cash-cost >= o[engine.OrderKeepCash]:
 				return c.Action, true
 			}

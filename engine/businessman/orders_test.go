@@ -57,7 +57,18 @@ func TestByOrders(t *testing.T) {
 			return s
 		}, 0, sensible, want{engine.Action{Type: ARoll}, true}},
 		{"cheap lot: buy", func(t *testing.T) *State { return stopped(t, 2, 500_000) }, 0, sensible, want{engine.Action{Type: ABuy, Cell: 2}, true}},
-		{"lot over a fifth of cash: the player's", func(t *testing.T) *State { return stopped(t, 2, 60_000) }, 0, sensible, none},
+		{"lot over a fifth of cash: kept for the player to decide later", func(t *testing.T) *State { return stopped(t, 2, 60_000) }, 0, sensible,
+			want{engine.Action{Type: AHold, Cell: 2}, true}},
+		{"lot over a fifth of cash with one kept already: the player's", func(t *testing.T) *State {
+			s := stopped(t, 2, 60_000)
+			s.Deals.Propose(engine.Bank, 0, engine.Action{Type: ABuy, Cell: 3, Amount: Board[3].Price}, nil)
+			return s
+		}, 0, sensible, none},
+		{"lot over a fifth of cash, rules 2: the player's", func(t *testing.T) *State {
+			s := stopped(t, 2, 60_000)
+			s.Rules = Rulebook[2]
+			return s
+		}, 0, sensible, none},
 		{"lot above buy_below: end", func(t *testing.T) *State { return stopped(t, 28, 1_000_000) }, 0, with(engine.OrderBuyBelow, 30_000), want{engine.Action{Type: AEnd}, true}},
 		{"plain stop: end", func(t *testing.T) *State { return stopped(t, 12, 100_000) }, 0, sensible, want{engine.Action{Type: AEnd}, true}},
 		{"plain stop without end_turn", func(t *testing.T) *State { return stopped(t, 12, 100_000) }, 0, with(engine.OrderEndTurn, 0), none},

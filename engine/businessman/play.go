@@ -187,6 +187,10 @@ func (s *State) Do(seat int, a engine.Action, ev []engine.Event) []engine.Event 
 		ev = s.gain(seat, bankBuyPrice(a.Cell), EvSellBank, a.Cell, ev)
 	case AOfferSell, AOfferBuy, AOfferSwap, AOfferShare:
 		s.Offers++
+		if s.Rules.OpenDeals { // the other side answers in its own time; the turn goes on
+			ev = s.Deals.Propose(seat, a.Target, a, ev)
+			break
+		}
 		s.Offer = Offer{Kind: a.Type, From: seat, To: a.Target, Cell: a.Cell, Price: a.Amount, Resume: s.Phase}
 		switch a.Type {
 		case AOfferSwap:
@@ -196,10 +200,95 @@ func (s *State) Do(seat int, a engine.Action, ev []engine.Event) []engine.Event 
 		}
 		s.Phase = PhOffer
 		ev = append(ev, engine.Event{Type: EvOffer, Seat: seat, Cell: a.Cell, Other: a.Target, Good: a.Good})
+	case AHold:
+		s.Used |= usedBuy
+		cost := Board[a.Cell].Price + s.surcharge(seat)
+		if abroad(a.Cell) {
+			cost = Board[a.Cell].Price + AbroadSurcharge
+		}
+		ev = s.Deals.Propose(engine.Bank, seat, engine.Action{Type: ABuy, Cell: a.Cell, Amount: cost}, ev)
+	case engine.AcceptDeal, engine.DeclineDeal:
+		ev = s.answer(seat, a, ev)
 	case AResign:
 		ev = s.resign(seat, ev)
 	}
 	return s.settle(ev)
+}
+
+// answer is seat's answer to a deal open to it. Accepted, the deal is
+// carried out if it still can be — the lots still their owners', unbuilt
+// and unpledged (B-26, B-27), the share still the seller's, the payer's
+// cash enough, a held lot still free — else it lapses, and the event says
+// why.
+func (s *State) answer(seat int, a engine.Action, ev []engine.Event) []engine.Event {
+	deal, _ := s.Deals.Take(a.Deal)
+	if a.Type == engine.DeclineDeal {
+		return engine.Declined(deal, ev)
+	}
+	o, from, to := deal.Offer, deal.From, deal.To
+	lot := func(cell, owner int) bool { return int(s.Owner[cell]) == owner && s.tradable(cell) }
+	why := 0
+	switch o.Type {
+	case ABuy: // a purchase kept for later: the bank sells at the price kept
+		switch {
+		case s.Owner[o.Cell] >= 0:
+			why = engine.LapseTaken
+		case s.Players[to].Cash < o.Amount:
+			why = engine.LapseCash
+		}
+	case AOfferSell:
+		switch {
+		case !lot(o.Cell, from):
+			why = engine.LapseGone
+		case s.Players[to].Cash < o.Amount:
+			why = engine.LapseCash
+		}
+	case AOfferBuy:
+		switch {
+		case !lot(o.Cell, to):
+			why = engine.LapseGone
+		case s.Players[from].Cash < o.Amount:
+			why = engine.LapseCash
+		}
+	case AOfferSwap:
+		if !lot(o.Cell, from) || !lot(int(o.Amount), to) {
+			why = engine.LapseGone
+		}
+	case AOfferShare:
+		switch k := ColourIndex(o.Good); {
+		case k < 0 || s.Players[from].Shares[k] < 1:
+			why = engine.LapseGone
+		case s.Players[to].Cash < o.Amount:
+			why = engine.LapseCash
+		}
+	}
+	if why != 0 {
+		return engine.Lapsed(deal, why, ev)
+	}
+	ev = engine.Done(deal, ev)
+	switch o.Type {
+	case ABuy:
+		price := Board[o.Cell].Price
+		ev = s.pay(to, price, -1, EvBuy, o.Cell, ev)
+		ev = s.pay(to, o.Amount-price, -1, EvSurcharge, o.Cell, ev)
+		s.Owner[o.Cell] = int8(to)
+	case AOfferSell:
+		s.Owner[o.Cell] = int8(to)
+		ev = s.pay(to, o.Amount, from, EvDeal, o.Cell, ev)
+	case AOfferBuy:
+		s.Owner[o.Cell] = int8(from)
+		ev = s.pay(from, o.Amount, to, EvDeal, o.Cell, ev)
+	case AOfferSwap:
+		s.Owner[o.Cell], s.Owner[o.Amount] = int8(to), int8(from)
+		ev = append(ev, engine.Event{Type: EvDeal, Seat: from, Cell: o.Cell, Other: to})
+	case AOfferShare:
+		k := ColourIndex(o.Good)
+		s.Players[from].Shares[k]--
+		s.Players[to].Shares[k]++
+		ev = s.pay(to, o.Amount, from, EvDeal, 0, ev)
+		ev[len(ev)-1].Good, ev[len(ev)-2].Good = o.Good, o.Good
+	}
+	return ev
 }
 
 func passCard(deck []Card) int {
@@ -334,6 +423,7 @@ func (s *State) settle(ev []engine.Event) []engine.Event {
 // under the piles, hidden, and its lots are free to buy again.
 func (s *State) bankrupt(seat int, typ string, ev []engine.Event) []engine.Event {
 	p := &s.Players[seat]
+	ev = s.Deals.Involving(seat, ev)
 	kept := s.Debts[:0]
 	for _, d := range s.Debts {
 		if d.Seat != seat {
@@ -400,6 +490,7 @@ func (s *State) nextTurn(ev []engine.Event) []engine.Event {
 	s.Claim, s.Offer = Claim{}, Offer{}
 	if s.Ending || s.activeCount() <= 1 {
 		s.Phase = PhOver
+		s.Deals.Open = nil // the open deals end with the game
 		why := engine.OverLastOne
 		if s.Ending {
 			why = engine.OverLaps
@@ -481,6 +572,7 @@ func (s *State) playCard(seat, id, k int, dir int64, ev []engine.Event) []engine
 // scored by net worth as it stands (B-0); an open claim or offer lapses.
 func (s *State) EndNow(ev []engine.Event) []engine.Event {
 	s.Claim, s.Offer = Claim{}, Offer{}
+	ev = s.Deals.LapseAll(engine.LapseOver, ev)
 	s.Phase = PhOver
 	return append(ev, engine.Event{Type: EvEnd, Seat: -1, Other: engine.OverEnded})
 }

@@ -155,6 +155,7 @@ func TestB3_TwoDiceSumFromStartInTurnOrder(t *testing.T) {
 
 func TestB4_OffersComeFromTheTurnSeat(t *testing.T) {
 	s := fresh(t, 3)
+	s.Rules = Rulebook[2] // the deal the turn waits for (rules 3: deals_test.go)
 	own(s, 0, 2)
 	own(s, 1, 8)
 	refused(t, s, 1, engine.Action{Type: AOfferSell, Cell: 8, Target: 0, Amount: 10_000}, engine.ErrNotYourTurn)
@@ -196,6 +197,7 @@ func TestB5_PassingStartPays20000(t *testing.T) {
 
 func TestB6_BuyFreeLotAndResell(t *testing.T) {
 	s := fresh(t, 3)
+	s.Rules = Rulebook[2] // the deal the turn waits for (rules 3: deals_test.go)
 	rollTo(t, s, 9)
 	if !has(s.Legal(0), ABuy, 9) {
 		t.Fatal("cannot buy the free lot")
@@ -305,6 +307,7 @@ func (s *State) Rent0(cell int) int64 { return s.rent(cell) }
 
 func TestB9_PlayersSwapAndSellLots(t *testing.T) {
 	s := fresh(t, 2)
+	s.Rules = Rulebook[2] // the deal the turn waits for (rules 3: deals_test.go)
 	own(s, 0, 2)
 	own(s, 1, 4)
 	act(t, s, 0, engine.Action{Type: AOfferSwap, Cell: 2, Target: 1, Amount: 4})
@@ -432,6 +435,7 @@ func TestB12_WaysOntoTheExchange(t *testing.T) {
 
 func TestB13_SharesOnTheExchange(t *testing.T) {
 	s := fresh(t, 3)
+	s.Rules = Rulebook[2] // the deal the turn waits for (rules 3: deals_test.go)
 	rollTo(t, s, 10)
 	if s.sharePrice(0) != 10_000 {
 		t.Fatal("shares do not start at 10,000")
@@ -913,7 +917,7 @@ func TestB28_BankruptcyPaysCreditorsFreesLots(t *testing.T) {
 }
 
 func TestP1_ReplayFromSeedAndLog(t *testing.T) {
-	g := playBots(t, DefaultOptions(), 4, [32]byte{7, 7})
+	g := playBots(t, CurrentRules, DefaultOptions(), 4, [32]byte{7, 7})
 	s, err := Replay(g.Options, g.Seats, [32]byte{7, 7}, g.Log)
 	if err != nil {
 		t.Fatal(err)
@@ -951,6 +955,7 @@ func TestP2_OutOfTurnDecisionsHaveDefaults(t *testing.T) {
 
 func TestP4_DefaultsAndResign(t *testing.T) {
 	s := fresh(t, 3)
+	s.Rules = Rulebook[2] // the deal the turn waits for (rules 3: deals_test.go)
 	for _, ph := range []Phase{PhRoll, PhAct} {
 		s.Phase = ph
 		legal := s.Legal(0)
@@ -973,6 +978,7 @@ func TestP4_DefaultsAndResign(t *testing.T) {
 	}
 	// The offered seat may resign too: the deal lapses.
 	s = fresh(t, 3)
+	s.Rules = Rulebook[2]
 	own(s, 0, 2)
 	act(t, s, 0, engine.Action{Type: AOfferSell, Cell: 2, Target: 1, Amount: 1_000})
 	act(t, s, 1, engine.Action{Type: engine.Resign})
@@ -982,7 +988,7 @@ func TestP4_DefaultsAndResign(t *testing.T) {
 }
 
 func TestStateJSONRoundTripAndValidation(t *testing.T) {
-	g := playBots(t, Options{Laps: 3, RentClaim: RentClaim}, 3, [32]byte{3})
+	g := playBots(t, CurrentRules, Options{Laps: 3, RentClaim: RentClaim}, 3, [32]byte{3})
 	s, _ := Replay(g.Options, g.Seats, [32]byte{3}, g.Log[:len(g.Log)/2])
 	b, _ := s.Marshal()
 	back, err := Unmarshal(b)

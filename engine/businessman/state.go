@@ -172,12 +172,15 @@ type State struct {
 	Notice   Deck              `json:"notice"`
 	Large    XDeck             `json:"large"`
 	Small    XDeck             `json:"small"`
-	Offer    Offer             `json:"offer"`
-	Claim    Claim             `json:"claim"`
-	Debts    []Debt            `json:"debts,omitempty"`
-	Bank     int64             `json:"bank"`             // net money the bank has paid to players
-	Ending   bool              `json:"ending,omitempty"` // a player has completed Opts.Laps (B-0)
-	Actions  int               `json:"actions"`
+	Offer    Offer             `json:"offer"` // rules version 2's deal, which the turn waits for
+	// Deals are the open deals (rules version 3 on): offers and purchases
+	// kept for later, each waiting for its seat's answer.
+	engine.Deals
+	Claim   Claim  `json:"claim"`
+	Debts   []Debt `json:"debts,omitempty"`
+	Bank    int64  `json:"bank"`             // net money the bank has paid to players
+	Ending  bool   `json:"ending,omitempty"` // a player has completed Opts.Laps (B-0)
+	Actions int    `json:"actions"`
 	// Rules are the game's rules version's numbers: not stored, the
 	// version is (engine/games sets them on making and loading a game).
 	Rules Rules `json:"-"`
@@ -324,6 +327,7 @@ func (p *Player) holds(c int) bool {
 func (s *State) Clone() *State {
 	c := *s
 	c.Players = append([]Player(nil), s.Players...)
+	c.Deals = s.Deals.Clone()
 	if s.Debts != nil {
 		c.Debts = append([]Debt(nil), s.Debts...)
 	}

@@ -46,6 +46,7 @@ type View struct {
 	Properties []PropertyView  `json:"properties"`
 	Hand       []HandCard      `json:"hand,omitempty"`
 	Offer      *Offer          `json:"offer,omitempty"`
+	Deals      []engine.Deal   `json:"deals,omitempty"` // open deals (rules 3): public, as offers across a table are
 	Claim      *Claim          `json:"claim,omitempty"`
 	Debt       *Debt           `json:"debt,omitempty"`
 	Roulette   int             `json:"roulette,omitempty"`     // the roulette cell while playing
@@ -64,7 +65,8 @@ type View struct {
 func (s *State) View(seat engine.Seat) any {
 	v := View{Seat: seat, Turn: s.Turn, Phase: s.Phase, Owing: s.Owing(), Dice: s.Dice, Spot: s.Spot,
 		Exchange: s.Exch, Points: s.Points, Ending: s.Ending, Laps: s.Opts.Laps, RentClaim: s.Opts.RentClaim,
-		Piles: map[string]int{"surprise": s.Surprise.N, "notice": s.Notice.N, "large": s.Large.N, "small": s.Small.N}}
+		Piles: map[string]int{"surprise": s.Surprise.N, "notice": s.Notice.N, "large": s.Large.N, "small": s.Small.N},
+		Deals: s.OpenDeals()}
 	for i := range s.Players {
 		p := &s.Players[i]
 		v.Players = append(v.Players, PlayerView{Seat: i, Cell: p.Cell, Cash: p.Cash, Shares: p.Shares, Laps: p.Laps,

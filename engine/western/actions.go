@@ -17,6 +17,7 @@ const (
 	ASellGood   = "sell_good"   // Good, Amount in units (W-15, W-16)
 	ADropGood   = "drop_good"   // Good: the newspaper owner drops its rate (W-15)
 	AOffer      = "offer"       // Cell, Target: offer to buy a rival's share at 1.5× (W-18)
+	AHold       = "hold"        // Cell: decide the purchase of the holding stopped on later (rules 3: engine.Deal from the Bank)
 	AAccept     = "accept"      // the offered seat sells (W-18)
 	ADecline    = "decline"     // the offered seat keeps it (W-18, default)
 	ABid        = "bid"         // Amount, sealed (W-19)
@@ -146,8 +147,11 @@ func (s *State) appendCellActions(out []engine.Choice, seat int) []engine.Choice
 	c := &Board[p.Cell]
 	switch c.Kind {
 	case KHolding:
-		if s.Owner[c.N] < 0 && s.Used&usedBuy == 0 && p.Cash >= c.Price {
+		if s.Owner[c.N] < 0 && s.Used&usedBuy == 0 && p.Cash >= c.Price && !s.heldByOther(seat, c.N) {
 			out = append(out, choice(engine.Action{Type: ABuy, Cell: c.N}, false))
+			if s.Rules.OpenDeals && !s.holding(seat) {
+				out = append(out, choice(engine.Action{Type: AHold, Cell: c.N}, false))
+			}
 		}
 		if c.N == cellNewspaper && int(s.Owner[c.N]) == seat && s.Used&usedDrop == 0 {
 			for g := Cars; g < numGoods; g++ {
@@ -179,7 +183,7 @@ func (s *State) appendCellActions(out []engine.Choice, seat int) []engine.Choice
 			}
 		}
 	case KExchange:
-		if s.Used&usedOffer == 0 {
+		if s.Used&usedOffer == 0 && s.canPropose(seat) {
 			for cell := 1; cell <= NumCells; cell++ {
 				o := int(s.Owner[cell])
 				if o >= 0 && o != seat && p.Cash >= offerPrice(s.shareValue(cell)) {
@@ -226,6 +230,30 @@ func specPrice(v int64, mult int) int64 { return v * int64(mult) / 2 }
 // Allows tells whether a is among the legal actions of seat, which owes a
 // decision (engine.Machine). Only a sale lists the sales to the bank.
 func (s *State) Allows(seat engine.Seat, a engine.Action) bool {
+	if engine.IsAnswer(a) {
+		return s.Deals.Answerable(seat, a)
+	}
 	var buf [48]engine.Choice
 	return engine.Find(s.appendChoices(buf[:0], seat, a.Type == ASell), a) >= 0
+}
+
+// MaxOpenDeals bounds the deals one seat may have open as their proposer
+// (filled-in): an offer made while that many wait is not offered.
+const MaxOpenDeals = 3
+
+// canPropose tells whether seat may open another deal as its proposer.
+func (s *State) canPropose(seat int) bool {
+	return !s.Rules.OpenDeals || s.Deals.Count(func(d engine.Deal) bool { return d.From == seat }) < MaxOpenDeals
+}
+
+// holding tells whether seat keeps a purchase for later: it may keep one
+// at a time, so the next purchase it cannot decide at once waits for it.
+func (s *State) holding(seat int) bool {
+	return s.Deals.Count(func(d engine.Deal) bool { return d.From == engine.Bank && d.To == seat }) > 0
+}
+
+// heldByOther tells whether another seat keeps cell for later: nobody
+// else may buy it meanwhile.
+func (s *State) heldByOther(seat, cell int) bool {
+	return s.Deals.Count(func(d engine.Deal) bool { return d.From == engine.Bank && d.To != seat && d.Offer.Cell == cell }) > 0
 }

@@ -19,6 +19,9 @@ var update = flag.Bool("update", false, "regenerate the golden games in testdata
 // golden is a whole recorded game: enough to replay it and the result it
 // must reach.
 type golden struct {
+	// Rules is the rules version the game was played under; the files
+	// recorded before versions were kept are of version 2.
+	Rules   int              `json:"rules,omitempty"`
 	Options Options          `json:"options"`
 	Seats   int              `json:"seats"`
 	Seed    string           `json:"seed"` // hex, 32 bytes
@@ -31,25 +34,56 @@ type golden struct {
 
 var goldenGames = []struct {
 	file  string
+	rules int
 	seats int
 	opts  Options
 }{
-	{"bots-2.json", 2, Options{Laps: 20}},
-	{"bots-4.json", 4, Options{Laps: 20}},
-	{"bots-6.json", 6, Options{Laps: 20}},
-	{"bots-3-beginners.json", 3, Options{Laps: 10, Beginners: true}},
+	{"bots-2.json", 2, 2, Options{Laps: 20}},
+	{"bots-4.json", 2, 4, Options{Laps: 20}},
+	{"bots-6.json", 2, 6, Options{Laps: 20}},
+	{"bots-3-beginners.json", 2, 3, Options{Laps: 10, Beginners: true}},
+	// Rules version 3: W-18 offers answered in the seats' own time,
+	// purchases kept for later.
+	{"bots-4-rules3.json", 3, 4, Options{Laps: 20}},
+	{"bots-6-rules3.json", 3, 6, Options{Laps: 5}},
 }
 
-// playBots records a whole bot game.
-func playBots(t testing.TB, opts Options, seats int, seed [32]byte) golden {
-	s, err := New(opts, seats, seed)
+// newRuled is New under rules version rules.
+func newRuled(rules int) func(Options, int, [32]byte) (*State, error) {
+	return func(opts Options, seats int, seed [32]byte) (*State, error) {
+		s, err := New(opts, seats, seed)
+		if err == nil {
+			s.Rules = Rulebook[rules]
+		}
+		return s, err
+	}
+}
+
+// botStep plays one bot command of a whole bot game: the oldest open
+// deal's answer, or the move of the seat that owes one.
+func botStep(s *State) (int, engine.Action) {
+	for _, d := range s.Deals.Open {
+		if a, ok := s.DealAnswer(d, nil, true); ok {
+			return d.To, a
+		}
+	}
+	seat := s.Owing()[0]
+	a, _ := s.Bot(seat)
+	return seat, a
+}
+
+// playBots records a whole bot game under rules version rules.
+func playBots(t testing.TB, rules int, opts Options, seats int, seed [32]byte) golden {
+	s, err := newRuled(rules)(opts, seats, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g := golden{Options: opts, Seats: seats, Seed: hex.EncodeToString(seed[:])}
+	if rules != 2 {
+		g.Rules = rules
+	}
 	for !s.Over() {
-		seat := s.Owing()[0]
-		a, _ := s.Bot(seat)
+		seat, a := botStep(s)
 		if _, err := s.Play(seat, a, nil); err != nil {
 			t.Fatalf("bot: %v", err)
 		}
@@ -70,7 +104,7 @@ func TestGoldenReplays(t *testing.T) {
 		path := filepath.Join("testdata", "golden", gg.file)
 		if *update {
 			seed := sha256.Sum256([]byte(fmt.Sprintf("western golden %d", i)))
-			g := playBots(t, gg.opts, gg.seats, seed)
+			g := playBots(t, gg.rules, gg.opts, gg.seats, seed)
 			if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +125,8 @@ func TestGoldenReplays(t *testing.T) {
 			if n, err := hex.Decode(seed[:], []byte(g.Seed)); err != nil || n != 32 {
 				t.Fatalf("seed: %v", err)
 			}
-			s, err := Replay(g.Options, g.Seats, seed, g.Log)
+			rules := max(g.Rules, 2)
+			s, err := engine.Replay(newRuled(rules), g.Options, g.Seats, seed, g.Log)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,7 +148,7 @@ func TestGoldenReplays(t *testing.T) {
 			// The bots still choose the recorded moves: they are
 			// deterministic too.
 			if !*update {
-				again := playBots(t, g.Options, g.Seats, seed)
+				again := playBots(t, rules, g.Options, g.Seats, seed)
 				if len(again.Log) != len(g.Log) || again.State != g.State {
 					t.Error("the bots no longer play the recorded game")
 				}

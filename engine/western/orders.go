@@ -102,12 +102,19 @@ func (s *State) actByOrders(seat int, o engine.Orders, legal []engine.Choice) (e
 	covered := true
 	for _, c := range legal {
 		switch c.Type {
-		case AEnd, ASell, AResign:
+		case AEnd, ASell, AResign, AHold:
 		case ABuy:
 			price := Board[c.Cell].Price
 			switch {
 			case !o.Has(engine.OrderBuyBelow) || price > spend:
-				covered = false // a purchase too big for orders is the player's
+				// A purchase too big for orders is the player's: when the
+				// orders end the turn, it is kept for them to decide later
+				// (rules 3) while the turn goes on — asked now when they
+				// keep one already.
+				if hold := (engine.Action{Type: AHold, Cell: c.Cell}); o.On(engine.OrderEndTurn) && engine.Find(legal, hold) >= 0 {
+					return hold, true
+				}
+				covered = false
 			case price <= o[engine.OrderBuyBelow] && p.Cash-price >= keep:
 				return c.Action, true
 			}

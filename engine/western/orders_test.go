@@ -51,10 +51,23 @@ func TestByOrders(t *testing.T) {
 			want{engine.Action{Type: ABuy, Cell: 2}, true}},
 		{"holding above buy_below but within the cap: decline and end", func(t *testing.T) *State { return orderState(t, 10, 200_000) }, 0, with(sensible, engine.OrderBuyBelow, 5_000),
 			want{engine.Action{Type: AEnd}, true}},
-		{"holding over a fifth of cash: the player's", func(t *testing.T) *State { return orderState(t, 10, 50_000) }, 0, sensible, none},
+		{"holding over a fifth of cash: kept for the player to decide later", func(t *testing.T) *State { return orderState(t, 10, 50_000) }, 0, sensible,
+			want{engine.Action{Type: AHold, Cell: 10}, true}},
+		{"holding over a fifth of cash with one kept already: the player's", func(t *testing.T) *State {
+			s := orderState(t, 10, 50_000)
+			s.Deals.Propose(engine.Bank, 0, engine.Action{Type: ABuy, Cell: 2, Amount: Board[2].Price}, nil)
+			return s
+		}, 0, sensible, none},
+		{"holding over a fifth of cash, rules 2: the player's", func(t *testing.T) *State {
+			s := orderState(t, 10, 50_000)
+			s.Rules = Rulebook[2]
+			return s
+		}, 0, sensible, none},
 		{"buy would break keep_cash: end", func(t *testing.T) *State { return orderState(t, 2, 11_000) }, 0, with(sensible, engine.OrderSpendPct, 100),
 			want{engine.Action{Type: AEnd}, true}},
-		{"no buy order: the player's", func(t *testing.T) *State { return orderState(t, 2, 50_000) }, 0, engine.Orders{engine.OrderEndTurn: 1}, none},
+		{"no buy order: kept for the player", func(t *testing.T) *State { return orderState(t, 2, 50_000) }, 0, engine.Orders{engine.OrderEndTurn: 1},
+			want{engine.Action{Type: AHold, Cell: 2}, true}},
+		{"no buy order nor end_turn: the player's", func(t *testing.T) *State { return orderState(t, 2, 50_000) }, 0, engine.Orders{engine.OrderKeepCash: 1000}, none},
 		{"plain cell, end_turn: end", func(t *testing.T) *State { return orderState(t, 13, 50_000) }, 0, sensible, want{engine.Action{Type: AEnd}, true}},
 		{"plain cell, no end_turn", func(t *testing.T) *State { return orderState(t, 13, 50_000) }, 0, with(sensible, engine.OrderEndTurn, 0), none},
 		{"market: sell all cars", func(t *testing.T) *State {

@@ -128,9 +128,20 @@ func (s *State) Do(seat int, a engine.Action, ev []engine.Event) []engine.Event 
 		return s.afterAct(append(ev, engine.Event{Type: EvGoodRate, Seat: seat, Good: a.Good, Other: s.GoodPts[g]}))
 	case AOffer:
 		s.Used |= usedOffer
-		s.Offer = Offer{Cell: a.Cell, From: seat, To: a.Target, Price: offerPrice(s.shareValue(a.Cell))}
+		price := offerPrice(s.shareValue(a.Cell))
+		if s.Rules.OpenDeals { // the rival answers in its own time; the turn goes on
+			ev = s.Deals.Propose(seat, a.Target, engine.Action{Type: AOffer, Cell: a.Cell, Target: a.Target, Amount: price}, ev)
+			return s.afterAct(ev)
+		}
+		s.Offer = Offer{Cell: a.Cell, From: seat, To: a.Target, Price: price}
 		s.Phase = PhOffer
 		return append(ev, engine.Event{Type: EvOffer, Seat: seat, Cell: a.Cell, Other: a.Target, Amount: 0})
+	case AHold:
+		s.Used |= usedBuy
+		ev = s.Deals.Propose(engine.Bank, seat, engine.Action{Type: ABuy, Cell: a.Cell, Amount: Board[a.Cell].Price}, ev)
+		return s.afterAct(ev)
+	case engine.AcceptDeal, engine.DeclineDeal:
+		return s.answer(seat, a, ev)
 	case AAccept:
 		o := s.Offer
 		s.Offer = Offer{}
@@ -294,6 +305,7 @@ func (s *State) bankrupt(seat int, ev []engine.Event) []engine.Event {
 	p.Narco, p.Skip = 0, 0
 	p.Credit, p.ColonyLoan = 0, 0 // the bank writes the debts off
 	ev = append(ev, engine.Event{Type: EvBankrupt, Seat: seat})
+	ev = s.Deals.Involving(seat, ev)
 	left := 0
 	for i := range s.Players {
 		if s.active(i) {
@@ -361,16 +373,56 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 	return append(ev, engine.Event{Type: EvTurn, Seat: next})
 }
 
-// finish ends the game.
+// finish ends the game: its open deals lapse with it.
 func (s *State) finish() {
 	s.Phase = PhOver
 	s.Steps, s.Used = 0, 0
+	s.Deals.Open = nil
+}
+
+// answer is seat's answer to a deal open to it. Accepted, the deal is
+// carried out if it still can be — a held holding still free and its
+// price in cash; a W-18 share still the answering seat's and its price
+// in the buyer's cash — else it lapses, and the event says why.
+func (s *State) answer(seat int, a engine.Action, ev []engine.Event) []engine.Event {
+	deal, _ := s.Deals.Take(a.Deal)
+	if a.Type == engine.DeclineDeal {
+		return engine.Declined(deal, ev)
+	}
+	cell, price := deal.Offer.Cell, deal.Offer.Amount
+	if deal.From == engine.Bank { // a purchase kept for later
+		switch {
+		case s.Owner[cell] >= 0:
+			return engine.Lapsed(deal, engine.LapseTaken, ev)
+		case s.Players[seat].Cash < price:
+			return engine.Lapsed(deal, engine.LapseCash, ev)
+		}
+		ev = engine.Done(deal, ev)
+		ev = s.charge(seat, price, EvBuy, cell, ev)
+		s.Owner[cell] = int8(seat)
+		return ev
+	}
+	buyer := deal.From // W-18: the proposer buys the answering seat's share
+	switch {
+	case int(s.Owner[cell]) != seat:
+		return engine.Lapsed(deal, engine.LapseGone, ev)
+	case s.Players[buyer].Cash < price:
+		return engine.Lapsed(deal, engine.LapseCash, ev)
+	}
+	s.Players[buyer].Cash -= price
+	s.Players[seat].Cash += price
+	s.Owner[cell] = int8(buyer)
+	ev = engine.Done(deal, ev)
+	return append(ev,
+		engine.Event{Type: EvOfferDone, Seat: buyer, Cell: cell, Other: seat, Amount: -price},
+		engine.Event{Type: EvOfferDone, Seat: seat, Cell: cell, Other: buyer, Amount: price})
 }
 
 // EndNow ends the game at its organiser's command (engine.End): it is
 // scored by net worth as it stands (W-40); an open auction or offer lapses.
 func (s *State) EndNow(ev []engine.Event) []engine.Event {
 	s.Offer = Offer{}
+	ev = s.Deals.LapseAll(engine.LapseOver, ev)
 	s.Auction.reset()
 	s.finish()
 	return append(ev, engine.Event{Type: EvEnd, Seat: -1, Other: engine.OverEnded})

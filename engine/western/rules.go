@@ -8,6 +8,10 @@ package western
 // replays and charts its history, under its own rules.
 type Rules struct {
 	LapIncome int64 // W-3: paid for each lap completed
+	// OpenDeals: a W-18 offer waits for its answer without stalling the
+	// turn, and a seat may keep a purchase for later (engine.Deal): the
+	// play-by-mail reading of version 3, see DECISIONS.md.
+	OpenDeals bool
 }
 
 // Rulebook holds every rules version this engine plays. Version 1 was the
@@ -16,7 +20,8 @@ type Rules struct {
 // nothing).
 var Rulebook = map[int]Rules{
 	2: {LapIncome: LapIncome},
+	3: {LapIncome: LapIncome, OpenDeals: true}, // issue 23: deals that do not stall a turn
 }
 
 // CurrentRules is the version new games are made with.
-var CurrentRules = 2
+var CurrentRules = 3

@@ -1059,8 +1059,10 @@ func TestW17_Speculation(t *testing.T) {
 // W-18: at an exchange the player may offer a rival 1.5× a share's price;
 // the rival decides, by default declining.
 func TestW18_ShareOffer(t *testing.T) {
+	// Rules version 2: the turn waits for the offered seat's answer.
 	setup := func(t *testing.T, cash int64) *State {
 		s := rtGame(t, 3)
+		s.Rules = Rulebook[2]
 		s.Owner[12], s.Owner[56], s.Owner[2] = 1, 2, 0
 		s.Players[0].Cash = cash
 		rtLand(t, s, 0, 64)
@@ -1107,6 +1109,7 @@ func TestW18_ShareOffer(t *testing.T) {
 		t.Error("an offer the player cannot pay")
 	}
 	s = rtGame(t, 3)
+	s.Rules = Rulebook[2]
 	s.Owner[12] = 1
 	rtLand(t, s, 0, 11) // a free holding: something to do, but no offer
 	if types := rtTypes(s, 0); !slices.Contains(types, ABuy) || slices.Contains(types, AOffer) {
@@ -1837,6 +1840,7 @@ func TestP1_SeededReplay(t *testing.T) {
 // P-2: the offered seat and the bidders owe the decision, by default no.
 func TestP2_OtherSeatsDecisions(t *testing.T) {
 	s := rtGame(t, 3)
+	s.Rules = Rulebook[2] // the offer the turn waits for (rules 3: TestW18_ShareOfferAnsweredLater)
 	s.Owner[12] = 2
 	rtLand(t, s, 0, 14)
 	s, _ = rtApply(t, s, 0, engine.Action{Type: AOffer, Cell: 12, Target: 2})
@@ -1951,6 +1955,7 @@ func TestP4_DefaultsAreLegalAndPassive(t *testing.T) {
 		}, engine.Action{Type: APrison}},
 		{"offer", func(t *testing.T) (*State, int) {
 			s := rtGame(t, 2)
+			s.Rules = Rulebook[2] // rules 3's deals: engine.DealDefault
 			s.Owner[12] = 1
 			rtLand(t, s, 0, 14)
 			s, _ = rtApply(t, s, 0, engine.Action{Type: AOffer, Cell: 12, Target: 1})

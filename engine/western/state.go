@@ -141,9 +141,12 @@ type State struct {
 	Rates   [len(leading)]int  `json:"rates"`    // stock rate of each leading company, in points (W-9)
 	GoodPts [numGoods]int      `json:"good_pts"` // commodity-exchange rates in points (W-15)
 	Auction Auction            `json:"auction"`
-	Offer   Offer              `json:"offer"`
-	Bank    int64              `json:"bank"` // net money the bank has paid to players
-	Actions int                `json:"actions"`
+	Offer   Offer              `json:"offer"` // rules version 2's offer, which the turn waits for
+	// Deals are the open deals (rules version 3 on): W-18 offers and
+	// purchases kept for later, each waiting for its seat's answer.
+	engine.Deals
+	Bank    int64 `json:"bank"` // net money the bank has paid to players
+	Actions int   `json:"actions"`
 	// Rules are the game's rules version's numbers: not stored, the
 	// version is (engine/games sets them on making and loading a game).
 	Rules Rules `json:"-"`
@@ -199,6 +202,7 @@ func (a *Auction) reset() {
 func (s *State) Clone() *State {
 	c := *s
 	c.Players = append([]Player(nil), s.Players...)
+	c.Deals = s.Deals.Clone()
 	return &c
 }
 

@@ -19,6 +19,7 @@ type View struct {
 	Prices  map[string]int64 `json:"good_prices"`
 	Auction *AuctionView     `json:"auction,omitempty"`
 	Offer   *Offer           `json:"offer,omitempty"`
+	Deals   []engine.Deal    `json:"deals,omitempty"` // open deals (rules 3): public, as offers across a table are
 	Owing   []engine.Seat    `json:"owing"`
 	Legal   []engine.Choice  `json:"legal"`
 	Scores  []engine.Score   `json:"scores"`
@@ -39,7 +40,7 @@ func (s *State) View(seat engine.Seat) View {
 		Players: append([]Player(nil), s.Players...),
 		Owner:   append([]int8(nil), s.Owner[:]...),
 		Rates:   map[int]int{}, GoodPts: map[string]int{}, Prices: map[string]int64{},
-		Owing: s.Owing(), Legal: s.Legal(seat), Scores: s.Score(),
+		Owing: s.Owing(), Legal: s.Legal(seat), Scores: s.Score(), Deals: s.OpenDeals(),
 	}
 	if v.Owing == nil {
 		v.Owing = []engine.Seat{}

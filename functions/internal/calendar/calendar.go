@@ -23,8 +23,10 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"time"
 
+	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/notify"
@@ -73,6 +75,11 @@ type Config struct {
 	// People says what each simulated person does with their standing
 	// orders (Habit), person by person, in turn; none: nobody touches them.
 	People Population
+	// NoTrade: people never prepare an offer (they still answer those
+	// made to them). By default each person, whenever they are on one of
+	// their pages, prepares the offer a careful bot would make at its
+	// next turn (PrepareOffer).
+	NoTrade bool
 	// Dir holds the games' store files; the system's temporary directory
 	// when empty.
 	Dir string
@@ -114,6 +121,10 @@ type Result struct {
 	// StartDays is the time from the creation to the start of play: the
 	// organiser's confirmation and everyone's acceptance.
 	StartDays float64
+	// Offers counts the deals proposed (made at a turn, by hand or from
+	// the offers prepared), OffersAccepted those carried out, Prepared the
+	// offers people prepared, Holds the purchases kept for later.
+	Offers, OffersAccepted, Prepared, Holds int
 }
 
 // TurnsEach is the turns a seat played, on average.
@@ -245,7 +256,10 @@ type sim struct {
 	kinds   map[string]int
 	organ   int // mails to the organiser
 	missed  int
-	sweeps  map[time.Time]bool
+	// missedDeals counts the deal mails nobody answered; prepared the
+	// offers people prepared.
+	missedDeals, prepared int
+	sweeps                map[time.Time]bool
 	waits   int
 	longest time.Duration
 }
@@ -320,8 +334,26 @@ func (s *sim) Send(_ context.Context, m notify.Message) error {
 			return err
 		}
 		s.push(event{at: s.answer(s.people[p].zone), what: evVisit, person: p, position: pos})
+	case kind == service.MailDeal:
+		// A deal asked of them: answered in person, or never (its
+		// deadline declines it). Missing one stalls nobody.
+		if s.rng.Float64() < s.cfg.Model.MissRate {
+			s.missedDeals++
+			return nil
+		}
+		s.push(event{at: s.answer(s.people[p].zone), what: evDeal, person: p, deal: dealOf(m)})
 	}
 	return nil
+}
+
+// dealOf is the deal a deal mail asks about: its id ends the mail's id
+// ("<game>/deal-<invite>-<deal>").
+func dealOf(m notify.Message) int {
+	var inv, id int
+	if i := strings.LastIndex(m.ID, "/"); i >= 0 {
+		fmt.Sscanf(m.ID[i+1:], service.MailDeal+"-%d-%d", &inv, &id)
+	}
+	return id
 }
 
 // answer is when someone in zone who has just been mailed acts on it.
@@ -360,14 +392,32 @@ func (s *sim) handle(e event) error {
 		return s.people[e.person].habit.apply(s.ctx, s.svc, s.id, e.person)
 	}
 	s.visits++
-	acted, err := VisitLink(s.ctx, s.svc, s.id, e.person, e.position, func() string {
+	key := func() string {
 		s.keys++
 		return fmt.Sprintf("simulated-%06d", s.keys)
-	})
+	}
+	var acted bool
+	var err error
+	if e.what == evDeal {
+		acted, err = AnswerDeal(s.ctx, s.svc, s.id, e.person, e.deal, key)
+	} else {
+		acted, err = VisitLink(s.ctx, s.svc, s.id, e.person, e.position, key)
+	}
+	if err != nil {
+		return err
+	}
 	if !acted {
 		s.stale++
 	}
-	return err
+	// On their page, whatever it says, a person may prepare an offer.
+	if !s.cfg.NoTrade {
+		prepared, err := PrepareOffer(s.ctx, s.svc, s.id, e.person)
+		if prepared {
+			s.prepared++
+		}
+		return err
+	}
+	return nil
 }
 
 // afterEvent brings the waits up to date, notes when play begins and when
@@ -468,14 +518,15 @@ func (s *sim) result(seed uint64, created time.Time) (Result, error) {
 			res.Bots++
 		}
 	}
-	res.Moves = rec.Moves
-	res.Turns, err = s.turns(rec)
+	res.Moves, res.Prepared = rec.Moves, s.prepared
+	res.Turns, err = s.turns(rec, &res)
 	return res, err
 }
 
-// turns replays the game's log and counts the turns it played: each time
-// the turn passes to a seat.
-func (s *sim) turns(rec *service.Record) (int, error) {
+// turns replays the game's log and counts the turns it played (each time
+// the turn passes to a seat), and res's deals: offers proposed and
+// carried out, purchases kept for later.
+func (s *sim) turns(rec *service.Record, res *Result) (int, error) {
 	log, err := s.svc.FullLog(s.ctx, rec)
 	if err != nil {
 		return 0, err
@@ -496,6 +547,19 @@ func (s *sim) turns(rec *service.Record) (int, error) {
 		if err != nil {
 			return 0, fmt.Errorf("replay %d: %w", e.N, err)
 		}
+		for _, ev := range e.Events {
+			if ev.Deal == nil {
+				continue
+			}
+			switch hold := ev.Deal.From == engine.Bank; {
+			case ev.Type == engine.EvDealOpen && hold:
+				res.Holds++
+			case ev.Type == engine.EvDealOpen:
+				res.Offers++
+			case ev.Type == engine.EvDealDone && !hold:
+				res.OffersAccepted++
+			}
+		}
 		if !g.Over() && g.Turn() != last {
 			n++
 			last = g.Turn()
@@ -513,8 +577,10 @@ type event struct {
 	what   happening
 	person int // the person who acts (−1: the sweep or the organiser)
 	// position, of a visit, is the round of decisions the mail's link
-	// opens (Record.SeatPosition when it was mailed).
+	// opens (Record.SeatPosition when it was mailed); deal, of a deal's
+	// visit, the deal its mail asks to answer.
 	position int64
+	deal     int
 }
 
 // What an event is.
@@ -522,6 +588,7 @@ type happening int
 
 const (
 	evVisit happening = iota
+	evDeal            // a person following a deal mail's link
 	evSweep
 	evConfirm
 	evAccept

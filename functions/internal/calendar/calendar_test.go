@@ -113,15 +113,15 @@ func TestPlay(t *testing.T) {
 			if !res.Finished || res.Days <= 0 || res.Turns == 0 || res.Waits == 0 {
 				t.Errorf("result %+v: the game did not play out", res)
 			}
-			if res.Missed > 0 && byDeadline == 0 {
-				t.Errorf("%d mails missed, none played by the deadline", res.Missed)
+			// A missed mail's decision is played by its deadline — or by
+			// the seat's orders once it answers the purchase it kept for
+			// later, which lets them keep the new one (rules 3).
+			if res.Missed > 0 && byDeadline == 0 && byOrder == 0 {
+				t.Errorf("%d mails missed, none played by the deadline or the orders", res.Missed)
 			}
 			deadline := time.Duration(setup.DeadlineHours) * time.Hour
 			if deadline == 0 {
 				deadline = service.DefaultDeadlineHours * time.Hour
-			}
-			if res.Missed > 0 && res.LongestWait < deadline {
-				t.Errorf("a mail was missed, yet the longest wait %s is under the deadline %s", res.LongestWait, deadline)
 			}
 			if res.LongestWait > deadline+sweepEvery {
 				t.Errorf("longest wait %s: over the deadline %s and a sweep", res.LongestWait, deadline)

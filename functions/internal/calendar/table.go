@@ -15,10 +15,11 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/service"
 )
 
-// Row is one setup's games.
+// Row is one setup's games, and the name of the people who played them.
 type Row struct {
-	Setup Setup
-	Games []Result
+	Setup  Setup
+	People string
+	Games  []Result
 }
 
 // Summary is a row's figures.
@@ -32,11 +33,15 @@ type Summary struct {
 	TurnsEach           float64 // median over the games
 	Missed              float64 // decision mails never answered, median per game
 	Bots                int     // seats handed to a bot, all games
+	// StartDays is the median time the start took (confirmation,
+	// acceptances); Offers and Accepted the median offers proposed and
+	// carried out a game.
+	StartDays, Offers, Accepted float64
 }
 
 // Summary sums a row up: medians and the 90th percentile over its games.
 func (r Row) Summary() Summary {
-	var days, waits, turns, missed, mails []float64
+	var days, waits, turns, missed, mails, start, offers, accepted []float64
 	s := Summary{Games: len(r.Games)}
 	for _, g := range r.Games {
 		if !g.Finished {
@@ -46,6 +51,9 @@ func (r Row) Summary() Summary {
 		waits = append(waits, float64(g.Waits))
 		turns = append(turns, g.TurnsEach())
 		missed = append(missed, float64(g.Missed))
+		start = append(start, g.StartDays)
+		offers = append(offers, float64(g.Offers))
+		accepted = append(accepted, float64(g.OffersAccepted))
 		for _, m := range g.Mails {
 			mails = append(mails, float64(m))
 			s.MailsMax = max(s.MailsMax, m)
@@ -56,6 +64,7 @@ func (r Row) Summary() Summary {
 	s.DaysMedian, s.DaysP90 = Quantile(days, 0.5), Quantile(days, 0.9)
 	s.MailsMedian, s.WaitsMedian = Quantile(mails, 0.5), Quantile(waits, 0.5)
 	s.TurnsEach, s.Missed = Quantile(turns, 0.5), Quantile(missed, 0.5)
+	s.StartDays, s.Offers, s.Accepted = Quantile(start, 0.5), Quantile(offers, 0.5), Quantile(accepted, 0.5)
 	return s
 }
 
@@ -78,8 +87,12 @@ func Quantile(xs []float64, q float64) float64 {
 // told of each game as it ends.
 func Run(ctx context.Context, cfg Config, setups []Setup, n, workers int, progress func(Setup, Result)) ([]Row, error) {
 	rows := make([]Row, len(setups))
+	people := cfg.People.Name
+	if people == "" {
+		people = Untouching.Name
+	}
 	for i, s := range setups {
-		rows[i] = Row{Setup: s, Games: make([]Result, n)}
+		rows[i] = Row{Setup: s, People: people, Games: make([]Result, n)}
 	}
 	type job struct{ row, game int }
 	jobs := make(chan job)
@@ -115,8 +128,8 @@ func Run(ctx context.Context, cfg Config, setups []Setup, n, workers int, progre
 // WriteTable prints the rows as a Markdown table.
 func WriteTable(w io.Writer, rows []Row) error {
 	var b strings.Builder
-	b.WriteString("| game | options | seats | deadline | games | days: median | days: 90 % | turns each | mails a person: median (max) | waits a game: median | longest wait | missed mails a game | seats to a bot |\n")
-	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| game | options | seats | deadline | people | games | days: median | days: 90 % | of which the start | turns each | mails a person: median (max) | waits a game: median | longest wait | missed mails a game | offers a game (accepted) | seats to a bot |\n")
+	b.WriteString("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, r := range rows {
 		s := r.Summary()
 		opts := "defaults"
@@ -131,9 +144,9 @@ func WriteTable(w io.Writer, rows []Row) error {
 		if d == 0 {
 			d = service.DefaultDeadlineHours
 		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d h | %s | %.1f | %.1f | %.0f | %.0f (%d) | %.0f | %.1f h | %.0f | %d |\n",
-			r.Setup.Kind, opts, r.Setup.Seats, d, games, s.DaysMedian, s.DaysP90, s.TurnsEach,
-			s.MailsMedian, s.MailsMax, s.WaitsMedian, s.LongestWait.Hours(), s.Missed, s.Bots)
+		fmt.Fprintf(&b, "| %s | %s | %d | %d h | %s | %s | %.1f | %.1f | %.1f | %.0f | %.0f (%d) | %.0f | %.1f h | %.0f | %.0f (%.0f) | %d |\n",
+			r.Setup.Kind, opts, r.Setup.Seats, d, r.People, games, s.DaysMedian, s.DaysP90, s.StartDays, s.TurnsEach,
+			s.MailsMedian, s.MailsMax, s.WaitsMedian, s.LongestWait.Hours(), s.Missed, s.Offers, s.Accepted, s.Bots)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/service"
 )
 
@@ -67,4 +68,98 @@ func Visit(ctx context.Context, svc *service.Service, id string, invite int, key
 		}
 	}
 	return fmt.Errorf("person %d: a visit of over %d decisions", invite, maxVisitActions)
+}
+
+// AnswerDeal is a person following the link of a mail that asks them to
+// answer deal dealID (an offer made to them, or a purchase they kept for
+// later): on their deals page they answer it as the engine's bot would,
+// if it is still open; acted is false when it is not (answered, lapsed,
+// declined at its deadline).
+func AnswerDeal(ctx context.Context, svc *service.Service, id string, invite, dealID int, key func() string) (acted bool, err error) {
+	rec, _, err := svc.Load(ctx, id)
+	if err != nil || rec.Status != service.StatusPlaying {
+		return false, err
+	}
+	g, err := svc.Engine(rec)
+	if err != nil {
+		return false, err
+	}
+	dl, ok := g.(engine.Dealing)
+	if !ok {
+		return false, nil
+	}
+	seat := rec.Seats[invite].Engine
+	for _, d := range dl.Deals() {
+		if d.ID != dealID || d.To != seat {
+			continue
+		}
+		a, ok := dl.DealAnswer(d, nil, true)
+		if !ok {
+			return false, fmt.Errorf("seat %d: no answer to deal %d", seat, d.ID)
+		}
+		if _, err := svc.Act(ctx, id, invite, a, key(), service.Precondition{}); err != nil {
+			return false, fmt.Errorf("seat %d %v: %w", seat, a, err)
+		}
+		return true, nil
+	}
+	return false, nil
+}
+
+// PrepareOffer is a person on one of their pages preparing the offer a
+// careful bot would make at its next turn (engine.Dealing's BotOffer),
+// unless they have prepared it already or it is open; prepared tells
+// whether they did.
+func PrepareOffer(ctx context.Context, svc *service.Service, id string, invite int) (prepared bool, err error) {
+	rec, _, err := svc.Load(ctx, id)
+	if err != nil || rec.Status != service.StatusPlaying {
+		return false, err
+	}
+	g, err := svc.Engine(rec)
+	if err != nil {
+		return false, err
+	}
+	dl, ok := g.(engine.Dealing)
+	if !ok {
+		return false, nil
+	}
+	seat := rec.Seats[invite].Engine
+	a, ok := dl.BotOffer(seat)
+	if !ok {
+		return false, nil
+	}
+	same := func(b engine.Action) bool { return b.Type == a.Type && b.Cell == a.Cell && b.Target == a.Target }
+	if len(rec.Prepared[invite]) >= service.MaxPrepared || slices.ContainsFunc(rec.Prepared[invite], same) {
+		return false, nil
+	}
+	for _, d := range dl.Deals() {
+		if d.From == seat && same(d.Offer) {
+			return false, nil
+		}
+	}
+	// Refused before, they offer more: a third of the first price again
+	// for each time, as far as their cash allows.
+	log, err := svc.FullLog(ctx, rec)
+	if err != nil {
+		return false, err
+	}
+	refused := int64(0)
+	for _, e := range log {
+		for _, ev := range e.Events {
+			if ev.Deal != nil && ev.Deal.From == seat && same(ev.Deal.Offer) && (ev.Type == engine.EvDealDeclined || ev.Type == engine.EvDealLapsed) {
+				refused++
+			}
+		}
+	}
+	if refused > 0 && a.Amount > 0 {
+		for _, c := range dl.Preparable(seat) {
+			if c.Ranged() && same(c.Action) {
+				raised := a.Amount + a.Amount*refused/3
+				a.Amount = min(c.Max, c.Min+(raised-c.Min)/c.Step*c.Step)
+			}
+		}
+	}
+	if err := svc.Prepare(ctx, id, invite, a); err != nil {
+		return false, fmt.Errorf("seat %d prepares %v: %w", seat, a, err)
+	}
+	return true, nil
 }

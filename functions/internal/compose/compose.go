@@ -77,6 +77,9 @@ type Data struct {
 	// OrdersURL changes or turns them off (the invitation and the first
 	// decision mail of a seat).
 	Orders, OrdersURL string
+	// DealsURL is the seat's deals page: offers to answer, offers to
+	// prepare for its next turn (a decision mail of a game with deals).
+	DealsURL string
 
 	zone *time.Location // the recipient's, for the times a mail gives
 }
@@ -164,6 +167,11 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		d.Link, err = c.organiserLink(rec.ID, l)
 	case service.MailTurn, service.MailDecision, service.MailReminder, service.MailOver:
 		err = c.game(rec, version, m, &d, &msg)
+		if err == nil {
+			d.Talk, err = c.foldTalk(ctx, rec, m.Seat, l, func() *time.Location { return d.zone })
+		}
+	case service.MailDeal:
+		err = c.deal(rec, m, &d)
 		if err == nil {
 			d.Talk, err = c.foldTalk(ctx, rec, m.Seat, l, func() *time.Location { return d.zone })
 		}
@@ -280,6 +288,9 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		if err == nil && m.Orders {
 			err = c.ordersLine(rec, m.Seat, d)
 		}
+		if _, ok := g.(engine.Dealing); ok && err == nil {
+			d.DealsURL, err = c.link("/g/"+rec.ID+"/deals", linksign.PurposeSeat, rec.ID, m.Seat, 0, service.SeatTokenTTL, l)
+		}
 	}
 	if err != nil {
 		return err
@@ -296,6 +307,50 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		d.Board = true
 	}
 	return nil
+}
+
+// deal fills the mail asking a seat to answer a deal (an offer made to
+// it, or the purchase it kept for later): what it is, by when, what its
+// deadline plays, and the link to its deals page, where it answers,
+// declines or counters. A deal closed meanwhile needs no mail.
+func (c *Composer) deal(rec *service.Record, m service.Mail, d *Data) error {
+	g, err := c.svc.Engine(rec)
+	if err != nil {
+		return err
+	}
+	seat := rec.Seats[m.Seat].Engine
+	var deal *engine.Deal
+	if dl, ok := g.(engine.Dealing); ok {
+		for _, x := range dl.Deals() {
+			if x.ID == m.Deal && x.To == seat {
+				deal = &x
+			}
+		}
+	}
+	if deal == nil {
+		return notify.ErrObsolete
+	}
+	l := d.Lang
+	names := views.SeatNames(rec, g.Seats())
+	name := views.NameFunc(names)
+	pr := present.For(rec.Kind)
+	d.Text = present.DealText(l, pr, *deal, seat, name)
+	if deal.From == engine.Bank {
+		d.Subject = rec.Title(l, d.Game) + ": " + templates.Pick(l, "отложенная покупка", "a purchase kept for later")
+	} else {
+		d.Subject = rec.Title(l, d.Game) + ": " + templates.Pick(l, "предложение — ", "an offer from ") + name(deal.From)
+	}
+	d.Prompt = templates.T(l, "deal_answer_any_time")
+	if deal.From == engine.Bank {
+		d.Prompt = templates.T(l, "deal_hold_prompt")
+	}
+	if m.Due > 0 {
+		d.Deadline = time.Unix(m.Due, 0).In(d.zone).Format("2006-01-02 15:04") + " " + d.zone.String()
+	}
+	d.Default = templates.T(l, "deal_decline")
+	d.LinkText = templates.T(l, "deal_open_page")
+	d.Link, err = c.link("/g/"+rec.ID+"/deals", linksign.PurposeSeat, rec.ID, m.Seat, 0, service.SeatTokenTTL, l)
+	return err
 }
 
 // ordersLine says in d what the standing orders of invitation inv play
@@ -346,7 +401,7 @@ func sinceLastMove(rec *service.Record, pr present.Game, seat int, l string, nam
 			if !ev.VisibleTo(seat) {
 				continue
 			}
-			if t := pr.EventText(l, ev, name); t != "" {
+			if t := present.EventText(l, pr, ev, seat, name); t != "" {
 				out = append(out, t)
 			}
 		}

@@ -119,7 +119,10 @@ func TestGoldenMails(t *testing.T) {
 	phase := func(ph businessman.Phase) func(engine.Game, int) bool {
 		return func(g engine.Game, n int) bool { return g.View(engine.Spectator).(businessman.View).Phase == ph }
 	}
-	bmOffer := newGame(t, "businessman", `{"laps":20}`, 3, phase(businessman.PhOffer))
+	// Rules 3: a deal open to a seat, answered in its own time.
+	bmOffer := newGame(t, "businessman", `{"laps":20}`, 3, func(g engine.Game, n int) bool {
+		return len(g.(engine.Dealing).Deals()) > 0
+	})
 	bmClaim := newGame(t, "businessman", bmOpts, 3, phase(businessman.PhClaim))
 	bmOver := newGame(t, "businessman", bmOpts, 3, func(engine.Game, int) bool { return false })
 	for _, tc := range []struct {
@@ -133,7 +136,7 @@ func TestGoldenMails(t *testing.T) {
 		{"accepted-en", start, service.MailAccepted, -1},
 		{"turn", mid, service.MailTurn, -1},
 		{"businessman-turn", bmMid, service.MailTurn, -1},
-		{"businessman-offer", bmOffer, service.MailDecision, -1},
+		{"businessman-deal", bmOffer, service.MailDeal, -1},
 		{"businessman-claim", bmClaim, service.MailDecision, -1},
 		{"businessman-over-ru", bmOver, service.MailOver, 0},
 		{"businessman-over-en", bmOver, service.MailOver, 1},

@@ -98,11 +98,9 @@ func (a *api) createGame(w http.ResponseWriter, r *http.Request) {
 func (a *api) accept(w http.ResponseWriter, r *http.Request) {
 	// The body is optional: none accepts with the suggested orders.
 	var opts service.AcceptOptions
-	if r.ContentLength != 0 || r.Header.Get("Content-Type") != "" {
-		if err := decodeJSON(r, &opts); err != nil {
-			a.fail(w, r, err)
-			return
-		}
+	if err := decodeOptionalJSON(r, &opts); err != nil {
+		a.fail(w, r, err)
+		return
 	}
 	tok, seat, err := a.acceptInvite(r, bearer(r), opts)
 	if err != nil {

@@ -4,6 +4,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -88,6 +89,13 @@ func (a *api) routes() []handledRoute {
 		{Route{"POST", "/api/records"}, a.importRecord},
 		{Route{"GET", "/api/games/{id}/orders"}, a.getOrders},
 		{Route{"PUT", "/api/games/{id}/orders"}, a.putOrders},
+		// Deals that do not stall a turn (issue 23).
+		{Route{"GET", "/api/games/{id}/deals"}, a.getDeals},
+		{Route{"POST", "/api/games/{id}/deals"}, a.prepareOffer},
+		{Route{"POST", "/api/games/{id}/deals/withdraw"}, a.withdrawOffer},
+		{Route{"POST", "/api/games/{id}/deals/counter"}, a.counterOffer},
+		{Route{"GET", "/g/{id}/deals"}, a.dealsPage},
+		{Route{"POST", "/g/{id}/deals"}, a.postDeals},
 		{Route{"GET", "/"}, a.homePage},
 		{Route{"POST", "/games"}, a.createPage},
 		{Route{"POST", "/records"}, a.importPage},
@@ -420,6 +428,24 @@ func decodeJSON(r *http.Request, v any) error {
 		return badJSON(errors.New("trailing data after the JSON object"))
 	}
 	return nil
+}
+
+// decodeOptionalJSON is decodeJSON for a body that may be left out: an
+// empty body (whatever its Content-Type says) leaves v as it is.
+func decodeOptionalJSON(r *http.Request, v any) error {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return service.Fail(service.CodeTooLarge, err)
+		}
+		return badJSON(err)
+	}
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil
+	}
+	r.Body = io.NopCloser(bytes.NewReader(body))
+	return decodeJSON(r, v)
 }
 
 func badJSON(err error) error {

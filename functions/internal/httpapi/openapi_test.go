@@ -716,6 +716,10 @@ func TestOpenAPIContract(t *testing.T) {
 					body = httpapi.TalkRequest{Text: "purpose " + purpose}
 				case method == "POST" && strings.HasSuffix(path, "/talk/hide"):
 					body = httpapi.HideTalkRequest{Key: "purpose-" + purpose}
+				case method == "POST" && (strings.HasSuffix(path, "/deals") || strings.HasSuffix(path, "/deals/withdraw")): // deals (issue 23)
+					body = httpapi.PrepareRequest{Offer: engine.Action{Type: "offer"}}
+				case method == "POST" && strings.HasSuffix(path, "/deals/counter"):
+					body = httpapi.CounterRequest{Deal: 1, Offer: engine.Action{Type: "offer"}, Key: "purpose-" + purpose}
 				}
 				c.want(call{method: method, path: p, token: tok, body: body}, http.StatusForbidden, service.CodeForbidden, nil)
 			}
@@ -887,6 +891,82 @@ func TestOpenAPIContract(t *testing.T) {
 			t.Errorf("result: %+v", res)
 		}
 	}
+
+	// Deals (issue 23): a seat prepares an offer and withdraws it; the
+	// seat whose turn it is offers, and the other answers out of turn —
+	// accepts one, counters another.
+	t.Run("deals", func(t *testing.T) {
+		c := c.with(t)
+		dg := c.createKind("businessman", 2, map[string]any{"laps": 3})
+		ds := []string{c.accept(dg.ID, dg.InviteTokens[0]), c.accept(dg.ID, dg.InviteTokens[1])}
+		dbase := "/api/games/" + dg.ID
+		// Play until both seats own a lot, the seat to move at its roll.
+		for n := 0; ; n++ {
+			v := c.view(dg.ID, dg.SpectatorToken)
+			if n > 600 || v.Status != service.StatusPlaying {
+				t.Fatalf("no position with a lot each after %d moves", n)
+			}
+			inv := v.Owing[0]
+			var dv httpapi.DealsView
+			c.want(call{method: "GET", path: dbase + "/deals", token: ds[1-inv]}, http.StatusOK, "", &dv)
+			l := c.legal(dg.ID, ds[inv])
+			if len(dv.Preparable) > 0 && slices.ContainsFunc(l.Legal, func(ch engine.Choice) bool { return ch.Type == "offer_buy" }) && l.Legal[0].Type == "roll" {
+				break
+			}
+			a := l.Legal[0].Action
+			for _, ch := range l.Legal {
+				if ch.Type == "buy" {
+					a = ch.Action
+				}
+			}
+			c.want(call{method: "POST", path: dbase + "/actions", token: ds[inv], body: actBody(a, fmt.Sprintf("deals-%04d", n))}, http.StatusOK, "", nil)
+		}
+		v := c.view(dg.ID, dg.SpectatorToken)
+		mover, waiter := v.Owing[0], 1-v.Owing[0]
+		var dv httpapi.DealsView
+		c.want(call{method: "GET", path: dbase + "/deals", token: ds[waiter]}, http.StatusOK, "", &dv)
+		offer := instanceOf(dv.Preparable[0])
+		c.want(call{method: "POST", path: dbase + "/deals", token: ds[waiter], body: httpapi.PrepareRequest{Offer: offer}}, http.StatusOK, "", &dv)
+		if !slices.Contains(dv.Prepared, offer) {
+			t.Fatalf("prepared %v, want %v among them", dv.Prepared, offer)
+		}
+		c.want(call{method: "POST", path: dbase + "/deals", token: ds[waiter], body: httpapi.PrepareRequest{Offer: engine.Action{Type: "teleport"}}}, http.StatusBadRequest, service.CodeInvalid, nil)
+		c.want(call{method: "POST", path: dbase + "/deals/withdraw", token: ds[waiter], body: httpapi.PrepareRequest{Offer: offer}}, http.StatusOK, "", &dv)
+		if len(dv.Prepared) != 0 {
+			t.Fatalf("withdrawn, yet prepared: %v", dv.Prepared)
+		}
+		// The mover offers twice; the waiter answers out of its turn.
+		var buys []engine.Choice
+		for _, ch := range c.legal(dg.ID, ds[mover]).Legal {
+			if ch.Type == "offer_buy" || ch.Type == "offer_sell" {
+				buys = append(buys, ch)
+			}
+		}
+		if len(buys) == 0 {
+			t.Fatalf("the mover has no offer to make: %v", c.legal(dg.ID, ds[mover]).Legal)
+		}
+		for i := range 2 { // the same offer twice: two deals
+			c.want(call{method: "POST", path: dbase + "/actions", token: ds[mover], body: actBody(instanceOf(buys[0]), fmt.Sprintf("offer-%d-key", i))}, http.StatusOK, "", nil)
+		}
+		c.want(call{method: "GET", path: dbase + "/deals", token: ds[waiter]}, http.StatusOK, "", &dv)
+		if len(dv.ToMe) == 0 || dv.ToMe[0].Text == "" || dv.ToMe[0].Due == 0 {
+			t.Fatalf("deals to the waiter: %+v", dv.ToMe)
+		}
+		first := dv.ToMe[0]
+		c.want(call{method: "POST", path: dbase + "/actions", token: ds[waiter], body: actBody(engine.Action{Type: engine.AcceptDeal, Deal: first.ID}, "answer-1-key")}, http.StatusOK, "", nil)
+		c.want(call{method: "POST", path: dbase + "/actions", token: ds[waiter], body: actBody(engine.Action{Type: engine.AcceptDeal, Deal: first.ID}, "answer-2-key")}, http.StatusUnprocessableEntity, service.CodeIllegal, nil)
+		c.want(call{method: "GET", path: dbase + "/deals", token: ds[waiter]}, http.StatusOK, "", &dv)
+		if len(dv.ToMe) > 0 && len(dv.Preparable) > 0 {
+			second := dv.ToMe[0]
+			c.want(call{method: "POST", path: dbase + "/deals/counter", token: ds[waiter],
+				body: httpapi.CounterRequest{Deal: second.ID, Offer: instanceOf(dv.Preparable[0]), Key: "counter-1-key"}}, http.StatusOK, "", &dv)
+			if len(dv.Prepared) != 1 || slices.ContainsFunc(dv.ToMe, func(d httpapi.DealView) bool { return d.ID == second.ID }) {
+				t.Errorf("after the counter: prepared %v, to me %v", dv.Prepared, dv.ToMe)
+			}
+		} else {
+			t.Errorf("no second deal to counter: %+v", dv)
+		}
+	})
 
 	// The game record: refused while the game goes on; once a seat of a
 	// game of two resigns, downloaded, imported, and a tampered copy
@@ -1088,4 +1168,13 @@ func TestOpenAPIOptionDefaults(t *testing.T) {
 			}
 		}
 	}
+}
+
+// instanceOf is a choice's action, with its least amount when ranged.
+func instanceOf(c engine.Choice) engine.Action {
+	a := c.Action
+	if c.Ranged() {
+		a.Amount = c.Min
+	}
+	return a
 }

@@ -233,6 +233,7 @@ func pageKinds(t *testing.T, game string) {
 			{"replay", "/g/" + c.ID + "/log", tq(seat(waiter), "step", fmt.Sprint(rec.Moves-1)), []string{`role="img"`}},
 			{"my games", "/me", tq(f.token(linksign.PurposeMyGames, "p0@pbm.test", linksign.NoSeat)), nil},
 			{"standing orders", "/g/" + c.ID + "/orders", tq(seat(mover)), []string{`name="o_roll"`}},
+			{"deals", "/g/" + c.ID + "/deals", tq(seat(waiter)), []string{`value="prepare"`}},
 			{"home", "/", url.Values{"lang": {l}}, []string{`name="kind"`}},
 		}
 	}

@@ -191,7 +191,7 @@ func Recipient(rec *service.Record, m service.Mail) (service.Person, error) {
 // game: those that ask the player to act.
 func asksToAct(kind string) bool {
 	return kind == service.MailTurn || kind == service.MailDecision || kind == service.MailReminder || kind == service.MailInvite ||
-		kind == service.MailConfirm
+		kind == service.MailConfirm || kind == service.MailDeal
 }
 
 // wanted decides whether a mail goes out, by the recipient's standing.

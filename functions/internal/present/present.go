@@ -183,6 +183,8 @@ func Rules(l, kind string) template.HTML {
 type Phrases struct {
 	Actions map[string][2]string `json:"actions"`
 	Events  map[string][2]string `json:"events"`
+	// Deals are the sentences of its deals (DealPhrases).
+	Deals DealPhrases `json:"deals"`
 }
 
 // LazyPhrases are a game's phrases, read from its embedded files on
@@ -411,6 +413,8 @@ func PlayedFor(l string, g Game, a engine.Action, by string, name func(int) stri
 		return templates.Tf(l, "by_order", g.ActionLabel(l, a, name))
 	case "deadline":
 		return templates.Tf(l, "by_deadline", g.ActionLabel(l, a, name))
+	case "prepared":
+		return templates.Tf(l, "by_prepared", g.Command(l, a, name))
 	}
 	return ""
 }

@@ -59,6 +59,11 @@ func (s *Service) act(ctx context.Context, id string, invite int, a engine.Actio
 	if k, ok := rec.findKey(seat, key); ok && seat >= 0 {
 		return s.replayedResult(ctx, rec, k, a)
 	}
+	if engine.IsAnswer(a) {
+		// A deal is answered whenever its seat likes: the deal it names
+		// is its own precondition (the engine refuses one no longer open).
+		pre = Precondition{Version: pre.Version}
+	}
 	if err := pre.checkRecord(rec, ver, seat); err != nil {
 		return Result{}, err
 	}
@@ -159,6 +164,8 @@ func (o origin) String() string {
 		return ByOrder
 	case byOrganiser:
 		return ByOrganiser
+	case byPrepared:
+		return ByPrepared
 	}
 	return ""
 }
@@ -297,6 +304,15 @@ func visible(ev []engine.Event, seat int) []engine.Event {
 // leaving a decision nobody is asked about to its deadline.
 func (s *Service) autoplay(rec *Record, g engine.Game, next int64) error {
 	g, n, err := s.playOn(rec, g, next, func(g engine.Game) (decision, bool, error) {
+		for _, d := range openDeals(g) {
+			if d, ok := s.answerFor(rec, g, d); ok {
+				return d, true, nil
+			}
+		}
+		// The offers the player prepared come first in their turn (B-4).
+		if d, ok := s.preparedNow(rec, g); ok {
+			return d, true, nil
+		}
 		for _, o := range g.Owing() {
 			if d, ok, err := s.standIn(rec, g, o); ok || err != nil {
 				return d, ok, err

@@ -57,7 +57,7 @@ func (r *Record) wakeAt() int64 {
 	if r.PlayOn {
 		return r.Updated
 	}
-	var wake int64
+	wake := r.firstDealDue()
 	for seat, due := range r.Due {
 		if due == 0 {
 			continue
@@ -158,8 +158,11 @@ func (s *Service) tickRecord(ctx context.Context, rec *Record, ver int64) (bool,
 	return s.commitTick(ctx, rec, ver, now, changed)
 }
 
-// pastDue tells whether a deadline has passed by now.
+// pastDue tells whether a deadline has passed by now, a deal's included.
 func (r *Record) pastDue(now int64) bool {
+	if r.dealsDue(now) {
+		return true
+	}
 	for _, due := range r.Due {
 		if due != 0 && due <= now {
 			return true
@@ -216,6 +219,11 @@ func (r *Record) remind(now int64) bool {
 func (s *Service) playMissed(ctx context.Context, rec *Record, g engine.Game, next, now int64) (engine.Game, int, error) {
 	missed := map[int]bool{} // a turn played out by defaults is one miss
 	return s.playOn(rec, g, next, func(g engine.Game) (decision, bool, error) {
+		// A deal unanswered at its deadline is declined (its default):
+		// no miss, answering a deal is the seat's to choose.
+		if d, ok := rec.dealPastDue(g, now); ok {
+			return decision{seat: d.To, action: engine.DealDefault(d), key: fmt.Sprintf("deadline-deal-%d", d.ID), by: byDeadline}, true, nil
+		}
 		for _, o := range g.Owing() {
 			if due := rec.Due[o]; due != 0 && due <= now {
 				return s.missed(ctx, rec, g, o, missed)

@@ -31,6 +31,7 @@ const (
 // each seat that newly owes a decision, and everyone when the game ends.
 func (s *Service) planMail(rec *Record, before, after engine.Game) {
 	now := s.now().Unix()
+	s.planDeals(rec, before, after, now)
 	due := make([]int64, after.Seats())
 	if after.Over() {
 		for i, st := range rec.Seats {

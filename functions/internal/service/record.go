@@ -62,8 +62,9 @@ type Entry struct {
 }
 
 // Delegated tells whether the command was played without the seat's
-// player: by its standing orders or at a missed deadline.
-func (e Entry) Delegated() bool { return e.By == ByOrder || e.By == ByDeadline }
+// player: by its standing orders, from the offers it prepared, or at a
+// missed deadline.
+func (e Entry) Delegated() bool { return e.By == ByOrder || e.By == ByDeadline || e.By == ByPrepared }
 
 // Record is the whole stored game: one item, one conditional write a move
 // (SPEC §3). The engine state is a cache of replaying Seed and the log.
@@ -135,6 +136,15 @@ type Record struct {
 	// are private to their seat: no view, page, mail or log shows them to
 	// anyone else.
 	Orders map[int]engine.Orders `json:"orders,omitempty"`
+	// DealDue holds each open deal's deadline (engine.Deal.ID → seconds
+	// since the epoch): at it, the deal is declined (its default).
+	DealDue map[int]int64 `json:"deal_due,omitempty"`
+	// Prepared holds the offers each invitation's player prepared between
+	// turns, to be made at the start of their next turn; Unmade, those that
+	// could not be made (what they offered had changed hands), for the
+	// player to read. Both private to the seat, as orders are.
+	Prepared map[int][]engine.Action `json:"prepared,omitempty"`
+	Unmade   map[int][]engine.Action `json:"unmade,omitempty"`
 	// OrdersTold lists the invitations whose player a decision mail has
 	// told what their standing orders play (said once, in the first).
 	OrdersTold []int `json:"orders_told,omitempty"`
@@ -228,6 +238,8 @@ type Mail struct {
 	// Orders: the mail says what the seat's standing orders play for it
 	// (the first decision mail of an invitation, Record.OrdersTold).
 	Orders bool `json:"orders,omitempty"`
+	// Deal is the engine deal a MailDeal asks the seat to answer.
+	Deal int `json:"deal,omitempty"`
 }
 
 // ParkedMail is a mail taken out of the outbox for good: why, and when.

@@ -14,6 +14,7 @@ import (
 type MyGame struct {
 	Name, Status, URL, Players string
 	OrdersURL                  string // the seat's standing orders
+	DealsURL                   string // the seat's deals: offers to answer, offers to prepare
 	Organiser, YourTurn        bool
 	Phase                      string // invited, playing or over
 	Due                        *Deadline
@@ -74,6 +75,9 @@ func (g *MyGame) seat(l string, sum service.GameSummary, now time.Time, sign Sig
 	g.URL = link(path, t)
 	if purpose == linksign.PurposeSeat && sum.Status != service.StatusOver {
 		g.OrdersURL = link("/g/"+sum.ID+"/orders", t)
+	}
+	if purpose == linksign.PurposeSeat && sum.Status == service.StatusPlaying {
+		g.DealsURL = link("/g/"+sum.ID+"/deals", t)
 	}
 	g.YourTurn = sum.Status == service.StatusPlaying && sum.YourTurn()
 	if g.YourTurn {

@@ -71,6 +71,10 @@ type SeatPage struct {
 	// a button that turns them off); OrdersOn tells whether any are set.
 	Orders   string
 	OrdersOn bool
+	// DealsURL is the seat's deals page (offers to it and from it, offers
+	// to prepare), DealsToMe how many deals wait for its answer.
+	DealsURL  string
+	DealsToMe int
 	// SeedSHA256 commits to the dice and cards from the creation on; Seed
 	// reveals them once the game is over.
 	SeedSHA256, Seed string
@@ -101,6 +105,15 @@ func Seat(q SeatRequest) SeatPage {
 	}
 	d.Started, d.Over = true, g.Over()
 	d.LogURL = q.Link("/g/" + rec.ID + "/log")
+	if dl, ok := g.(engine.Dealing); ok && d.Seated && !d.Over && q.Focus == "" { // a page of one group of decisions says only them
+		d.DealsURL = q.Link("/g/" + rec.ID + "/deals")
+		seat := q.Reader.Seat(rec)
+		for _, x := range dl.Deals() {
+			if x.To == seat {
+				d.DealsToMe++
+			}
+		}
+	}
 	d.Seat, d.Names = q.Reader.Seat(rec), SeatNames(rec, g.Seats())
 	name := NameFunc(d.Names)
 	pr := present.For(rec.Kind)

@@ -21,7 +21,7 @@ func EventLines(l string, p present.Game, evs []engine.Event, reader int, name f
 		if !e.VisibleTo(reader) {
 			continue
 		}
-		if t := p.EventText(l, e, name); t != "" {
+		if t := present.EventText(l, p, e, reader, name); t != "" {
 			out = append(out, EventLine{Text: t, Seat: e.Seat, Turn: p.TurnEvent(e)})
 		}
 	}

@@ -643,3 +643,9 @@ var phrases = present.LazyPhrases(files, "phrases.json")
 
 // Files are the game's own files (present.Filer).
 func (businessGame) Files() embed.FS { return files }
+
+// DealPhrases are the sentences of «Бизнесмен»'s deals (present.DealWorder).
+func (businessGame) DealPhrases() present.DealPhrases { return phrases().Deals }
+
+// GoodName names a share's colour.
+func (businessGame) GoodName(l, good string) string { return bmColour(l, good) }

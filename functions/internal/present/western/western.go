@@ -455,3 +455,9 @@ var phrases = present.LazyPhrases(files, "phrases.json")
 
 // Files are the game's own files (present.Filer).
 func (westernGame) Files() embed.FS { return files }
+
+// DealPhrases are the sentences of «Вестерн»'s deals (present.DealWorder).
+func (westernGame) DealPhrases() present.DealPhrases { return phrases().Deals }
+
+// GoodName names a good.
+func (westernGame) GoodName(l, good string) string { return westernGood(l, good) }

@@ -38,6 +38,7 @@ func main() {
 		only     = flag.String("laps", "", "with -write: only these lengths, comma-separated (the others keep their figures in -out)")
 		noOrders = flag.Bool("no-orders", false, "everyone turns standing orders off (-people no-orders)")
 		people   = flag.String("people", "untouched", "what the people do with their standing orders: "+calendar.PopulationNames())
+		noTrade  = flag.Bool("no-trade", false, "people never prepare an offer (they still answer the others')")
 		out      = flag.String("out", "functions/internal/lengths/lengths.json", "with -write: the file (run from the repository's root)")
 	)
 	flag.Parse()
@@ -51,6 +52,7 @@ func main() {
 	if *noOrders {
 		cfg.People = calendar.NoOrders
 	}
+	cfg.NoTrade = *noTrade
 	setups := calendar.DefaultMatrix()
 	if *kind != "" {
 		s := calendar.Setup{Kind: *kind, Seats: *seats, DeadlineHours: *deadline, MissesToBot: *misses}
@@ -65,8 +67,8 @@ func main() {
 	var progress func(calendar.Setup, calendar.Result)
 	if *verbose {
 		progress = func(s calendar.Setup, r calendar.Result) {
-			fmt.Fprintf(os.Stderr, "%v seed %d: %.1f days (started after %.1f), finished %v, turns each %.0f, mails %v, waits %d, longest %.1f h, missed %d, bots %d, moves %d, game writes %d, organiser's mails %d, visits %d (stale %d), decisions posted %d\n",
-				s, r.Seed, r.Days, r.StartDays, r.Finished, r.TurnsEach(), r.Mails, r.Waits, r.LongestWait.Hours(), r.Missed, r.Bots, r.Moves, r.Writes, r.OrganiserMails, r.Visits, r.StaleVisits, r.Decisions)
+			fmt.Fprintf(os.Stderr, "%v seed %d: %.1f days (started after %.1f), finished %v, turns each %.0f, mails %v, waits %d, longest %.1f h, missed %d, bots %d, moves %d, game writes %d, organiser's mails %d, visits %d (stale %d), decisions posted %d, offers %d (accepted %d), prepared %d, holds %d\n",
+				s, r.Seed, r.Days, r.StartDays, r.Finished, r.TurnsEach(), r.Mails, r.Waits, r.LongestWait.Hours(), r.Missed, r.Bots, r.Moves, r.Writes, r.OrganiserMails, r.Visits, r.StaleVisits, r.Decisions, r.Offers, r.OffersAccepted, r.Prepared, r.Holds)
 		}
 	}
 	began := time.Now()
