@@ -260,8 +260,8 @@ type sim struct {
 	// offers people prepared.
 	missedDeals, prepared int
 	sweeps                map[time.Time]bool
-	waits   int
-	longest time.Duration
+	waits                 int
+	longest               time.Duration
 }
 
 // person is a seat's player as the simulator follows them.
