@@ -5,8 +5,12 @@
 package servicetest
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/pbmgames/pbm/engine"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -59,4 +63,68 @@ func Keys(t testing.TB) *linksign.Keyring {
 		t.Fatal(err)
 	}
 	return keys
+}
+
+// EveryCommand plays game id, started with three seats, until its
+// organiser ends it, so that its log holds every kind of command the
+// service writes: the players' own (the engine's bot's choice, made as
+// the player), invitation 0's standing orders', a bot's (the organiser
+// handed seat 1 to it), a missed deadline's default, invitation 2's
+// resignation (the organiser removed it) and the organiser's end (seat
+// engine.Organiser). now is the service's clock, which it moves on.
+func EveryCommand(t testing.TB, svc *service.Service, now *time.Time, id string) {
+	t.Helper()
+	ctx := t.Context()
+	rec, _, err := svc.Load(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs, err := svc.OrderSpecs(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.SetOrders(ctx, id, 0, engine.SensibleOrders(specs)); err != nil {
+		t.Fatal(err)
+	}
+	control := func(req service.ControlRequest) {
+		t.Helper()
+		if err := svc.Control(ctx, id, req); err != nil {
+			t.Fatalf("control %s: %v", req.Control, err)
+		}
+	}
+	control(service.ControlRequest{Control: service.ControlBot, Seat: 1})
+	for n := range 24 {
+		rec, _, err := svc.Load(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := svc.Engine(rec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g.Over() {
+			t.Fatal("the game ended before its organiser could end it")
+		}
+		switch n {
+		case 8: // the seat owing misses its deadline: the clock plays its default
+			*now = now.Add(time.Duration(service.DefaultDeadlineHours+1) * time.Hour)
+			if err := svc.Tick(ctx, id); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		case 16:
+			control(service.ControlRequest{Control: service.ControlRemove, Seat: 2})
+			continue
+		}
+		seat := g.Owing()[0]
+		a, ok := g.Bot(seat)
+		if !ok {
+			t.Fatalf("seat %d has no move", seat)
+		}
+		*now = now.Add(time.Minute)
+		if _, err := svc.Act(ctx, id, seat, a, fmt.Sprintf("every-%04d", n), service.Precondition{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	control(service.ControlRequest{Control: service.ControlEnd})
 }
