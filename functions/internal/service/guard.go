@@ -247,11 +247,15 @@ func (s *Service) Confirmed(ctx context.Context, email string) (bool, error) {
 
 // Confirm is the organiser confirming their address from the mail of game
 // id: the address is remembered as confirmed for Limits.ConfirmedFor and
-// the game's invitations go out. Confirming again changes nothing.
+// the game's invitations go out. Confirming again changes nothing, nor
+// does confirming a game cancelled meanwhile: it invites nobody, so
+// nobody of it becomes known (issue 25).
 func (s *Service) Confirm(ctx context.Context, id string) error {
 	var email string
+	cancelled := false
 	err := s.update(ctx, id, func(rec *Record) error {
 		email = rec.Organiser.Email
+		cancelled = rec.Status == StatusCancelled
 		if rec.Status != StatusUnconfirmed {
 			return errNothingToDo
 		}
@@ -263,6 +267,9 @@ func (s *Service) Confirm(ctx context.Context, id string) error {
 	})
 	if err != nil && !errors.Is(err, errNothingToDo) {
 		return err
+	}
+	if cancelled {
+		return nil
 	}
 	fresh := err == nil
 	rec, _, err := s.Load(ctx, id)

@@ -3,7 +3,9 @@ package service_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"testing"
+	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
@@ -61,3 +63,47 @@ func TestImportEveryCommand(t *testing.T) {
 	}
 }
 
+// TestConfirmCancelledGame (symptom 3): confirming a game cancelled
+// before its organiser confirmed it changes nothing: the address is not
+// confirmed, and the players are not made known (no sign-in link for
+// them, no membership).
+func TestConfirmCancelledGame(t *testing.T) {
+	ctx := context.Background()
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	svc := service.New(service.Config{Store: st, Players: st, Guard: st, Keys: keys, Now: func() time.Time { return now },
+		Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy})
+	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", Organiser: service.Person{Email: "org@pbm.test"},
+		Seats: []service.Person{{Name: "A", Email: "never-invited-a@pbm.test"}, {Name: "B", Email: "never-invited-b@pbm.test"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.Unconfirmed {
+		t.Fatal("the first game of an address is confirmed at once")
+	}
+	if err := svc.Control(ctx, c.ID, service.ControlRequest{Control: service.ControlCancel}); err != nil {
+		t.Fatal(err)
+	}
+	before, _, err := svc.Load(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := svc.Confirm(ctx, c.ID); err != nil {
+		t.Fatalf("confirm a cancelled game: %v", err)
+	}
+	after, _, err := svc.Load(ctx, c.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if after.Status != service.StatusCancelled || len(after.Outbox) != len(before.Outbox) {
+		t.Errorf("after the confirmation: status %s, %d mails; want cancelled, %d", after.Status, len(after.Outbox), len(before.Outbox))
+	}
+	if ok, err := svc.Confirmed(ctx, "org@pbm.test"); err != nil || ok {
+		t.Errorf("confirming a cancelled game confirmed the organiser's address (%v, %v)", ok, err)
+	}
+	for _, email := range []string{"never-invited-a@pbm.test", "never-invited-b@pbm.test"} {
+		if _, _, ok, err := svc.IssueSignIn(ctx, email); err != nil || ok {
+			t.Errorf("%s, of a game cancelled unconfirmed, can be mailed a sign-in link (%v, %v)", email, ok, err)
+		}
+	}
+}
