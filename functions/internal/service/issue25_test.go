@@ -107,3 +107,21 @@ func TestConfirmCancelledGame(t *testing.T) {
 		}
 	}
 }
+// TestReplacedInvitationRefused (symptom 5): the invitation of a player
+// the organiser replaced no longer accepts (it answered a seat token
+// that was then refused everywhere).
+func TestReplacedInvitationRefused(t *testing.T) {
+	ctx := context.Background()
+	g := newSeededGame(t, "businessman", `{"laps":4}`, 3)
+	g.control(t, service.ControlRequest{Control: service.ControlReplace, Seat: 1,
+		Substitute: &service.Person{Name: "Sub", Email: "sub@pbm.test"}})
+	before := g.load(t)
+	tok, err := g.svc.Accept(ctx, g.id, 1)
+	if e := service.AsError(err); e == nil || e.Code != service.CodeForbidden {
+		t.Fatalf("the replaced player's invitation accepts: %q, %v; want forbidden", tok, err)
+	}
+	if after := g.load(t); after.Updated != before.Updated || len(after.Outbox) != len(before.Outbox) {
+		t.Error("the refused acceptance changed the game")
+	}
+}
+
