@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
@@ -122,6 +123,29 @@ func TestReplacedInvitationRefused(t *testing.T) {
 	}
 	if after := g.load(t); after.Updated != before.Updated || len(after.Outbox) != len(before.Outbox) {
 		t.Error("the refused acceptance changed the game")
+	}
+}
+
+// TestAwayBounded (symptom 7): an absence that begins in the year 9999,
+// or later than the allowance could ever reach, is refused with a clear
+// message; nothing is stored.
+func TestAwayBounded(t *testing.T) {
+	ctx := context.Background()
+	g := newSeededGame(t, "western", `{"laps":2}`, 2)
+	far := time.Date(9999, 12, 31, 0, 0, 0, 0, time.UTC).Unix()
+	for _, tc := range []struct{ from, until int64 }{
+		{far, 0},
+		{far, far + 86400},
+		{g.now.Add(2 * 366 * 24 * time.Hour).Unix(), 0},
+	} {
+		err := g.svc.Away(ctx, g.id, 0, tc.from, tc.until)
+		e := service.AsError(err)
+		if e == nil || e.Code != service.CodeInvalid || !strings.Contains(e.RU, "дн") {
+			t.Errorf("away from %d until %d: %v; want a refusal that says how far ahead", tc.from, tc.until, err)
+		}
+	}
+	if rec := g.load(t); len(rec.Away) != 0 {
+		t.Errorf("refused absences stored: %v", rec.Away)
 	}
 }
 
