@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
 )
@@ -108,6 +109,7 @@ func TestConfirmCancelledGame(t *testing.T) {
 		}
 	}
 }
+
 // TestReplacedInvitationRefused (symptom 5): the invitation of a player
 // the organiser replaced no longer accepts (it answered a seat token
 // that was then refused everywhere).
@@ -149,3 +151,26 @@ func TestAwayBounded(t *testing.T) {
 	}
 }
 
+// TestRefusedOrderInRussian (symptom 7): a standing order out of its
+// range is refused in Russian without the engine's English words.
+func TestRefusedOrderInRussian(t *testing.T) {
+	ctx := context.Background()
+	g := newSeededGame(t, "western", `{"laps":2}`, 2)
+	rec := g.load(t)
+	specs, err := g.svc.OrderSpecs(rec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []engine.Orders{{specs[len(specs)-1].Name: -1}, {"no_such_order": 1}} {
+		e := service.AsError(g.svc.SetOrders(ctx, g.id, 0, o))
+		if e == nil || e.Code != service.CodeInvalid {
+			t.Fatalf("orders %v: %v, want invalid", o, e)
+		}
+		for _, r := range e.RU {
+			if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' {
+				t.Errorf("orders %v refused in Russian with Latin letters: %q", o, e.RU)
+				break
+			}
+		}
+	}
+}

@@ -110,7 +110,7 @@ func (s *Service) SetOrders(ctx context.Context, id string, invite int, o engine
 			return err
 		}
 		if err := engine.CheckOrders(specs, o); err != nil {
-			return newError(CodeInvalid, "Неверный приказ: "+sanitize(err.Error()), "Invalid standing order: "+sanitize(err.Error()), err)
+			return refusedOrders(specs, o, err)
 		}
 		if rec.Orders == nil {
 			rec.Orders = map[int]engine.Orders{}

@@ -3,9 +3,12 @@ package service
 import (
 	"fmt"
 	"net/mail"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pbmgames/pbm/engine"
 )
 
 // checkKey refuses a missing or odd idempotency key.
@@ -132,4 +135,26 @@ func sanitize(s string) string {
 		s = string([]rune(s)[:60]) + "…"
 	}
 	return s
+}
+
+// refusedOrders is the refusal of standing orders engine.CheckOrders
+// refused (err): which order and its range, in each language's own
+// words — the engine's message is English, and only the English text
+// quotes it.
+func refusedOrders(specs []engine.OrderSpec, o engine.Orders, err error) *Error {
+	for name, v := range o {
+		i := slices.IndexFunc(specs, func(s engine.OrderSpec) bool { return s.Name == name })
+		if i < 0 {
+			return newError(CodeInvalid, "Такого постоянного приказа в этой игре нет.", "Invalid standing order: "+sanitize(err.Error()), err)
+		}
+		lo, hi := specs[i].Min, specs[i].Max
+		if specs[i].Kind == engine.OrderFlag {
+			lo, hi = 0, 1
+		}
+		if v < lo || v > hi {
+			return newError(CodeInvalid, fmt.Sprintf("Неверное значение постоянного приказа: %d, а можно от %d до %d.", v, lo, hi),
+				"Invalid standing order: "+sanitize(err.Error()), err)
+		}
+	}
+	return newError(CodeInvalid, "Неверный постоянный приказ.", "Invalid standing order: "+sanitize(err.Error()), err)
 }
