@@ -4,6 +4,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -18,6 +19,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -393,7 +397,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // decodeJSON reads exactly one JSON object with no unknown fields, from a
-// body that says it is JSON in UTF-8 (RFC 8259 §8.1).
+// body that says it is JSON in UTF-8 (RFC 8259 §8.1) and is: text that is
+// not UTF-8, or a string with a lone surrogate escape (which
+// encoding/json would turn into U+FFFD), is refused as a form's would be
+// (service.NotUTF8), and so is an object that gives a name twice.
 func decodeJSON(r *http.Request, v any) error {
 	ct := r.Header.Get("Content-Type")
 	mt, params, err := mime.ParseMediaType(ct)
@@ -403,21 +410,43 @@ func decodeJSON(r *http.Request, v any) error {
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
 		return service.Fail(service.CodeMediaType, fmt.Errorf("charset %q", cs))
 	}
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return service.Fail(service.CodeTooLarge, err)
 		}
 		return badJSON(err)
 	}
+	if !utf8.Valid(body) {
+		return service.NotUTF8(errors.New("the JSON body is not UTF-8"))
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return badJSON(err)
+	}
 	if _, err := dec.Token(); err != io.EOF {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return service.Fail(service.CodeTooLarge, err)
-		}
 		return badJSON(errors.New("trailing data after the JSON object"))
+	}
+	return jsonText(body)
+}
+
+// jsonText refuses, in a body that encoding/json has read, what it lets
+// through: bytes that are not UTF-8 and lone surrogate escapes, which it
+// turns into U+FFFD, and names given twice in an object, of which it
+// keeps the last. jsontext (encoding/json/v2's reader) holds strings to
+// RFC 8259's UTF-8 and names to once each.
+func jsonText(body []byte) error {
+	if !utf8.Valid(body) {
+		return service.NotUTF8(errors.New("the JSON body is not UTF-8"))
+	}
+	_, err := jsontext.NewDecoder(bytes.NewReader(body)).ReadValue()
+	switch {
+	case errors.Is(err, jsontext.ErrDuplicateName):
+		return &service.Error{Code: service.CodeInvalid, RU: "Неверный JSON: одно имя в объекте дважды.", EN: "Invalid JSON: an object gives a name twice.", Cause: err}
+	case err != nil:
+		return service.NotUTF8(err)
 	}
 	return nil
 }

@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/mail"
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/pbmgames/pbm/engine/games"
@@ -231,23 +229,22 @@ func (s *Service) newID() (string, error) {
 	return id, nil
 }
 
-// checkText refuses an empty or overlong text, or one with control
-// characters or markup (it goes into pages, mails and game names).
+// checkText refuses an empty or overlong text, or one with markup or
+// anything invisible (service.PlainText: it goes into pages, mails and
+// game names).
 func checkText(s string, maxLen int) error {
 	if s == "" || utf8.RuneCountInString(s) > maxLen || !utf8.ValidString(s) {
 		return errors.New("length")
 	}
-	for _, r := range s {
-		if unicode.IsControl(r) || strings.ContainsRune("<>&\"`", r) || unicode.Is(unicode.Cf, r) {
-			return errors.New("markup")
-		}
+	if !service.PlainText(s) {
+		return errors.New("markup")
 	}
 	return nil
 }
 
 // cleanMember checks a member's fields and fills the defaults.
 func cleanMember(m Member) (Member, error) {
-	m.Name, m.Email = strings.TrimSpace(m.Name), strings.ToLower(strings.TrimSpace(m.Email))
+	m.Name = strings.TrimSpace(m.Name)
 	if m.Lang == "" {
 		m.Lang = "ru"
 	}
@@ -255,9 +252,11 @@ func cleanMember(m Member) (Member, error) {
 		return m, invalid(fmt.Sprintf("Имя: от 1 до %d символов, без разметки.", service.MaxNameLen),
 			fmt.Sprintf("A name must be 1 to %d characters without markup.", service.MaxNameLen))
 	}
-	if a, err := mail.ParseAddress(m.Email); err != nil || a.Address != m.Email || len(m.Email) > service.MaxEmailLen {
-		return m, invalid("Неверный адрес почты: "+m.Name, "Invalid email address: "+m.Name)
+	email, err := service.CheckEmail(m.Email)
+	if err != nil {
+		return m, err
 	}
+	m.Email = email
 	if m.Lang != "ru" && m.Lang != "en" {
 		return m, invalid("Язык — ru или en.", "The language must be ru or en.")
 	}
