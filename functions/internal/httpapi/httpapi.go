@@ -64,6 +64,29 @@ type api struct {
 	base    string
 	now     func() time.Time
 	mailbox string
+	// forms refuses the pages' forms sent from other sites (sameSite).
+	forms *http.CrossOriginProtection
+}
+
+// sameSite refuses a page's form that a browser sends from another
+// site's page (Sec-Fetch-Site, or the Origin against the Host where the
+// browser sends no Fetch Metadata; net/http's CrossOriginProtection), and
+// changes nothing. A hostile page could otherwise post a form with its
+// author's own token — a sign-in link, an invitation — and sign the
+// visitor's browser into someone else's "my games" or seat (login CSRF,
+// issue 25). The pages' own forms are same-origin; clients that are no
+// browser send neither header and pass.
+func (a *api) sameSite(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := a.forms.Check(r); err != nil {
+			a.pageError(w, r, &service.Error{Code: service.CodeForbidden,
+				RU:    "Эта форма отправлена со страницы другого сайта, поэтому ничего не сделано. Откройте страницу здесь и отправьте форму с неё.",
+				EN:    "This form was sent from another site's page, so nothing was done. Open the page here and send the form from it.",
+				Cause: err})
+			return
+		}
+		h(w, r)
+	}
 }
 
 // handledRoute is a route with its handler.
@@ -173,7 +196,11 @@ func NewRouter() *Router {
 		if r.Pattern == "/" {
 			pattern = r.Method + " /{$}"
 		}
-		mux.HandleFunc(pattern, r.h)
+		h := r.h
+		if r.Method == http.MethodPost && !strings.HasPrefix(r.Pattern, "/api/") {
+			h = a.sameSite(h)
+		}
+		mux.HandleFunc(pattern, h)
 	}
 	return &Router{a: a, mux: mux}
 }
@@ -182,7 +209,15 @@ func NewRouter() *Router {
 // the handler serves anything.
 func (rt *Router) Serve(d Deps) http.Handler {
 	a, mux := rt.a, rt.mux
-	*a = api{svc: d.Service, leagues: d.Leagues, log: d.Log, base: strings.TrimRight(d.BaseURL, "/"), now: d.Now, mailbox: d.MailboxURL}
+	*a = api{svc: d.Service, leagues: d.Leagues, log: d.Log, base: strings.TrimRight(d.BaseURL, "/"), now: d.Now, mailbox: d.MailboxURL,
+		forms: http.NewCrossOriginProtection()}
+	if a.base != "" {
+		// The public origin may front the API under another host
+		// (a CDN): its pages' forms are the service's own.
+		if err := a.forms.AddTrustedOrigin(a.base); err != nil && d.Log != nil {
+			d.Log.Warn("base URL not trusted as the pages' origin", "err", err)
+		}
+	}
 	if a.log == nil {
 		a.log = slog.Default()
 	}
