@@ -107,7 +107,8 @@ func newImporter(t testing.TB, limits service.Limits) *importer {
 	t.Cleanup(func() { st.Close() })
 	fs := &failingStore{Store: st}
 	quiet := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: fs, Players: st, Guard: st, Keys: servicetest.Keys(t), Log: quiet, Limits: limits})
+	svc := service.New(service.Config{Store: fs, Players: st, Guard: st, Keys: servicetest.Keys(t), Log: quiet, Limits: limits,
+		Rand: testenv.Rand(t.Name())})
 	return &importer{svc: svc, h: httpapi.New(httpapi.Deps{Service: svc, Log: quiet}), st: fs}
 }
 
