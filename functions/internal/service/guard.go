@@ -282,11 +282,50 @@ func (s *Service) Confirm(ctx context.Context, id string) error {
 	if err := s.indexPlayers(ctx, rec, true); err != nil {
 		return fmt.Errorf("confirm game %s: %w", id, err)
 	}
-	if err := s.guard.Mark(ctx, confirmedKey(email), s.now().Add(s.limits.ConfirmedFor).Unix()); err != nil {
-		return fmt.Errorf("confirm game %s: remember the address: %w", id, err)
+	if err := s.ConfirmAddress(ctx, email); err != nil {
+		return fmt.Errorf("confirm game %s: %w", id, err)
 	}
 	if fresh {
 		s.log.InfoContext(ctx, "organiser confirmed", "game", id)
+	}
+	return nil
+}
+
+// ConfirmAddress remembers that the owner of email confirmed it, from a
+// link mailed to it, for Limits.ConfirmedFor: their games invite at
+// once, and their leagues mail their members (Confirmed).
+func (s *Service) ConfirmAddress(ctx context.Context, email string) error {
+	if err := s.guard.Mark(ctx, confirmedKey(strings.ToLower(email)), s.now().Add(s.limits.ConfirmedFor).Unix()); err != nil {
+		return fmt.Errorf("remember the address confirmed: %w", err)
+	}
+	return nil
+}
+
+// ConfirmMailsPerDay is how many mails asking to confirm it an address
+// not (yet) confirmed gets a day from the leagues (AskToConfirm): a
+// stranger's address given to a league gets one fixed text a day at
+// most, whoever gives it and however often (issue 25).
+const ConfirmMailsPerDay = 1
+
+// AskToConfirm counts a mail that asks the owner of email to confirm it,
+// refusing it with CodeTooMany (and when to ask again) past
+// ConfirmMailsPerDay.
+func (s *Service) AskToConfirm(ctx context.Context, email string) error {
+	now := s.now().Unix()
+	n := now / 86400
+	end := (n + 1) * 86400
+	err := s.guard.Count(ctx, fmt.Sprintf("confirm-mail/%s/86400/%d", strings.ToLower(email), n), ConfirmMailsPerDay, end, now)
+	if errors.Is(err, store.ErrLimited) {
+		wait := time.Duration(end-now) * time.Second
+		h := max(1, int((wait+time.Hour-1)/time.Hour))
+		e := newError(CodeTooMany,
+			fmt.Sprintf("Письмо с просьбой подтвердить этот адрес сегодня уже ушло: подтвердите его по ссылке из того письма. Новое можно попросить через %d ч.", h),
+			fmt.Sprintf("A mail asking to confirm this address went today already: confirm it from that mail's link. Ask for another in %d h.", h), nil)
+		e.RetryAfter = wait
+		return e
+	}
+	if err != nil {
+		return fmt.Errorf("count the confirmation mails of an address: %w", err)
 	}
 	return nil
 }

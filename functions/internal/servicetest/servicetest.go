@@ -7,18 +7,25 @@ package servicetest
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/leagues"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
 
-// Roomy are limits no test that makes many games reaches.
-var Roomy = service.Limits{OrganiserPerHour: 1 << 30, OrganiserPerDay: 1 << 30, ClientPerHour: 1 << 30, ClientPerDay: 1 << 30}
+// Roomy are limits no test that makes many games (or leagues, members,
+// seasons) reaches.
+var Roomy = service.Limits{OrganiserPerHour: 1 << 30, OrganiserPerDay: 1 << 30, ClientPerHour: 1 << 30, ClientPerDay: 1 << 30,
+	Leagues: roomy, Joins: roomy, Seasons: roomy}
+
+var roomy = service.Rate{OrganiserPerHour: 1 << 30, OrganiserPerDay: 1 << 30, ClientPerHour: 1 << 30, ClientPerDay: 1 << 30}
 
 // Confirm confirms the organiser's address of game id, which sends its
 // invitations.
@@ -127,4 +134,31 @@ func EveryCommand(t testing.TB, svc *service.Service, now *time.Time, id string)
 		}
 	}
 	control(service.ControlRequest{Control: service.ControlEnd})
+}
+
+// ConfirmLeague confirms the organiser's address of league id, as the
+// button of its confirmation mail does: the league may then mail its
+// members and start seasons.
+func ConfirmLeague(t testing.TB, lg *leagues.Service, id string) {
+	t.Helper()
+	if err := lg.Confirm(t.Context(), id, linksign.NoSeat); err != nil {
+		t.Fatalf("confirm league %s: %v", id, err)
+	}
+}
+
+// Join adds m to league id and confirms their address, as a member who
+// follows their confirmation mail at once.
+func Join(t testing.TB, lg *leagues.Service, id string, m leagues.Member) {
+	t.Helper()
+	if err := lg.AddMember(t.Context(), id, m, ""); err != nil {
+		t.Fatalf("join league %s: %v", id, err)
+	}
+	l, _, err := lg.League(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	i := slices.IndexFunc(l.Members, func(o leagues.Member) bool { return o.Name == strings.TrimSpace(m.Name) })
+	if err := lg.Confirm(t.Context(), id, i); err != nil {
+		t.Fatalf("confirm member %s of league %s: %v", m.Name, id, err)
+	}
 }
