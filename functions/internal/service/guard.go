@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"net/netip"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -368,6 +369,50 @@ func (s *Service) indexPlayers(ctx context.Context, rec *Record, seats bool) err
 	}
 	if err := s.putMembers(ctx, rec, emails); err != nil {
 		return fmt.Errorf("index player: %w", err)
+	}
+	return nil
+}
+
+// ParseLimits reads limits as a deployment's settings give them (the
+// local run's -limits flag): comma-separated name=value, over base. A
+// name is what, whose and per what: games, leagues, joins or seasons;
+// org or client; hour or day — "games-client-hour=100" — or
+// "confirmed-days" (ConfirmedFor). A value is a positive count.
+func ParseLimits(spec string, base Limits) (Limits, error) {
+	l := base
+	for _, item := range strings.Split(spec, ",") {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		name, value, ok := strings.Cut(item, "=")
+		n, err := strconv.Atoi(strings.TrimSpace(value))
+		if !ok || err != nil || n <= 0 {
+			return base, fmt.Errorf("limit %q: want name=a positive number", item)
+		}
+		if p := l.field(strings.TrimSpace(name)); p != nil {
+			*p = n
+			continue
+		}
+		if strings.TrimSpace(name) == "confirmed-days" {
+			l.ConfirmedFor = time.Duration(n) * 24 * time.Hour
+			continue
+		}
+		return base, fmt.Errorf("limit %q: unknown name; names are <games|leagues|joins|seasons>-<org|client>-<hour|day> and confirmed-days", item)
+	}
+	return l, nil
+}
+
+// field is the limit a ParseLimits name sets, nil for none.
+func (l *Limits) field(name string) *int {
+	what, rest, _ := strings.Cut(name, "-")
+	r := map[string]*Rate{"leagues": &l.Leagues, "joins": &l.Joins, "seasons": &l.Seasons}[what]
+	games := map[string]*int{"org-hour": &l.OrganiserPerHour, "org-day": &l.OrganiserPerDay, "client-hour": &l.ClientPerHour, "client-day": &l.ClientPerDay}
+	switch {
+	case what == "games":
+		return games[rest]
+	case r != nil:
+		return map[string]*int{"org-hour": &r.OrganiserPerHour, "org-day": &r.OrganiserPerDay, "client-hour": &r.ClientPerHour, "client-day": &r.ClientPerDay}[rest]
 	}
 	return nil
 }
