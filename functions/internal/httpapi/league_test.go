@@ -15,6 +15,7 @@ import (
 
 	"context"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
+	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
 	"github.com/pbmgames/pbm/functions/internal/wiring/web"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -31,9 +32,17 @@ type leagueWorld struct {
 	h    http.Handler
 	now  time.Time
 	sent *recorder
+	st   *boltstore.Store
 }
 
 func newLeagueWorld(t *testing.T) *leagueWorld {
+	t.Helper()
+	return newWorldLimits(t, service.Limits{})
+}
+
+// newWorldLimits is newLeagueWorld with limits (zero fields: the
+// defaults); st, its store.
+func newWorldLimits(t *testing.T, limits service.Limits) *leagueWorld {
 	t.Helper()
 	st, err := boltstore.OpenScratch(filepath.Join(t.TempDir(), "games.db"))
 	if err != nil {
@@ -46,8 +55,9 @@ func newLeagueWorld(t *testing.T) *leagueWorld {
 	}
 	w := &leagueWorld{now: time.Date(2027, 3, 1, 8, 0, 0, 0, time.UTC), sent: &recorder{}}
 	w.app = wiring.New(wiring.Parts{Log: slog.New(slog.DiscardHandler), Store: st, Keys: keys, BaseURL: "https://pbm.test",
-		Mail: wiring.NewMail(w.sent, nil, true), Now: func() time.Time { return w.now }, Rand: testenv.Rand(t.Name())})
+		Mail: wiring.NewMail(w.sent, nil, true), Now: func() time.Time { return w.now }, Rand: testenv.Rand(t.Name()), Limits: limits})
 	w.h = web.Handler(w.app)
+	w.st = st
 	return w
 }
 
