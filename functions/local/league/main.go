@@ -88,8 +88,10 @@ func run(base, kind string, wait time.Duration) error {
 		var joined struct {
 			MemberToken string `json:"member_token"`
 		}
+		// Addresses of this league's own: each gets one confirmation
+		// mail a day at most, and the command may run again today.
 		err := call(base, "/api/leagues/"+league.ID+"/members", league.InviteToken, map[string]string{"name": m.name,
-			"email": fmt.Sprintf("member%d@league.example", i+1), "lang": m.lang, "time_zone": "Europe/Moscow", "mail": m.mail}, &joined)
+			"email": fmt.Sprintf("member%d-%s@league.example", i+1, league.ID[:6]), "lang": m.lang, "time_zone": "Europe/Moscow", "mail": m.mail}, &joined)
 		if err != nil {
 			return err
 		}
