@@ -227,17 +227,7 @@ func (s *Service) drainLeague(ctx context.Context, id string) error {
 		if err != nil || len(l.Outbox) == 0 {
 			return errors.Join(append(errs, err)...)
 		}
-		var kept []Letter
-		for _, m := range l.Outbox {
-			if !sent[m.ID] {
-				if err := s.post(ctx, l, nil, m); err != nil {
-					errs = append(errs, fmt.Errorf("letter %s: %w", m.ID, err))
-					kept = append(kept, m)
-					continue
-				}
-				sent[m.ID] = true
-			}
-		}
+		kept := s.send(ctx, l, nil, l.Outbox, sent, &errs)
 		if len(kept) == len(l.Outbox) {
 			return errors.Join(errs...)
 		}

@@ -92,6 +92,25 @@ func (s *Service) digestDue(l *League, season *Season, now int64) bool {
 	return true
 }
 
+// send posts the letters of outbox not sent yet (by sent, which it
+// marks) and answers those whose Post failed, adding the failures to
+// errs.
+func (s *Service) send(ctx context.Context, l *League, season *Season, outbox []Letter, sent map[string]bool, errs *[]error) []Letter {
+	var kept []Letter
+	for _, m := range outbox {
+		if sent[m.ID] {
+			continue
+		}
+		if err := s.post(ctx, l, season, m); err != nil {
+			*errs = append(*errs, fmt.Errorf("letter %s: %w", m.ID, err))
+			kept = append(kept, m)
+			continue
+		}
+		sent[m.ID] = true
+	}
+	return kept
+}
+
 // drain sends the current season's letters and takes those sent out of
 // its outbox. A letter is sent at least once: a sweep that fails to mark
 // it, or two sweeps draining at once, may send it twice, as the games'
@@ -111,17 +130,7 @@ func (s *Service) drain(ctx context.Context, id string, now time.Time) error {
 		if err != nil || season == nil || len(season.Outbox) == 0 {
 			return errors.Join(append(errs, err)...)
 		}
-		var kept []Letter
-		for _, m := range season.Outbox {
-			if !sent[m.ID] {
-				if err := s.post(ctx, l, season, m); err != nil {
-					errs = append(errs, fmt.Errorf("letter %s: %w", m.ID, err))
-					kept = append(kept, m)
-					continue
-				}
-				sent[m.ID] = true
-			}
-		}
+		kept := s.send(ctx, l, season, season.Outbox, sent, &errs)
 		if len(kept) == len(season.Outbox) {
 			return errors.Join(errs...)
 		}
