@@ -170,7 +170,7 @@ func (s *Service) AskAgain(ctx context.Context, id string, member int) error {
 		}
 		if !ready {
 			return &service.Error{Code: service.CodeWrongStatus,
-				RU: "Организатор лиги ещё не подтвердил свой адрес: письмо для подтверждения придёт вам, когда он это сделает.",
+				RU: "Адрес организатора лиги ещё не подтверждён: письмо для подтверждения придёт вам после этого.",
 				EN: "The league's organiser has not confirmed their address yet: your confirmation mail comes once they have."}
 		}
 		email, who = m.Email, m.Name

@@ -164,7 +164,7 @@ func (s *Service) StartSeason(ctx context.Context, id string, divisions [][]stri
 				return 0, invalid("В дивизионах не участник или участник дважды: "+name, "Not a member, or a member twice, in the divisions: "+name)
 			}
 			if m.Pending {
-				return 0, invalid("Участник ещё не подтвердил свой адрес: "+name, "A member has not confirmed their address yet: "+name)
+				return 0, invalid("Адрес участника ещё не подтверждён: "+name, "A member has not confirmed their address yet: "+name)
 			}
 			seen[name] = true
 		}
