@@ -91,7 +91,7 @@ func (s *Service) Import(ctx context.Context, doc *record.Document, client strin
 			return Imported{}, err
 		}
 		// The replay is the costly part: a refused record counts too.
-		if err := s.admit(ctx, "", client); err != nil {
+		if err := s.count(ctx, CountGames, "", client, true); err != nil {
 			return Imported{}, err
 		}
 		return Imported{}, err
@@ -110,7 +110,7 @@ func (s *Service) Import(ctx context.Context, doc *record.Document, client strin
 	s.log.InfoContext(ctx, "game imported", "game", rec.ID, "kind", rec.Kind, "from", doc.ID, "steps", rep.Steps)
 	// Counted once kept: the game is made whatever the count says, and a
 	// client that reached its limit now is refused from its next import.
-	if err := s.admit(ctx, "", client); err != nil {
+	if err := s.count(ctx, CountGames, "", client, true); err != nil {
 		s.log.InfoContext(ctx, "import past the limit", "game", rec.ID, "err", err)
 	}
 	return s.imported(rec, doc, rep.Steps)

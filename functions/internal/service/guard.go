@@ -166,18 +166,26 @@ func (w counter) key(what Counted, now int64) (string, int64) {
 
 // Admit counts one request of what against the client's and then the
 // organiser's limits, refusing it with CodeTooMany at the first one
-// reached (which is then marked full until its window ends: Blocked).
-// Count it only once everything the server could fail at before it has
-// been done, so that a request the server fails does not use up the
-// caller's limit.
+// reached. Count it only once everything the server could fail at
+// before it has been done, so that a request the server fails does not
+// use up the caller's limit.
 func (s *Service) Admit(ctx context.Context, what Counted, email, client string) error {
+	return s.count(ctx, what, email, client, false)
+}
+
+// count is Admit; with markFull, a counter found full is marked so until
+// its window ends, for Blocked (one more write a refusal: only where
+// Blocked spares the work it guards).
+func (s *Service) count(ctx context.Context, what Counted, email, client string, markFull bool) error {
 	now := s.now().Unix()
 	for _, w := range s.windows(what, email, client) {
 		key, end := w.key(what, now)
 		err := s.guard.Count(ctx, key, int64(w.limit), end, now)
 		if errors.Is(err, store.ErrLimited) {
-			if err := s.guard.Mark(ctx, "full/"+key, end); err != nil {
-				s.log.WarnContext(ctx, "limit reached, not marked", "err", err)
+			if markFull {
+				if err := s.guard.Mark(ctx, "full/"+key, end); err != nil {
+					s.log.WarnContext(ctx, "limit reached, not marked", "err", err)
+				}
 			}
 			return tooMany(what, w.who == "client", w.secs == 3600, w.limit, time.Duration(end-now)*time.Second)
 		}
@@ -188,8 +196,9 @@ func (s *Service) Admit(ctx context.Context, what Counted, email, client string)
 	return nil
 }
 
-// Blocked refuses, with CodeTooMany, a request whose counters Admit found
-// full in their current window, before the work that Admit would count.
+// Blocked refuses, with CodeTooMany, a request whose counters count
+// found full (and marked so) in their current window, before the work
+// that would be counted.
 func (s *Service) Blocked(ctx context.Context, what Counted, email, client string) error {
 	now := s.now().Unix()
 	for _, w := range s.windows(what, email, client) {
