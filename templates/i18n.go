@@ -332,6 +332,7 @@ func sharedTexts() map[string][2]string {
 		"confirm_text":       {"Подтвердите, что адрес %s ваш и что вы устраиваете игру «%s» (игроков: %d). После этого игрокам уйдут приглашения, а следующие ваши игры не потребуют подтверждения.", "Confirm that %s is your address and that you are organising a game of %s (players: %d). The invitations then go to the players, and your next games need no confirmation."},
 		"confirm_not_me":     {"Если это были не вы, просто закройте страницу: никому ничего не будет отправлено.", "If it was not you, just close this page: nothing will be sent to anyone."},
 		"confirm_done":       {"Адрес подтверждён, приглашения отправлены.", "Address confirmed; the invitations have been sent."},
+		"confirm_cancelled":  {"Эта игра отменена: подтверждать нечего, никому ничего не отправлено.", "The organiser cancelled this game: there is nothing to confirm, and nothing was sent to anyone."},
 		"confirm_btn":        {"Подтвердить адрес и разослать приглашения", "Confirm the address and send the invitations"},
 		"mail_confirm":       {"Кто-то — возможно, вы — хочет устроить игру по почте «%s» (игроков: %d), указав этот адрес как адрес организатора. Прежде чем кому-то уйдут приглашения, подтвердите, что адрес ваш.", "Someone — perhaps you — wants to organise a play-by-mail game of %s (players: %d) and gave this address as the organiser's. Before any invitation leaves, please confirm that the address is yours."},
 		// The organiser's controls, absences and back from the bot (issue 17).

@@ -21,6 +21,22 @@ func leagueTexts() map[string][2]string {
 		"league_mail_result":            {"Сезон %d окончен. Итоговая таблица вашего дивизиона ниже; следующий сезон начнётся, когда организатор его подтвердит.", "Season %d is over. Your division's final table is below; the next season begins when the organiser confirms it."},
 		"league_moves_up":               {"Вы переходите в дивизион %d — выше.", "You go up to division %d."},
 		"league_moves_down":             {"Вы переходите в дивизион %d — ниже.", "You go down to division %d."},
+		// The confirmations (issue 25): a fixed text, none of the
+		// organiser's or members' words; %s is the game's name.
+		"league_mail_confirm_subject": {"Подтвердите адрес для лиги игр по почте", "Confirm your address for a play-by-mail league"},
+		"league_mail_confirm_org":     {"Кто-то — возможно, вы — хочет устроить лигу игр по почте («%s»), указав этот адрес как адрес организатора. Прежде чем лига кому-то напишет, подтвердите, что адрес ваш.", "Someone — perhaps you — wants to run a play-by-mail league (%s) and gave this address as the organiser's. Before the league mails anyone, please confirm that the address is yours."},
+		"league_mail_confirm_member":  {"Кто-то — возможно, вы — хочет вступить с этим адресом в лигу игр по почте («%s»). Письма лиги будут приходить сюда, только если вы подтвердите, что вступаете сами.", "Someone — perhaps you — gave this address to join a play-by-mail league (%s). Its mails come here only if you confirm that you joined yourself."},
+		"league_mail_confirm_not_me":  {"Если это были не вы, ничего не делайте: без подтверждения лига сюда не пишет, а ссылка перестанет действовать через 7 дней.", "If it was not you, do nothing: without a confirmation the league does not mail this address, and the link stops working in 7 days."},
+		"league_confirm_btn":          {"Подтвердить адрес", "Confirm the address"},
+		"league_confirm_title":        {"Подтверждение адреса", "Confirm your address"},
+		"league_confirm_org":          {"Подтвердите, что адрес %s ваш и что вы устраиваете эту лигу игры «%s».", "Confirm that %s is your address and that you run this league of %s."},
+		"league_confirm_member":       {"Подтвердите, что адрес %s ваш и что вы сами вступили в эту лигу игры «%s».", "Confirm that %s is your address and that you joined this league of %s yourself."},
+		"league_confirm_done":         {"Адрес подтверждён.", "Address confirmed."},
+		"league_unconfirmed":          {"Лига никому не пишет, пока вы не подтвердите свой адрес: ссылка — в письме, отправленном на него (одно письмо в сутки).", "The league mails no one until you confirm your address: the link is in the mail sent to it (one mail a day)."},
+		"league_pending":              {"Письма лиги придут вам, когда вы подтвердите свой адрес: ссылка — в письме, отправленном на него (одно письмо в сутки; пока адрес организатора не подтверждён, письмо ждёт его подтверждения).", "The league's mails come to you once you confirm your address: the link is in the mail sent to it (one mail a day; once the organiser has confirmed theirs, if they have not yet)."},
+		"league_pending_mark":         {"адрес не подтверждён", "address not confirmed"},
+		"league_ask_again":            {"Отправить письмо ещё раз", "Send the mail again"},
+		"league_asked":                {"Письмо отправлено.", "The mail has been sent."},
 		// Pages.
 		"league":                 {"Лига", "League"},
 		"league_season":          {"Сезон %d", "Season %d"},

@@ -17,6 +17,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/wiring/localrun"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
@@ -31,6 +32,7 @@ func main() {
 // options are the runner's settings, from its flags and environment.
 type options struct {
 	port, listen, dataDir string
+	limits                service.Limits
 }
 
 // parseOptions reads the flags over the environment. The runner listens
@@ -49,9 +51,24 @@ func parseOptions(args []string, getenv func(string) string) (options, error) {
 	fs.StringVar(&o.dataDir, "data", or("PBM_DATA", ".local"), "folder for the game database and the link-signing key")
 	fs.StringVar(&o.listen, "listen", or("PBM_LISTEN", "127.0.0.1"),
 		"address to listen on; 0.0.0.0 opens the service and its mailbox (every signed link) to the network")
+	limits := fs.String("limits", or("PBM_LIMITS", ""),
+		"limits over the defaults, as name=count,…: <games|leagues|joins|seasons>-<org|client>-<hour|day>, confirmed-days (README: Security)")
+	countLoopback := fs.Bool("count-loopback", or("PBM_COUNT_LOOPBACK", "") != "",
+		"count clients on 127.0.0.1 against the per-client limits too, as AWS counts every client (by default they are not: everyone at a local run is 127.0.0.1)")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
+	l, err := service.ParseLimits(*limits, service.Limits{})
+	if err != nil {
+		return o, fmt.Errorf("-limits: %w", err)
+	}
+	// Friends at one local run all come from 127.0.0.1 (or from the
+	// machines of one network, each its own client): the per-client
+	// limits, there for the Internet's anonymous callers, would soon
+	// lock them all out together (issue 25). The per-organiser limits
+	// still hold.
+	l.LoopbackFree = !*countLoopback
+	o.limits = l
 	return o, nil
 }
 
@@ -67,7 +84,7 @@ func run() error {
 	// goes to the local mailbox: kept across restarts, its links printed
 	// here, readable at /mailbox.
 	base := "http://localhost:" + port
-	app, err := localrun.New(localrun.Config{Dir: *dataDir, BaseURL: base, Log: log, MailOut: os.Stdout})
+	app, err := localrun.New(localrun.Config{Dir: *dataDir, BaseURL: base, Log: log, MailOut: os.Stdout, Limits: opts.limits})
 	if errors.Is(err, boltstore.ErrInUse) {
 		return fmt.Errorf("another instance of the local runner holds the data folder %s: stop it (or give another folder with -data): %w", *dataDir, err)
 	}

@@ -18,7 +18,7 @@ func TestLeaguePurposes(t *testing.T) {
 	for _, p := range allPurposes {
 		codes[purposeCode(p)] = true
 	}
-	for _, p := range []Purpose{PurposeLeagueInvite, PurposeLeagueOrganiser, PurposeLeagueMember} {
+	for _, p := range []Purpose{PurposeLeagueConfirm, PurposeLeagueInvite, PurposeLeagueOrganiser, PurposeLeagueMember} {
 		c := purposeCode(p)
 		if c == 0 || codes[c] || purposeFromCode(c) != p {
 			t.Fatalf("%s: code %d (taken %v)", p, c, codes[c])

@@ -72,6 +72,10 @@ const (
 	PurposeLeagueInvite    Purpose = "league-invite" // join a league (the invitation link)
 	PurposeLeagueOrganiser Purpose = "league-org"    // organise a league
 	PurposeLeagueMember    Purpose = "league-member" // a member's pages of a league; Seat is the member's index
+	// PurposeLeagueConfirm is a league's confirmation link, mailed to an
+	// address (issue 25): its owner confirms it — the organiser's (Seat
+	// NoSeat) or a member's who joined (Seat: their index).
+	PurposeLeagueConfirm Purpose = "league-confirm"
 )
 
 // Valid reports whether p is one of the Purpose constants.
@@ -97,6 +101,8 @@ func purposeCode(p Purpose) byte {
 	case PurposeSignIn:
 		return 8
 	// Leagues take codes from the top, apart from the games' purposes.
+	case PurposeLeagueConfirm:
+		return 12
 	case PurposeLeagueInvite:
 		return 13
 	case PurposeLeagueOrganiser:
@@ -125,6 +131,8 @@ func purposeFromCode(c byte) Purpose {
 		return PurposeConfirm
 	case 8:
 		return PurposeSignIn
+	case 12:
+		return PurposeLeagueConfirm
 	case 13:
 		return PurposeLeagueInvite
 	case 14:

@@ -65,9 +65,7 @@ func TestLeaguePages(t *testing.T) {
 	// browser.
 	for i := range 11 {
 		name := fmt.Sprintf("%s%02d", strings.Repeat(string(rune('A'+i)), service.MaxNameLen-2), i)
-		if err := lg.AddMember(ctx, l.ID, leagues.Member{Name: name, Email: fmt.Sprintf("m%02d@pbm.test", i), Lang: []string{"ru", "en"}[i%2]}); err != nil {
-			t.Fatal(err)
-		}
+		servicetest.Join(t, lg, l.ID, leagues.Member{Name: name, Email: fmt.Sprintf("m%02d@pbm.test", i), Lang: []string{"ru", "en"}[i%2]})
 	}
 	tok := func(p linksign.Purpose, seat int) string {
 		tk, err := svc.Token(p, l.ID, seat, 0, service.OrganiserTokenTTL)
@@ -110,10 +108,21 @@ func TestLeaguePages(t *testing.T) {
 	check("member, joined")
 	org := srv.URL + "/l/" + l.ID + "/org?t=" + tok(linksign.PurposeLeagueOrganiser, linksign.NoSeat)
 	visit("organiser, before", org+"&lang=ru")
+	// The confirmations (issue 25), from their mails' links: the
+	// organiser's address, then Зоя's; each page's button leads home.
+	visit("league confirm, organiser", srv.URL+"/l/"+l.ID+"/confirm?lang=ru&t="+tok(linksign.PurposeLeagueConfirm, linksign.NoSeat))
+	b.press("organiser, confirmed", `form[action^="/l/"] button`, nil)
+	if got := eval[string](b, `location.pathname`); got != "/l/"+l.ID+"/org" {
+		t.Fatalf("the organiser's confirmation led to %s", got)
+	}
+	visit("league confirm, member", srv.URL+"/l/"+l.ID+"/confirm?lang=en&t="+tok(linksign.PurposeLeagueConfirm, 11))
+	b.press("member, confirmed", `form[action^="/l/"] button`, nil)
+	if got := eval[string](b, `location.pathname`); got != "/l/"+l.ID+"/me" {
+		t.Fatalf("the member's confirmation led to %s", got)
+	}
 
-	// The season: twelve members in two divisions of six (tables of 3+3);
-	// round 1 waits for the organiser's address, then starts.
-	if _, err := lg.StartSeason(ctx, l.ID, nil, clock.Now()); err != nil {
+	// The season: twelve members in two divisions of six (tables of 3+3).
+	if _, err := lg.StartSeason(ctx, l.ID, nil, clock.Now(), ""); err != nil {
 		t.Fatal(err)
 	}
 	if err := lg.Sweep(ctx, clock.Now()); err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/notify"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -39,6 +40,9 @@ type LeagueRow struct {
 // seated in the member's place gets the round's mail about the seat they
 // play.
 func (c *Composer) League(ctx context.Context, l *leagues.League, season *leagues.Season, m leagues.Letter) (notify.Message, error) {
+	if m.Kind == leagues.LetterConfirm {
+		return c.leagueConfirm(l, m)
+	}
 	idx := slices.IndexFunc(l.Members, func(o leagues.Member) bool { return o.Name == m.Member })
 	if idx < 0 {
 		return notify.Message{}, fmt.Errorf("league %s letter %s: no member %q", l.ID, m.ID, m.Member)
@@ -139,6 +143,48 @@ func (c *Composer) League(ctx context.Context, l *leagues.League, season *league
 	}
 	if err := templates.MailText().ExecuteTemplate(&text, "league", d); err != nil {
 		return notify.Message{}, fmt.Errorf("compose league text: %w", err)
+	}
+	msg.HTML, msg.Text = html.String(), text.String()
+	return msg, nil
+}
+
+// leagueConfirm writes the mail that asks the organiser (m.Member "") or
+// a member who joined to confirm their address (issue 25). Anyone can
+// make a league and give any address to it, so it says nothing its maker
+// wrote — not the league's name, not a name, not the language they chose
+// alone: the game's name, in both languages, and the link.
+func (c *Composer) leagueConfirm(l *leagues.League, m leagues.Letter) (notify.Message, error) {
+	to, seat, key := l.Organiser, linksign.NoSeat, "league_mail_confirm_org"
+	if m.Member != "" {
+		seat = slices.IndexFunc(l.Members, func(o leagues.Member) bool { return o.Name == m.Member })
+		if seat < 0 {
+			return notify.Message{}, fmt.Errorf("league %s letter %s: no member %q", l.ID, m.ID, m.Member)
+		}
+		to, key = service.Person{Email: l.Members[seat].Email, Lang: l.Members[seat].Lang}, "league_mail_confirm_member"
+	}
+	lang := to.Lang
+	other := templates.Pick(lang, "en", "ru")
+	d := Data{Lang: lang, Game: present.GameName(lang, l.Kind), Greeting: greeting(lang, ""),
+		Subject:  templates.T(lang, "league_mail_confirm_subject"),
+		Prompt:   templates.T(lang, "league_mail_confirm_not_me"),
+		LinkText: templates.T(lang, "league_confirm_btn")}
+	d.Text = templates.Tf(lang, key, d.Game)
+	d.Others = templates.Tf(other, key, present.GameName(other, l.Kind)) + " " + templates.T(other, "league_mail_confirm_not_me")
+	var err error
+	if d.Link, err = c.link("/l/"+l.ID+"/confirm", linksign.PurposeLeagueConfirm, l.ID, seat, 0, service.ConfirmTokenTTL, lang); err != nil {
+		return notify.Message{}, err
+	}
+	if d.UnsubURL, err = c.link("/unsubscribe", linksign.PurposeUnsubscribe, to.Email, linksign.NoSeat, 0, service.OrganiserTokenTTL, lang); err != nil {
+		return notify.Message{}, err
+	}
+	msg := notify.Message{ID: "league/" + l.ID + "/" + m.ID, To: to.Email, Subject: d.Subject, Unsubscribe: d.UnsubURL,
+		Tags: map[string]string{"league": l.ID, "mail": m.Kind}}
+	var html, text bytes.Buffer
+	if err := templates.MailHTML().ExecuteTemplate(&html, "confirm", d); err != nil {
+		return notify.Message{}, fmt.Errorf("compose league confirmation html: %w", err)
+	}
+	if err := templates.MailText().ExecuteTemplate(&text, "confirm", d); err != nil {
+		return notify.Message{}, fmt.Errorf("compose league confirmation text: %w", err)
 	}
 	msg.HTML, msg.Text = html.String(), text.String()
 	return msg, nil

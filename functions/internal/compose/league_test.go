@@ -2,6 +2,7 @@ package compose_test
 
 import (
 	"log/slog"
+	"net/url"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
+	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
@@ -67,5 +69,47 @@ func TestLeagueMails(t *testing.T) {
 	}
 	if _, err := c.League(t.Context(), lg, season, leagues.Letter{ID: "x", Kind: leagues.LetterStart, Member: "Nobody"}); err == nil {
 		t.Error("a mail to a stranger was composed")
+	}
+}
+
+// TestLeagueConfirmMails (issue 25): the mail that asks a league's
+// organiser, or a member who joined, to confirm their address says
+// nothing the league's maker wrote — not its name, not a name — in both
+// languages, with the link of its confirmation (league-confirm, the
+// member's index or none) and an unsubscribe link.
+func TestLeagueConfirmMails(t *testing.T) {
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
+	svc := service.New(service.Config{Store: st, Keys: keys, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
+	c := compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.test", NoPicture: true})
+	lg := &leagues.League{ID: "lg1", Name: "Buy cheap watches", Kind: "businessman",
+		Organiser: service.Person{Name: "Watch Seller", Email: "seller@example.org", Lang: "en"},
+		Members:   []leagues.Member{{Name: "Watches For You", Email: "victim@example.org", Lang: "ru", Pending: true}}}
+	for _, tc := range []struct {
+		member, to, subject string
+		seat                int
+	}{
+		{"", "seller@example.org", "Confirm your address for a play-by-mail league", linksign.NoSeat},
+		{"Watches For You", "victim@example.org", "Подтвердите адрес для лиги игр по почте", 0},
+	} {
+		msg, err := c.League(t.Context(), lg, nil, leagues.Letter{ID: "confirm/x/1", Kind: leagues.LetterConfirm, Member: tc.member})
+		if err != nil {
+			t.Fatal(err)
+		}
+		all := msg.Subject + msg.Text + msg.HTML
+		if msg.To != tc.to || msg.Subject != tc.subject || strings.Contains(strings.ToLower(all), "watch") {
+			t.Errorf("to %s: %q, %q", msg.To, msg.Subject, msg.Text)
+		}
+		if !strings.Contains(msg.Text, "«Бизнесмен»") || !strings.Contains(msg.Text, "Businessman") || msg.Unsubscribe == "" {
+			t.Errorf("to %s: the game's name in both languages and an unsubscribe link: %q", tc.to, msg.Text)
+		}
+		i := strings.Index(msg.Text, "https://pbm.test/l/lg1/confirm?")
+		if i < 0 {
+			t.Fatalf("to %s: no confirmation link: %s", tc.to, msg.Text)
+		}
+		link, _ := url.Parse(strings.Fields(msg.Text[i:])[0])
+		claims, err := svc.Authorize(link.Query().Get("t"), "lg1", linksign.PurposeLeagueConfirm)
+		if err != nil || claims.Seat != tc.seat {
+			t.Errorf("to %s: the link's token: %+v, %v; want seat %d", tc.to, claims, err, tc.seat)
+		}
 	}
 }

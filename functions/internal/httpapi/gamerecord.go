@@ -1,7 +1,9 @@
 package httpapi
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"net/http"
 
 	"github.com/pbmgames/pbm/functions/internal/record"
@@ -70,9 +72,18 @@ func (a *api) importPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer f.Close()
-	doc, err := record.Decode(f)
+	raw, err := io.ReadAll(f)
+	if err != nil {
+		a.pageError(w, r, formError(err))
+		return
+	}
+	doc, err := record.Decode(bytes.NewReader(raw))
 	if err != nil {
 		a.pageError(w, r, &service.Error{Code: service.CodeInvalid, RU: "Это не запись партии.", EN: "This is not a game record.", Cause: err})
+		return
+	}
+	if err := jsonText(raw); err != nil { // as POST /api/records refuses it
+		a.pageError(w, r, err)
 		return
 	}
 	out, err := a.svc.Import(r.Context(), doc, clientAddr(r))

@@ -19,6 +19,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -61,6 +64,29 @@ type api struct {
 	base    string
 	now     func() time.Time
 	mailbox string
+	// forms refuses the pages' forms sent from other sites (sameSite).
+	forms *http.CrossOriginProtection
+}
+
+// sameSite refuses a page's form that a browser sends from another
+// site's page (Sec-Fetch-Site, or the Origin against the Host where the
+// browser sends no Fetch Metadata; net/http's CrossOriginProtection), and
+// changes nothing. A hostile page could otherwise post a form with its
+// author's own token — a sign-in link, an invitation — and sign the
+// visitor's browser into someone else's "my games" or seat (login CSRF,
+// issue 25). The pages' own forms are same-origin; clients that are no
+// browser send neither header and pass.
+func (a *api) sameSite(h http.HandlerFunc) http.HandlerFunc {
+	return func(w http.ResponseWriter, r *http.Request) {
+		if err := a.forms.Check(r); err != nil {
+			a.pageError(w, r, &service.Error{Code: service.CodeForbidden,
+				RU:    "Эта форма отправлена со страницы другого сайта, поэтому ничего не сделано. Откройте страницу здесь и отправьте форму с неё.",
+				EN:    "This form was sent from another site's page, so nothing was done. Open the page here and send the form from it.",
+				Cause: err})
+			return
+		}
+		h(w, r)
+	}
 }
 
 // handledRoute is a route with its handler.
@@ -177,7 +203,11 @@ func NewRouter() *Router {
 		if r.Pattern == "/" {
 			pattern = r.Method + " /{$}"
 		}
-		mux.HandleFunc(pattern, r.h)
+		h := r.h
+		if r.Method == http.MethodPost && !strings.HasPrefix(r.Pattern, "/api/") {
+			h = a.sameSite(h)
+		}
+		mux.HandleFunc(pattern, h)
 	}
 	return &Router{a: a, mux: mux}
 }
@@ -186,7 +216,15 @@ func NewRouter() *Router {
 // the handler serves anything.
 func (rt *Router) Serve(d Deps) http.Handler {
 	a, mux := rt.a, rt.mux
-	*a = api{svc: d.Service, leagues: d.Leagues, log: d.Log, base: strings.TrimRight(d.BaseURL, "/"), now: d.Now, mailbox: d.MailboxURL}
+	*a = api{svc: d.Service, leagues: d.Leagues, log: d.Log, base: strings.TrimRight(d.BaseURL, "/"), now: d.Now, mailbox: d.MailboxURL,
+		forms: http.NewCrossOriginProtection()}
+	if a.base != "" {
+		// The public origin may front the API under another host
+		// (a CDN): its pages' forms are the service's own.
+		if err := a.forms.AddTrustedOrigin(a.base); err != nil && d.Log != nil {
+			d.Log.Warn("base URL not trusted as the pages' origin", "err", err)
+		}
+	}
 	if a.log == nil {
 		a.log = slog.Default()
 	}
@@ -401,7 +439,10 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 }
 
 // decodeJSON reads exactly one JSON object with no unknown fields, from a
-// body that says it is JSON in UTF-8 (RFC 8259 §8.1).
+// body that says it is JSON in UTF-8 (RFC 8259 §8.1) and is: text that is
+// not UTF-8, or a string with a lone surrogate escape (which
+// encoding/json would turn into U+FFFD), is refused as a form's would be
+// (service.NotUTF8), and so is an object that gives a name twice.
 func decodeJSON(r *http.Request, v any) error {
 	ct := r.Header.Get("Content-Type")
 	mt, params, err := mime.ParseMediaType(ct)
@@ -411,21 +452,43 @@ func decodeJSON(r *http.Request, v any) error {
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
 		return service.Fail(service.CodeMediaType, fmt.Errorf("charset %q", cs))
 	}
-	dec := json.NewDecoder(r.Body)
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	body, err := io.ReadAll(r.Body)
+	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
 			return service.Fail(service.CodeTooLarge, err)
 		}
 		return badJSON(err)
 	}
+	if !utf8.Valid(body) {
+		return service.NotUTF8(errors.New("the JSON body is not UTF-8"))
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return badJSON(err)
+	}
 	if _, err := dec.Token(); err != io.EOF {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return service.Fail(service.CodeTooLarge, err)
-		}
 		return badJSON(errors.New("trailing data after the JSON object"))
+	}
+	return jsonText(body)
+}
+
+// jsonText refuses, in a body that encoding/json has read, what it lets
+// through: bytes that are not UTF-8 and lone surrogate escapes, which it
+// turns into U+FFFD, and names given twice in an object, of which it
+// keeps the last. jsontext (encoding/json/v2's reader) holds strings to
+// RFC 8259's UTF-8 and names to once each.
+func jsonText(body []byte) error {
+	if !utf8.Valid(body) {
+		return service.NotUTF8(errors.New("the JSON body is not UTF-8"))
+	}
+	_, err := jsontext.NewDecoder(bytes.NewReader(body)).ReadValue()
+	switch {
+	case errors.Is(err, jsontext.ErrDuplicateName):
+		return &service.Error{Code: service.CodeInvalid, RU: "Неверный JSON: одно имя в объекте дважды.", EN: "Invalid JSON: an object gives a name twice.", Cause: err}
+	case err != nil:
+		return service.NotUTF8(err)
 	}
 	return nil
 }

@@ -31,6 +31,9 @@ func (a *api) leagueRoutes() []handledRoute {
 		{Route{"POST", "/api/leagues/{id}/leave"}, a.leaveLeagueJSON},
 		{Route{"POST", "/api/leagues/{id}/seasons"}, a.startSeasonJSON},
 		{Route{"POST", "/api/leagues/{id}/substitutes"}, a.substituteJSON},
+		{Route{"POST", "/api/leagues/{id}/confirm"}, a.confirmLeagueJSON},
+		{Route{"GET", "/l/{id}/confirm"}, a.confirmLeaguePage},
+		{Route{"POST", "/l/{id}/confirm"}, a.confirmLeaguePost},
 		{Route{"GET", "/l/{id}"}, a.leaguePage},
 		{Route{"GET", "/l/{id}/me"}, a.leagueMemberPage},
 		{Route{"POST", "/l/{id}/leave"}, a.leaveLeaguePage},
@@ -58,7 +61,7 @@ func (a *api) loadLeague(r *http.Request, token string, purposes ...linksign.Pur
 	if err != nil {
 		return c, nil, err
 	}
-	if c.Purpose == linksign.PurposeLeagueMember && (c.Seat < 0 || c.Seat >= len(l.Members)) {
+	if (c.Purpose == linksign.PurposeLeagueMember || c.Purpose == linksign.PurposeLeagueConfirm && c.Seat != linksign.NoSeat) && (c.Seat < 0 || c.Seat >= len(l.Members)) {
 		return c, nil, service.Fail(service.CodeForbidden, fmt.Errorf("member token for %d of %d", c.Seat, len(l.Members)))
 	}
 	return c, l, nil
@@ -108,7 +111,10 @@ type leagueData struct {
 	RoundLinks []views.LinkView
 	Rating     string
 	Notice     string
+	Error      string
 	IsMember   bool
+	// Pending: the member has not confirmed their address yet.
+	Pending bool
 }
 
 func (a *api) leaguePage(w http.ResponseWriter, r *http.Request) {
@@ -167,28 +173,31 @@ func shownRound(rounds []views.RoundView, asked string, link func(int) string) (
 }
 
 func (a *api) leagueMemberPage(w http.ResponseWriter, r *http.Request) {
-	a.renderLeagueMember(w, r, r.URL.Query().Get("t"), "")
+	a.renderLeagueMember(w, r, r.URL.Query().Get("t"), http.StatusOK, "")
 }
 
-func (a *api) renderLeagueMember(w http.ResponseWriter, r *http.Request, token, notice string) {
-	_, l, p, _, err := a.viewLeague(r, token, linksign.PurposeLeagueMember)
+func (a *api) renderLeagueMember(w http.ResponseWriter, r *http.Request, token string, status int, errMsg string) {
+	c, l, p, _, err := a.viewLeague(r, token, linksign.PurposeLeagueMember)
 	if err != nil {
 		a.pageError(w, r, err)
 		return
 	}
-	if notice == "" && r.URL.Query().Get("joined") != "" {
+	notice := ""
+	switch q := r.URL.Query(); {
+	case q.Get("joined") != "":
 		notice = templates.T(lang(r), "league_joined")
-	}
-	if notice == "" && r.URL.Query().Get("left") != "" {
+	case q.Get("left") != "":
 		notice = templates.T(lang(r), "league_left")
+	case q.Get("asked") != "":
+		notice = templates.T(lang(r), "league_asked")
 	}
-	d := leagueData{page: newPage(r, "league_my_page"), LeaguePage: p, Token: token, Notice: notice, IsMember: true,
-		MyURL: pageLink("/l/"+l.ID, token, lang(r))}
+	d := leagueData{page: newPage(r, "league_my_page"), LeaguePage: p, Token: token, Notice: notice, Error: errMsg, IsMember: true,
+		MyURL: pageLink("/l/"+l.ID, token, lang(r)), Pending: l.Members[c.Seat].Pending}
 	d.Title = l.Name + " — " + d.Title
 	if r.Method != http.MethodGet {
 		d.langLinks("/l/"+l.ID+"/me", token)
 	}
-	a.render(w, r, http.StatusOK, "league_member.html", d)
+	a.render(w, r, status, "league_member.html", d)
 }
 
 // leaveLeaguePage marks the member as leaving at the season's end.
@@ -270,7 +279,7 @@ func (a *api) joinLeaguePost(w http.ResponseWriter, r *http.Request) {
 // join adds a member to the league in the path and answers their token.
 func (a *api) join(r *http.Request, m leagues.Member) (string, error) {
 	id := r.PathValue("id")
-	if err := a.leagues.AddMember(r.Context(), id, m); err != nil {
+	if err := a.leagues.AddMember(r.Context(), id, m, clientAddr(r)); err != nil {
 		return "", err
 	}
 	l, _, err := a.leagues.League(r.Context(), id)
@@ -300,6 +309,8 @@ func (a *api) leagueOrgPage(w http.ResponseWriter, r *http.Request) {
 		notice = templates.T(lang(r), "league_started")
 	case r.URL.Query().Get("seated") != "":
 		notice = templates.T(lang(r), "league_sub_done")
+	case r.URL.Query().Get("asked") != "":
+		notice = templates.T(lang(r), "league_asked")
 	}
 	a.renderLeagueOrg(w, r, r.URL.Query().Get("t"), http.StatusOK, notice, "")
 }
@@ -337,7 +348,16 @@ func (a *api) organiserView(r *http.Request, l *leagues.League, req views.League
 	if err != nil {
 		return views.LeagueOrgPage{}, err
 	}
-	return views.LeagueOrganiser(req, proposal, a.link("/l/"+l.ID+"/join", invite, req.Lang), a.now()), nil
+	org := views.LeagueOrganiser(req, proposal, a.link("/l/"+l.ID+"/join", invite, req.Lang), a.now())
+	if !l.Confirmed {
+		// Confirmed for a game of theirs, the address needs no league mail.
+		ok, err := a.svc.Confirmed(r.Context(), l.Organiser.Email)
+		if err != nil {
+			return views.LeagueOrgPage{}, err
+		}
+		org.Unconfirmed, org.CanStart = !ok, org.CanStart && ok
+	}
+	return org, nil
 }
 
 // orgPost answers a form of the organiser's page: it authorizes the
@@ -367,7 +387,7 @@ func (a *api) startSeasonPage(w http.ResponseWriter, r *http.Request) {
 	a.orgPost(w, r, "started", func(l *leagues.League) error {
 		start, err := startDate(r.PostFormValue("start"), a.now())
 		if err == nil {
-			_, err = a.leagues.StartSeason(r.Context(), l.ID, nil, start)
+			_, err = a.leagues.StartSeason(r.Context(), l.ID, nil, start, clientAddr(r))
 		}
 		return err
 	})
@@ -408,6 +428,9 @@ type createdLeague struct {
 	InviteToken    string `json:"invite_token"`
 	OrganiserURL   string `json:"organiser_url"`
 	InviteURL      string `json:"invite_url"`
+	// Unconfirmed: the league mails no one until the organiser confirms
+	// their address from the mail just sent to it.
+	Unconfirmed bool `json:"unconfirmed,omitempty"`
 }
 
 func (a *api) createLeague(w http.ResponseWriter, r *http.Request) {
@@ -420,12 +443,13 @@ func (a *api) createLeague(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
+	req.Client = clientAddr(r)
 	l, err := a.leagues.Create(r.Context(), req)
 	if err != nil {
 		a.fail(w, r, err)
 		return
 	}
-	out := createdLeague{ID: l.ID}
+	out := createdLeague{ID: l.ID, Unconfirmed: !l.Confirmed}
 	if out.OrganiserToken, err = a.svc.Token(linksign.PurposeLeagueOrganiser, l.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL); err == nil {
 		out.InviteToken, err = a.svc.Token(linksign.PurposeLeagueInvite, l.ID, linksign.NoSeat, 0, service.InviteTokenTTL)
 	}
@@ -474,7 +498,7 @@ func (a *api) leagueJSON(w http.ResponseWriter, r *http.Request) {
 func (a *api) joinLeagueJSON(w http.ResponseWriter, r *http.Request) {
 	var m leagues.Member
 	a.leagueCall(w, r, &m, func(linksign.Claims, *leagues.League) (int, any, error) {
-		m.Joined, m.Leaving = 0, false
+		m.Joined, m.Leaving, m.Pending, m.Asked = 0, false, false, 0
 		tok, err := a.join(r, m)
 		return http.StatusCreated, map[string]string{"member_token": tok}, err
 	}, linksign.PurposeLeagueOrganiser, linksign.PurposeLeagueInvite)
@@ -496,7 +520,7 @@ func (a *api) startSeasonJSON(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return 0, nil, err
 		}
-		n, err := a.leagues.StartSeason(r.Context(), l.ID, req.Divisions, start)
+		n, err := a.leagues.StartSeason(r.Context(), l.ID, req.Divisions, start, clientAddr(r))
 		return http.StatusCreated, map[string]int{"season": n}, err
 	}, linksign.PurposeLeagueOrganiser)
 }
@@ -568,4 +592,114 @@ func pointsChart(l, title string, names []string, pts [][]int64) template.HTML {
 	chartLegendRows(&b, len(pts), legendTop, func(i int) string { return names[i] })
 	b.WriteString("</svg>")
 	return template.HTML(b.String()) // every text in it is escaped above
+}
+
+// The confirmations (issue 25): a league's mail to an address asks its
+// owner to confirm it — the organiser's, or a member's who joined — with
+// a token of purpose league-confirm (Seat: the member's index, or NoSeat
+// for the organiser). Its GET shows a button and changes nothing; the
+// button's POST confirms. The same routes, with the organiser's or a
+// member's own token, ask for the mail again.
+
+// leagueConfirmData is the confirmation link's page.
+type leagueConfirmData struct {
+	page
+	ID, Token, Text, PageURL string
+	Done                     bool
+}
+
+func (a *api) confirmLeaguePage(w http.ResponseWriter, r *http.Request) {
+	token := r.URL.Query().Get("t")
+	c, l, err := a.loadLeague(r, token, linksign.PurposeLeagueConfirm)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	lg := lang(r)
+	// Nothing the league's maker wrote: the address and the game.
+	d := leagueConfirmData{page: newPage(r, "league_confirm_title"), ID: l.ID, Token: token,
+		Text: templates.Tf(lg, "league_confirm_org", l.Organiser.Email, gameName(lg, l.Kind)), Done: l.Confirmed}
+	if c.Seat != linksign.NoSeat {
+		d.Text = templates.Tf(lg, "league_confirm_member", l.Members[c.Seat].Email, gameName(lg, l.Kind))
+		d.Done = !l.Members[c.Seat].Pending
+	}
+	if d.Done {
+		if d.PageURL, err = a.ownLeaguePage(l.ID, c.Seat, lg); err != nil {
+			a.pageError(w, r, err)
+			return
+		}
+	}
+	a.render(w, r, http.StatusOK, "league_confirm.html", d)
+}
+
+// ownLeaguePage is the page of the confirmed address's owner: the
+// organiser's (seat NoSeat) or the member's.
+func (a *api) ownLeaguePage(id string, seat int, lg string) (string, error) {
+	if seat == linksign.NoSeat {
+		tok, err := a.svc.Token(linksign.PurposeLeagueOrganiser, id, linksign.NoSeat, 0, service.OrganiserTokenTTL)
+		return pageLink("/l/"+id+"/org", tok, lg), err
+	}
+	tok, err := a.svc.Token(linksign.PurposeLeagueMember, id, seat, 0, service.OrganiserTokenTTL)
+	return pageLink("/l/"+id+"/me", tok, lg), err
+}
+
+// confirmLeaguePost is the confirmation's button, or, posted with the
+// organiser's or a member's own token, their page's "send the mail
+// again".
+func (a *api) confirmLeaguePost(w http.ResponseWriter, r *http.Request) {
+	if !a.parseForm(w, r) {
+		return
+	}
+	token := r.PostFormValue("t")
+	c, l, err := a.loadLeague(r, token, linksign.PurposeLeagueConfirm, linksign.PurposeLeagueOrganiser, linksign.PurposeLeagueMember)
+	if err != nil {
+		a.pageError(w, r, err)
+		return
+	}
+	lg := lang(r)
+	switch c.Purpose {
+	case linksign.PurposeLeagueConfirm:
+		err = a.leagues.Confirm(r.Context(), l.ID, c.Seat)
+		var next string
+		if err == nil {
+			next, err = a.ownLeaguePage(l.ID, c.Seat, lg)
+		}
+		if err != nil {
+			a.pageError(w, r, err)
+			return
+		}
+		http.Redirect(w, r, next, http.StatusSeeOther)
+	case linksign.PurposeLeagueOrganiser:
+		if err = a.leagues.AskAgain(r.Context(), l.ID, linksign.NoSeat); err != nil {
+			e, status := a.classify(r, err)
+			retryAfter(w, e)
+			a.renderLeagueOrg(w, r, token, status, "", e.Message(lg))
+			return
+		}
+		http.Redirect(w, r, pageLink("/l/"+l.ID+"/org", token, lg, "asked", "1"), http.StatusSeeOther)
+	default:
+		if err = a.leagues.AskAgain(r.Context(), l.ID, c.Seat); err != nil {
+			e, status := a.classify(r, err)
+			retryAfter(w, e)
+			a.renderLeagueMember(w, r, token, status, e.Message(lg))
+			return
+		}
+		http.Redirect(w, r, pageLink("/l/"+l.ID+"/me", token, lg, "asked", "1"), http.StatusSeeOther)
+	}
+}
+
+// confirmLeagueJSON is the API's confirmation, with the token of the
+// mail's link; with the organiser's or a member's own token it asks for
+// the mail again.
+func (a *api) confirmLeagueJSON(w http.ResponseWriter, r *http.Request) {
+	a.leagueCall(w, r, nil, func(c linksign.Claims, l *leagues.League) (int, any, error) {
+		if c.Purpose != linksign.PurposeLeagueConfirm {
+			seat := c.Seat
+			if c.Purpose == linksign.PurposeLeagueOrganiser {
+				seat = linksign.NoSeat
+			}
+			return http.StatusAccepted, map[string]bool{"asked": true}, a.leagues.AskAgain(r.Context(), l.ID, seat)
+		}
+		return http.StatusOK, map[string]bool{"confirmed": true}, a.leagues.Confirm(r.Context(), l.ID, c.Seat)
+	}, linksign.PurposeLeagueConfirm, linksign.PurposeLeagueOrganiser, linksign.PurposeLeagueMember)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -55,6 +56,17 @@ func (c *contract) league() {
 		members = append(members, m.MemberToken)
 	}
 	c.want(call{method: "POST", path: base + "/members", token: members[0], body: leagueBody("/members")}, http.StatusForbidden, service.CodeForbidden, nil)
+	// Each member confirms their address from the mail's link (the
+	// organiser's was confirmed by a game); asking again after is 409.
+	for i := range members {
+		tok, err := c.svc.Token(linksign.PurposeLeagueConfirm, made.ID, i, 0, service.ConfirmTokenTTL)
+		if err != nil {
+			c.t.Fatal(err)
+		}
+		c.want(call{method: "POST", path: base + "/confirm", token: tok}, http.StatusOK, "", nil)
+	}
+	c.want(call{method: "POST", path: base + "/confirm", token: members[0]}, http.StatusConflict, service.CodeWrongStatus, nil)
+	c.want(call{method: "POST", path: base + "/confirm", token: made.InviteToken}, http.StatusForbidden, service.CodeForbidden, nil)
 	c.want(call{method: "GET", path: base, token: members[0]}, http.StatusOK, "", nil)
 	c.want(call{method: "GET", path: base, token: made.OrganiserToken}, http.StatusOK, "", nil)
 	c.want(call{method: "GET", path: base, token: made.InviteToken}, http.StatusForbidden, service.CodeForbidden, nil)

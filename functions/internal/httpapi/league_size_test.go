@@ -10,6 +10,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/league"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -33,9 +34,7 @@ func TestLeaguePageSizeFullSeason(t *testing.T) {
 		var div []string
 		for i := range 7 {
 			name := fmt.Sprintf("%c%038d", 'A'+d*7+i, 0)
-			if err := w.app.Leagues.AddMember(ctx, l.ID, leagues.Member{Name: name, Email: fmt.Sprintf("m%d@pbm.test", d*7+i), Lang: "en"}); err != nil {
-				t.Fatal(err)
-			}
+			servicetest.Join(t, w.app.Leagues, l.ID, leagues.Member{Name: name, Email: fmt.Sprintf("m%d@pbm.test", d*7+i), Lang: "en"})
 			div = append(div, name)
 		}
 		divisions = append(divisions, div)

@@ -8,11 +8,14 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"context"
+	"github.com/pbmgames/pbm/functions/internal/leagues"
+	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
 	"github.com/pbmgames/pbm/functions/internal/wiring/web"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -29,9 +32,17 @@ type leagueWorld struct {
 	h    http.Handler
 	now  time.Time
 	sent *recorder
+	st   *boltstore.Store
 }
 
 func newLeagueWorld(t *testing.T) *leagueWorld {
+	t.Helper()
+	return newWorldLimits(t, service.Limits{})
+}
+
+// newWorldLimits is newLeagueWorld with limits (zero fields: the
+// defaults); st, its store.
+func newWorldLimits(t *testing.T, limits service.Limits) *leagueWorld {
 	t.Helper()
 	st, err := boltstore.OpenScratch(filepath.Join(t.TempDir(), "games.db"))
 	if err != nil {
@@ -44,8 +55,9 @@ func newLeagueWorld(t *testing.T) *leagueWorld {
 	}
 	w := &leagueWorld{now: time.Date(2027, 3, 1, 8, 0, 0, 0, time.UTC), sent: &recorder{}}
 	w.app = wiring.New(wiring.Parts{Log: slog.New(slog.DiscardHandler), Store: st, Keys: keys, BaseURL: "https://pbm.test",
-		Mail: wiring.NewMail(w.sent, nil, true), Now: func() time.Time { return w.now }, Rand: testenv.Rand(t.Name())})
+		Mail: wiring.NewMail(w.sent, nil, true), Now: func() time.Time { return w.now }, Rand: testenv.Rand(t.Name()), Limits: limits})
 	w.h = web.Handler(w.app)
+	w.st = st
 	return w
 }
 
@@ -85,10 +97,15 @@ func TestLeagueRoutes(t *testing.T) {
 	var created struct {
 		ID, OrganiserToken, InviteToken string
 	}
-	var raw map[string]string
+	var raw map[string]any
 	_ = json.Unmarshal(rec.Body.Bytes(), &raw)
-	created.ID, created.OrganiserToken, created.InviteToken = raw["id"], raw["organiser_token"], raw["invite_token"]
+	created.ID, created.OrganiserToken, created.InviteToken = raw["id"].(string), raw["organiser_token"].(string), raw["invite_token"].(string)
 	id := created.ID
+	if raw["unconfirmed"] != true {
+		t.Fatalf("a league of an address never confirmed: %s", rec.Body)
+	}
+	// The organiser confirms their address from the mail (issue 25).
+	w.confirmFromMail(t, "olga@pbm.test")
 
 	// The invitation's page: a GET shows the form and joins nobody.
 	rec = w.do(t, "GET", "/l/"+id+"/join?lang=en&t="+url.QueryEscape(created.InviteToken), "", nil)
@@ -109,6 +126,7 @@ func TestLeagueRoutes(t *testing.T) {
 			t.Fatalf("join %s: %d %s", name, rec.Code, rec.Body)
 		}
 		memberTokens = append(memberTokens, loc.Query().Get("t"))
+		w.confirmFromMail(t, strings.ToLower(name)+"@pbm.test")
 	}
 	// A refused join is shown on the form.
 	if rec = w.do(t, "POST", "/l/"+id+"/join", "", url.Values{"t": {created.InviteToken}, "name": {"Anna"}, "email": {"x@pbm.test"}}); rec.Code != 400 || !strings.Contains(rec.Body.String(), `class="error"`) {
@@ -209,3 +227,33 @@ func (r *recorder) Messages() []mailer.Message {
 	defer r.mu.Unlock()
 	return append([]mailer.Message(nil), r.msgs...)
 }
+
+// confirmFromMail follows the league's confirmation mail to email, as
+// its owner does: the link's page shows a button, naming no one and not
+// the league, and its POST confirms.
+func (w *leagueWorld) confirmFromMail(t *testing.T, email string) {
+	t.Helper()
+	var link string
+	for _, m := range w.sent.Messages() {
+		if m.To == email && m.Tags["mail"] == leagues.LetterConfirm {
+			link = confirmLinkRE.FindString(m.Text)
+		}
+	}
+	if link == "" {
+		t.Fatalf("no league confirmation mail to %s", email)
+	}
+	u, err := url.Parse(link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec := w.do(t, "GET", u.RequestURI(), "", nil)
+	if rec.Code != http.StatusOK || !strings.Contains(rec.Body.String(), `action="`+u.Path) {
+		t.Fatalf("GET %s: %d %.300s", u.Path, rec.Code, rec.Body)
+	}
+	rec = w.do(t, "POST", u.Path, "", url.Values{"t": {u.Query().Get("t")}})
+	if rec.Code != http.StatusSeeOther {
+		t.Fatalf("POST %s: %d %.300s", u.Path, rec.Code, rec.Body)
+	}
+}
+
+var confirmLinkRE = regexp.MustCompile(`https://pbm\.test/l/[a-z0-9]+/confirm\?[^\s]+`)

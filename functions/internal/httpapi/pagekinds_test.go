@@ -62,7 +62,7 @@ func newPageFixture(t *testing.T) *pageFixture {
 
 // fastTempDir is a temporary folder in memory where the system has one:
 // the fixtures commit thousands of moves, each synced to disk.
-func fastTempDir(t *testing.T) string {
+func fastTempDir(t testing.TB) string {
 	if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
 		if dir, err := os.MkdirTemp("/dev/shm", "pbm-pages-"); err == nil {
 			t.Cleanup(func() { os.RemoveAll(dir) })

@@ -9,8 +9,10 @@ import (
 	"html/template"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/present"
@@ -184,7 +186,22 @@ func (a *api) parseForm(w http.ResponseWriter, r *http.Request) bool {
 		a.pageError(w, r, formError(err))
 		return false
 	}
+	if err := formText(r.Form); err != nil {
+		a.pageError(w, r, err)
+		return false
+	}
 	return true
+}
+
+// formText refuses a form whose names or values are not UTF-8 text, as
+// decodeJSON refuses such a JSON body: one check for both.
+func formText(form url.Values) error {
+	for k, vs := range form {
+		if !utf8.ValidString(k) || slices.ContainsFunc(vs, func(v string) bool { return !utf8.ValidString(v) }) {
+			return service.NotUTF8(fmt.Errorf("form field %q is not UTF-8", k))
+		}
+	}
+	return nil
 }
 
 // postedReader reads a page's posted form and authorizes its token for

@@ -669,6 +669,17 @@ func (b *backend) playLeague(out *[]answer, addr func(string) string) {
 	member := func(name, lang string) map[string]string {
 		return map[string]string{"name": name, "email": addr("league-" + strings.ToLower(name)), "lang": lang}
 	}
+	// The addresses' confirmations (issue 25), with the tokens their
+	// mails' links carry: the organiser's by the API, the members' below.
+	confirm := func(seat int) string {
+		tok, err := b.svc.Token(linksign.PurposeLeagueConfirm, lg.ID, seat, 0, service.ConfirmTokenTTL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return tok
+	}
+	b.do(out, "/api/leagues/{id}/confirm", invalid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/confirm", tamper(confirm(linksign.NoSeat)), nil))
+	b.do(out, "/api/leagues/{id}/confirm", valid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/confirm", confirm(linksign.NoSeat), nil))
 	b.do(out, "/api/leagues/{id}/members", invalid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/members", tamper(inv), member("Anna", "ru")))
 	resp = b.do(out, "/api/leagues/{id}/members", valid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/members", inv, member("Anna", "ru")))
 	var joined struct {
@@ -678,10 +689,15 @@ func (b *backend) playLeague(out *[]answer, addr func(string) string) {
 		t.Fatalf("%s: join: %d %s", b.name, resp.status, resp.body)
 	}
 	anna := joined.MemberToken
+	b.do(out, "/l/{id}/confirm", invalid, pageRequest(base+"/confirm?t="+q(tamper(confirm(0)))))
+	b.do(out, "/l/{id}/confirm", valid, pageRequest(base+"/confirm?t="+q(confirm(0))))
+	b.do(out, "/l/{id}/confirm", invalid, formRequest(base+"/confirm", url.Values{"t": {tamper(confirm(0))}}))
+	b.do(out, "/l/{id}/confirm", valid, formRequest(base+"/confirm", url.Values{"t": {confirm(0)}}))
 	b.do(out, "/l/{id}/join", invalid, pageRequest(base+"/join?t="+q(tamper(inv))))
 	b.do(out, "/l/{id}/join", valid, pageRequest(base+"/join?t="+q(inv)))
 	b.do(out, "/l/{id}/join", invalid, formRequest(base+"/join", url.Values{"t": {tamper(inv)}, "name": {"Bob"}, "email": {addr("league-bob")}}))
 	b.do(out, "/l/{id}/join", valid, formRequest(base+"/join", url.Values{"t": {inv}, "name": {"Bob"}, "email": {addr("league-bob")}, "member_lang": {"en"}}))
+	b.do(out, "/api/leagues/{id}/confirm", valid, jsonRequest("POST", "/api/leagues/"+lg.ID+"/confirm", confirm(1), nil))
 	b.do(out, "/l/{id}/org", invalid, pageRequest(base+"/org?t="+q(tamper(org))))
 	b.do(out, "/l/{id}/org", valid, pageRequest(base+"/org?t="+q(org)))
 	b.do(out, "/l/{id}/start", invalid, formRequest(base+"/start", url.Values{"t": {tamper(org)}}))

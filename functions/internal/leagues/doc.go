@@ -76,6 +76,21 @@
 // table always, the rest by "all", "digest" (standings and result) or
 // "turns" (nothing else). Sending is at least once, as the games'.
 //
+// # Who a league may mail (confirm.go, issue 25)
+//
+// Anyone can make a league and anyone with its invitation can give any
+// address to it, so nothing is mailed on their word alone: the organiser
+// confirms their address from a mail (or has confirmed it for a game)
+// before the league mails a member or starts a season; a member is
+// Pending, mailed nothing and seated nowhere, until they confirm from a
+// mail to their address that they joined by their own hand. Those mails
+// are a fixed text with none of the organiser's or members' words, one a
+// day at most to an address (service.AskToConfirm), kept in the league
+// item's outbox and sent as the season's letters are. Leagues made,
+// members joined and seasons started count against limits per client
+// and per organiser address (service.CountLeagues, CountJoins,
+// CountSeasons).
+//
 // # Joining, leaving, substitutes
 //
 // A member joins by a signed link: a linksign token of purpose

@@ -7,11 +7,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/mail"
 	"slices"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/pbmgames/pbm/engine/games"
@@ -63,6 +61,12 @@ type League struct {
 	Swap      int      `json:"swap"`      // members promoted and relegated between neighbours
 	Members   []Member `json:"members"`
 	Created   int64    `json:"created"`
+	// Confirmed: the organiser confirmed their address from this league's
+	// mail, or it was confirmed when the league was made (confirm.go).
+	// A league without it mails no member until the address is confirmed.
+	Confirmed bool `json:"confirmed,omitempty"`
+	// Outbox is the league's confirmation letters not yet sent.
+	Outbox []Letter `json:"outbox,omitempty"`
 
 	Ratings map[string]league.Rating `json:"ratings,omitempty"`
 	// Rated lists the rounds the ratings include ("0001/01": season 1,
@@ -91,6 +95,13 @@ type Member struct {
 	// Leaving: the member leaves at the end of the season (NextSeason
 	// leaves them out of the proposal).
 	Leaving bool `json:"leaving,omitempty"`
+	// Pending: the member has not yet confirmed, from a mail to their
+	// address, that they joined by their own hand; they get no letter and
+	// are seated nowhere till then (confirm.go). Members who joined before
+	// confirmations have none. Asked is when their confirmation mail was
+	// last queued (0: not yet, as the organiser has not confirmed).
+	Pending bool  `json:"pending,omitempty"`
+	Asked   int64 `json:"asked,omitempty"`
 }
 
 // Member finds a member by name.
@@ -118,9 +129,12 @@ type Config struct {
 	Log   *slog.Logger
 	// Rating is the rating model; league.DefaultRatingModel when zero.
 	Rating league.RatingModel
-	// Post sends the league's own mails (letters.go); nil: the league
-	// decides none.
-	Post Post
+	// Post sends the league's own mails (letters.go). Without it the
+	// league decides none, unless Queue: another function of the
+	// deployment sends them (in AWS the api function decides them, the
+	// sweep's Post sends them).
+	Post  Post
+	Queue bool
 }
 
 // Service runs leagues. It is safe for concurrent use.
@@ -132,11 +146,12 @@ type Service struct {
 	log    *slog.Logger
 	rating league.RatingModel
 	post   Post
+	queue  bool
 }
 
 // New makes a Service.
 func New(c Config) *Service {
-	s := &Service{store: c.Store, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log, rating: c.Rating, post: c.Post}
+	s := &Service{store: c.Store, games: c.Games, now: c.Now, rand: c.Rand, log: c.Log, rating: c.Rating, post: c.Post, queue: c.Queue}
 	if s.now == nil {
 		s.now = time.Now
 	}
@@ -162,13 +177,20 @@ type CreateRequest struct {
 	Rounds        int             `json:"rounds"`
 	Divisions     int             `json:"divisions"`
 	Swap          int             `json:"swap,omitempty"` // 1 when 0
+	// Client is the caller's address, which the limits count; set by the
+	// HTTP layer, never read from the body.
+	Client string `json:"-"`
 }
 
 func invalid(ru, en string) *service.Error {
 	return &service.Error{Code: service.CodeInvalid, RU: ru, EN: en}
 }
 
-// Create checks a request and stores a new league without members.
+// Create checks a request and stores a new league without members. It
+// counts against the limits of leagues of the client and the organiser's
+// address (service.CountLeagues). Unless the organiser's address is
+// confirmed already, a mail asks them to confirm it (confirm.go), and
+// the league mails nobody else till then.
 func (s *Service) Create(ctx context.Context, req CreateRequest) (*League, error) {
 	info, ok := games.Lookup(req.Kind)
 	if !ok {
@@ -216,10 +238,28 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (*League, error
 		Kind: req.Kind, Options: opts, TableSize: req.TableSize, DeadlineHours: req.DeadlineHours,
 		MissesToBot: req.MissesToBot, RoundDays: req.RoundDays, Rounds: req.Rounds, Divisions: req.Divisions,
 		Swap: req.Swap, Created: s.now().Unix()}
-	if _, err := s.put(ctx, l.ID, leagueKey, l, 0, 0); err != nil {
+	if err := s.games.Admit(ctx, service.CountLeagues, org.Email, req.Client); err != nil {
+		return nil, err
+	}
+	if l.Confirmed, err = s.games.Confirmed(ctx, org.Email); err != nil {
+		return nil, err
+	}
+	if !l.Confirmed {
+		// One mail a day at most to the address; past it the league waits
+		// for the confirmation of an earlier mail (or AskAgain).
+		letter, err := s.confirmation(ctx, org.Email, "")
+		if e := service.AsError(err); e != nil && e.Code != service.CodeTooMany {
+			return nil, err
+		}
+		if letter != nil {
+			l.Outbox = append(l.Outbox, *letter)
+		}
+	}
+	if _, err := s.putLeague(ctx, l, 0); err != nil {
 		return nil, fmt.Errorf("create league: %w", err)
 	}
-	s.log.InfoContext(ctx, "league created", "league", id, "kind", l.Kind)
+	s.log.InfoContext(ctx, "league created", "league", id, "kind", l.Kind, "confirmed", l.Confirmed)
+	s.drainLater(ctx, id)
 	return l, nil
 }
 
@@ -231,23 +271,22 @@ func (s *Service) newID() (string, error) {
 	return id, nil
 }
 
-// checkText refuses an empty or overlong text, or one with control
-// characters or markup (it goes into pages, mails and game names).
+// checkText refuses an empty or overlong text, or one with markup or
+// anything invisible (service.PlainText: it goes into pages, mails and
+// game names).
 func checkText(s string, maxLen int) error {
 	if s == "" || utf8.RuneCountInString(s) > maxLen || !utf8.ValidString(s) {
 		return errors.New("length")
 	}
-	for _, r := range s {
-		if unicode.IsControl(r) || strings.ContainsRune("<>&\"`", r) || unicode.Is(unicode.Cf, r) {
-			return errors.New("markup")
-		}
+	if !service.PlainText(s) {
+		return errors.New("markup")
 	}
 	return nil
 }
 
 // cleanMember checks a member's fields and fills the defaults.
 func cleanMember(m Member) (Member, error) {
-	m.Name, m.Email = strings.TrimSpace(m.Name), strings.ToLower(strings.TrimSpace(m.Email))
+	m.Name = strings.TrimSpace(m.Name)
 	if m.Lang == "" {
 		m.Lang = "ru"
 	}
@@ -255,9 +294,11 @@ func cleanMember(m Member) (Member, error) {
 		return m, invalid(fmt.Sprintf("Имя: от 1 до %d символов, без разметки.", service.MaxNameLen),
 			fmt.Sprintf("A name must be 1 to %d characters without markup.", service.MaxNameLen))
 	}
-	if a, err := mail.ParseAddress(m.Email); err != nil || a.Address != m.Email || len(m.Email) > service.MaxEmailLen {
-		return m, invalid("Неверный адрес почты: "+m.Name, "Invalid email address: "+m.Name)
+	email, err := service.CheckEmail(m.Email)
+	if err != nil {
+		return m, err
 	}
+	m.Email = email
 	if m.Lang != "ru" && m.Lang != "en" {
 		return m, invalid("Язык — ru или en.", "The language must be ru or en.")
 	}
@@ -274,14 +315,41 @@ func cleanMember(m Member) (Member, error) {
 
 // AddMember adds a member to the league: they play from the next season
 // that seats them (the first season, or the bottom division of the next
-// one's proposal). Adding a member with the same name and address again
-// changes nothing.
-func (s *Service) AddMember(ctx context.Context, id string, m Member) error {
+// one's proposal), once they have confirmed their address from the mail
+// that asks them to (confirm.go): until then they are Pending. The mail
+// goes once the organiser has confirmed theirs, to an address once a day
+// at most; the organiser's own address needs none. Adding a member with
+// the same name and address again changes nothing. Each new member counts
+// against the limits of joins of the client and of the league's
+// organiser (service.CountJoins).
+func (s *Service) AddMember(ctx context.Context, id string, m Member, client string) error {
 	m, err := cleanMember(m)
 	if err != nil {
 		return err
 	}
-	return s.updateLeague(ctx, id, func(l *League) error {
+	l, _, err := s.League(ctx, id)
+	if err != nil {
+		return err
+	}
+	if old, ok := l.Member(m.Name); ok && old.Email == m.Email {
+		return nil
+	}
+	if err := s.games.Admit(ctx, service.CountJoins, l.Organiser.Email, client); err != nil {
+		return err
+	}
+	ready, err := s.organiserReady(ctx, l)
+	if err != nil {
+		return err
+	}
+	m.Pending = !(ready && m.Email == l.Organiser.Email)
+	var letter *Letter
+	if m.Pending && ready {
+		letter, err = s.confirmation(ctx, m.Email, m.Name)
+		if e := service.AsError(err); e != nil && e.Code != service.CodeTooMany {
+			return err
+		}
+	}
+	err = s.updateLeague(ctx, id, func(l *League) error {
 		if old, ok := l.Member(m.Name); ok {
 			if old.Email == m.Email {
 				return errUnchanged
@@ -295,9 +363,18 @@ func (s *Service) AddMember(ctx context.Context, id string, m Member) error {
 			return invalid(fmt.Sprintf("В лиге не больше %d участников.", MaxMembers), fmt.Sprintf("A league has at most %d members.", MaxMembers))
 		}
 		m.Joined = s.now().Unix()
+		if letter != nil {
+			m.Asked = m.Joined
+			l.Outbox = append(l.Outbox, *letter)
+		}
 		l.Members = append(l.Members, m)
 		return nil
 	})
+	if err != nil {
+		return err
+	}
+	s.drainLater(ctx, id)
+	return nil
 }
 
 // Leave marks a member as leaving at the end of the current season.
@@ -334,7 +411,7 @@ func (s *Service) updateLeague(ctx context.Context, id string, change func(*Leag
 	return service.Update(maxAttempts, func() (*League, int64, error) { return s.League(ctx, id) },
 		func(l *League, _ int64) error { return change(l) },
 		func(l *League, ver int64) error {
-			_, err := s.put(ctx, id, leagueKey, l, ver, 0)
+			_, err := s.putLeague(ctx, l, ver)
 			return err
 		})
 }

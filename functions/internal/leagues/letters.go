@@ -54,14 +54,14 @@ func Wants(pref, kind string) bool {
 }
 
 // letter queues a letter of kind to member if they want it; nothing
-// without a Post (no mail is sent, so none is kept).
+// where no mail is sent (decides), so none is kept.
 func (s *Service) letter(l *League, season *Season, kind, member string, round int, at int64) {
-	if s.post == nil {
+	if !s.decides() {
 		return
 	}
 	m, ok := l.Member(member)
-	if !ok || !Wants(m.Mail, kind) {
-		return
+	if !ok || m.Pending || !Wants(m.Mail, kind) {
+		return // a member who has not confirmed their address gets nothing
 	}
 	id := fmt.Sprintf("%s/%s/%d/%d", kind, member, round, at)
 	if slices.ContainsFunc(season.Outbox, func(o Letter) bool { return o.ID == id }) {
@@ -82,7 +82,7 @@ func (s *Service) lettersToAll(l *League, season *Season, kind string, round int
 // digestDue queues the weekly standings when their time has come, and
 // sets the next; it tells whether it queued them.
 func (s *Service) digestDue(l *League, season *Season, now int64) bool {
-	if s.post == nil || season.Over || season.DigestAt == 0 || now < season.DigestAt {
+	if !s.decides() || season.Over || season.DigestAt == 0 || now < season.DigestAt {
 		return false
 	}
 	s.lettersToAll(l, season, LetterStandings, 0, season.DigestAt)
@@ -90,6 +90,25 @@ func (s *Service) digestDue(l *League, season *Season, now int64) bool {
 		season.DigestAt += int64(DigestEvery / time.Second)
 	}
 	return true
+}
+
+// send posts the letters of outbox not sent yet (by sent, which it
+// marks) and answers those whose Post failed, adding the failures to
+// errs.
+func (s *Service) send(ctx context.Context, l *League, season *Season, outbox []Letter, sent map[string]bool, errs *[]error) []Letter {
+	var kept []Letter
+	for _, m := range outbox {
+		if sent[m.ID] {
+			continue
+		}
+		if err := s.post(ctx, l, season, m); err != nil {
+			*errs = append(*errs, fmt.Errorf("letter %s: %w", m.ID, err))
+			kept = append(kept, m)
+			continue
+		}
+		sent[m.ID] = true
+	}
+	return kept
 }
 
 // drain sends the current season's letters and takes those sent out of
@@ -111,17 +130,7 @@ func (s *Service) drain(ctx context.Context, id string, now time.Time) error {
 		if err != nil || season == nil || len(season.Outbox) == 0 {
 			return errors.Join(append(errs, err)...)
 		}
-		var kept []Letter
-		for _, m := range season.Outbox {
-			if !sent[m.ID] {
-				if err := s.post(ctx, l, season, m); err != nil {
-					errs = append(errs, fmt.Errorf("letter %s: %w", m.ID, err))
-					kept = append(kept, m)
-					continue
-				}
-				sent[m.ID] = true
-			}
-		}
+		kept := s.send(ctx, l, season, season.Outbox, sent, &errs)
 		if len(kept) == len(season.Outbox) {
 			return errors.Join(errs...)
 		}

@@ -23,13 +23,13 @@ func TestProposalAfterLeavingAndJoining(t *testing.T) {
 	l := newLeague(t, lg, leagues.CreateRequest{Name: "Pairs", Organiser: servicePerson("Organiser", "org@pairs.example"),
 		Kind: "western", Options: []byte(`{"laps":1}`), TableSize: 2, DeadlineHours: 12, Rounds: 1, Divisions: 2, RoundDays: 1},
 		"Ada", "Bea", "Cid", "Dan")
-	if err := lg.AddMember(ctx, l.ID, leagues.Member{Name: "Ada", Email: "other@pairs.example"}); service.AsError(err).Code != service.CodeInvalid {
+	if err := lg.AddMember(ctx, l.ID, leagues.Member{Name: "Ada", Email: "other@pairs.example"}, ""); service.AsError(err).Code != service.CodeInvalid {
 		t.Errorf("a second Ada: %v, want invalid", err)
 	}
-	if _, err := lg.StartSeason(ctx, l.ID, nil, start); err != nil {
+	if _, err := lg.StartSeason(ctx, l.ID, nil, start, ""); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := lg.StartSeason(ctx, l.ID, nil, start); service.AsError(err).Code != service.CodeWrongStatus {
+	if _, err := lg.StartSeason(ctx, l.ID, nil, start, ""); service.AsError(err).Code != service.CodeWrongStatus {
 		t.Errorf("a second season while the first runs: %v, want wrong status", err)
 	}
 	if err := lg.Sweep(ctx, start); err != nil {
@@ -43,9 +43,7 @@ func TestProposalAfterLeavingAndJoining(t *testing.T) {
 	if err := lg.Leave(ctx, l.ID, "Bea"); err != nil {
 		t.Fatal(err)
 	}
-	if err := lg.AddMember(ctx, l.ID, leagues.Member{Name: "Eve", Email: "eve@league.example"}); err != nil {
-		t.Fatal(err)
-	}
+	servicetest.Join(t, lg, l.ID, leagues.Member{Name: "Eve", Email: "eve@league.example"})
 	for at := start.Add(time.Hour); !at.After(start.Add(24 * time.Hour)); at = at.Add(time.Hour) {
 		c.Set(at)
 		if err := lg.Sweep(ctx, at); err != nil {

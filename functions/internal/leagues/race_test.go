@@ -52,7 +52,7 @@ func raceClose(t *testing.T, st gameStore) {
 	l := newLeague(t, lg, leagues.CreateRequest{Name: "Race", Organiser: servicePerson("Organiser", "org@race.example"),
 		Kind: "western", Options: []byte(`{"laps":1}`), TableSize: 4, DeadlineHours: 24, Rounds: 1, Divisions: 1, RoundDays: 2},
 		"Ada", "Bea", "Cid", "Dan")
-	if _, err := lg.StartSeason(ctx, l.ID, nil, start); err != nil {
+	if _, err := lg.StartSeason(ctx, l.ID, nil, start, ""); err != nil {
 		t.Fatal(err)
 	}
 	// Two sweeps start the round at once: its game is made once (the

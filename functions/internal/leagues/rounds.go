@@ -37,6 +37,9 @@ func (s *Service) Sweep(ctx context.Context, now time.Time) error {
 // in one conditional write of the season item, read again and redone if
 // another write got there first.
 func (s *Service) sweepLeague(ctx context.Context, id string, now time.Time) error {
+	if err := s.drainLeague(ctx, id); err != nil {
+		s.log.ErrorContext(ctx, "league mail", "league", id, "err", err)
+	}
 	l, _, err := s.League(ctx, id)
 	if err != nil {
 		return err
@@ -323,7 +326,7 @@ func (s *Service) takeIn(ctx context.Context, id string, season *Season) error {
 				switch {
 				case m.Leaving && seated[m.Name]:
 					leaving = append(leaving, m.Name)
-				case !m.Leaving && !seated[m.Name]:
+				case !m.Leaving && !m.Pending && !seated[m.Name]:
 					joining = append(joining, m.Name)
 				}
 			}

@@ -81,7 +81,8 @@ func (l *League) RoundLength() time.Duration {
 }
 
 // Proposal is the divisions the next season would seat: for the first
-// season the members in the order they joined, split into the league's
+// season the members who confirmed their address in the order they
+// joined, split into the league's
 // divisions (the first ones a member larger where they do not divide
 // evenly); after a season, what its end proposed. The organiser confirms
 // it, or edits it, with StartSeason.
@@ -97,7 +98,7 @@ func (s *Service) Proposal(ctx context.Context, id string) ([][]string, error) {
 	if last == nil {
 		var names []string
 		for _, m := range l.Members {
-			if !m.Leaving {
+			if !m.Leaving && !m.Pending {
 				names = append(names, m.Name)
 			}
 		}
@@ -121,9 +122,19 @@ func (s *Service) Proposal(ctx context.Context, id string) ([][]string, error) {
 // season is seated the same way). The sweep then makes each round's games
 // on its date. It answers the season's number. Of two starts at once one
 // succeeds.
-func (s *Service) StartSeason(ctx context.Context, id string, divisions [][]string, start time.Time) (int, error) {
+//
+// A season starts only once the organiser has confirmed their address,
+// seats only members who confirmed theirs, and counts against the limits
+// of seasons of the client and the organiser (service.CountSeasons).
+func (s *Service) StartSeason(ctx context.Context, id string, divisions [][]string, start time.Time, client string) (int, error) {
 	l, _, err := s.League(ctx, id)
 	if err != nil {
+		return 0, err
+	}
+	if ready, err := s.organiserReady(ctx, l); err != nil || !ready {
+		if err == nil {
+			err = errUnconfirmed
+		}
 		return 0, err
 	}
 	if divisions == nil {
@@ -148,8 +159,12 @@ func (s *Service) StartSeason(ctx context.Context, id string, divisions [][]stri
 	seen := map[string]bool{}
 	for _, div := range divisions {
 		for _, name := range div {
-			if _, ok := l.Member(name); !ok || seen[name] {
+			m, ok := l.Member(name)
+			if !ok || seen[name] {
 				return 0, invalid("В дивизионах не участник или участник дважды: "+name, "Not a member, or a member twice, in the divisions: "+name)
+			}
+			if m.Pending {
+				return 0, invalid("Адрес участника ещё не подтверждён: "+name, "A member has not confirmed their address yet: "+name)
 			}
 			seen[name] = true
 		}
@@ -171,7 +186,10 @@ func (s *Service) StartSeason(ctx context.Context, id string, divisions [][]stri
 			}
 		}
 	}
-	if s.post != nil {
+	if err := s.games.Admit(ctx, service.CountSeasons, l.Organiser.Email, client); err != nil {
+		return 0, err
+	}
+	if s.decides() {
 		season.DigestAt = start.Add(DigestEvery).Unix()
 		s.lettersToAll(l, season, LetterStart, 0, 0)
 	}

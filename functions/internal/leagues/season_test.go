@@ -40,6 +40,7 @@ func TestSeasonOfThreeDivisions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.ConfirmLeague(t, lg, l.ID)
 	if got, want := l.RoundLength(), 3*24*time.Hour; got != want {
 		t.Errorf("round length %v, want %v (the 90th percentile of a 4-seat 2-lap «Бизнесмен» at 24 h, 2.2 days, rounded up)", got, want)
 	}
@@ -48,9 +49,7 @@ func TestSeasonOfThreeDivisions(t *testing.T) {
 			m := leagues.Member{Name: name, Email: fmt.Sprintf("%s@club.example", name), Lang: []string{"ru", "en"}[i%2],
 				TimeZone: []string{"Europe/Moscow", "Europe/Berlin", "Asia/Yekaterinburg"}[(d+i)%3],
 				Mail:     []string{store.MailAll, store.MailTurns, store.MailDigest}[(d*7+i)%3]}
-			if err := lg.AddMember(ctx, l.ID, m); err != nil {
-				t.Fatal(err)
-			}
+			servicetest.Join(t, lg, l.ID, m)
 		}
 	}
 	proposal, err := lg.Proposal(ctx, l.ID)
@@ -60,11 +59,11 @@ func TestSeasonOfThreeDivisions(t *testing.T) {
 	if fmt.Sprint(proposal) != fmt.Sprint(simMembers) {
 		t.Fatalf("first proposal %v, want the members as they joined, seven a division", proposal)
 	}
-	if _, err := lg.StartSeason(ctx, l.ID, nil, start); err != nil {
+	if _, err := lg.StartSeason(ctx, l.ID, nil, start, ""); err != nil {
 		t.Fatal(err)
 	}
-	// The first sweep makes round 1's games; they wait for the organiser
-	// to confirm their address, which they do from the first game's mail.
+	// The first sweep makes round 1's games, which start at once: the
+	// organiser confirmed their address for the league.
 	if err := lg.Sweep(ctx, start); err != nil {
 		t.Fatal(err)
 	}
@@ -72,10 +71,9 @@ func TestSeasonOfThreeDivisions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r := s1.Rounds[0]; r.Started || len(r.Tables) != 6 || r.Tables[0].Game == "" {
-		t.Fatalf("round 1 after the first sweep: %+v, want 6 games made and waiting", r)
+	if r := s1.Rounds[0]; !r.Started || len(r.Tables) != 6 || r.Tables[0].Game == "" {
+		t.Fatalf("round 1 after the first sweep: %+v, want 6 games made and started", r)
 	}
-	servicetest.Confirm(t, svc, s1.Rounds[0].Tables[0].Game)
 
 	zones := map[string]int{}
 	for d, div := range simMembers {
@@ -149,7 +147,7 @@ func TestSeasonOfThreeDivisions(t *testing.T) {
 	// first round starts at once (the organiser's address is confirmed).
 	start2 := c.Now().Add(24 * time.Hour).Truncate(24 * time.Hour).Add(9 * time.Hour)
 	c.Set(start2)
-	n, err := lg.StartSeason(ctx, l.ID, nil, start2)
+	n, err := lg.StartSeason(ctx, l.ID, nil, start2, "")
 	if err != nil || n != 2 {
 		t.Fatalf("start season 2 = %d, %v", n, err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 )
@@ -60,18 +61,18 @@ func servicePerson(name, email string) service.Person {
 	return service.Person{Name: name, Email: email, Lang: "ru"}
 }
 
-// newLeague creates a league of req with members of the names given
-// (addresses <name>@league.example, in English).
+// newLeague creates a league of req, its organiser's address confirmed,
+// with members of the names given (addresses <name>@league.example, in
+// English), each having confirmed theirs.
 func newLeague(t *testing.T, lg *leagues.Service, req leagues.CreateRequest, names ...string) *leagues.League {
 	t.Helper()
 	l, err := lg.Create(t.Context(), req)
 	if err != nil {
 		t.Fatal(err)
 	}
+	servicetest.ConfirmLeague(t, lg, l.ID)
 	for _, name := range names {
-		if err := lg.AddMember(t.Context(), l.ID, leagues.Member{Name: name, Email: name + "@league.example", Lang: "en"}); err != nil {
-			t.Fatal(err)
-		}
+		servicetest.Join(t, lg, l.ID, leagues.Member{Name: name, Email: name + "@league.example", Lang: "en"})
 	}
 	return l
 }

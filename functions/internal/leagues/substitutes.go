@@ -46,6 +46,14 @@ func (s *Service) SeatSubstitute(ctx context.Context, id, member string, person 
 	if _, ok := l.Member(member); !ok {
 		return &service.Error{Code: service.CodeNotFound, RU: "Нет такого участника.", EN: "No such member."}
 	}
+	// A substitute is invited to the round's games as a game's players
+	// are: once the organiser has confirmed their address.
+	if ready, err := s.organiserReady(ctx, l); err != nil || !ready {
+		if err == nil {
+			err = errUnconfirmed
+		}
+		return err
+	}
 	for attempt := 1; ; attempt++ {
 		season, ver, wake, err := s.current(ctx, id)
 		if err != nil {

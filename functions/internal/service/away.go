@@ -134,6 +134,13 @@ func (s *Service) Away(ctx context.Context, id string, invite int, from, until i
 		}
 		now := s.now().Unix()
 		from = max(from, now)
+		// The allowance is a game's (MaxAwayDays at most): an absence
+		// planned further ahead than it could ever reach is no absence
+		// from this game (issue 25: one from the year 9999 was kept).
+		if from-now > MaxAwayDays*86400 {
+			return invalid(fmt.Sprintf("Отсутствие должно начаться в ближайшие %d дней.", MaxAwayDays),
+				fmt.Sprintf("An absence must begin within the next %d days.", MaxAwayDays))
+		}
 		if until != 0 && until <= from {
 			return invalid("Дата возвращения — позже даты отъезда.", "The day you are back must come after the day you leave.")
 		}

@@ -266,6 +266,9 @@ func (s *Service) AcceptWith(ctx context.Context, id string, invite int, opts Ac
 		if invite < 0 || invite >= len(rec.Seats) {
 			return Fail(CodeForbidden, fmt.Errorf("invite %d of %d", invite, len(rec.Seats)))
 		}
+		if err := rec.Seats[invite].stillSeated(); err != nil {
+			return err // its seat went to a substitute (issue 25)
+		}
 		if rec.Seats[invite].Accepted {
 			return errUnchanged // a second click changes nothing
 		}

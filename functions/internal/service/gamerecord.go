@@ -2,13 +2,18 @@ package service
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base32"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/record"
 	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
 )
 
 // GameRecord is a finished game as one document anyone can replay
@@ -61,33 +66,89 @@ type Imported struct {
 // it as a finished game of this instance that anyone with the answer's
 // link can view: its pages, chart and log replay. A record that does not
 // replay is refused with the first divergent step named; nobody is mailed.
-// Imports, refused ones too, count against the client's limits as
-// creations do.
+// The same record imported again lands on the same game (its id comes
+// from the record) and counts nothing. Imports, refused ones too, count
+// against the client's limits as creations do, but only once the server
+// has done its part: a client over its limit is refused before the
+// replay (Blocked), a record is counted once refused or kept, and a
+// request the server fails uses up nothing of the limit.
 func (s *Service) Import(ctx context.Context, doc *record.Document, client string) (Imported, error) {
-	// Counted before the replay, which is the costly part: refused
-	// records count too.
-	if err := s.admit(ctx, "", client); err != nil {
+	if err := s.Blocked(ctx, CountGames, "", client); err != nil {
 		return Imported{}, err
 	}
+	id, err := importID(doc)
+	if err != nil {
+		return Imported{}, err
+	}
+	if rec, _, err := s.Load(ctx, id); err == nil {
+		return s.imported(rec, doc, -1)
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return Imported{}, err
+	}
+	rec, rep, err := s.importRecord(doc)
+	if e := AsError(err); e != nil {
+		if e.Code == CodeInternal {
+			return Imported{}, err
+		}
+		// The replay is the costly part: a refused record counts too.
+		if err := s.count(ctx, CountGames, "", client, true); err != nil {
+			return Imported{}, err
+		}
+		return Imported{}, err
+	}
+	rec.ID = id
+	rec.Created = s.now().Unix()
+	if _, err := s.commit(ctx, rec, 0); errors.Is(err, store.ErrConflict) {
+		// The same record raced in: the game it made is the answer.
+		if rec, _, err = s.Load(ctx, id); err != nil {
+			return Imported{}, err
+		}
+		return s.imported(rec, doc, -1)
+	} else if err != nil {
+		return Imported{}, fmt.Errorf("import game %s: %w", id, err)
+	}
+	s.log.InfoContext(ctx, "game imported", "game", rec.ID, "kind", rec.Kind, "from", doc.ID, "steps", rep.Steps)
+	// Counted once kept: the game is made whatever the count says, and a
+	// client that reached its limit now is refused from its next import.
+	if err := s.count(ctx, CountGames, "", client, true); err != nil {
+		s.log.InfoContext(ctx, "import past the limit", "game", rec.ID, "err", err)
+	}
+	return s.imported(rec, doc, rep.Steps)
+}
+
+// importID is the id of the game a record imports as: the same record,
+// whoever imports it, makes the same game.
+func importID(doc *record.Document) (string, error) {
+	b, err := json.Marshal(doc) // compact: the options as sent, but spaced alike
+	if err != nil {
+		return "", Fail(CodeInvalid, fmt.Errorf("record: %w", err))
+	}
+	h := sha256.Sum256(append([]byte("import\x00"), b...))
+	return strings.ToLower(base32.StdEncoding.EncodeToString(h[:15])), nil
+}
+
+// importRecord replays doc and makes the finished game it keeps, without
+// its id; the error is the refusal of a record that does not replay.
+func (s *Service) importRecord(doc *record.Document) (*Record, record.Report, error) {
 	rep, err := record.Verify(doc)
 	if err != nil {
 		var d *record.Divergence
 		if errors.As(err, &d) && d.Step < 0 {
-			return Imported{}, newError(CodeInvalid, "Запись не воспроизводится, ещё до первого шага: "+d.Reason+".",
+			return nil, rep, newError(CodeInvalid, "Запись не воспроизводится, ещё до первого шага: "+d.Reason+".",
 				"The record does not replay: "+d.Error()+".", err)
 		}
 		if d != nil {
-			return Imported{}, newError(CodeInvalid, fmt.Sprintf("Запись не воспроизводится: расхождение на шаге %d: %s.", d.Step, d.Reason),
+			return nil, rep, newError(CodeInvalid, fmt.Sprintf("Запись не воспроизводится: расхождение на шаге %d: %s.", d.Step, d.Reason),
 				"The record does not replay: "+d.Error()+".", err)
 		}
-		return Imported{}, newError(CodeInvalid, "Запись не воспроизводится.", "The record does not replay.", err)
+		return nil, rep, newError(CodeInvalid, "Запись не воспроизводится.", "The record does not replay.", err)
 	}
 	if !doc.Result.Over {
-		return Imported{}, invalid("Запись неоконченной игры не принимается.", "Only the record of a finished game is taken.")
+		return nil, rep, invalid("Запись неоконченной игры не принимается.", "Only the record of a finished game is taken.")
 	}
 	info, _ := games.Lookup(doc.Kind)
 	if n := len(doc.Seats); n < info.MinSeats || n > info.MaxSeats {
-		return Imported{}, invalid(fmt.Sprintf("В игре должно быть от %d до %d игроков.", info.MinSeats, info.MaxSeats),
+		return nil, rep, invalid(fmt.Sprintf("В игре должно быть от %d до %d игроков.", info.MinSeats, info.MaxSeats),
 			fmt.Sprintf("A game needs %d to %d players.", info.MinSeats, info.MaxSeats))
 	}
 	seed, _ := doc.SeedBytes() // Verify checked it
@@ -98,33 +159,53 @@ func (s *Service) Import(ctx context.Context, doc *record.Document, client strin
 	for i, st := range doc.Seats {
 		name := sanitize(st.Name)
 		if err := checkName(name); err != nil {
-			return Imported{}, err
+			return nil, rep, err
 		}
 		rec.Seats = append(rec.Seats, SeatInfo{Person: Person{Name: name}, Accepted: true, Engine: i})
 	}
-	if rec.ID, err = s.newID(); err != nil {
-		return Imported{}, err
-	}
-	if rec.State, err = rep.Game.MarshalJSON(); err != nil {
-		return Imported{}, err
+	var err2 error
+	if rec.State, err2 = rep.Game.MarshalJSON(); err2 != nil {
+		return nil, rep, err2
 	}
 	rec.Acted = make([]int, len(doc.Seats))
 	for _, st := range doc.Commands {
 		if err := rec.appendEntry(Entry{N: st.N, Seat: st.Seat, Action: st.Action, At: st.At, Events: st.Events}); err != nil {
-			return Imported{}, err
+			return nil, rep, err
 		}
 		rec.Moves++
-		rec.Acted[st.Seat]++
+		// Acted counts the players' commands; the organiser's (seat
+		// engine.Organiser: the end of the game) are no seat's.
+		if st.Seat >= 0 && st.Seat < len(rec.Acted) {
+			rec.Acted[st.Seat]++
+		}
 	}
 	rec.grow(len(doc.Seats))
-	rec.Created = s.now().Unix()
-	if _, err := s.commit(ctx, rec, 0); err != nil {
-		return Imported{}, fmt.Errorf("import game %s: %w", rec.ID, err)
+	return rec, rep, nil
+}
+
+// imported answers an import of rec: its spectator's link. steps < 0: rec
+// was imported before, and its log says how many.
+func (s *Service) imported(rec *Record, doc *record.Document, steps int) (Imported, error) {
+	if rec.Status != StatusOver {
+		return Imported{}, fmt.Errorf("import %s: the id is a game not imported", rec.ID)
 	}
 	tok, err := s.Token(linksign.PurposeSpectator, rec.ID, linksign.NoSeat, 0, OrganiserTokenTTL)
 	if err != nil {
 		return Imported{}, err
 	}
-	s.log.InfoContext(ctx, "game imported", "game", rec.ID, "kind", rec.Kind, "from", doc.ID, "steps", rep.Steps)
-	return Imported{ID: rec.ID, SpectatorToken: tok, Steps: rep.Steps, Rolls: rep.Rolls, Cards: rep.Cards}, nil
+	out := Imported{ID: rec.ID, SpectatorToken: tok, Steps: steps}
+	for _, st := range doc.Commands {
+		for _, e := range st.Events {
+			switch e.Type {
+			case "roll":
+				out.Rolls++
+			case "card", "xcard_drawn":
+				out.Cards++
+			}
+		}
+	}
+	if steps < 0 {
+		out.Steps = rec.Moves
+	}
+	return out, nil
 }

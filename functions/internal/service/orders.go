@@ -127,7 +127,7 @@ func (s *Service) SetOrders(ctx context.Context, id string, invite int, o engine
 			return err
 		}
 		if err := engine.CheckOrders(specs, o); err != nil {
-			return newError(CodeInvalid, "Неверный приказ: "+sanitize(err.Error()), "Invalid standing order: "+sanitize(err.Error()), err)
+			return refusedOrders(specs, o, err)
 		}
 		if maps.Equal(rec.Orders[invite], o) {
 			return nil // the same orders again (a form sent twice): nothing to write

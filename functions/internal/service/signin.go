@@ -332,11 +332,10 @@ func (s *Service) plays(ctx context.Context, p store.Player) (bool, error) {
 // from the answer (Config.SignIn, IssueSignIn). client "" counts against
 // the address only.
 func (s *Service) AskSignIn(ctx context.Context, email, client, lang string) error {
-	email = strings.TrimSpace(email)
-	if len(email) > MaxEmailLen || !validEmail(email) {
-		return invalid("Неверный адрес почты «"+sanitize(email)+"».", "Invalid email address «"+sanitize(email)+"».")
+	email, err := CheckEmail(email)
+	if err != nil {
+		return err
 	}
-	email = strings.ToLower(email)
 	now := s.now().Unix()
 	n := now / 3600
 	end := (n + 1) * 3600

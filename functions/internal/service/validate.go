@@ -2,10 +2,12 @@ package service
 
 import (
 	"fmt"
-	"net/mail"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/pbmgames/pbm/engine"
 )
 
 // checkKey refuses a missing or odd idempotency key.
@@ -41,24 +43,13 @@ func cleanPerson(p Person, organiser bool) (Person, error) {
 		e := AsError(err)
 		return p, invalid(ru+": "+lowerFirst(e.RU), en+": "+lowerFirst(e.EN))
 	}
-	if len(p.Email) > MaxEmailLen {
-		return p, invalid(ru+": слишком длинный адрес почты.", en+": the email address is too long.")
+	email, err := CheckEmail(p.Email)
+	if err != nil {
+		e := AsError(err)
+		return p, invalid(ru+": "+lowerFirst(e.RU), en+": "+lowerFirst(e.EN))
 	}
-	if p.Email == "" {
-		return p, invalid(ru+": нужен адрес почты.", en+": the email address is missing.")
-	}
-	if !validEmail(p.Email) {
-		return p, invalid(ru+": неверный адрес почты «"+sanitize(p.Email)+"».", en+": invalid email address «"+sanitize(p.Email)+"».")
-	}
-	p.Email = strings.ToLower(p.Email)
+	p.Email = email
 	return p, nil
-}
-
-// validEmail tells whether e is a bare address (no name, no angle
-// brackets) whose domain has a dot.
-func validEmail(e string) bool {
-	addr, err := mail.ParseAddress(e)
-	return err == nil && addr.Address == e && addr.Name == "" && strings.Contains(e[strings.LastIndexByte(e, '@')+1:], ".")
 }
 
 // whoseField names the person a form's row is about, in Russian and
@@ -87,17 +78,18 @@ func checkName(name string) error {
 	if name == "" || utf8.RuneCountInString(name) > MaxNameLen || !utf8.ValidString(name) {
 		return invalid(fmt.Sprintf("Имя: от 1 до %d символов.", MaxNameLen), fmt.Sprintf("A name must be 1 to %d characters.", MaxNameLen))
 	}
-	if !plainText(name) {
+	if !PlainText(name) {
 		return invalid("Имя не должно содержать управляющих символов и разметки.", "A name may not hold control characters or markup.")
 	}
 	return nil
 }
 
-// plainText tells whether s holds no control characters and no markup,
-// which could break a page or a mail.
-func plainText(s string) bool {
+// PlainText tells whether s holds no markup and nothing invisible
+// (control and format characters among them), which could break a page
+// or a mail, or make a name look like another.
+func PlainText(s string) bool {
 	for _, r := range s {
-		if unicode.IsControl(r) || r == '<' || r == '>' || r == '&' || r == '"' || r == '`' || unicode.Is(unicode.Cf, r) {
+		if r == '<' || r == '>' || r == '&' || r == '"' || r == '`' || invisible(r) {
 			return false
 		}
 	}
@@ -114,7 +106,7 @@ func checkGameName(name string) error {
 	if utf8.RuneCountInString(name) > MaxGameNameLen || !utf8.ValidString(name) {
 		return invalid(fmt.Sprintf("Название игры: до %d символов.", MaxGameNameLen), fmt.Sprintf("A game's name must be at most %d characters.", MaxGameNameLen))
 	}
-	if !plainText(name) {
+	if !PlainText(name) {
 		return invalid("Название игры не должно содержать управляющих символов и разметки.", "A game's name may not hold control characters or markup.")
 	}
 	return nil
@@ -132,4 +124,26 @@ func sanitize(s string) string {
 		s = string([]rune(s)[:60]) + "…"
 	}
 	return s
+}
+
+// refusedOrders is the refusal of standing orders engine.CheckOrders
+// refused (err): which order and its range, in each language's own
+// words — the engine's message is English, and only the English text
+// quotes it.
+func refusedOrders(specs []engine.OrderSpec, o engine.Orders, err error) *Error {
+	for name, v := range o {
+		i := slices.IndexFunc(specs, func(s engine.OrderSpec) bool { return s.Name == name })
+		if i < 0 {
+			return newError(CodeInvalid, "Такого постоянного приказа в этой игре нет.", "Invalid standing order: "+sanitize(err.Error()), err)
+		}
+		lo, hi := specs[i].Min, specs[i].Max
+		if specs[i].Kind == engine.OrderFlag {
+			lo, hi = 0, 1
+		}
+		if v < lo || v > hi {
+			return newError(CodeInvalid, fmt.Sprintf("Неверное значение постоянного приказа: %d, а можно от %d до %d.", v, lo, hi),
+				"Invalid standing order: "+sanitize(err.Error()), err)
+		}
+	}
+	return newError(CodeInvalid, "Неверный постоянный приказ.", "Invalid standing order: "+sanitize(err.Error()), err)
 }

@@ -328,6 +328,9 @@ func cmpFloat(a, b float64) int {
 // LeagueOrgPage is the organiser's page: the members, the proposal to
 // confirm, the substitutes, the invitation link.
 type LeagueOrgPage struct {
+	// Unconfirmed: the organiser has not confirmed their address yet: the
+	// league mails no one and starts no season (issue 25).
+	Unconfirmed bool        `json:"unconfirmed"`
 	Members     []OrgMember `json:"members"`
 	Proposal    [][]string  `json:"proposal"`
 	CanStart    bool        `json:"can_start"`
@@ -346,6 +349,9 @@ type OrgMember struct {
 	Lang    string `json:"lang"`
 	Mail    string `json:"mail"`
 	Leaving bool   `json:"leaving"`
+	// Pending: the member has not confirmed their address yet; the league
+	// neither mails nor seats them.
+	Pending bool   `json:"pending"`
 	Rating  string `json:"rating"`
 	URL     string `json:"url"` // the member's page
 }
@@ -357,7 +363,7 @@ func LeagueOrganiser(req LeagueRequest, proposal [][]string, inviteURL string, n
 	p := LeagueOrgPage{Proposal: proposal, CanStart: proposal != nil, InviteURL: inviteURL, Substitutes: []string{}, Members: []OrgMember{},
 		StartDate: now.UTC().Add(24 * time.Hour).Format("2006-01-02")}
 	for i, m := range lg.Members {
-		om := OrgMember{Name: m.Name, Email: m.Email, Lang: m.Lang, Mail: m.Mail, Leaving: m.Leaving, Rating: ratingText(l, lg, m.Name)}
+		om := OrgMember{Name: m.Name, Email: m.Email, Lang: m.Lang, Mail: m.Mail, Leaving: m.Leaving, Pending: m.Pending, Rating: ratingText(l, lg, m.Name)}
 		if tok, err := req.Sign(linksign.PurposeLeagueMember, lg.ID, i, service.OrganiserTokenTTL); err == nil {
 			om.URL = req.Link("/l/"+lg.ID+"/me", tok)
 		}

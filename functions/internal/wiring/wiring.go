@@ -170,7 +170,9 @@ func New(p Parts) *App {
 	if leagueRand == nil {
 		leagueRand = rand.Reader
 	}
-	a.Leagues = leagues.New(leagues.Config{Store: p.Store, Games: a.Service, Now: p.Now, Rand: leagueRand, Log: p.Log, Post: post})
+	// Every deployment decides the leagues' letters: where this function
+	// sends none (the api in AWS), the sweep's sends them.
+	a.Leagues = leagues.New(leagues.Config{Store: p.Store, Games: a.Service, Now: p.Now, Rand: leagueRand, Log: p.Log, Post: post, Queue: true})
 	return a
 }
 

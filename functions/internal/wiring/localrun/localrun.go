@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
 	"github.com/pbmgames/pbm/functions/internal/wiring/web"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -34,6 +35,9 @@ type Config struct {
 	// Now and Rand as in wiring.Parts.
 	Now  func() time.Time
 	Rand io.Reader
+	// Limits bound what one person or client can make the service do
+	// (zero fields: service.DefaultLimits).
+	Limits service.Limits
 }
 
 // MailboxPath is where the local run serves its mailbox.
@@ -73,6 +77,7 @@ func New(c Config) (*App, error) {
 		MailboxURL: MailboxPath,
 		Now:        c.Now,
 		Rand:       c.Rand,
+		Limits:     c.Limits,
 		Closers:    []io.Closer{st, mbox},
 	})}, nil
 }
