@@ -116,7 +116,7 @@ func TestColdStart(t *testing.T) {
 	// again: the read starts at package init and goes on past the init,
 	// so a process whose first invocation needs no key may be ended
 	// before its read reaches the SSM stand-in (most do reach it).
-	if got, most := w.ssm.calls.Load(), int64(3*coldStarts); got > most || got < most/2 {
+	if got, most := w.ssm.Reads.Load(), int64(3*coldStarts); got > most || got < most/2 {
 		t.Errorf("the keyring was read %d times in %d cold starts of each of 3 functions, want at most one a cold start and most of them", got, coldStarts)
 	}
 
@@ -271,7 +271,7 @@ func TestKeyringMissing(t *testing.T) {
 	if log := out.String(); !named(log) {
 		t.Errorf("the log does not name SSM's error and the parameter:\n%s", log)
 	}
-	w.ssm.put(param, `{"current":"k1","keys":{"k1":"`+base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))+`"}}`)
+	w.ssm.Put(param, `{"current":"k1","keys":{"k1":"`+base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))+`"}}`)
 	if got := status(keyed()); got != http.StatusUnauthorized {
 		t.Errorf("a forged token once the keys exist: %d, want 401\n%s", got, out)
 	}

@@ -39,8 +39,8 @@ import (
 func TestMain(m *testing.M) { testenv.Main(m) }
 
 // The Lambda environment the tests give the functions: the region and the
-// function role's credentials (any will do for the local servers; the SSM
-// server checks the signature made with them).
+// function role's credentials (any will do for the local servers; SSM's
+// stand-in checks the signature made with them).
 const (
 	region       = "eu-west-1"
 	accessKeyID  = "ASIAQLAMBDATEST00001"
@@ -80,7 +80,7 @@ type world struct {
 	db    *dynamodb.Client
 	store *dynamostore.Store
 	keys  *linksign.Keyring
-	ssm   *ssmServer
+	ssm   *testenv.Secrets // SSM's stand-in, holding the keyring
 	ses   string
 	tag   string    // unique to the test, in the mail addresses it uses
 	rand  io.Reader // the seeds and ids of the games the test makes itself
@@ -104,7 +104,7 @@ func newWorld(t *testing.T) *world {
 	}
 	return &world{
 		t: t, table: table, db: db, store: dynamostore.New(client, table), keys: keys,
-		ssm:  newSSMServer(t, map[string]string{keysParam: keyring}),
+		ssm:  testenv.NewSecrets(t, roleCredentials, region, map[string]string{keysParam: keyring}),
 		ses:  testenv.SESLocal(t),
 		tag:  tag,
 		rand: testenv.Rand(t.Name()),
@@ -141,7 +141,7 @@ func (w *world) env(f function, taskRoot string) []string {
 		"MAIL_FROM":                       mailFrom, // Globals
 		"AWS_ENDPOINT_URL_DYNAMODB":       testenv.Dynalite(w.t),
 		"AWS_ENDPOINT_URL_SESV2":          w.ses,
-		"AWS_ENDPOINT_URL_SSM":            w.ssm.url,
+		"AWS_ENDPOINT_URL_SSM":            w.ssm.URL,
 	}
 	for k, v := range f.vars {
 		vars[k] = v
@@ -419,6 +419,15 @@ func (w *tail) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return string(w.b)
+}
+
+// roleCredentials are the function role's credentials Lambda puts in the
+// environment.
+var roleCredentials = aws.Credentials{AccessKeyID: accessKeyID, SecretAccessKey: secretKey, SessionToken: sessionToken}
+
+func randomUUID() string {
+	h := randomHex(16)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
 func randomHex(n int) string {
