@@ -88,11 +88,10 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	client := testenv.DynamoClient(t, testenv.Dynalite(t))
-	db := testenv.SDKDynamoClient(t, testenv.Dynalite(t))
+	db := testenv.DynamoClient(t, testenv.Dynalite(t))
 	tag := randomHex(4)
 	table := "lambdatest-" + tag
-	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {
+	if err := dynamostore.CreateTable(context.Background(), db, table); err != nil {
 		t.Fatalf("create table: %v", err)
 	}
 	secret := make([]byte, 32)
@@ -103,7 +102,7 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	return &world{
-		t: t, table: table, db: db, store: dynamostore.New(client, table), keys: keys,
+		t: t, table: table, db: db, store: dynamostore.New(db, table), keys: keys,
 		ssm:  testenv.NewSecrets(t, roleCredentials, region, map[string]string{keysParam: keyring}),
 		ses:  testenv.SESLocal(t),
 		tag:  tag,

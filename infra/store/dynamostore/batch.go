@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -36,7 +38,7 @@ func (s *Store) getBatch(ctx context.Context, ids []string, most int, withSent b
 	if len(ids) > most {
 		return nil, nil, fmt.Errorf("dynamostore: get %d games at once, at most %d", len(ids), most)
 	}
-	keys := make([]ddb.Item, 0, 2*len(ids))
+	keys := make([]attrMap, 0, 2*len(ids))
 	seen := map[string]bool{}
 	for _, id := range ids {
 		if id != "" && !seen[id] {
@@ -53,21 +55,20 @@ func (s *Store) getBatch(ctx context.Context, ids []string, most int, withSent b
 		markers = make(map[string]store.Sent, len(seen))
 	}
 	for len(keys) > 0 {
-		out, err := s.client.BatchGetItem(ctx, &ddb.BatchGetItemInput{RequestItems: map[string]ddb.KeysAndAttributes{
-			s.table: {Keys: keys, ConsistentRead: true},
+		out, err := s.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			s.table: {Keys: keys, ConsistentRead: aws.Bool(true)},
 		}})
 		if err != nil {
 			return nil, nil, fmt.Errorf("dynamostore: get %d games: %w", len(seen), err)
 		}
 		for _, it := range out.Responses[s.table] {
-			pk, okPK := it[AttrPK].(ddb.S)
-			sk, okSK := it[AttrSK].(ddb.S)
-			if !okPK || !okSK || !strings.HasPrefix(string(pk), gamePrefix) {
-				return nil, nil, fmt.Errorf("dynamostore: get games: unexpected item %v", it[AttrPK])
+			pk, sk := sAttr(it, AttrPK), sAttr(it, AttrSK)
+			id, ok := strings.CutPrefix(pk, gamePrefix)
+			if !ok {
+				return nil, nil, fmt.Errorf("dynamostore: get games: unexpected item %q", pk)
 			}
-			id := strings.TrimPrefix(string(pk), gamePrefix)
 			a := attrs{item: it}
-			switch string(sk) {
+			switch sk {
 			case gameSK:
 				games[id] = decodeGame(id, &a)
 			case sentSK:

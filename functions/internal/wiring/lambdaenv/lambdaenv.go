@@ -16,8 +16,8 @@ import (
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 	"github.com/pbmgames/pbm/infra/config"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
@@ -73,7 +73,7 @@ func Load(ctx context.Context, log *slog.Logger, need config.Need) (*Env, error)
 		e.read = func() (*linksign.Keyring, error) { return nil, nil }
 	}
 	e.logInit()
-	e.Store = dynamostore.New(ddb.New(awsCfg), cfg.Table)
+	e.Store = dynamostore.New(dynamodb.NewFromConfig(awsCfg), cfg.Table)
 	return e, nil
 }
 
