@@ -122,6 +122,8 @@ const (
 type Store struct {
 	client *dynamodb.Client
 	table  string
+	// batch bounds the retries of what a batch leaves unprocessed.
+	batch retryPolicy
 }
 
 var (
@@ -132,11 +134,18 @@ var (
 	_ store.LeagueStore = (*Store)(nil)
 )
 
+// Option adjusts a Store.
+type Option func(*Store)
+
 // New returns a Store on the given table, which must exist with the layout
 // CreateTable makes, through client (dynamodb.NewFromConfig of the
 // function's AWS configuration).
-func New(client *dynamodb.Client, table string) *Store {
-	return &Store{client: client, table: table}
+func New(client *dynamodb.Client, table string, opts ...Option) *Store {
+	s := &Store{client: client, table: table, batch: defaultBatchRetry}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // CreateTable creates table with the layout Store expects (on-demand

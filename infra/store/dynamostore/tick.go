@@ -54,9 +54,9 @@ func (s *Store) WakingDue(ctx context.Context, before int64) ([]store.Due, error
 	return due, err
 }
 
-// RequestTicks writes the requests with one BatchWriteItem, and another
-// for whatever DynamoDB left unwritten (it may, under load), after a
-// pause that doubles each time, until none is left.
+// RequestTicks writes the requests with one BatchWriteItem, and more for
+// whatever DynamoDB left unwritten (it may, under load), after a backoff,
+// a bounded number of times (BatchRetry).
 func (s *Store) RequestTicks(ctx context.Context, due []store.Due) error {
 	if len(due) > store.MaxTickRequests {
 		return fmt.Errorf("dynamostore: request %d ticks at once, at most %d", len(due), store.MaxTickRequests)
@@ -77,21 +77,20 @@ func (s *Store) RequestTicks(ctx context.Context, due []store.Due) error {
 			AttrTTL: num(time.Unix(d.At, 0).Add(tickTTL).Unix()),
 		}}})
 	}
-	pause := 10 * time.Millisecond
-	for len(puts) > 0 {
+	if len(puts) == 0 {
+		return nil
+	}
+	n := len(puts)
+	err := s.batch.run(ctx, "writes", func() int { return len(puts) }, func() error {
 		out, err := s.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{s.table: puts}})
 		if err != nil {
-			return fmt.Errorf("dynamostore: request %d ticks: %w", len(puts), err)
+			return err
 		}
-		if puts = out.UnprocessedItems[s.table]; len(puts) == 0 {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("dynamostore: request %d ticks: %w", len(puts), ctx.Err())
-		case <-time.After(pause):
-			pause = min(2*pause, time.Second)
-		}
+		puts = out.UnprocessedItems[s.table]
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("dynamostore: request %d ticks: %w", n, err)
 	}
 	return nil
 }
