@@ -148,7 +148,7 @@ func (s *Store) query(ctx context.Context, q keyQuery, what string, each func(at
 	} else {
 		in.IndexName = &q.index
 	}
-	pages := dynamodb.NewQueryPaginator(s.client, in)
+	pages := dynamodb.NewQueryPaginator(s.client.Query, in)
 	for pages.HasMorePages() {
 		out, err := pages.NextPage(ctx)
 		if err != nil {
