@@ -18,7 +18,7 @@ import (
 
 func main() {
 	log := lambdaenv.Logger()
-	env, err := lambdaenv.Load(context.Background(), log, 0) // the table only
+	env, err := lambdaenv.Load(context.Background(), log, 0, nil) // the table only
 	lambdaenv.Must(log, "wiring", err)
 	lambda.Start(func(ctx context.Context, ev events.SNSEvent) error {
 		return bounces.Handle(ctx, ev, env.Store.Suppress, log)

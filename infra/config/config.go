@@ -1,7 +1,8 @@
-// Package config reads a Lambda function's configuration from its
-// environment (set by template.yaml) and fetches the link-signing keyring
-// from SSM Parameter Store or Secrets Manager. The keyring is never logged
-// and no error quotes it.
+// Package config reads a Lambda function's own configuration from its
+// environment (set by template.yaml): its table, where its link-signing
+// keys are, its mail settings and its limits. The AWS settings (region,
+// credentials, endpoints) are the SDK's to find (its config package);
+// the keys are read by package linkkeys.
 package config
 
 import (
@@ -14,11 +15,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-
-	"github.com/pbmgames/pbm/infra/awsapi"
-	"github.com/pbmgames/pbm/infra/linksign"
 )
 
 // The environment variables FromEnv reads.
@@ -276,95 +272,4 @@ func (c Config) KeySource() string {
 		return "secretsmanager:" + c.LinkKeysSecret
 	}
 	return "none"
-}
-
-// LoadKeyring fetches the keyring JSON from where c says (SSM with
-// decryption, or Secrets Manager) and parses it. Errors name the
-// parameter or secret, never its value. It is called once, at a
-// function's init, so its call goes on a connection of its own
-// (awsapi.OneCall), not through a pool.
-func LoadKeyring(ctx context.Context, awsCfg aws.Config, c Config) (*linksign.Keyring, error) {
-	var (
-		data []byte
-		err  error
-	)
-	switch {
-	case c.LinkKeysParameter != "" && c.LinkKeysSecret == "":
-		data, err = fetchParameter(ctx, awsapi.New(awsCfg, awsapi.SSM, awsapi.OneCall).JSON, c.LinkKeysParameter)
-	case c.LinkKeysSecret != "" && c.LinkKeysParameter == "":
-		data, err = fetchSecret(ctx, awsapi.New(awsCfg, awsapi.SecretsManager, awsapi.OneCall).JSON, c.LinkKeysSecret)
-	default:
-		return nil, fmt.Errorf("config: set exactly one of %s and %s", EnvLinkKeysParam, EnvLinkKeysSecret)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return parseKeys(c, data)
-}
-
-// parseKeys parses the fetched keyring JSON; its errors never quote it.
-func parseKeys(c Config, data []byte) (*linksign.Keyring, error) {
-	keys, err := linksign.ParseKeyring(data)
-	if err != nil {
-		return nil, fmt.Errorf("config: link keys from %s: %w", c.KeySource(), err)
-	}
-	return keys, nil
-}
-
-// caller calls an operation of an AWS JSON API: awsapi.Client.JSON, or a
-// fake.
-type caller func(ctx context.Context, op string, in, out any) error
-
-// The parts of the inputs and answers of SSM's GetParameter and Secrets
-// Manager's GetSecretValue that are used, as they travel.
-type (
-	getParameterInput struct {
-		Name           string
-		WithDecryption bool
-	}
-	getParameterOutput struct {
-		Parameter *struct {
-			Type  string
-			Value *string
-		}
-	}
-	getSecretValueInput struct {
-		SecretId string
-	}
-	getSecretValueOutput struct {
-		SecretString *string
-		SecretBinary []byte // base64 in the JSON
-	}
-)
-
-// fetchParameter reads a SecureString parameter, decrypted. A parameter of
-// another type is refused: the keys must be stored encrypted.
-func fetchParameter(ctx context.Context, call caller, name string) ([]byte, error) {
-	var out getParameterOutput
-	if err := call(ctx, "GetParameter", getParameterInput{Name: name, WithDecryption: true}, &out); err != nil {
-		return nil, fmt.Errorf("config: read SSM parameter %s: %w", name, err)
-	}
-	p := out.Parameter
-	if p == nil || p.Value == nil {
-		return nil, fmt.Errorf("config: SSM parameter %s has no value", name)
-	}
-	if p.Type != "SecureString" {
-		return nil, fmt.Errorf("config: SSM parameter %s is a %s; store the link keys as a SecureString", name, p.Type)
-	}
-	return []byte(*p.Value), nil
-}
-
-// fetchSecret reads a secret's current value, string or binary.
-func fetchSecret(ctx context.Context, call caller, id string) ([]byte, error) {
-	var out getSecretValueOutput
-	if err := call(ctx, "GetSecretValue", getSecretValueInput{SecretId: id}, &out); err != nil {
-		return nil, fmt.Errorf("config: read secret %s: %w", id, err)
-	}
-	switch {
-	case out.SecretString != nil:
-		return []byte(*out.SecretString), nil
-	case len(out.SecretBinary) > 0:
-		return out.SecretBinary, nil
-	}
-	return nil, fmt.Errorf("config: secret %s has no value", id)
 }

@@ -32,11 +32,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
-	"github.com/pbmgames/pbm/infra/config"
-	"github.com/pbmgames/pbm/infra/store/dynamostore"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 )
 
 // startTimeout bounds how long a server may take to become ready.
@@ -128,21 +127,32 @@ func SESLocal(t testing.TB) string {
 	return sesLocal.use(t)
 }
 
-// DynamoClient returns the store's DynamoDB client (package ddb) for
-// endpoint (from Dynalite) with dummy credentials and region us-east-1;
-// optFns adjust its options (o.HTTPClient to see every request).
-func DynamoClient(t testing.TB, endpoint string, optFns ...func(*ddb.Options)) *ddb.Client {
-	t.Helper()
-	return dynamostore.NewLocalClient(endpoint, optFns...)
+// LocalAWS is the AWS SDK configuration of a client of a local server
+// that speaks an AWS API at endpoint ("http://127.0.0.1:P": dynalite,
+// aws-ses-v2-local): region us-east-1 and static dummy credentials, and
+// nothing read from the environment or the shared configuration files,
+// so that a developer's own AWS settings never reach a test.
+func LocalAWS(endpoint string) aws.Config {
+	return aws.Config{
+		Region:       "us-east-1",
+		BaseEndpoint: aws.String(endpoint),
+		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
+	}
 }
 
-// SDKDynamoClient returns the AWS SDK's DynamoDB client for endpoint, for
-// tests that look at the table apart from the store (the items as the SDK
-// reads them, operations the store does not make). Only tests link it:
-// the functions use package ddb.
-func SDKDynamoClient(t testing.TB, endpoint string, optFns ...func(*dynamodb.Options)) *dynamodb.Client {
+// DynamoClient returns the SDK's DynamoDB client for endpoint (from
+// Dynalite), configured by LocalAWS; optFns adjust its options
+// (o.HTTPClient to see every request, o.APIOptions to see every input).
+func DynamoClient(t testing.TB, endpoint string, optFns ...func(*dynamodb.Options)) *dynamodb.Client {
 	t.Helper()
-	return dynamodb.NewFromConfig(config.LocalAWS(endpoint), optFns...)
+	return dynamodb.NewFromConfig(LocalAWS(endpoint), optFns...)
+}
+
+// SESClient returns the SDK's SES v2 client for endpoint (from SESLocal),
+// configured by LocalAWS; optFns adjust its options.
+func SESClient(t testing.TB, endpoint string, optFns ...func(*sesv2.Options)) *sesv2.Client {
+	t.Helper()
+	return sesv2.NewFromConfig(LocalAWS(endpoint), optFns...)
 }
 
 // CountingTransport is an http.RoundTripper that counts the requests it

@@ -23,7 +23,7 @@ func TestDynalite(t *testing.T) {
 		t.Fatalf("endpoint %s is not on loopback", ep)
 	}
 	counter := &CountingTransport{}
-	client := SDKDynamoClient(t, ep, func(o *dynamodb.Options) { o.HTTPClient = &http.Client{Transport: counter} })
+	client := DynamoClient(t, ep, func(o *dynamodb.Options) { o.HTTPClient = &http.Client{Transport: counter} })
 	if _, err := client.ListTables(context.Background(), &dynamodb.ListTablesInput{}); err != nil {
 		t.Fatal(err)
 	}

@@ -67,7 +67,7 @@ func newSiteAt(t *testing.T, seed string, base func(origin string) string) *site
 	}))
 	t.Cleanup(srv.Close)
 	log := slog.New(slog.DiscardHandler)
-	n := &notify.Notifier{Sender: sesmailer.New(sesmailer.NewLocalClient(ses), "games@pbm.test", "pbm"), Players: st,
+	n := &notify.Notifier{Sender: sesmailer.New(testenv.SESClient(t, ses), "games@pbm.test", "pbm"), Players: st,
 		Permanent: sesmailer.IsPermanent, Log: log}
 	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit,
 		Rand: testenv.Rand(seed), Talk: st})

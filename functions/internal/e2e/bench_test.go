@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 )
 
 // BenchmarkMoveVsBareCalls measures, in one run against dynalite, a move
@@ -36,8 +38,8 @@ func BenchmarkMoveVsBareCalls(b *testing.B) {
 		b.Fatal(err)
 	}
 	ctx := context.Background()
-	key := ddb.Item{"pk": ddb.S("GAME#" + id), "sk": ddb.S("GAME")}
-	bareKey := ddb.Item{"pk": ddb.S("BENCH#" + id), "sk": ddb.S("GAME")}
+	key := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "GAME#" + id}, "sk": &types.AttributeValueMemberS{Value: "GAME"}}
+	bareKey := map[string]types.AttributeValue{"pk": &types.AttributeValueMemberS{Value: "BENCH#" + id}, "sk": key["sk"]}
 	var moveTime, bareTime time.Duration
 	e.store.calls = 0
 	b.ResetTimer()
@@ -62,13 +64,13 @@ func BenchmarkMoveVsBareCalls(b *testing.B) {
 
 		// The bare pair: read the game item, write a copy of it.
 		t1 := time.Now()
-		out, err := e.client.GetItem(ctx, &ddb.GetItemInput{TableName: e.table, Key: key, ConsistentRead: true})
+		out, err := e.client.GetItem(ctx, &dynamodb.GetItemInput{TableName: &e.table, Key: key, ConsistentRead: aws.Bool(true)})
 		if err != nil {
 			b.Fatal(err)
 		}
 		item := out.Item
 		item["pk"], item["sk"] = bareKey["pk"], bareKey["sk"]
-		if _, err := e.client.PutItem(ctx, &ddb.PutItemInput{TableName: e.table, Item: item}); err != nil {
+		if _, err := e.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &e.table, Item: item}); err != nil {
 			b.Fatal(err)
 		}
 		bareTime += time.Since(t1)

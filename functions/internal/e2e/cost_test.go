@@ -1,12 +1,9 @@
 package e2e
 
 import (
-	"bytes"
 	"context"
 	"crypto/rand"
-	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"maps"
@@ -21,10 +18,11 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	v4 "github.com/aws/aws-sdk-go-v2/aws/signer/v4"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go/middleware"
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
@@ -32,7 +30,6 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -45,13 +42,15 @@ import (
 // KB, plus one unit for each index item a write puts or deletes (dynalite
 // reports no index writes, so the meter reads the item before and after
 // each write with a client of its own, which it does not count). It sits
-// in the store's client as its HTTP transport, so it sees each request as
-// it travels: the operation in X-Amz-Target, the input in the body.
+// in the store's client as a middleware of the SDK's (its Initialize
+// step), so it sees each request's operation and input before it is
+// sent, asks the reads to report what they consumed, and reads that in
+// their output.
 type meter struct {
 	off  atomic.Bool // not metering: requests pass as they are
 	mu   sync.Mutex
 	cur  cost
-	look *ddb.Client
+	look *dynamodb.Client
 	tbl  string
 }
 
@@ -83,47 +82,43 @@ var indexKeys = [][]string{
 	{dynamostore.AttrDigestPK, dynamostore.AttrDigestAt},
 }
 
-func (m *meter) RoundTrip(r *http.Request) (*http.Response, error) {
+type item = map[string]types.AttributeValue
+
+// install puts the meter in a client's middleware stack.
+func (m *meter) install(o *dynamodb.Options) {
+	o.APIOptions = append(o.APIOptions, func(st *middleware.Stack) error {
+		return st.Initialize.Add(middleware.InitializeMiddlewareFunc("meter", m.handle), middleware.After)
+	})
+}
+
+func (m *meter) handle(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 	if m.off.Load() {
-		return http.DefaultTransport.RoundTrip(r)
+		return next.HandleInitialize(ctx, in)
 	}
-	ctx := r.Context()
-	op := r.Header.Get("X-Amz-Target")
-	if i := strings.LastIndexByte(op, '.'); i >= 0 {
-		op = op[i+1:]
-	}
-	body, err := io.ReadAll(r.Body)
-	if err != nil {
-		return nil, err
-	}
-	var in struct{ Key, Item ddb.Item }
-	if err := json.Unmarshal(body, &in); err != nil {
-		return nil, fmt.Errorf("meter: %s input: %w", op, err)
-	}
-	var k ddb.Item
+	op := middleware.GetOperationName(ctx)
+	var k item
 	write := false
-	switch op {
-	case "GetItem":
-		k = in.Key
-		body = askCapacity(body)
-	case "Query":
-		body = askCapacity(body)
-	case "PutItem":
+	switch p := in.Parameters.(type) {
+	case *dynamodb.GetItemInput:
+		k = p.Key
+		p.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
+	case *dynamodb.QueryInput:
+		p.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
+	case *dynamodb.PutItemInput:
 		write = true
-		k = ddb.Item{dynamostore.AttrPK: in.Item[dynamostore.AttrPK], dynamostore.AttrSK: in.Item[dynamostore.AttrSK]}
-	case "UpdateItem", "DeleteItem":
-		k, write = in.Key, true
+		k = item{dynamostore.AttrPK: p.Item[dynamostore.AttrPK], dynamostore.AttrSK: p.Item[dynamostore.AttrSK]}
+	case *dynamodb.UpdateItemInput:
+		k, write = p.Key, true
+	case *dynamodb.DeleteItemInput:
+		k, write = p.Key, true
 	}
-	if err := resign(r, body); err != nil {
-		return nil, err
-	}
-	var before ddb.Item
+	var before item
 	if write {
 		before = m.item(ctx, k)
 	}
-	resp, err := http.DefaultTransport.RoundTrip(r)
+	out, md, err := next.HandleInitialize(ctx, in)
 	c := cost{ops: map[string]int{op: 1}, requests: 1}
-	if sk, ok := k[dynamostore.AttrSK].(ddb.S); ok && sk == "GAME" {
+	if sk, ok := k[dynamostore.AttrSK].(*types.AttributeValueMemberS); ok && sk.Value == "GAME" {
 		c.gameItem = 1
 		if op == "GetItem" {
 			c.gameReads = 1
@@ -149,37 +144,18 @@ func (m *meter) RoundTrip(r *http.Request) (*http.Response, error) {
 			c.gameBytes = itemSize(after)
 		}
 	}
-	if err == nil && resp.StatusCode == http.StatusOK && (op == "GetItem" || op == "Query") {
-		answer, rerr := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		if rerr != nil {
-			return nil, rerr
-		}
-		resp.Body = io.NopCloser(bytes.NewReader(answer))
-		var out struct{ ConsumedCapacity *ddb.ConsumedCapacity }
-		if json.Unmarshal(answer, &out) == nil && out.ConsumedCapacity != nil {
-			c.rcu = out.ConsumedCapacity.CapacityUnits
-		}
+	var consumed *types.ConsumedCapacity
+	switch r := out.Result.(type) {
+	case *dynamodb.GetItemOutput:
+		consumed = r.ConsumedCapacity
+	case *dynamodb.QueryOutput:
+		consumed = r.ConsumedCapacity
+	}
+	if err == nil && consumed != nil && consumed.CapacityUnits != nil {
+		c.rcu = *consumed.CapacityUnits
 	}
 	m.add(c)
-	return resp, err
-}
-
-// askCapacity adds ReturnConsumedCapacity TOTAL to a read's input, so
-// that the answer says what it cost.
-func askCapacity(body []byte) []byte {
-	return append([]byte(`{"ReturnConsumedCapacity":"TOTAL",`), body[1:]...)
-}
-
-// resign puts body in r and signs r again, as the local client signed it.
-func resign(r *http.Request, body []byte) error {
-	for _, h := range []string{"Authorization", "X-Amz-Date", "X-Amz-Security-Token"} {
-		r.Header.Del(h)
-	}
-	r.Body, r.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
-	sum := sha256.Sum256(body)
-	creds := aws.Credentials{AccessKeyID: "local", SecretAccessKey: "local"}
-	return v4.NewSigner().SignHTTP(r.Context(), creds, r, hex.EncodeToString(sum[:]), "dynamodb", "us-east-1", time.Now())
+	return out, md, err
 }
 
 func (m *meter) add(c cost) {
@@ -200,18 +176,18 @@ func (m *meter) add(c cost) {
 	}
 }
 
-func (m *meter) item(ctx context.Context, k ddb.Item) ddb.Item {
-	out, err := m.look.GetItem(ctx, &ddb.GetItemInput{TableName: m.tbl, Key: k, ConsistentRead: true})
+func (m *meter) item(ctx context.Context, k item) item {
+	out, err := m.look.GetItem(ctx, &dynamodb.GetItemInput{TableName: &m.tbl, Key: k, ConsistentRead: aws.Bool(true)})
 	if err != nil {
 		return nil
 	}
 	return out.Item
 }
 
-func indexKey(item ddb.Item, attrs []string) (string, bool) {
+func indexKey(it item, attrs []string) (string, bool) {
 	var parts []string
 	for _, a := range attrs {
-		v, ok := item[a]
+		v, ok := it[a]
 		if !ok {
 			return "", false
 		}
@@ -222,45 +198,45 @@ func indexKey(item ddb.Item, attrs []string) (string, bool) {
 
 // itemSize is an item's size as DynamoDB counts it: attribute names plus
 // values (numbers about one byte per two digits plus one).
-func itemSize(item ddb.Item) int {
+func itemSize(it item) int {
 	n := 0
-	for name, v := range item {
+	for name, v := range it {
 		n += len(name) + valueSize(v)
 	}
 	return n
 }
 
-func valueSize(v ddb.Value) int {
+func valueSize(v types.AttributeValue) int {
 	switch v := v.(type) {
-	case ddb.S:
-		return utf8.RuneCountInString(string(v)) + (len(v) - utf8.RuneCountInString(string(v)))
-	case ddb.N:
-		return (len(strings.TrimLeft(string(v), "-0"))+1)/2 + 1
-	case ddb.B:
-		return len(v)
-	case ddb.BOOL, ddb.NULL:
+	case *types.AttributeValueMemberS:
+		return len(v.Value)
+	case *types.AttributeValueMemberN:
+		return (len(strings.TrimLeft(v.Value, "-0"))+1)/2 + 1
+	case *types.AttributeValueMemberB:
+		return len(v.Value)
+	case *types.AttributeValueMemberBOOL, *types.AttributeValueMemberNULL:
 		return 1
-	case ddb.SS:
+	case *types.AttributeValueMemberSS:
 		n := 0
-		for _, s := range v {
+		for _, s := range v.Value {
 			n += len(s)
 		}
 		return n
-	case ddb.NS:
+	case *types.AttributeValueMemberNS:
 		n := 0
-		for _, s := range v {
+		for _, s := range v.Value {
 			n += (len(s)+1)/2 + 1
 		}
 		return n
-	case ddb.L:
+	case *types.AttributeValueMemberL:
 		n := 3
-		for _, e := range v {
+		for _, e := range v.Value {
 			n += 1 + valueSize(e)
 		}
 		return n
-	case ddb.M:
+	case *types.AttributeValueMemberM:
 		n := 3
-		for k, e := range v {
+		for k, e := range v.Value {
 			n += 1 + len(k) + valueSize(e)
 		}
 		return n
@@ -285,9 +261,10 @@ func newMeteredEnv(t *testing.T, clk *clock) (*env, *meter) {
 	_, _ = rand.Read(b[:])
 	table := "games-" + hex.EncodeToString(b[:])
 	m := &meter{look: testenv.DynamoClient(t, endpoint), tbl: table, cur: cost{ops: map[string]int{}}}
-	// Metered, and held to the deployed functions' policies (iam_test.go).
-	client := testenv.DynamoClient(t, endpoint, func(o *ddb.Options) {
-		o.HTTPClient = &http.Client{Transport: iamChecked(t, table, m)}
+	// Metered (an SDK middleware), and held to the deployed functions'
+	// policies (iam_test.go).
+	client := testenv.DynamoClient(t, endpoint, m.install, func(o *dynamodb.Options) {
+		o.HTTPClient = &http.Client{Transport: iamChecked(t, table, http.DefaultTransport)}
 	})
 	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {
 		t.Fatalf("create table: %v", err)

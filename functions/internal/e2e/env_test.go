@@ -18,12 +18,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
@@ -93,7 +93,7 @@ type env struct {
 	svc    *service.Service
 	store  *sizeRecorder
 	ops    *opCounter
-	client *ddb.Client
+	client *dynamodb.Client
 	table  string
 	mail   *mailRecorder
 }
@@ -120,7 +120,7 @@ func newEnv(t testing.TB) *env {
 	_, _ = rand.Read(b[:])
 	table := "games-" + hex.EncodeToString(b[:])
 	// Counted, and held to the deployed functions' policies (iam_test.go).
-	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) {
+	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *dynamodb.Options) {
 		o.HTTPClient = &http.Client{Transport: iamChecked(t, table, ops)}
 	})
 	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {

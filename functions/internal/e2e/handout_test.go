@@ -24,7 +24,7 @@ func TestSweepHandsOutFreshTicksStale(t *testing.T) {
 	clk := &clock{}
 	endpoint := testenv.Dynalite(t)
 	app, ds, table := wiredApp(t, testenv.DynamoClient(t, endpoint), clk, &countingSender{sent: map[string]int{}})
-	stream := newTickStream(testenv.SDKDynamoClient(t, endpoint), table)
+	stream := newTickStream(testenv.DynamoClient(t, endpoint), table)
 	makeGroup := func(name string) []string {
 		var ids []string
 		for i := range perGroup {

@@ -82,7 +82,7 @@ func newMailEnv(t *testing.T) *mailEnv {
 	var h http.Handler
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	t.Cleanup(srv.Close)
-	n := &notify.Notifier{Sender: sesmailer.New(sesmailer.NewLocalClient(ses), "games@pbm.test", "pbm"), Players: st, Permanent: sesmailer.IsPermanent, Log: discardLog()}
+	n := &notify.Notifier{Sender: sesmailer.New(testenv.SESClient(t, ses), "games@pbm.test", "pbm"), Players: st, Permanent: sesmailer.IsPermanent, Log: discardLog()}
 	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: discardLog(), AfterCommit: n.AfterCommit,
 		Rand: testenv.Rand(t.Name())})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: srv.URL})

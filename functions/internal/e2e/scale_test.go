@@ -15,12 +15,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
 	"github.com/pbmgames/pbm/functions/internal/wiring/web"
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -41,19 +43,19 @@ func scaleGames(t *testing.T) int {
 
 // itemBytes is the size DynamoDB counts for an item: each attribute's
 // name and value.
-func itemBytes(it ddb.Item) int {
+func itemBytes(it map[string]types.AttributeValue) int {
 	n := 0
 	for name, v := range it {
 		n += len(name)
 		switch v := v.(type) {
-		case ddb.S:
-			n += len(v)
-		case ddb.N:
-			n += len(v)
-		case ddb.B:
-			n += len(v)
-		case ddb.SS:
-			for _, s := range v {
+		case *types.AttributeValueMemberS:
+			n += len(v.Value)
+		case *types.AttributeValueMemberN:
+			n += len(v.Value)
+		case *types.AttributeValueMemberB:
+			n += len(v.Value)
+		case *types.AttributeValueMemberSS:
+			for _, s := range v.Value {
 				n += len(s)
 			}
 		default:
@@ -67,7 +69,7 @@ func itemBytes(it ddb.Item) int {
 // (set to a fixed day): the stream's notifier mails, not the api or the
 // sweep (none here), and the sweep drains what is left pending, through
 // sender.
-func wiredApp(t *testing.T, client *ddb.Client, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store, string) {
+func wiredApp(t *testing.T, client *dynamodb.Client, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store, string) {
 	t.Helper()
 	table := newTableName()
 	if err := dynamostore.CreateTable(t.Context(), client, table); err != nil {
@@ -79,7 +81,7 @@ func wiredApp(t *testing.T, client *ddb.Client, clk *clock, sender notify.Sender
 }
 
 // wiredAppOn is wiredApp on the existing table, at the time clk says.
-func wiredAppOn(t *testing.T, client *ddb.Client, table string, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store) {
+func wiredAppOn(t *testing.T, client *dynamodb.Client, table string, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store) {
 	t.Helper()
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
 	ds := dynamostore.New(client, table)
@@ -114,7 +116,7 @@ func TestScaleOnePlayer(t *testing.T) {
 	// sweep's workers, as the client's own does (http.DefaultTransport's
 	// 2 a host would have them open new ones all the time).
 	endpoint := testenv.Dynalite(t)
-	client := testenv.DynamoClient(t, endpoint, func(o *ddb.Options) {
+	client := testenv.DynamoClient(t, endpoint, func(o *dynamodb.Options) {
 		o.HTTPClient = &http.Client{Transport: &countingRoundTripper{ops: ops, base: keepAliveTransport()}}
 	})
 	clk := &clock{}
@@ -158,8 +160,11 @@ func TestScaleOnePlayer(t *testing.T) {
 	for _, c := range reqs {
 		total += c
 	}
-	item, err := client.GetItem(t.Context(), &ddb.GetItemInput{TableName: table, ConsistentRead: true,
-		Key: ddb.Item{"pk": ddb.S("PLAYER#a@pbm.test"), "sk": ddb.S("PLAYER")}})
+	item, err := client.GetItem(t.Context(), &dynamodb.GetItemInput{TableName: &table, ConsistentRead: aws.Bool(true),
+		Key: map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "PLAYER#a@pbm.test"},
+			"sk": &types.AttributeValueMemberS{Value: "PLAYER"},
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -197,7 +202,7 @@ func TestScaleOnePlayer(t *testing.T) {
 	}
 	// The stream hands the requests to the notify function, which ticks
 	// each game: its reminder is committed, for the stream to mail.
-	stream := newTickStream(testenv.SDKDynamoClient(t, endpoint), table)
+	stream := newTickStream(testenv.DynamoClient(t, endpoint), table)
 	t0 = time.Now()
 	delivered := stream.feed(t, app)
 	t.Logf("the notifier's ticks of the %d requests, %d batches at once: %v; %v requests", delivered, service.SweepWorkers,
@@ -229,7 +234,7 @@ func TestTwoWiredSweepsAtOnce(t *testing.T) {
 	sender := &countingSender{sent: map[string]int{}}
 	endpoint := testenv.Dynalite(t)
 	app, _, table := wiredApp(t, testenv.DynamoClient(t, endpoint), clk, sender)
-	stream := newTickStream(testenv.SDKDynamoClient(t, endpoint), table)
+	stream := newTickStream(testenv.DynamoClient(t, endpoint), table)
 	ids := make([]string, games)
 	for i := range ids {
 		c := servicetest.Create(t, app.Service, service.CreateRequest{Kind: "western", DeadlineHours: 4,

@@ -23,7 +23,6 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -62,10 +61,10 @@ func TestSweepOldAndNew(t *testing.T) {
 		return dial(ctx, network, addr)
 	}
 	endpoint := testenv.Dynalite(t)
-	client := testenv.DynamoClient(t, endpoint, func(o *ddb.Options) {
+	client := testenv.DynamoClient(t, endpoint, func(o *dynamodb.Options) {
 		o.HTTPClient = &http.Client{Transport: &countingRoundTripper{ops: ops, base: transport}}
 	})
-	admin := testenv.SDKDynamoClient(t, endpoint)
+	admin := testenv.DynamoClient(t, endpoint)
 	clk := &clock{}
 	app, _, pristine := wiredApp(t, client, clk, &countingSender{sent: map[string]int{}})
 	t0 := time.Now()
@@ -257,7 +256,7 @@ func makeScaleGames(t *testing.T, svc *service.Service, games int) {
 // copyTable copies every item of table into a new table of the same
 // layout, made by client, with admin's parallel Scan and BatchWriteItem,
 // and returns its name.
-func copyTable(t *testing.T, client *ddb.Client, admin *dynamodb.Client, table string) string {
+func copyTable(t *testing.T, client *dynamodb.Client, admin *dynamodb.Client, table string) string {
 	t.Helper()
 	to := newTableName()
 	if err := dynamostore.CreateTable(t.Context(), client, to); err != nil {
@@ -322,8 +321,8 @@ func (c *countingRoundTripper) RoundTrip(r *http.Request) (*http.Response, error
 }
 
 // keepAliveTransport is a transport that keeps as many idle connections
-// a host as the store's client does by default (infra/awsapi: 32), so
-// that the sweep's workers reuse theirs.
+// a host as the functions' clients do (lambdaenv: 32), so that the
+// sweep's workers reuse theirs.
 func keepAliveTransport() *http.Transport {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	tr.MaxIdleConns, tr.MaxIdleConnsPerHost = 100, 32

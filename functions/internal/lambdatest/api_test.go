@@ -121,8 +121,8 @@ func TestAPIFunction(t *testing.T) {
 	if home.headers["content-security-policy"] == "" || home.headers["x-request-id"] == "" {
 		t.Errorf("GET /: headers %v lack Content-Security-Policy or X-Request-Id", home.headers)
 	}
-	if w.ssm.calls.Load() != 1 {
-		t.Errorf("the keyring was read %d times, want once, at init", w.ssm.calls.Load())
+	if w.ssm.Reads.Load() != 1 {
+		t.Errorf("the keyring was read %d times, want once, at init", w.ssm.Reads.Load())
 	}
 	t.Logf("cold start: the emulator reports an init of %s", fn.initReport())
 
@@ -252,7 +252,7 @@ func TestAPIFunction(t *testing.T) {
 	if _, ok := item["outbox"]; !ok || len(rec.Outbox) == 0 {
 		t.Errorf("stored: no mail pending (outbox attribute present: %v), the stream's notifier sends it", ok)
 	}
-	if w.ssm.calls.Load() != 1 {
-		t.Errorf("the keyring was read %d times, want once, at init", w.ssm.calls.Load())
+	if w.ssm.Reads.Load() != 1 {
+		t.Errorf("the keyring was read %d times, want once, at init", w.ssm.Reads.Load())
 	}
 }

@@ -11,10 +11,11 @@
 // table's DynamoDB stream records, an SNS notification carrying an SES
 // bounce and a scheduled event. The functions talk to real servers on
 // loopback, dynalite for DynamoDB and aws-ses-v2-local for SES v2
-// (package testenv), found through the standard AWS_ENDPOINT_URL_DYNAMODB
-// and AWS_ENDPOINT_URL_SESV2 variables. Their keyring comes through
-// AWS_ENDPOINT_URL_SSM from a small SSM GetParameter server written in the
-// tests: no local SSM server exists, and it is the one stand-in. Each
+// (package testenv), found by the SDK's clients through the standard
+// AWS_ENDPOINT_URL_DYNAMODB and AWS_ENDPOINT_URL_SESV2 variables. Their
+// keyring comes through AWS_ENDPOINT_URL_SSM from testenv.Secrets, a
+// small stand-in of SSM's GetParameter that checks each request's
+// signature: no local SSM server exists, and it is the one stand-in. Each
 // function's endpoints are proxies of its own in front of those servers
 // (package iamwire) that hold every request to the function's role in the
 // transformed template: what IAM would refuse fails the test and is
@@ -27,10 +28,12 @@
 //
 // Cold starts are measured under a Lambda Runtime API harness written in
 // the tests, since the emulator starts the process lazily, inside its
-// first invoke, and reports no usable init time: the init duration is the
-// time from the process's start to its first GET of
-// /2018-06-01/runtime/invocation/next, for every function, each beside a
-// hello-world function built the same way (testdata/hello).
+// first invoke, and reports no usable init time: from the process's start
+// to the response of the invocation waiting for it (as an on-demand cold
+// start has one), for every function, each beside a hello-world function
+// built the same way that loads the SDK's configuration, makes the same
+// SDK clients and answers the same kind of event (testdata/hello, one
+// build tag a function).
 //
 // The emulator is built with `go install` from the Go module proxy (or the
 // module cache); LAMBDA_RIE names a prebuilt aws-lambda-rie to use instead.

@@ -48,7 +48,8 @@ type invocation struct {
 // outcome is what the runtime reported: a response, or an error of a type.
 type outcome struct {
 	body      []byte
-	errorType string // Lambda-Runtime-Function-Error-Type of an error; "" for a response
+	errorType string    // Lambda-Runtime-Function-Error-Type of an error; "" for a response
+	at        time.Time // when the report came
 }
 
 const runtimePrefix = "/2018-06-01/runtime"
@@ -146,7 +147,7 @@ func (a *runtimeAPI) report(errorType string) http.HandlerFunc {
 				errorType = "Runtime.Unknown"
 			}
 		}
-		inv.done <- outcome{body: body, errorType: errorType}
+		inv.done <- outcome{body: body, errorType: errorType, at: time.Now()}
 		accepted(w)
 	}
 }
@@ -190,34 +191,40 @@ func startBootstrap(t *testing.T, f function, bin string, env []string) (api *ru
 }
 
 // coldStart starts bin as Lambda starts a function's bootstrap in a new
-// execution environment, under a new Runtime API, and returns its init
-// duration: from the process's start to its first GET of /next. It then
-// makes one invocation with payload, returns its outcome and how long it
-// took (from handing the event over to the answer), and ends the process.
-func coldStart(t *testing.T, f function, bin string, env []string, payload []byte) (initDuration, firstInvocation time.Duration, o outcome) {
+// execution environment for an invocation that is waiting (an on-demand
+// cold start: the event is there for the runtime's first GET of /next),
+// under a new Runtime API, and returns the time from the process's start
+// to the invocation's response (firstResponse), to its first GET of /next
+// (initDuration), and the outcome; it then ends the process.
+func coldStart(t *testing.T, f function, bin string, env []string, payload []byte) (firstResponse, initDuration time.Duration, o outcome) {
 	t.Helper()
 	api, p, out, start := startBootstrap(t, f, bin, env)
 	defer p.kill(t)
+	type invoked struct {
+		o   outcome
+		err error
+	}
+	done := make(chan invoked, 1)
+	go func() {
+		o, err := api.invoke(context.Background(), payload, time.Duration(f.timeout)*time.Second+20*time.Second)
+		done <- invoked{o, err}
+	}()
+	var r invoked
 	select {
-	case <-api.ready:
+	case r = <-done:
 	case o := <-api.initErr:
 		t.Fatalf("%s: init failed: %s %s\n%s", f.id, o.errorType, o.body, out)
 	case <-p.exited:
-		t.Fatalf("%s exited during init: %v\n%s", f.id, p.err, out)
-	case <-time.After(20 * time.Second):
-		t.Fatalf("%s did not ask for an invocation within 20 s\n%s", f.id, out)
+		t.Fatalf("%s exited before answering: %v\n%s", f.id, p.err, out)
+	}
+	if r.err != nil {
+		t.Fatalf("%s: invoke: %v\n%s", f.id, r.err, out)
+	}
+	if r.o.errorType != "" {
+		t.Fatalf("%s: the function failed: %s %s\n%s", f.id, r.o.errorType, r.o.body, out)
 	}
 	api.mu.Lock()
 	initDuration = api.firstNext.Sub(start)
 	api.mu.Unlock()
-	invoked := time.Now()
-	o, err := api.invoke(context.Background(), payload, time.Duration(f.timeout)*time.Second)
-	firstInvocation = time.Since(invoked)
-	if err != nil {
-		t.Fatalf("%s: invoke: %v\n%s", f.id, err, out)
-	}
-	if o.errorType != "" {
-		t.Fatalf("%s: the function failed: %s %s\n%s", f.id, o.errorType, o.body, out)
-	}
-	return initDuration, firstInvocation, o
+	return r.o.at.Sub(start), initDuration, r.o
 }

@@ -15,6 +15,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -29,35 +30,40 @@ import (
 const coldStarts = 21
 
 // coldCase is one function TestColdStart starts cold: the event of its
-// first invocation and what a good answer to it looks like.
+// first invocation, what a good answer to it looks like, and the hello
+// world it is measured beside.
 type coldCase struct {
 	f       function
 	payload []byte
 	check   func(body []byte) error
+	hello   function
 }
 
-// TestColdStart measures every function's init duration, the time from its
-// process's start to its first GET of /invocation/next (the api, notify
-// and sweep functions start reading the keyring from SSM during it, and
-// their first use of the keys waits for the read),
-// beside a hello-world Go function built the same way, both under the
-// Runtime API harness, and reports them as figures (no assertion on
-// time). The runs are alternated, each function's cold start followed at
-// once by one of hello's, so that both see the same machine; a function's
+// TestColdStart measures every function's cold start to its first
+// answer, the time from its process's start to the response of the
+// invocation that was waiting for it (as Lambda's on-demand cold start
+// has one waiting), beside a hello-world Go function built the same way
+// that loads the SDK's configuration, makes the same SDK clients and
+// answers the same event (testdata/hello), both under the Runtime API
+// harness, and reports them as figures (no assertion on time). The runs
+// are alternated, each function's cold start followed at once by one of
+// its hello world's, so that both see the same machine; a function's
 // ratio is the median of its runs' ratios to the hello run beside each
-// (on a busy machine steadier than the ratio of the medians, also shown).
-// Each cold start is followed by one invocation, also timed: the home page
-// for the api, an empty stream batch for notify, the scheduled event for
-// sweep (an empty table: nothing is due), an empty SNS batch for bounces,
-// any event for hello.
+// (on a busy machine steadier than the ratio of the medians, also
+// shown). The events: the home page for the api, an empty stream batch
+// for notify, the scheduled event for sweep (an empty table: nothing is
+// due), an empty SNS batch for bounces. The init (to the first GET of
+// /invocation/next) is shown too, and the bare hello world, which links
+// no SDK, for scale.
 func TestColdStart(t *testing.T) {
 	w := newWorld(t)
 	scheduled, err := os.ReadFile(filepath.Join("testdata", "scheduled.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
+	home := apiEvent(t, "home.json", nil)
 	cases := []coldCase{
-		{apiFunction, apiEvent(t, "home.json", nil), func(body []byte) error {
+		{apiFunction, home, func(body []byte) error {
 			var r events.APIGatewayV2HTTPResponse
 			if err := json.Unmarshal(body, &r); err != nil {
 				return err
@@ -70,7 +76,7 @@ func TestColdStart(t *testing.T) {
 				return fmt.Errorf("the home page: %d", r.StatusCode)
 			}
 			return nil
-		}},
+		}, helloAPIFunction},
 		{notifyFunction, []byte(`{"Records":[]}`), func(body []byte) error {
 			var r events.DynamoDBEventResponse
 			if err := json.Unmarshal(body, &r); err != nil {
@@ -80,43 +86,41 @@ func TestColdStart(t *testing.T) {
 				return fmt.Errorf("failures in an empty batch")
 			}
 			return nil
-		}},
-		{sweepFunction, scheduled, func([]byte) error { return nil }},
-		{bouncesFunction, []byte(`{"Records":[]}`), func([]byte) error { return nil }},
+		}, helloNotifyFunction},
+		{sweepFunction, scheduled, func([]byte) error { return nil }, helloSweepFunction},
+		{bouncesFunction, []byte(`{"Records":[]}`), func([]byte) error { return nil }, helloBouncesFunction},
 	}
-	helloBin := build(t, helloFunction)
-	hello := coldCase{helloFunction, []byte(`{"n":1}`), func(body []byte) error {
-		if string(body) != `{"hello":"world"}` {
-			return fmt.Errorf("hello answered %s", body)
-		}
-		return nil
-	}}
-	bins := make([]string, len(cases))
+	bins, helloBins := make([]string, len(cases)), make([]string, len(cases))
 	for i, c := range cases {
-		bins[i] = build(t, c.f)
+		bins[i], helloBins[i] = build(t, c.f), build(t, c.hello)
 	}
+	bareBin := build(t, helloFunction)
 
-	type times struct{ init, first []time.Duration }
+	type times struct{ answer, init []time.Duration }
 	fn, beside := make([]times, len(cases)), make([]times, len(cases))
-	start := func(c coldCase, bin string, into *times) {
-		d, first, o := coldStart(t, c.f, bin, w.env(c.f, filepath.Dir(bin)), c.payload)
-		if err := c.check(o.body); err != nil {
-			t.Fatalf("%s after a cold start: %v: %.200s", c.f.id, err, o.body)
+	start := func(f function, bin string, payload []byte, check func([]byte) error, into *times) {
+		answer, init, o := coldStart(t, f, bin, w.env(f, filepath.Dir(bin)), payload)
+		if check != nil {
+			if err := check(o.body); err != nil {
+				t.Fatalf("%s after a cold start: %v: %.200s", f.id, err, o.body)
+			}
 		}
-		into.init = append(into.init, d)
-		into.first = append(into.first, first)
+		into.answer = append(into.answer, answer)
+		into.init = append(into.init, init)
 	}
+	var bare times
 	for range coldStarts {
 		for i, c := range cases { // alternated, so that both see the same machine
-			start(c, bins[i], &fn[i])
-			start(hello, helloBin, &beside[i])
+			start(c.f, bins[i], c.payload, c.check, &fn[i])
+			start(c.hello, helloBins[i], c.payload, nil, &beside[i])
 		}
+		start(helloFunction, bareBin, []byte(`{"n":1}`), nil, &bare)
 	}
 	// api, notify and sweep read the keyring once a cold start, never
 	// again: the read starts at package init and goes on past the init,
 	// so a process whose first invocation needs no key may be ended
 	// before its read reaches the SSM stand-in (most do reach it).
-	if got, most := w.ssm.calls.Load(), int64(3*coldStarts); got > most || got < most/2 {
+	if got, most := w.ssm.Reads.Load(), int64(3*coldStarts); got > most || got < most/2 {
 		t.Errorf("the keyring was read %d times in %d cold starts of each of 3 functions, want at most one a cold start and most of them", got, coldStarts)
 	}
 
@@ -127,23 +131,24 @@ func TestColdStart(t *testing.T) {
 		}
 		return float64(st.Size()) / 1e6
 	}
-	t.Logf("init duration (process start to first /invocation/next), %d cold starts each, median [min–max];", coldStarts)
-	t.Logf("first invocation (event handed over to answer), median; ratio: median of the paired runs' ratios (ratio of the medians):")
-	var all []time.Duration
+	name := func(f function) string { return strings.ToLower(strings.TrimSuffix(f.id, "Function")) }
+	t.Logf("%d cold starts each, on %d CPUs: process start to the first answer (an invocation waiting), median [min–max], beside", coldStarts, runtime.NumCPU())
+	t.Logf("a hello world with the same SDK clients and event; ratio: median of the paired runs' ratios (ratio of the medians);")
+	t.Logf("init: process start to the first GET of /invocation/next, median")
 	for i, c := range cases {
-		f, h := summary(fn[i].init), summary(beside[i].init)
-		all = append(all, beside[i].init...)
+		f, h := summary(fn[i].answer), summary(beside[i].answer)
 		ratios := make([]float64, coldStarts)
 		for k := range ratios {
-			ratios[k] = float64(fn[i].init[k]) / float64(beside[i].init[k])
+			ratios[k] = float64(fn[i].answer[k]) / float64(beside[i].answer[k])
 		}
 		slices.Sort(ratios)
-		t.Logf("  %-7s (%4.1f MB): %8v [%v–%v], first %8v | hello beside: %8v [%v–%v], first %8v | ratio %.2f× (%.2f×)",
-			strings.ToLower(strings.TrimSuffix(c.f.id, "Function")), size(bins[i]), f.median, f.min, f.max, summary(fn[i].first).median,
-			h.median, h.min, h.max, summary(beside[i].first).median, ratios[len(ratios)/2], float64(f.median)/float64(h.median))
+		t.Logf("  %-7s (%4.1f MB): %8v [%v–%v], init %8v | %-13s (%4.1f MB): %8v [%v–%v], init %8v | ratio %.2f× (%.2f×)",
+			name(c.f), size(bins[i]), f.median, f.min, f.max, summary(fn[i].init).median,
+			name(c.hello), size(helloBins[i]), h.median, h.min, h.max, summary(beside[i].init).median,
+			ratios[len(ratios)/2], float64(f.median)/float64(h.median))
 	}
-	h := summary(all)
-	t.Logf("  hello   (%4.1f MB): %8v [%v–%v] over all %d of its cold starts", size(helloBin), h.median, h.min, h.max, len(all))
+	b := summary(bare.answer)
+	t.Logf("  bare hello world, no SDK (%4.1f MB): %v [%v–%v], init %v", size(bareBin), b.median, b.min, b.max, summary(bare.init).median)
 }
 
 // answerText is an HTTP API answer's body as sent: base64 decoded and,
@@ -271,7 +276,7 @@ func TestKeyringMissing(t *testing.T) {
 	if log := out.String(); !named(log) {
 		t.Errorf("the log does not name SSM's error and the parameter:\n%s", log)
 	}
-	w.ssm.put(param, `{"current":"k1","keys":{"k1":"`+base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))+`"}}`)
+	w.ssm.Put(param, `{"current":"k1","keys":{"k1":"`+base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32))+`"}}`)
 	if got := status(keyed()); got != http.StatusUnauthorized {
 		t.Errorf("a forged token once the keys exist: %d, want 401\n%s", got, out)
 	}

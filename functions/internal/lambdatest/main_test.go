@@ -42,8 +42,8 @@ import (
 func TestMain(m *testing.M) { testenv.Main(m) }
 
 // The Lambda environment the tests give the functions: the region and the
-// function role's credentials (any will do for the local servers; the SSM
-// server checks the signature made with them).
+// function role's credentials (any will do for the local servers; SSM's
+// stand-in checks the signature made with them).
 const (
 	region       = "eu-west-1"
 	accessKeyID  = "ASIAQLAMBDATEST00001"
@@ -59,6 +59,7 @@ const (
 type function struct {
 	id      string // logical id in template.yaml
 	pkg     string
+	tags    string            // build tags besides lambda.norpc
 	timeout int               // seconds
 	vars    map[string]string // Environment.Variables, less TABLE_NAME and the endpoints
 }
@@ -71,7 +72,15 @@ var (
 	sweepFunction = function{id: "SweepFunction", pkg: "./functions/sweep", timeout: 240,
 		vars: map[string]string{"LINK_KEYS_PARAMETER": keysParam, "BASE_URL": apiOrigin, "SES_CONFIGURATION_SET": "pbm-mail"}}
 	bouncesFunction = function{id: "BouncesFunction", pkg: "./functions/bounces", timeout: 10}
-	helloFunction   = function{id: "HelloFunction", pkg: "./functions/internal/lambdatest/testdata/hello", timeout: 3}
+	// The hello worlds the functions' cold starts are measured beside
+	// (testdata/hello): each loads the SDK's configuration and makes the
+	// SDK clients of the function it stands beside, and answers the same
+	// kind of event; helloFunction links no SDK at all.
+	helloFunction        = function{id: "HelloFunction", pkg: "./functions/internal/lambdatest/testdata/hello", timeout: 3}
+	helloAPIFunction     = function{id: "HelloApiFunction", pkg: helloFunction.pkg, tags: "hello_api", timeout: 3}
+	helloNotifyFunction  = function{id: "HelloNotifyFunction", pkg: helloFunction.pkg, tags: "hello_notify", timeout: 3}
+	helloSweepFunction   = function{id: "HelloSweepFunction", pkg: helloFunction.pkg, tags: "hello_sweep", timeout: 3}
+	helloBouncesFunction = function{id: "HelloBouncesFunction", pkg: helloFunction.pkg, tags: "hello_bounces", timeout: 3}
 )
 
 // world is what one test's functions run against: a table of their own on
@@ -83,7 +92,7 @@ type world struct {
 	db    *dynamodb.Client
 	store *dynamostore.Store
 	keys  *linksign.Keyring
-	ssm   *ssmServer
+	ssm   *testenv.Secrets // SSM's stand-in, holding the keyring
 	ses   string
 	tag   string    // unique to the test, in the mail addresses it uses
 	rand  io.Reader // the seeds and ids of the games the test makes itself
@@ -94,11 +103,10 @@ type world struct {
 
 func newWorld(t *testing.T) *world {
 	t.Helper()
-	client := testenv.DynamoClient(t, testenv.Dynalite(t))
-	db := testenv.SDKDynamoClient(t, testenv.Dynalite(t))
+	db := testenv.DynamoClient(t, testenv.Dynalite(t))
 	tag := randomHex(4)
 	table := "lambdatest-" + tag
-	if err := dynamostore.CreateTable(context.Background(), client, table); err != nil {
+	if err := dynamostore.CreateTable(context.Background(), db, table); err != nil {
 		t.Fatalf("create table: %v", err)
 	}
 	secret := make([]byte, 32)
@@ -109,8 +117,8 @@ func newWorld(t *testing.T) *world {
 		t.Fatal(err)
 	}
 	return &world{
-		t: t, table: table, db: db, store: dynamostore.New(client, table), keys: keys,
-		ssm:  newSSMServer(t, map[string]string{keysParam: keyring}),
+		t: t, table: table, db: db, store: dynamostore.New(db, table), keys: keys,
+		ssm:  testenv.NewSecrets(t, roleCredentials, region, map[string]string{keysParam: keyring}),
 		ses:  testenv.SESLocal(t),
 		tag:  tag,
 		rand: testenv.Rand(t.Name()),
@@ -172,7 +180,7 @@ func (w *world) iamChecked(f function) map[string]string {
 	direct := map[string]string{
 		"AWS_ENDPOINT_URL_DYNAMODB": testenv.Dynalite(t),
 		"AWS_ENDPOINT_URL_SESV2":    w.ses,
-		"AWS_ENDPOINT_URL_SSM":      w.ssm.url,
+		"AWS_ENDPOINT_URL_SSM":      w.ssm.URL,
 	}
 	if f.id == helloFunction.id {
 		return direct
@@ -320,7 +328,7 @@ func build(t *testing.T, f function) string {
 		t.Fatal(err)
 	}
 	out := filepath.Join(t.TempDir(), "bootstrap")
-	cmd := exec.Command("go", "build", "-tags", "lambda.norpc", "-trimpath", "-ldflags", "-s -w", "-o", out, f.pkg)
+	cmd := exec.Command("go", "build", "-tags", strings.TrimSpace("lambda.norpc "+f.tags), "-trimpath", "-ldflags", "-s -w", "-o", out, f.pkg)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOOS="+runtime.GOOS, "GOARCH="+runtime.GOARCH)
 	t0 := time.Now()
@@ -331,7 +339,7 @@ func build(t *testing.T, f function) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("built %s: %.1f MB in %v", f.pkg, float64(st.Size())/1e6, time.Since(t0).Round(time.Millisecond))
+	t.Logf("built %s %s: %.1f MB in %v", f.pkg, f.tags, float64(st.Size())/1e6, time.Since(t0).Round(time.Millisecond))
 	return out
 }
 
@@ -493,6 +501,15 @@ func (w *tail) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return string(w.b)
+}
+
+// roleCredentials are the function role's credentials Lambda puts in the
+// environment.
+var roleCredentials = aws.Credentials{AccessKeyID: accessKeyID, SecretAccessKey: secretKey, SessionToken: sessionToken}
+
+func randomUUID() string {
+	h := randomHex(16)
+	return h[:8] + "-" + h[8:12] + "-" + h[12:16] + "-" + h[16:20] + "-" + h[20:]
 }
 
 func randomHex(n int) string {

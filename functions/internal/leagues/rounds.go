@@ -20,11 +20,17 @@ import (
 // service.SweepWorkers at a time; an error of one does not stop the
 // others.
 func (s *Service) Sweep(ctx context.Context, now time.Time) error {
+	_, err := s.SweepDue(ctx, now)
+	return err
+}
+
+// SweepDue is Sweep, and says how many leagues were due.
+func (s *Service) SweepDue(ctx context.Context, now time.Time) (int, error) {
 	ids, err := s.store.LeaguesWaking(ctx, now.Unix())
 	if err != nil {
-		return fmt.Errorf("leagues due: %w", err)
+		return 0, fmt.Errorf("leagues due: %w", err)
 	}
-	return service.ForEach(ctx, ids, func(ctx context.Context, id string) error {
+	return len(ids), service.ForEach(ctx, ids, func(ctx context.Context, id string) error {
 		if err := s.sweepLeague(ctx, id, now); err != nil {
 			s.log.ErrorContext(ctx, "league sweep", "league", id, "err", err)
 			return fmt.Errorf("league %s: %w", id, err)

@@ -239,17 +239,36 @@ func (n *Notifier) queue(ctx context.Context, rec *service.Record, m service.Mai
 const DigestAge = 24 * time.Hour
 
 // SendDigests sends their digest to the players whose oldest queued item
-// is at least DigestAge old at now. A digest that fails to send is queued
-// again for the next sweep; one refused for good, or for a player who has
-// since been suppressed, unsubscribed or chosen turns only, is dropped.
+// is at least DigestAge old at now (DigestsDue, then SendDigestsTo).
 func (n *Notifier) SendDigests(ctx context.Context, now time.Time) error {
+	emails, err := n.DigestsDue(ctx, now)
+	if err != nil {
+		return err
+	}
+	return n.SendDigestsTo(ctx, emails)
+}
+
+// DigestsDue lists the players whose oldest queued item is at least
+// DigestAge old at now. An item queued later starts a digest that is not
+// due yet, so the list can be read before the work that queues items
+// (the sweep reads it beside its ticks) and sent after it.
+func (n *Notifier) DigestsDue(ctx context.Context, now time.Time) ([]string, error) {
 	if n.Players == nil {
-		return nil
+		return nil, nil
 	}
 	emails, err := n.Players.DigestsDue(ctx, now.Add(-DigestAge).Unix())
 	if err != nil {
-		return fmt.Errorf("digests: %w", err)
+		return nil, fmt.Errorf("digests: %w", err)
 	}
+	return emails, nil
+}
+
+// SendDigestsTo sends their digest to the players of emails, all that is
+// queued for each at the time. A digest that fails to send is queued
+// again for the next sweep; one refused for good, or for a player who
+// has since been suppressed, unsubscribed or chosen turns only, is
+// dropped.
+func (n *Notifier) SendDigestsTo(ctx context.Context, emails []string) error {
 	var errs []error
 	for _, email := range emails {
 		if err := n.sendDigest(ctx, email); err != nil {

@@ -12,6 +12,7 @@ import (
 	// The link keys' read starts at package init, before main.
 	_ "github.com/pbmgames/pbm/functions/internal/wiring/lambdaenv/earlykeys"
 	"github.com/pbmgames/pbm/infra/config"
+	"github.com/pbmgames/pbm/infra/linkkeys"
 )
 
 // Role is what a Lambda function needs from its environment besides its
@@ -37,13 +38,14 @@ func MailRole(mail func(aws.Config, config.Config) *Mail) Role {
 }
 
 // Lambda wires a Lambda function from its environment (lambdaenv.Load:
-// the configuration, the link keys read on the side, the mail settings,
-// the AWS clients, the DynamoDB table as the store): the service and, for
+// the configuration, the link keys read on the side from SSM or Secrets
+// Manager by package linkkeys, the mail settings, the AWS SDK's
+// configuration, the DynamoDB table as the store): the service and, for
 // a MailRole, the notifier. Built once, at init, and reused by every
 // invocation. Mail is never sent right after a commit here: the table's
 // stream feeds the notify function.
 func Lambda(ctx context.Context, log *slog.Logger, role Role) (*App, error) {
-	env, err := lambdaenv.Load(ctx, log, role.need)
+	env, err := lambdaenv.Load(ctx, log, role.need, linkkeys.ReadFunc)
 	if err != nil {
 		return nil, err
 	}

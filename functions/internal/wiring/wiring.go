@@ -214,17 +214,48 @@ type Web struct {
 func (a *App) Web() Web { return Web{BaseURL: a.baseURL, MailboxURL: a.mailboxURL, Extra: a.extra} }
 
 // Sweep does what the clock asks, as the scheduled sweep function does
-// in AWS and the local run's ticker locally: plays the defaults of missed
-// deadlines and mails the reminders that are due (P-4), sends whatever
-// mail is still pending, and the daily digests due at now; first it
-// starts and closes the leagues' rounds that are due and sends their mail
-// (leagues.Service.Sweep), so a round's new games are ticked at once.
+// in AWS and the local run's ticker locally: starts and closes the
+// leagues' rounds that are due and sends their mail
+// (leagues.Service.Sweep), plays the defaults of missed deadlines and
+// mails the reminders that are due (P-4), sends whatever mail is still
+// pending, and the daily digests due at now.
+//
+// The leagues, the games due and the list of the digests due are read
+// at once, each on a goroutine of its own: a sweep with nothing to do
+// is then two round trips to the table (the games due, then the mail
+// pending), not four. A round the leagues' sweep starts has new games,
+// due at once: when a league was due, the games due are read again
+// after it, so that they are ticked in the same sweep. A digest that the
+// ticks start is not due yet; the digests due are sent last, with what
+// the ticks and the drain queued in them.
 func (a *App) Sweep(ctx context.Context, now time.Time) error {
 	if a.Notifier == nil {
 		return errors.New("sweep: this deployment sends no mail")
 	}
-	leagueErr := a.Leagues.Sweep(ctx, now)
+	type listed struct {
+		emails []string
+		err    error
+	}
+	digests := make(chan listed, 1)
+	go func() {
+		emails, err := a.Notifier.DigestsDue(ctx, now)
+		digests <- listed{emails, err}
+	}()
+	type swept struct {
+		leagues int
+		err     error
+	}
+	leagues := make(chan swept, 1)
+	go func() {
+		n, err := a.Leagues.SweepDue(ctx, now)
+		leagues <- swept{n, err}
+	}()
 	_, streamed, tickErr := a.Service.TickDue(ctx)
+	league := <-leagues
+	if league.leagues > 0 {
+		_, more, err := a.Service.TickDue(ctx)
+		streamed, tickErr = append(streamed, more...), errors.Join(tickErr, err)
+	}
 	// The games just ticked have fresh mail, and those handed out will
 	// have it: the stream's notifier's. The drain of pending mail would
 	// read each again only to leave it (or, for one handed out, could
@@ -237,7 +268,13 @@ func (a *App) Sweep(ctx context.Context, now time.Time) error {
 		ids, err := a.Store.PendingOutbox(ctx)
 		return slices.DeleteFunc(ids, func(id string) bool { return fresh[id] }), err
 	}
-	return errors.Join(leagueErr, tickErr, a.Notifier.Sweep(ctx, pending), a.Notifier.SendDigests(ctx, now))
+	drainErr := a.Notifier.Sweep(ctx, pending)
+	due := <-digests
+	digestErr := due.err
+	if digestErr == nil {
+		digestErr = a.Notifier.SendDigestsTo(ctx, due.emails)
+	}
+	return errors.Join(league.err, tickErr, drainErr, digestErr)
 }
 
 // Close closes what the deployment opened (Parts.Closers).

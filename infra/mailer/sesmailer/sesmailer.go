@@ -3,11 +3,9 @@
 // inline attachments, one-click List-Unsubscribe (RFC 8058), a
 // configuration set and message tags for SES events (SPEC §4).
 //
-// It calls SendEmail through package awsapi (a signed REST-JSON request,
-// the SDK's endpoint and retries) with request types of its own rather
-// than through the SDK's sesv2 client: importing service/sesv2 ran its
-// schema registry's init, 0.79 ms, at every cold start of the functions
-// that send mail (GODEBUG=inittrace=1; see package awsapi).
+// It sends through the AWS SDK's SES v2 client (service/sesv2), and tells
+// a refusal of the message from a failure worth retrying by the SDK's
+// typed errors (IsPermanent).
 package sesmailer
 
 import (
@@ -22,9 +20,11 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2/types"
+	"github.com/aws/smithy-go"
 
-	"github.com/pbmgames/pbm/infra/awsapi"
-	"github.com/pbmgames/pbm/infra/config"
 	"github.com/pbmgames/pbm/infra/mailer"
 )
 
@@ -32,33 +32,19 @@ const charset = "UTF-8"
 
 // Sender sends messages through SES. It is safe for concurrent use.
 type Sender struct {
-	client *awsapi.Client
+	client *sesv2.Client
 	from   string
 	cfgSet string
 }
 
 var _ mailer.Sender = (*Sender)(nil)
 
-// New returns a Sender that sends through client (NewClient) from the
-// address from (a verified SES identity, optionally with a display name:
-// "PBM <noreply@pbm.example>") with the configuration set
-// configurationSet, if not empty.
-func New(client *awsapi.Client, from, configurationSet string) *Sender {
+// New returns a Sender that sends through client (sesv2.NewFromConfig of
+// the function's AWS configuration) from the address from (a verified SES
+// identity, optionally with a display name: "PBM <noreply@pbm.example>")
+// with the configuration set configurationSet, if not empty.
+func New(client *sesv2.Client, from, configurationSet string) *Sender {
 	return &Sender{client: client, from: from, cfgSet: configurationSet}
-}
-
-// NewClient returns an SES v2 client with the region, credentials,
-// endpoint (AWS_ENDPOINT_URL_SESV2, AWS_ENDPOINT_URL, else the region's)
-// and HTTP client of cfg; optFns adjust its options.
-func NewClient(cfg aws.Config, optFns ...func(*awsapi.Options)) *awsapi.Client {
-	return awsapi.New(cfg, awsapi.SESv2, optFns...)
-}
-
-// NewLocalClient returns an SES v2 client for a local server at endpoint
-// ("http://127.0.0.1:P", e.g. aws-ses-v2-local), with dummy credentials
-// and region us-east-1; optFns adjust its options.
-func NewLocalClient(endpoint string, optFns ...func(*awsapi.Options)) *awsapi.Client {
-	return NewClient(config.LocalAWS(endpoint), optFns...)
 }
 
 // ErrInvalid marks a message that cannot be sent as it is (no sender or
@@ -70,7 +56,7 @@ var ErrInvalid = errors.New("invalid message")
 func (s *Sender) Send(ctx context.Context, m mailer.Message) error {
 	in, err := s.input(m)
 	if err == nil {
-		err = s.client.REST(ctx, "SendEmail", http.MethodPost, "/v2/email/outbound-emails", in, nil)
+		_, err = s.client.SendEmail(ctx, in)
 	}
 	if err != nil {
 		return fmt.Errorf("sesmailer: send %s to %s: %w", m.ID, m.To, err)
@@ -78,43 +64,8 @@ func (s *Sender) Send(ctx context.Context, m mailer.Message) error {
 	return nil
 }
 
-// The members of SendEmail's input that are sent, as SES v2 names them.
-type (
-	sendEmailInput struct {
-		FromEmailAddress     string
-		Destination          destination
-		Content              emailContent
-		EmailTags            []MessageTag `json:",omitempty"`
-		ConfigurationSetName string       `json:",omitempty"`
-	}
-	destination  struct{ ToAddresses []string }
-	emailContent struct{ Simple *message }
-	message      struct {
-		Subject     content
-		Body        body
-		Headers     []messageHeader `json:",omitempty"`
-		Attachments []attachment    `json:",omitempty"`
-	}
-	content struct{ Data, Charset string }
-	body    struct {
-		Text *content `json:",omitempty"`
-		Html *content `json:",omitempty"`
-	}
-	messageHeader struct{ Name, Value string }
-	attachment    struct {
-		FileName                string
-		RawContent              []byte // base64 in the JSON
-		ContentType             string
-		ContentDisposition      string
-		ContentId               string
-		ContentTransferEncoding string
-	}
-	// MessageTag is a tag of a message for SES events.
-	MessageTag struct{ Name, Value string }
-)
-
 // input builds the SendEmail request for m.
-func (s *Sender) input(m mailer.Message) (*sendEmailInput, error) {
+func (s *Sender) input(m mailer.Message) (*sesv2.SendEmailInput, error) {
 	if strings.TrimSpace(s.from) == "" {
 		return nil, fmt.Errorf("%w: no From address configured", ErrInvalid)
 	}
@@ -130,12 +81,12 @@ func (s *Sender) input(m mailer.Message) (*sendEmailInput, error) {
 		return nil, fmt.Errorf("%w: no subject", ErrInvalid)
 	}
 
-	msg := &message{Subject: content{Data: m.Subject, Charset: charset}}
+	msg := &types.Message{Subject: content(m.Subject), Body: &types.Body{}}
 	if m.Text != "" {
-		msg.Body.Text = &content{Data: m.Text, Charset: charset}
+		msg.Body.Text = content(m.Text)
 	}
 	if m.HTML != "" {
-		msg.Body.Html = &content{Data: m.HTML, Charset: charset}
+		msg.Body.Html = content(m.HTML)
 	}
 	for i, p := range m.Inline {
 		att, err := inlineAttachment(p)
@@ -148,18 +99,26 @@ func (s *Sender) input(m mailer.Message) (*sendEmailInput, error) {
 		if !headerSafe(m.Unsubscribe) || strings.ContainsAny(m.Unsubscribe, "<> ") {
 			return nil, fmt.Errorf("%w: unsubscribe URL is not a plain ASCII URL", ErrInvalid)
 		}
-		msg.Headers = []messageHeader{
-			{Name: "List-Unsubscribe", Value: "<" + m.Unsubscribe + ">"},
-			{Name: "List-Unsubscribe-Post", Value: "List-Unsubscribe=One-Click"},
+		msg.Headers = []types.MessageHeader{
+			{Name: aws.String("List-Unsubscribe"), Value: aws.String("<" + m.Unsubscribe + ">")},
+			{Name: aws.String("List-Unsubscribe-Post"), Value: aws.String("List-Unsubscribe=One-Click")},
 		}
 	}
-	return &sendEmailInput{
-		FromEmailAddress:     from,
-		Destination:          destination{ToAddresses: []string{to}},
-		Content:              emailContent{Simple: msg},
-		EmailTags:            Tags(m.Tags),
-		ConfigurationSetName: s.cfgSet,
-	}, nil
+	in := &sesv2.SendEmailInput{
+		FromEmailAddress: aws.String(from),
+		Destination:      &types.Destination{ToAddresses: []string{to}},
+		Content:          &types.EmailContent{Simple: msg},
+		EmailTags:        Tags(m.Tags),
+	}
+	if s.cfgSet != "" {
+		in.ConfigurationSetName = aws.String(s.cfgSet)
+	}
+	return in, nil
+}
+
+// content is a part's text, in UTF-8.
+func content(s string) *types.Content {
+	return &types.Content{Data: aws.String(s), Charset: aws.String(charset)}
 }
 
 // encodeAddress checks one address and returns it in the form SES takes:
@@ -177,12 +136,12 @@ func encodeAddress(s string) (string, error) {
 
 // inlineAttachment turns an inline picture into an INLINE attachment that the
 // HTML part shows as cid:<ContentID>.
-func inlineAttachment(p mailer.Inline) (attachment, error) {
+func inlineAttachment(p mailer.Inline) (types.Attachment, error) {
 	if p.ContentID == "" || !headerSafe(p.ContentID) || strings.ContainsAny(p.ContentID, "<> ") {
-		return attachment{}, fmt.Errorf("content id %q is not a plain ASCII token", p.ContentID)
+		return types.Attachment{}, fmt.Errorf("content id %q is not a plain ASCII token", p.ContentID)
 	}
 	if len(p.Data) == 0 {
-		return attachment{}, fmt.Errorf("%s has no data", p.ContentID)
+		return types.Attachment{}, fmt.Errorf("%s has no data", p.ContentID)
 	}
 	ctype := p.ContentType
 	if ctype == "" {
@@ -195,13 +154,13 @@ func inlineAttachment(p mailer.Inline) (attachment, error) {
 			name += exts[0]
 		}
 	}
-	return attachment{
-		FileName:                name,
+	return types.Attachment{
+		FileName:                aws.String(name),
 		RawContent:              p.Data,
-		ContentType:             ctype,
-		ContentDisposition:      "INLINE",
-		ContentId:               p.ContentID,
-		ContentTransferEncoding: "BASE64",
+		ContentType:             aws.String(ctype),
+		ContentDisposition:      types.AttachmentContentDispositionInline,
+		ContentId:               aws.String(p.ContentID),
+		ContentTransferEncoding: types.AttachmentContentTransferEncodingBase64,
 	}, nil
 }
 
@@ -223,14 +182,14 @@ const maxTagLen = 256
 // allows only ASCII letters, digits, '_' and '-' in names and values, at
 // most 256 of them: every other character becomes '_' and longer ones are
 // cut. A tag whose name or value ends up empty is left out.
-func Tags(tags map[string]string) []MessageTag {
-	var out []MessageTag
+func Tags(tags map[string]string) []types.MessageTag {
+	var out []types.MessageTag
 	for _, k := range slices.Sorted(maps.Keys(tags)) {
 		name, value := SanitizeTag(k), SanitizeTag(tags[k])
 		if name == "" || value == "" {
 			continue
 		}
-		out = append(out, MessageTag{Name: name, Value: value})
+		out = append(out, types.MessageTag{Name: aws.String(name), Value: aws.String(value)})
 	}
 	return out
 }
@@ -252,40 +211,33 @@ func SanitizeTag(s string) string {
 	return b.String()
 }
 
-// permanentCodes are the SES errors that refuse the message itself: sending
-// it again fails the same way. (Paused sending, a suspended account, an
-// unverified MAIL FROM domain or a missing configuration set are problems
-// of the account, fixed there; the mail waits for the fix.)
-var permanentCodes = map[string]bool{
-	"MessageRejected":        true, // e.g. an unverified recipient in the sandbox, a virus
-	"BadRequestException":    true, // e.g. a malformed address, a header SES refuses
-	"ValidationException":    true,
-	"SerializationException": true,
-}
-
 // IsPermanent reports whether err means this message will never be
-// accepted as it is (an invalid or refused message or recipient), so it
-// should not be retried; other errors (throttling, network, server
-// errors, account problems) are transient.
+// accepted as it is, so it should not be retried: an invalid message
+// (ErrInvalid), SES's MessageRejected (an unverified recipient in the
+// sandbox, a virus) or BadRequestException (a malformed address, a
+// header SES refuses), or a 400 answer that names no error SES's model
+// knows (as a local server answers a request it refuses). Every other
+// error is transient: throttling (TooManyRequestsException,
+// LimitExceededException), network and server errors, and the problems
+// of the account that are mended there while the mail waits
+// (SendingPausedException, AccountSuspendedException,
+// MailFromDomainNotVerifiedException, a missing configuration set's
+// NotFoundException). The errors are told apart by their types.
 func IsPermanent(err error) bool {
 	if err == nil {
 		return false
 	}
-	if errors.Is(err, ErrInvalid) {
+	var (
+		rejected *types.MessageRejected
+		bad      *types.BadRequestException
+		unknown  *smithy.GenericAPIError
+		resp     *awshttp.ResponseError
+	)
+	switch {
+	case errors.Is(err, ErrInvalid), errors.As(err, &rejected), errors.As(err, &bad):
 		return true
+	case errors.As(err, &unknown) && errors.As(err, &resp):
+		return resp.HTTPStatusCode() == http.StatusBadRequest
 	}
-	// The service's error (awsapi.APIError, or an SDK error where a test
-	// makes one).
-	var api interface{ ErrorCode() string }
-	if !errors.As(err, &api) {
-		return false
-	}
-	if permanentCodes[api.ErrorCode()] {
-		return true
-	}
-	// A bare 400 that names no error (as a local server answers a request
-	// it refuses) is a bad request too: awsapi then gives the status's
-	// text as the code.
-	var ae *awsapi.APIError
-	return errors.As(err, &ae) && ae.Status == http.StatusBadRequest && ae.Code == http.StatusText(http.StatusBadRequest)
+	return false
 }

@@ -20,9 +20,12 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 	"github.com/aws/aws-sdk-go-v2/service/sesv2/types"
+	"github.com/aws/smithy-go"
+	smithyhttp "github.com/aws/smithy-go/transport/http"
 
-	"github.com/pbmgames/pbm/infra/awsapi"
 	"github.com/pbmgames/pbm/infra/mailer"
 	"github.com/pbmgames/pbm/infra/mailer/sesmailer"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -125,7 +128,7 @@ func ctx(t *testing.T) context.Context {
 
 func TestSendArrivesAsSent(t *testing.T) {
 	st, ep := newStore(t)
-	s := sesmailer.New(sesmailer.NewLocalClient(ep), "Игры по почте <noreply@pbm.example>", "pbm-mail")
+	s := sesmailer.New(testenv.SESClient(t, ep), "Игры по почте <noreply@pbm.example>", "pbm-mail")
 	pic := pngPicture(t)
 	msg := mailer.Message{
 		ID:          "g1/m1",
@@ -220,7 +223,7 @@ func (r *recorder) Do(req *http.Request) (*http.Response, error) {
 func TestRequest(t *testing.T) {
 	st, ep := newStore(t)
 	rec := &recorder{}
-	client := sesmailer.NewLocalClient(ep, func(o *awsapi.Options) { o.HTTPClient = rec })
+	client := testenv.SESClient(t, ep, func(o *sesv2.Options) { o.HTTPClient = rec })
 	s := sesmailer.New(client, "noreply@pbm.example", "pbm-mail")
 	err := s.Send(ctx(t), mailer.Message{
 		ID: "g1/m2", To: "bob@example.org", Subject: "s", Text: "t",
@@ -267,7 +270,7 @@ func TestRequest(t *testing.T) {
 
 func TestNoFromFailsClearly(t *testing.T) {
 	st, ep := newStore(t)
-	s := sesmailer.New(sesmailer.NewLocalClient(ep), "", "")
+	s := sesmailer.New(testenv.SESClient(t, ep), "", "")
 	err := s.Send(ctx(t), mailer.Message{ID: "g1/m3", To: "bob@example.org", Subject: "s", Text: "t"})
 	if err == nil {
 		t.Fatal("send without From succeeded")
@@ -285,7 +288,7 @@ func TestNoFromFailsClearly(t *testing.T) {
 
 func TestInvalidMessages(t *testing.T) {
 	_, ep := newStore(t)
-	s := sesmailer.New(sesmailer.NewLocalClient(ep), "noreply@pbm.example", "")
+	s := sesmailer.New(testenv.SESClient(t, ep), "noreply@pbm.example", "")
 	for name, m := range map[string]mailer.Message{
 		"no recipient":     {Subject: "s", Text: "t"},
 		"bad recipient":    {To: "not an address", Subject: "s", Text: "t"},
@@ -303,7 +306,7 @@ func TestInvalidMessages(t *testing.T) {
 
 func TestServerRefusalIsPermanent(t *testing.T) {
 	st, ep := newStore(t)
-	s := sesmailer.New(sesmailer.NewLocalClient(ep), "noreply@pbm.example", "")
+	s := sesmailer.New(testenv.SESClient(t, ep), "noreply@pbm.example", "")
 	// No body at all: the server answers 400.
 	err := s.Send(ctx(t), mailer.Message{ID: "g1/m4", To: "bob@example.org", Subject: "s"})
 	if err == nil {
@@ -327,7 +330,7 @@ func TestUnreachableIsTransient(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	client := sesmailer.NewLocalClient("http://"+addr, func(o *awsapi.Options) { o.MaxAttempts = 1 })
+	client := testenv.SESClient(t, "http://"+addr, func(o *sesv2.Options) { o.RetryMaxAttempts = 1 })
 	err = sesmailer.New(client, "noreply@pbm.example", "").Send(ctx(t), mailer.Message{To: "bob@example.org", Subject: "s", Text: "t"})
 	if err == nil {
 		t.Fatal("send to a closed port succeeded")
@@ -337,22 +340,34 @@ func TestUnreachableIsTransient(t *testing.T) {
 	}
 }
 
+// TestIsPermanent: the SDK's errors as its client gives them (an
+// operation error around the HTTP answer's error around the service's).
 func TestIsPermanent(t *testing.T) {
-	wrap := func(err error) error { return fmt.Errorf("sesmailer: send x: %w", err) }
+	answered := func(status int, err error) error {
+		return &awshttp.ResponseError{ResponseError: &smithyhttp.ResponseError{
+			Response: &smithyhttp.Response{Response: &http.Response{StatusCode: status}}, Err: err}}
+	}
+	wrap := func(err error) error {
+		return fmt.Errorf("sesmailer: send x: %w", &smithy.OperationError{ServiceID: "SESv2", OperationName: "SendEmail", Err: err})
+	}
 	for _, c := range []struct {
 		err  error
 		want bool
 	}{
 		{nil, false},
-		{wrap(&types.MessageRejected{Message: aws.String("Email address is not verified.")}), true},
-		{wrap(&types.BadRequestException{Message: aws.String("Illegal address")}), true},
-		{wrap(&types.TooManyRequestsException{}), false},
-		{wrap(&types.LimitExceededException{}), false},
-		{wrap(&types.SendingPausedException{}), false},
-		{wrap(&types.AccountSuspendedException{}), false},
-		{wrap(&types.MailFromDomainNotVerifiedException{}), false},
-		{wrap(&types.NotFoundException{}), false},
-		{wrap(&types.InternalServiceErrorException{}), false},
+		{wrap(answered(400, &types.MessageRejected{Message: aws.String("Email address is not verified.")})), true},
+		{wrap(answered(400, &types.BadRequestException{Message: aws.String("Illegal address")})), true},
+		{wrap(answered(429, &types.TooManyRequestsException{})), false},
+		{wrap(answered(400, &types.LimitExceededException{})), false},
+		{wrap(answered(400, &types.SendingPausedException{})), false},
+		{wrap(answered(400, &types.AccountSuspendedException{})), false},
+		{wrap(answered(400, &types.MailFromDomainNotVerifiedException{})), false},
+		{wrap(answered(404, &types.NotFoundException{})), false},
+		{wrap(answered(500, &types.InternalServiceErrorException{})), false},
+		{wrap(answered(400, &smithy.GenericAPIError{Code: "ValidationException"})), true},
+		{wrap(answered(400, &smithy.GenericAPIError{Code: "UnknownError"})), true},
+		{wrap(answered(503, &smithy.GenericAPIError{Code: "UnknownError"})), false},
+		{wrap(&smithy.GenericAPIError{Code: "MessageRejected"}), false}, // a code alone, no answer: not matched by name
 		{wrap(context.DeadlineExceeded), false},
 		{wrap(&retry.MaxAttemptsError{Attempt: 3, Err: errors.New("connection refused")}), false},
 		{wrap(sesmailer.ErrInvalid), true},

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -15,9 +17,9 @@ var (
 	_ store.BatchSentGetter = (*Store)(nil)
 )
 
-// GetGames reads the games with one consistent BatchGetItem, and another
-// for whatever DynamoDB left unprocessed (it may, under load), until none
-// is left.
+// GetGames reads the games with one consistent BatchGetItem, and more
+// for whatever DynamoDB left unprocessed (it may, under load), after a
+// backoff, a bounded number of times (BatchRetry).
 func (s *Store) GetGames(ctx context.Context, ids []string) (map[string]store.Game, error) {
 	games, _, err := s.getBatch(ctx, ids, store.MaxBatch, false)
 	return games, err
@@ -31,12 +33,12 @@ func (s *Store) GetGamesSent(ctx context.Context, ids []string) (map[string]stor
 
 // getBatch reads the games of ids, at most most of them, and their
 // markers if withSent, with consistent BatchGetItems until none is left
-// unprocessed.
+// unprocessed or the retries run out.
 func (s *Store) getBatch(ctx context.Context, ids []string, most int, withSent bool) (map[string]store.Game, map[string]store.Sent, error) {
 	if len(ids) > most {
 		return nil, nil, fmt.Errorf("dynamostore: get %d games at once, at most %d", len(ids), most)
 	}
-	keys := make([]ddb.Item, 0, 2*len(ids))
+	keys := make([]attrMap, 0, 2*len(ids))
 	seen := map[string]bool{}
 	for _, id := range ids {
 		if id != "" && !seen[id] {
@@ -52,34 +54,52 @@ func (s *Store) getBatch(ctx context.Context, ids []string, most int, withSent b
 	if withSent {
 		markers = make(map[string]store.Sent, len(seen))
 	}
-	for len(keys) > 0 {
-		out, err := s.client.BatchGetItem(ctx, &ddb.BatchGetItemInput{RequestItems: map[string]ddb.KeysAndAttributes{
-			s.table: {Keys: keys, ConsistentRead: true},
+	if len(keys) == 0 {
+		return games, markers, nil
+	}
+	what := fmt.Sprintf("get %d games", len(seen))
+	left := len(keys)
+	err := s.batch.run(ctx, "keys", func() int { return left }, func() error {
+		out, err := s.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			s.table: {Keys: keys, ConsistentRead: aws.Bool(true)},
 		}})
 		if err != nil {
-			return nil, nil, fmt.Errorf("dynamostore: get %d games: %w", len(seen), err)
+			return err
 		}
 		for _, it := range out.Responses[s.table] {
-			pk, okPK := it[AttrPK].(ddb.S)
-			sk, okSK := it[AttrSK].(ddb.S)
-			if !okPK || !okSK || !strings.HasPrefix(string(pk), gamePrefix) {
-				return nil, nil, fmt.Errorf("dynamostore: get games: unexpected item %v", it[AttrPK])
-			}
-			id := strings.TrimPrefix(string(pk), gamePrefix)
-			a := attrs{item: it}
-			switch string(sk) {
-			case gameSK:
-				games[id] = decodeGame(id, &a)
-			case sentSK:
-				markers[id] = store.Sent{GameID: id, Version: a.num(AttrVer), Body: a.bin(AttrBody)} // as GetSent reads it
-			default:
-				return nil, nil, fmt.Errorf("dynamostore: get games: unexpected item %s %s", pk, sk)
-			}
-			if a.err != nil {
-				return nil, nil, fmt.Errorf("dynamostore: get game %s (%s): %w", id, sk, a.err)
+			if err := decodeBatchItem(it, games, markers); err != nil {
+				return err
 			}
 		}
 		keys = out.UnprocessedKeys[s.table].Keys
+		left = len(keys)
+		return nil
+	})
+	if err != nil {
+		return nil, nil, fmt.Errorf("dynamostore: %s: %w", what, err)
 	}
 	return games, markers, nil
+}
+
+// decodeBatchItem reads a game or a sent marker a batch read returned
+// into games or markers.
+func decodeBatchItem(it attrMap, games map[string]store.Game, markers map[string]store.Sent) error {
+	pk, sk := sAttr(it, AttrPK), sAttr(it, AttrSK)
+	id, ok := strings.CutPrefix(pk, gamePrefix)
+	if !ok {
+		return fmt.Errorf("unexpected item %q", pk)
+	}
+	a := attrs{item: it}
+	switch {
+	case sk == gameSK:
+		games[id] = decodeGame(id, &a)
+	case sk == sentSK && markers != nil:
+		markers[id] = store.Sent{GameID: id, Version: a.num(AttrVer), Body: a.bin(AttrBody)} // as GetSent reads it
+	default:
+		return fmt.Errorf("unexpected item %s %s", pk, sk)
+	}
+	if a.err != nil {
+		return fmt.Errorf("game %s (%s): %w", id, sk, a.err)
+	}
+	return nil
 }

@@ -39,11 +39,13 @@
 // DynamoDB deletes them once expired, and every read checks the expiry
 // too, so that dynalite, which deletes nothing, behaves the same.
 //
-// The store calls DynamoDB through package ddb, a small client of its
-// own, not the SDK's: importing the SDK's dynamodb or its types package
-// alone costs every cold start its schema registry's init (see package
-// awsapi for the figures). Tests that look at the table apart from the
-// store may use the SDK (testenv.SDKDynamoClient).
+// The store calls DynamoDB through the SDK's client (service/dynamodb):
+// its endpoint rules, retries, credentials, typed errors and middleware.
+// Its expressions are constant strings with fixed placeholders, so the
+// SDK's expression builder, which would make the same strings anew at
+// each call, is not used; attribute values are built and read as the
+// SDK's types, and the one nested value, a queued digest item, through
+// the SDK's attributevalue marshaller.
 package dynamostore
 
 import (
@@ -54,10 +56,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbmgames/pbm/infra/awsapi"
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
 
-	"github.com/pbmgames/pbm/infra/config"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -117,8 +120,33 @@ const (
 // Store is a store.Store on one DynamoDB table. It is safe for concurrent
 // use.
 type Store struct {
-	client *ddb.Client
+	client client
 	table  string
+	// batch bounds the retries of what a batch leaves unprocessed.
+	batch retryPolicy
+}
+
+// client is the SDK client's operations the store makes, held as
+// functions (its method values) rather than as the *dynamodb.Client: a
+// field of the client's type, in a type converted to an interface, keeps
+// every one of the client's 63 operations and their serialisers in each
+// binary that calls methods by reflection (text/template does): 1.4 MB
+// of the api and notify functions' 19.2 MB.
+type client struct {
+	GetItem        func(context.Context, *dynamodb.GetItemInput, ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
+	PutItem        func(context.Context, *dynamodb.PutItemInput, ...func(*dynamodb.Options)) (*dynamodb.PutItemOutput, error)
+	UpdateItem     func(context.Context, *dynamodb.UpdateItemInput, ...func(*dynamodb.Options)) (*dynamodb.UpdateItemOutput, error)
+	Query          queryFunc
+	BatchGetItem   func(context.Context, *dynamodb.BatchGetItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchGetItemOutput, error)
+	BatchWriteItem func(context.Context, *dynamodb.BatchWriteItemInput, ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error)
+}
+
+// queryFunc is the client's Query, as the SDK's paginator takes it
+// (dynamodb.QueryAPIClient).
+type queryFunc func(context.Context, *dynamodb.QueryInput, ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
+
+func (q queryFunc) Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error) {
+	return q(ctx, in, optFns...)
 }
 
 var (
@@ -129,71 +157,65 @@ var (
 	_ store.LeagueStore = (*Store)(nil)
 )
 
-// New returns a Store on the given table, which must exist with the layout
-// CreateTable makes.
-func New(client *ddb.Client, table string) *Store {
-	return &Store{client: client, table: table}
-}
+// Option adjusts a Store.
+type Option func(*Store)
 
-// NewLocalClient returns a DynamoDB client for a DynamoDB-compatible server
-// at endpoint (such as dynalite, e.g. "http://127.0.0.1:4567"): region
-// us-east-1 and static dummy credentials, so that nothing is read from the
-// environment. optFns adjust the options further (an HTTP client, say). In
-// Lambda build the client from config.LambdaAWS instead.
-func NewLocalClient(endpoint string, optFns ...func(*ddb.Options)) *ddb.Client {
-	return ddb.New(config.LocalAWS(endpoint), optFns...)
+// New returns a Store on the given table, which must exist with the layout
+// CreateTable makes, through client (dynamodb.NewFromConfig of the
+// function's AWS configuration).
+func New(c *dynamodb.Client, table string, opts ...Option) *Store {
+	s := &Store{table: table, batch: defaultBatchRetry, client: client{GetItem: c.GetItem, PutItem: c.PutItem, UpdateItem: c.UpdateItem,
+		Query: c.Query, BatchGetItem: c.BatchGetItem, BatchWriteItem: c.BatchWriteItem}}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
 }
 
 // CreateTable creates table with the layout Store expects (on-demand
 // billing, with the outbox, wake and digest indexes) and waits until it is
 // active. It is meant for tests and the local run; in AWS the table comes
 // from the template.
-func CreateTable(ctx context.Context, client *ddb.Client, table string) error {
-	err := client.CreateTable(ctx, &ddb.CreateTableInput{
-		TableName:   table,
-		BillingMode: "PAY_PER_REQUEST",
-		AttributeDefinitions: []ddb.AttributeDefinition{
-			{AttributeName: AttrPK, AttributeType: "S"},
-			{AttributeName: AttrSK, AttributeType: "S"},
-			{AttributeName: AttrOutbox, AttributeType: "S"},
-			{AttributeName: AttrWakePK, AttributeType: "S"},
-			{AttributeName: AttrWake, AttributeType: "N"},
-			{AttributeName: AttrDigestPK, AttributeType: "S"},
-			{AttributeName: AttrDigestAt, AttributeType: "N"},
+func CreateTable(ctx context.Context, client *dynamodb.Client, table string) error {
+	keysOnly := &types.Projection{ProjectionType: types.ProjectionTypeKeysOnly}
+	keySchema := func(hash, rng string) []types.KeySchemaElement {
+		ks := []types.KeySchemaElement{{AttributeName: aws.String(hash), KeyType: types.KeyTypeHash}}
+		if rng != "" {
+			ks = append(ks, types.KeySchemaElement{AttributeName: aws.String(rng), KeyType: types.KeyTypeRange})
+		}
+		return ks
+	}
+	attr := func(name string, t types.ScalarAttributeType) types.AttributeDefinition {
+		return types.AttributeDefinition{AttributeName: aws.String(name), AttributeType: t}
+	}
+	_, err := client.CreateTable(ctx, &dynamodb.CreateTableInput{
+		TableName:   aws.String(table),
+		BillingMode: types.BillingModePayPerRequest,
+		AttributeDefinitions: []types.AttributeDefinition{
+			attr(AttrPK, types.ScalarAttributeTypeS),
+			attr(AttrSK, types.ScalarAttributeTypeS),
+			attr(AttrOutbox, types.ScalarAttributeTypeS),
+			attr(AttrWakePK, types.ScalarAttributeTypeS),
+			attr(AttrWake, types.ScalarAttributeTypeN),
+			attr(AttrDigestPK, types.ScalarAttributeTypeS),
+			attr(AttrDigestAt, types.ScalarAttributeTypeN),
 		},
-		KeySchema: []ddb.KeySchemaElement{
-			{AttributeName: AttrPK, KeyType: "HASH"},
-			{AttributeName: AttrSK, KeyType: "RANGE"},
+		KeySchema: keySchema(AttrPK, AttrSK),
+		GlobalSecondaryIndexes: []types.GlobalSecondaryIndex{
+			{IndexName: aws.String(OutboxIndex), KeySchema: keySchema(AttrOutbox, ""), Projection: keysOnly},
+			{IndexName: aws.String(WakeIndex), KeySchema: keySchema(AttrWakePK, AttrWake), Projection: keysOnly},
+			{IndexName: aws.String(DigestIndex), KeySchema: keySchema(AttrDigestPK, AttrDigestAt), Projection: keysOnly},
 		},
-		GlobalSecondaryIndexes: []ddb.GlobalSecondaryIndex{{
-			IndexName: OutboxIndex,
-			KeySchema: []ddb.KeySchemaElement{
-				{AttributeName: AttrOutbox, KeyType: "HASH"},
-			},
-			Projection: ddb.Projection{ProjectionType: "KEYS_ONLY"},
-		}, {
-			IndexName: WakeIndex,
-			KeySchema: []ddb.KeySchemaElement{
-				{AttributeName: AttrWakePK, KeyType: "HASH"},
-				{AttributeName: AttrWake, KeyType: "RANGE"},
-			},
-			Projection: ddb.Projection{ProjectionType: "KEYS_ONLY"},
-		}, {
-			IndexName: DigestIndex,
-			KeySchema: []ddb.KeySchemaElement{
-				{AttributeName: AttrDigestPK, KeyType: "HASH"},
-				{AttributeName: AttrDigestAt, KeyType: "RANGE"},
-			},
-			Projection: ddb.Projection{ProjectionType: "KEYS_ONLY"},
-		}},
 	})
 	if err != nil {
 		return fmt.Errorf("dynamostore: create table %s: %w", table, err)
 	}
-	ctx, cancel := context.WithTimeout(ctx, 5*time.Minute)
-	defer cancel()
-	// dynalite with --createTableMs 0 is ready at once.
-	if err := client.WaitForTable(ctx, table, 50*time.Millisecond); err != nil {
+	// dynalite with --createTableMs 0 is ready at once; the waiter asks
+	// at once, then at most every second.
+	w := dynamodb.NewTableExistsWaiter(client, func(o *dynamodb.TableExistsWaiterOptions) {
+		o.MinDelay, o.MaxDelay = 50*time.Millisecond, time.Second
+	})
+	if err := w.Wait(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}, 5*time.Minute); err != nil {
 		return fmt.Errorf("dynamostore: wait for table %s: %w", table, err)
 	}
 	return nil
@@ -248,18 +270,18 @@ func (s *Store) PutChunk(ctx context.Context, c store.Chunk) error {
 		return fmt.Errorf("dynamostore: put chunk %s/%d: seq out of range [0, %d]", c.GameID, c.Seq, maxSeq)
 	}
 	item := key(gamePK(c.GameID), chunkSK(c.Seq))
-	item[AttrBody] = ddb.B(nonNil(c.Body))
-	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{
-		TableName:                           s.table,
+	item[AttrBody] = bin(c.Body)
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:                           &s.table,
 		Item:                                item,
-		ConditionExpression:                 "attribute_not_exists(#pk)",
+		ConditionExpression:                 aws.String("attribute_not_exists(#pk)"),
 		ExpressionAttributeNames:            map[string]string{"#pk": AttrPK},
-		ReturnValuesOnConditionCheckFailure: ddb.ReturnValueAllOld,
+		ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 	})
 	if err == nil {
 		return nil
 	}
-	var ccf *ddb.ConditionalCheckFailedException
+	var ccf *types.ConditionalCheckFailedException
 	if !errors.As(err, &ccf) {
 		return fmt.Errorf("dynamostore: put chunk %s/%d: %w", c.GameID, c.Seq, mapErr(err))
 	}
@@ -288,13 +310,13 @@ func (s *Store) Chunks(ctx context.Context, gameID string) ([]store.Chunk, error
 		names:  map[string]string{"#pk": AttrPK, "#sk": AttrSK},
 		values: attrMap{":pk": str(gamePK(gameID)), ":log": str(chunkPrefix)}}
 	err := s.query(ctx, q, "chunks of "+gameID, func(item attrMap) error {
-		sk, ok := item[AttrSK].(ddb.S)
+		sk, ok := item[AttrSK].(*types.AttributeValueMemberS)
 		if !ok {
 			return errors.New("item without sort key")
 		}
-		seq, err := strconv.Atoi(strings.TrimPrefix(string(sk), chunkPrefix))
+		seq, err := strconv.Atoi(strings.TrimPrefix(sk.Value, chunkPrefix))
 		if err != nil {
-			return fmt.Errorf("bad sort key %q", sk)
+			return fmt.Errorf("bad sort key %q", sk.Value)
 		}
 		body, err := binAttr(item, AttrBody)
 		if err != nil {
@@ -334,22 +356,18 @@ func (s *Store) Waking(ctx context.Context, before int64) ([]string, error) {
 
 // mapErr wraps the store's sentinel errors around the service's: a failed
 // condition is ErrConflict, an item over the size limit ErrTooLarge.
+// DynamoDB names no error of its own for an item too large: it answers a
+// ValidationException whose message says the item's size is over the
+// limit (AWS and dynalite alike).
 func mapErr(err error) error {
-	var ccf *ddb.ConditionalCheckFailedException
+	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		return fmt.Errorf("%w: %w", store.ErrConflict, err)
 	}
-	var ae *awsapi.APIError
+	var ae smithy.APIError
 	if errors.As(err, &ae) && ae.ErrorCode() == "ValidationException" &&
 		strings.Contains(strings.ToLower(ae.ErrorMessage()), "size") {
 		return fmt.Errorf("%w: %w", store.ErrTooLarge, err)
 	}
 	return err
-}
-
-func nonNil(b []byte) []byte {
-	if b == nil {
-		return []byte{}
-	}
-	return b
 }

@@ -16,7 +16,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/store/storetest"
@@ -26,7 +25,7 @@ import (
 func TestMain(m *testing.M) { testenv.Main(m) }
 
 // newTable creates a table of a fresh random name on the test dynalite.
-func newTable(t *testing.T, client *ddb.Client) string {
+func newTable(t *testing.T, client *dynamodb.Client) string {
 	t.Helper()
 	b := make([]byte, 6)
 	rand.Read(b)
@@ -61,7 +60,7 @@ func TestGuardConformance(t *testing.T) {
 func TestPlayerRequestsPerCall(t *testing.T) {
 	ctx := context.Background()
 	counter := &testenv.CountingTransport{}
-	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) {
+	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *dynamodb.Options) {
 		o.HTTPClient = &http.Client{Transport: counter}
 	})
 	s := dynamostore.New(client, newTable(t, client))
@@ -106,7 +105,7 @@ func TestPlayerItemLayout(t *testing.T) {
 	client := testenv.DynamoClient(t, testenv.Dynalite(t))
 	table := newTable(t, client)
 	s := dynamostore.New(client, table)
-	sdk := testenv.SDKDynamoClient(t, testenv.Dynalite(t))
+	sdk := testenv.DynamoClient(t, testenv.Dynalite(t))
 	if err := s.AddPlayerGame(ctx, "Anna@X.org", "g2", 1); err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +159,7 @@ func TestPlayerItemLayout(t *testing.T) {
 func TestRequestsPerCall(t *testing.T) {
 	ctx := context.Background()
 	counter := &testenv.CountingTransport{}
-	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) {
+	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *dynamodb.Options) {
 		o.HTTPClient = &http.Client{Transport: counter}
 	})
 	s := dynamostore.New(client, newTable(t, client))
@@ -229,7 +228,7 @@ func TestGameItemLayout(t *testing.T) {
 	client := testenv.DynamoClient(t, testenv.Dynalite(t))
 	table := newTable(t, client)
 	s := dynamostore.New(client, table)
-	sdk := testenv.SDKDynamoClient(t, testenv.Dynalite(t))
+	sdk := testenv.DynamoClient(t, testenv.Dynalite(t))
 	item := func() map[string]types.AttributeValue {
 		t.Helper()
 		out, err := sdk.GetItem(ctx, &dynamodb.GetItemInput{
@@ -290,17 +289,21 @@ func TestPassedTurnExpires(t *testing.T) {
 		t.Fatal(err)
 	}
 	after := time.Now().Unix()
-	out, err := client.Query(ctx, &ddb.QueryInput{TableName: table, KeyConditionExpression: "pk = :pk",
-		ExpressionAttributeValues: ddb.Item{":pk": ddb.S("PLAYER#ttl@pbm.test")}, ConsistentRead: true})
+	out, err := client.Query(ctx, &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("pk = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: "PLAYER#ttl@pbm.test"}},
+		ConsistentRead:            aws.Bool(true)})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(out.Items) != 1 {
 		t.Fatalf("%d items in the player's partition, want the marked turn", len(out.Items))
 	}
-	n, ok := out.Items[0][dynamostore.AttrTTL].(ddb.N)
-	ttl, err := strconv.ParseInt(string(n), 10, 64)
-	if !ok || err != nil || ttl < before || ttl > after {
+	n, ok := out.Items[0][dynamostore.AttrTTL].(*types.AttributeValueMemberN)
+	if !ok {
+		t.Fatalf("the passed turn's ttl is %#v, not a number", out.Items[0][dynamostore.AttrTTL])
+	}
+	ttl, err := strconv.ParseInt(n.Value, 10, 64)
+	if err != nil || ttl < before || ttl > after {
 		t.Errorf("the passed turn's ttl = %v, want the time it was marked, in [%d, %d]", out.Items[0][dynamostore.AttrTTL], before, after)
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -20,16 +22,16 @@ func (s *Store) Count(ctx context.Context, k string, limit, expires, now int64) 
 		return errors.New("dynamostore: count with empty key")
 	}
 	for attempt := 0; ; attempt++ {
-		_, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
-			TableName:                           s.table,
+		_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+			TableName:                           &s.table,
 			Key:                                 guardKey(k),
-			UpdateExpression:                    "SET #ttl = if_not_exists(#ttl, :exp) ADD #n :one",
-			ConditionExpression:                 "attribute_not_exists(#n) OR (#n < :lim AND #ttl > :now)",
+			UpdateExpression:                    aws.String("SET #ttl = if_not_exists(#ttl, :exp) ADD #n :one"),
+			ConditionExpression:                 aws.String("attribute_not_exists(#n) OR (#n < :lim AND #ttl > :now)"),
 			ExpressionAttributeNames:            map[string]string{"#n": AttrCount, "#ttl": AttrTTL},
 			ExpressionAttributeValues:           attrMap{":exp": num(expires), ":one": num(1), ":lim": num(limit), ":now": num(now)},
-			ReturnValuesOnConditionCheckFailure: ddb.ReturnValueAllOld,
+			ReturnValuesOnConditionCheckFailure: types.ReturnValuesOnConditionCheckFailureAllOld,
 		})
-		var ccf *ddb.ConditionalCheckFailedException
+		var ccf *types.ConditionalCheckFailedException
 		if err == nil || !errors.As(err, &ccf) {
 			if err != nil {
 				return fmt.Errorf("dynamostore: count %s: %w", k, err)
@@ -49,10 +51,10 @@ func (s *Store) Count(ctx context.Context, k string, limit, expires, now int64) 
 		}
 		item := guardKey(k)
 		item[AttrCount], item[AttrTTL] = num(1), num(expires)
-		_, err = s.client.PutItem(ctx, &ddb.PutItemInput{
-			TableName:                 s.table,
+		_, err = s.client.PutItem(ctx, &dynamodb.PutItemInput{
+			TableName:                 &s.table,
 			Item:                      item,
-			ConditionExpression:       "#ttl = :old",
+			ConditionExpression:       aws.String("#ttl = :old"),
 			ExpressionAttributeNames:  map[string]string{"#ttl": AttrTTL},
 			ExpressionAttributeValues: attrMap{":old": num(ttl)},
 		})
@@ -72,7 +74,7 @@ func (s *Store) Mark(ctx context.Context, k string, expires int64) error {
 	}
 	item := guardKey(k)
 	item[AttrTTL] = num(expires)
-	if _, err := s.client.PutItem(ctx, &ddb.PutItemInput{TableName: s.table, Item: item}); err != nil {
+	if _, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: item}); err != nil {
 		return fmt.Errorf("dynamostore: mark %s: %w", k, err)
 	}
 	return nil

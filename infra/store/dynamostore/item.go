@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -16,12 +18,12 @@ import (
 // same way, and the reading of an item's attributes.
 
 // attrMap is an item: its attributes by name.
-type attrMap = ddb.Item
+type attrMap = map[string]types.AttributeValue
 
 func key(pk, sk string) attrMap {
 	return attrMap{
-		AttrPK: ddb.S(pk),
-		AttrSK: ddb.S(sk),
+		AttrPK: str(pk),
+		AttrSK: str(sk),
 	}
 }
 
@@ -32,10 +34,10 @@ func guardKey(k string) attrMap { return key(guardPrefix+k, guardSK) }
 // getItem reads the item at k with one strongly consistent GetItem; nil
 // if there is none.
 func (s *Store) getItem(ctx context.Context, k attrMap) (attrMap, error) {
-	out, err := s.client.GetItem(ctx, &ddb.GetItemInput{
-		TableName:      s.table,
+	out, err := s.client.GetItem(ctx, &dynamodb.GetItemInput{
+		TableName:      &s.table,
 		Key:            k,
-		ConsistentRead: true,
+		ConsistentRead: aws.Bool(true),
 	})
 	if err != nil {
 		return nil, err
@@ -74,13 +76,13 @@ func (s *Store) putVersioned(ctx context.Context, item attrMap, body []byte, pre
 	}
 	ver := prev + 1
 	item[AttrVer] = num(ver)
-	item[AttrBody] = ddb.B(nonNil(body))
-	in := &ddb.PutItemInput{TableName: s.table, Item: item}
+	item[AttrBody] = bin(body)
+	in := &dynamodb.PutItemInput{TableName: &s.table, Item: item}
 	if prev == 0 {
-		in.ConditionExpression = "attribute_not_exists(#pk)"
+		in.ConditionExpression = aws.String("attribute_not_exists(#pk)")
 		in.ExpressionAttributeNames = map[string]string{"#pk": AttrPK}
 	} else {
-		in.ConditionExpression = "#ver = :prev"
+		in.ConditionExpression = aws.String("#ver = :prev")
 		in.ExpressionAttributeNames = map[string]string{"#ver": AttrVer}
 		in.ExpressionAttributeValues = attrMap{":prev": num(prev)}
 	}
@@ -93,13 +95,13 @@ func (s *Store) putVersioned(ctx context.Context, item attrMap, body []byte, pre
 // updateNew is one UpdateItem of the item at k that returns the new
 // values of the attributes it wrote.
 func (s *Store) updateNew(ctx context.Context, k attrMap, expr string, names map[string]string, values attrMap) (attrMap, error) {
-	out, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
-		TableName:                 s.table,
+	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
 		Key:                       k,
-		UpdateExpression:          expr,
+		UpdateExpression:          &expr,
 		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: values,
-		ReturnValues:              ddb.ReturnValueUpdatedNew,
+		ReturnValues:              types.ReturnValueUpdatedNew,
 	})
 	if err != nil {
 		return nil, mapErr(err)
@@ -110,7 +112,7 @@ func (s *Store) updateNew(ctx context.Context, k attrMap, expr string, names map
 // failedItem is the item at k whose condition ccf failed on: the one the
 // failure carries where the server returns it (AWS does, dynalite does
 // not), otherwise read back.
-func (s *Store) failedItem(ctx context.Context, ccf *ddb.ConditionalCheckFailedException, k attrMap) (attrMap, error) {
+func (s *Store) failedItem(ctx context.Context, ccf *types.ConditionalCheckFailedException, k attrMap) (attrMap, error) {
 	if ccf.Item != nil {
 		return ccf.Item, nil
 	}
@@ -135,27 +137,28 @@ type keyQuery struct {
 // query runs q, paginated, and calls each on every item found. what
 // names the listing in errors ("chunks of <id>").
 func (s *Store) query(ctx context.Context, q keyQuery, what string, each func(attrMap) error) error {
-	in := &ddb.QueryInput{
-		TableName:                 s.table,
-		KeyConditionExpression:    q.cond,
+	in := &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		KeyConditionExpression:    &q.cond,
 		ExpressionAttributeNames:  q.names,
 		ExpressionAttributeValues: q.values,
 	}
 	if q.index == "" {
-		in.ConsistentRead = true
+		in.ConsistentRead = aws.Bool(true)
 	} else {
-		in.IndexName = q.index
+		in.IndexName = &q.index
 	}
-	err := s.client.QueryPages(ctx, in, func(out *ddb.QueryOutput) error {
+	pages := dynamodb.NewQueryPaginator(s.client.Query, in)
+	for pages.HasMorePages() {
+		out, err := pages.NextPage(ctx)
+		if err != nil {
+			return fmt.Errorf("dynamostore: %s: %w", what, err)
+		}
 		for _, it := range out.Items {
 			if err := each(it); err != nil {
-				return err
+				return fmt.Errorf("dynamostore: %s: %w", what, err)
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return fmt.Errorf("dynamostore: %s: %w", what, err)
 	}
 	return nil
 }
@@ -166,11 +169,11 @@ func (s *Store) query(ctx context.Context, q keyQuery, what string, each func(at
 func (s *Store) queryIDs(ctx context.Context, q keyQuery, prefix, what string) ([]string, error) {
 	var ids []string
 	err := s.query(ctx, q, what, func(it attrMap) error {
-		pk, ok := it[AttrPK].(ddb.S)
-		if !ok || !strings.HasPrefix(string(pk), prefix) {
-			return fmt.Errorf("unexpected item %v", it[AttrPK])
+		id, ok := strings.CutPrefix(sAttr(it, AttrPK), prefix)
+		if !ok {
+			return fmt.Errorf("unexpected item %q", sAttr(it, AttrPK))
 		}
-		ids = append(ids, strings.TrimPrefix(string(pk), prefix))
+		ids = append(ids, id)
 		return nil
 	})
 	if err != nil {
@@ -179,20 +182,39 @@ func (s *Store) queryIDs(ctx context.Context, q keyQuery, prefix, what string) (
 	return ids, nil
 }
 
-func num(v int64) ddb.Value {
-	return ddb.Int(v)
+func num(v int64) types.AttributeValue {
+	return &types.AttributeValueMemberN{Value: strconv.FormatInt(v, 10)}
 }
 
-func str(v string) ddb.Value { return ddb.S(v) }
+func str(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 
-func boolean(v bool) ddb.Value { return ddb.BOOL(v) }
+func boolean(v bool) types.AttributeValue { return &types.AttributeValueMemberBOOL{Value: v} }
+
+// bin is a binary value; DynamoDB takes an empty one, but not a missing one.
+func bin(v []byte) types.AttributeValue {
+	if v == nil {
+		v = []byte{}
+	}
+	return &types.AttributeValueMemberB{Value: v}
+}
+
+func stringSet(v []string) types.AttributeValue { return &types.AttributeValueMemberSS{Value: v} }
+
+// sAttr is the string attribute name of it, or "" if it is absent or of
+// another type: for keys, whose callers check what they hold.
+func sAttr(it attrMap, name string) string {
+	if v, ok := it[name].(*types.AttributeValueMemberS); ok {
+		return v.Value
+	}
+	return ""
+}
 
 func numAttr(it attrMap, name string) (int64, error) {
-	v, ok := it[name].(ddb.N)
+	v, ok := it[name].(*types.AttributeValueMemberN)
 	if !ok {
 		return 0, fmt.Errorf("attribute %s missing or not a number", name)
 	}
-	n, err := strconv.ParseInt(string(v), 10, 64)
+	n, err := strconv.ParseInt(v.Value, 10, 64)
 	if err != nil {
 		return 0, fmt.Errorf("attribute %s: %w", name, err)
 	}
@@ -208,19 +230,19 @@ func optNumAttr(it attrMap, name string) (int64, error) {
 }
 
 func binAttr(it attrMap, name string) ([]byte, error) {
-	v, ok := it[name].(ddb.B)
+	v, ok := it[name].(*types.AttributeValueMemberB)
 	if !ok {
 		return nil, fmt.Errorf("attribute %s missing or not binary", name)
 	}
-	return v, nil
+	return v.Value, nil
 }
 
 func optString(it attrMap, name string) (string, error) {
 	switch v := it[name].(type) {
 	case nil:
 		return "", nil
-	case ddb.S:
-		return string(v), nil
+	case *types.AttributeValueMemberS:
+		return v.Value, nil
 	default:
 		return "", fmt.Errorf("attribute %s is not a string", name)
 	}
@@ -231,8 +253,8 @@ func optSortedSet(it attrMap, name string) ([]string, error) {
 	switch v := it[name].(type) {
 	case nil:
 		return nil, nil
-	case ddb.SS:
-		set := slices.Clone([]string(v))
+	case *types.AttributeValueMemberSS:
+		set := slices.Clone(v.Value)
 		slices.Sort(set)
 		return set, nil
 	default:
@@ -244,8 +266,8 @@ func optBool(it attrMap, name string) (bool, error) {
 	switch v := it[name].(type) {
 	case nil:
 		return false, nil
-	case ddb.BOOL:
-		return bool(v), nil
+	case *types.AttributeValueMemberBOOL:
+		return v.Value, nil
 	default:
 		return false, fmt.Errorf("attribute %s is not a boolean", name)
 	}

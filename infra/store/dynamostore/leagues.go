@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
-
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -66,12 +64,12 @@ func (s *Store) LeagueItems(ctx context.Context, league, prefix string) ([]store
 	}
 	var out []store.LeagueItem
 	err := s.query(ctx, q, "items of league "+league, func(item attrMap) error {
-		sk, ok := item[AttrSK].(ddb.S)
-		if !ok {
+		sk := sAttr(item, AttrSK)
+		if sk == "" {
 			return errors.New("item without sort key")
 		}
 		a := attrs{item: item}
-		out = append(out, decodeLeagueItem(league, string(sk), &a))
+		out = append(out, decodeLeagueItem(league, sk, &a))
 		return a.err
 	})
 	if err != nil {

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -38,7 +39,7 @@ func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
 		return fmt.Errorf("dynamostore: put membership of %q in game %q: empty address or game", email, m.Game)
 	}
 	item := key(playerPrefix+email, memberPrefix+m.Cursor())
-	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{TableName: s.table, Item: item})
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: item})
 	if err := mapErr(err); err != nil {
 		return fmt.Errorf("dynamostore: put membership of %s in game %s: %w", email, m.Game, err)
 	}
@@ -48,15 +49,15 @@ func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
 // pageQuery reads up to limit items of the player's partition whose sk
 // starts with prefix, after the sk prefix+after if given, with one Query,
 // leaving out those marked gone (which count against limit).
-func (s *Store) pageQuery(ctx context.Context, email, prefix, after string, limit int) (*ddb.QueryOutput, error) {
-	in := &ddb.QueryInput{
-		TableName:                 s.table,
-		KeyConditionExpression:    "#pk = :pk AND begins_with(#sk, :p)",
-		FilterExpression:          "attribute_not_exists(#ttl)",
+func (s *Store) pageQuery(ctx context.Context, email, prefix, after string, limit int) (*dynamodb.QueryOutput, error) {
+	in := &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		KeyConditionExpression:    aws.String("#pk = :pk AND begins_with(#sk, :p)"),
+		FilterExpression:          aws.String("attribute_not_exists(#ttl)"),
 		ExpressionAttributeNames:  map[string]string{"#pk": AttrPK, "#sk": AttrSK, "#ttl": AttrTTL},
 		ExpressionAttributeValues: attrMap{":pk": str(playerPrefix + email), ":p": str(prefix)},
-		ConsistentRead:            true,
-		Limit:                     int32(min(limit, 1000)),
+		ConsistentRead:            aws.Bool(true),
+		Limit:                     aws.Int32(int32(min(limit, 1000))),
 	}
 	if after != "" {
 		in.ExclusiveStartKey = key(playerPrefix+email, prefix+after)
@@ -100,7 +101,7 @@ func (s *Store) PutTurn(ctx context.Context, t store.Turn) error {
 	}
 	t.Email = email
 	item := key(playerPrefix+email, turnPrefix+t.TurnKey())
-	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{TableName: s.table, Item: item})
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: item})
 	if err := mapErr(err); err != nil {
 		return fmt.Errorf("dynamostore: put turn of %s in game %s: %w", email, t.Game, err)
 	}
@@ -114,11 +115,11 @@ func (s *Store) PutTurn(ctx context.Context, t store.Turn) error {
 func (s *Store) DeleteTurn(ctx context.Context, email, game string, due int64) error {
 	email = normEmail(email)
 	t := store.Turn{Email: email, Game: game, Due: due}
-	_, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
-		TableName:                 s.table,
+	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
 		Key:                       key(playerPrefix+email, turnPrefix+t.TurnKey()),
-		UpdateExpression:          "SET #ttl = :gone",
-		ConditionExpression:       "attribute_exists(#pk)",
+		UpdateExpression:          aws.String("SET #ttl = :gone"),
+		ConditionExpression:       aws.String("attribute_exists(#pk)"),
 		ExpressionAttributeNames:  map[string]string{"#ttl": AttrTTL, "#pk": AttrPK},
 		ExpressionAttributeValues: attrMap{":gone": num(time.Now().Unix())},
 	})
@@ -138,13 +139,13 @@ func (s *Store) ForgetPlayerGames(ctx context.Context, email string, ids []strin
 	if email == "" || len(ids) == 0 {
 		return nil
 	}
-	_, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
-		TableName:                 s.table,
+	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
 		Key:                       playerKey(email),
-		UpdateExpression:          "DELETE #g :ids",
-		ConditionExpression:       "attribute_exists(#g)",
+		UpdateExpression:          aws.String("DELETE #g :ids"),
+		ConditionExpression:       aws.String("attribute_exists(#g)"),
 		ExpressionAttributeNames:  map[string]string{"#g": AttrGames},
-		ExpressionAttributeValues: attrMap{":ids": ddb.SS(ids)},
+		ExpressionAttributeValues: attrMap{":ids": stringSet(ids)},
 	})
 	if err = mapErr(err); err != nil && !errors.Is(err, store.ErrConflict) {
 		return fmt.Errorf("dynamostore: forget games of player %s: %w", email, err)

@@ -8,7 +8,10 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -107,13 +110,13 @@ func (s *Store) updatePlayer(ctx context.Context, email string, u update) error 
 	}
 	if len(u.add) > 0 {
 		names["#"+AttrGames] = AttrGames
-		values[":add"] = ddb.SS(u.add)
+		values[":add"] = stringSet(u.add)
 		expr = append(expr, "ADD #"+AttrGames+" :add")
 	}
-	_, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
-		TableName:                 s.table,
+	_, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                 &s.table,
 		Key:                       playerKey(email),
-		UpdateExpression:          strings.Join(expr, " "),
+		UpdateExpression:          aws.String(strings.Join(expr, " ")),
 		ExpressionAttributeNames:  names,
 		ExpressionAttributeValues: values,
 	})
@@ -176,24 +179,13 @@ func (s *Store) Suppress(ctx context.Context, email, reason string, at int64) er
 // The daily digest is kept in the player item (AttrDigest, and
 // AttrDigestPK and AttrDigestAt for the digest index).
 
-// digestItem is one queued item as a map in the list AttrDigest.
-func digestItem(it store.DigestItem) ddb.Value {
-	return ddb.M{
-		"g":  str(it.Game),
-		"k":  str(it.Kind),
-		"s":  num(int64(it.Seat)),
-		"at": num(it.At),
-	}
-}
-
-func decodeDigestItem(v ddb.Value) (store.DigestItem, error) {
-	m, ok := v.(ddb.M)
-	if !ok {
-		return store.DigestItem{}, fmt.Errorf("digest item is not a map")
-	}
-	a := attrs{item: ddb.Item(m)}
-	it := store.DigestItem{Game: a.optString("g"), Kind: a.optString("k"), Seat: int(a.num("s")), At: a.num("at")}
-	return it, a.err
+// queuedItem is one queued item as a map in the list AttrDigest: g (S),
+// k (S), s (N), at (N).
+type queuedItem struct {
+	Game string `dynamodbav:"g"`
+	Kind string `dynamodbav:"k"`
+	Seat int    `dynamodbav:"s"`
+	At   int64  `dynamodbav:"at"`
 }
 
 // QueueDigest appends the item with one UpdateItem (list_append), and sets
@@ -203,15 +195,19 @@ func (s *Store) QueueDigest(ctx context.Context, email string, item store.Digest
 	if email == "" {
 		return errors.New("dynamostore: queue digest for empty address")
 	}
-	_, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
-		TableName: s.table,
+	queued, err := attributevalue.Marshal([]queuedItem{{Game: item.Game, Kind: item.Kind, Seat: item.Seat, At: item.At}})
+	if err != nil {
+		return fmt.Errorf("dynamostore: queue digest for %s: %w", email, err)
+	}
+	_, err = s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName: &s.table,
 		Key:       playerKey(email),
-		UpdateExpression: "SET #dq = list_append(if_not_exists(#dq, :empty), :item), " +
-			"#dig = if_not_exists(#dig, :at), #dpk = :d",
+		UpdateExpression: aws.String("SET #dq = list_append(if_not_exists(#dq, :empty), :item), " +
+			"#dig = if_not_exists(#dig, :at), #dpk = :d"),
 		ExpressionAttributeNames: map[string]string{"#dq": AttrDigest, "#dig": AttrDigestAt, "#dpk": AttrDigestPK},
 		ExpressionAttributeValues: attrMap{
-			":empty": ddb.L{},
-			":item":  ddb.L{digestItem(item)},
+			":empty": &types.AttributeValueMemberL{Value: []types.AttributeValue{}},
+			":item":  queued,
 			":at":    num(at),
 			":d":     str(digestPK),
 		},
@@ -231,13 +227,13 @@ func (s *Store) TakeDigest(ctx context.Context, email string) ([]store.DigestIte
 	if email == "" {
 		return nil, nil
 	}
-	out, err := s.client.UpdateItem(ctx, &ddb.UpdateItemInput{
-		TableName:                s.table,
+	out, err := s.client.UpdateItem(ctx, &dynamodb.UpdateItemInput{
+		TableName:                &s.table,
 		Key:                      playerKey(email),
-		UpdateExpression:         "REMOVE #dq, #dig, #dpk",
-		ConditionExpression:      "attribute_exists(#dq)",
+		UpdateExpression:         aws.String("REMOVE #dq, #dig, #dpk"),
+		ConditionExpression:      aws.String("attribute_exists(#dq)"),
 		ExpressionAttributeNames: map[string]string{"#dq": AttrDigest, "#dig": AttrDigestAt, "#dpk": AttrDigestPK},
-		ReturnValues:             ddb.ReturnValueAllOld,
+		ReturnValues:             types.ReturnValueAllOld,
 	})
 	if err = mapErr(err); errors.Is(err, store.ErrConflict) {
 		return nil, nil
@@ -245,17 +241,17 @@ func (s *Store) TakeDigest(ctx context.Context, email string) ([]store.DigestIte
 	if err != nil {
 		return nil, fmt.Errorf("dynamostore: take digest of %s: %w", email, err)
 	}
-	l, ok := out.Attributes[AttrDigest].(ddb.L)
+	l, ok := out.Attributes[AttrDigest].(*types.AttributeValueMemberL)
 	if !ok {
 		return nil, fmt.Errorf("dynamostore: take digest of %s: attribute %s is not a list", email, AttrDigest)
 	}
-	items := make([]store.DigestItem, 0, len(l))
-	for _, v := range l {
-		it, err := decodeDigestItem(v)
-		if err != nil {
-			return nil, fmt.Errorf("dynamostore: take digest of %s: %w", email, err)
-		}
-		items = append(items, it)
+	var queued []queuedItem
+	if err := attributevalue.Unmarshal(l, &queued); err != nil {
+		return nil, fmt.Errorf("dynamostore: take digest of %s: %w", email, err)
+	}
+	items := make([]store.DigestItem, len(queued))
+	for i, q := range queued {
+		items[i] = store.DigestItem{Game: q.Game, Kind: q.Kind, Seat: q.Seat, At: q.At}
 	}
 	return items, nil
 }

@@ -7,7 +7,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -51,10 +53,10 @@ func (s *Store) PostTalk(ctx context.Context, m store.TalkMessage) error {
 	if m.Game == "" || m.Key == "" || strings.Contains(m.Key, "~") {
 		return fmt.Errorf("dynamostore: post talk with game %q and key %q", m.Game, m.Key)
 	}
-	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{
-		TableName:                s.table,
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:                &s.table,
 		Item:                     talkItem(m),
-		ConditionExpression:      "attribute_not_exists(#pk)",
+		ConditionExpression:      aws.String("attribute_not_exists(#pk)"),
 		ExpressionAttributeNames: map[string]string{"#pk": AttrPK},
 	})
 	if err != nil {
@@ -96,25 +98,25 @@ func (s *Store) talkQuery(ctx context.Context, game, lo, hi, not string, forward
 	if game == "" || limit <= 0 {
 		return nil, nil
 	}
-	out, err := s.client.Query(ctx, &ddb.QueryInput{
-		TableName:                 s.table,
-		KeyConditionExpression:    "#pk = :pk AND #sk BETWEEN :lo AND :hi",
+	out, err := s.client.Query(ctx, &dynamodb.QueryInput{
+		TableName:                 &s.table,
+		KeyConditionExpression:    aws.String("#pk = :pk AND #sk BETWEEN :lo AND :hi"),
 		ExpressionAttributeNames:  map[string]string{"#pk": AttrPK, "#sk": AttrSK},
 		ExpressionAttributeValues: attrMap{":pk": str(gamePK(game)), ":lo": str(lo), ":hi": str(hi)},
-		ConsistentRead:            true,
-		ScanIndexForward:          &forward,
-		Limit:                     int32(limit + 1),
+		ConsistentRead:            aws.Bool(true),
+		ScanIndexForward:          aws.Bool(forward),
+		Limit:                     aws.Int32(int32(limit + 1)),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("dynamostore: talk of %s: %w", game, err)
 	}
 	var msgs []store.TalkMessage
 	for _, it := range out.Items {
-		sk, ok := it[AttrSK].(ddb.S)
+		sk, ok := it[AttrSK].(*types.AttributeValueMemberS)
 		if !ok {
 			return nil, fmt.Errorf("dynamostore: talk of %s: item without sort key", game)
 		}
-		k := strings.TrimPrefix(string(sk), talkPrefix)
+		k := strings.TrimPrefix(sk.Value, talkPrefix)
 		if k == not || len(msgs) == limit {
 			continue
 		}
@@ -134,13 +136,13 @@ func (s *Store) SetTalkHidden(ctx context.Context, m store.TalkMessage) error {
 	if m.Game == "" || m.Key == "" {
 		return fmt.Errorf("dynamostore: hide talk with empty game or key: %w", store.ErrNotFound)
 	}
-	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{
-		TableName:                s.table,
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:                &s.table,
 		Item:                     talkItem(m),
-		ConditionExpression:      "attribute_exists(#pk)",
+		ConditionExpression:      aws.String("attribute_exists(#pk)"),
 		ExpressionAttributeNames: map[string]string{"#pk": AttrPK},
 	})
-	var ccf *ddb.ConditionalCheckFailedException
+	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		return fmt.Errorf("dynamostore: hide talk of %s, message %s: %w", m.Game, m.Key, store.ErrNotFound)
 	}
@@ -181,14 +183,14 @@ func (s *Store) SetTalkSeen(ctx context.Context, game string, seat int, k string
 	}
 	item := talkSeenKey(game, seat)
 	item[AttrTalkSeen] = str(k)
-	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{
-		TableName:                 s.table,
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
+		TableName:                 &s.table,
 		Item:                      item,
-		ConditionExpression:       "attribute_not_exists(#seen) OR #seen < :k",
+		ConditionExpression:       aws.String("attribute_not_exists(#seen) OR #seen < :k"),
 		ExpressionAttributeNames:  map[string]string{"#seen": AttrTalkSeen},
 		ExpressionAttributeValues: attrMap{":k": str(k)},
 	})
-	var ccf *ddb.ConditionalCheckFailedException
+	var ccf *types.ConditionalCheckFailedException
 	if err != nil && !errors.As(err, &ccf) {
 		return fmt.Errorf("dynamostore: set talk seen of %s seat %d: %w", game, seat, err)
 	}
@@ -220,7 +222,7 @@ func (s *Store) SetTalkMail(ctx context.Context, game string, seat int, on bool)
 	}
 	item := talkMailKey(game, seat)
 	item[AttrTalkMail] = boolean(on)
-	_, err := s.client.PutItem(ctx, &ddb.PutItemInput{TableName: s.table, Item: item})
+	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: item})
 	return wrapTalkMail(err, game, seat)
 }
 

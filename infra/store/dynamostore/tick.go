@@ -6,7 +6,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/pbmgames/pbm/infra/store"
 )
 
@@ -38,10 +40,9 @@ func (s *Store) WakingDue(ctx context.Context, before int64) ([]store.Due, error
 		values: attrMap{":w": str(wakePK), ":before": num(before)}}
 	var due []store.Due
 	err := s.query(ctx, q, fmt.Sprintf("waking by %d", before), func(it attrMap) error {
-		pk, ok := it[AttrPK].(ddb.S)
-		id, isGame := strings.CutPrefix(string(pk), gamePrefix)
-		if !ok || !isGame {
-			return fmt.Errorf("unexpected item %v", it[AttrPK])
+		id, isGame := strings.CutPrefix(sAttr(it, AttrPK), gamePrefix)
+		if !isGame {
+			return fmt.Errorf("unexpected item %q", sAttr(it, AttrPK))
 		}
 		at, err := numAttr(it, AttrWake)
 		if err != nil {
@@ -53,14 +54,14 @@ func (s *Store) WakingDue(ctx context.Context, before int64) ([]store.Due, error
 	return due, err
 }
 
-// RequestTicks writes the requests with one BatchWriteItem, and another
-// for whatever DynamoDB left unwritten (it may, under load), after a
-// pause that doubles each time, until none is left.
+// RequestTicks writes the requests with one BatchWriteItem, and more for
+// whatever DynamoDB left unwritten (it may, under load), after a backoff,
+// a bounded number of times (BatchRetry).
 func (s *Store) RequestTicks(ctx context.Context, due []store.Due) error {
 	if len(due) > store.MaxTickRequests {
 		return fmt.Errorf("dynamostore: request %d ticks at once, at most %d", len(due), store.MaxTickRequests)
 	}
-	puts := make([]ddb.WriteRequest, 0, len(due))
+	puts := make([]types.WriteRequest, 0, len(due))
 	seen := make(map[store.Due]bool, len(due))
 	for _, d := range due {
 		if d.ID == "" || d.At <= 0 {
@@ -70,27 +71,26 @@ func (s *Store) RequestTicks(ctx context.Context, due []store.Due) error {
 			continue
 		}
 		seen[d] = true
-		puts = append(puts, ddb.WriteRequest{PutRequest: &ddb.PutRequest{Item: ddb.Item{
+		puts = append(puts, types.WriteRequest{PutRequest: &types.PutRequest{Item: attrMap{
 			AttrPK:  str(gamePK(d.ID)),
 			AttrSK:  str(tickSK(d.At)),
 			AttrTTL: num(time.Unix(d.At, 0).Add(tickTTL).Unix()),
 		}}})
 	}
-	pause := 10 * time.Millisecond
-	for len(puts) > 0 {
-		out, err := s.client.BatchWriteItem(ctx, &ddb.BatchWriteItemInput{RequestItems: map[string][]ddb.WriteRequest{s.table: puts}})
+	if len(puts) == 0 {
+		return nil
+	}
+	n := len(puts)
+	err := s.batch.run(ctx, "writes", func() int { return len(puts) }, func() error {
+		out, err := s.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{s.table: puts}})
 		if err != nil {
-			return fmt.Errorf("dynamostore: request %d ticks: %w", len(puts), err)
+			return err
 		}
-		if puts = out.UnprocessedItems[s.table]; len(puts) == 0 {
-			break
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("dynamostore: request %d ticks: %w", len(puts), ctx.Err())
-		case <-time.After(pause):
-			pause = min(2*pause, time.Second)
-		}
+		puts = out.UnprocessedItems[s.table]
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("dynamostore: request %d ticks: %w", n, err)
 	}
 	return nil
 }

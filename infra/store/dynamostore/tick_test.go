@@ -8,7 +8,10 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -22,7 +25,7 @@ import (
 func TestTickRequests(t *testing.T) {
 	ctx := context.Background()
 	counter := &testenv.CountingTransport{}
-	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *ddb.Options) { o.HTTPClient = &http.Client{Transport: counter} })
+	client := testenv.DynamoClient(t, testenv.Dynalite(t), func(o *dynamodb.Options) { o.HTTPClient = &http.Client{Transport: counter} })
 	table := newTable(t, client)
 	s := dynamostore.New(client, table)
 	var want []store.Due
@@ -63,12 +66,16 @@ func TestTickRequests(t *testing.T) {
 		}
 	}
 	for _, d := range batch {
-		out, err := client.GetItem(ctx, &ddb.GetItemInput{TableName: table, ConsistentRead: true,
-			Key: ddb.Item{"pk": ddb.S("GAME#" + d.ID), "sk": ddb.S(fmt.Sprintf("TICK#%012d", d.At))}})
+		k := map[string]types.AttributeValue{
+			"pk": &types.AttributeValueMemberS{Value: "GAME#" + d.ID},
+			"sk": &types.AttributeValueMemberS{Value: fmt.Sprintf("TICK#%012d", d.At)},
+		}
+		out, err := client.GetItem(ctx, &dynamodb.GetItemInput{TableName: &table, ConsistentRead: aws.Bool(true), Key: k})
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantItem := ddb.Item{"pk": ddb.S("GAME#" + d.ID), "sk": ddb.S(fmt.Sprintf("TICK#%012d", d.At)), "ttl": ddb.Int(d.At + 24*3600)}
+		wantItem := map[string]types.AttributeValue{"pk": k["pk"], "sk": k["sk"],
+			"ttl": &types.AttributeValueMemberN{Value: fmt.Sprint(d.At + 24*3600)}}
 		if !reflect.DeepEqual(out.Item, wantItem) {
 			t.Errorf("the request of %v: %v, want %v", d, out.Item, wantItem)
 		}

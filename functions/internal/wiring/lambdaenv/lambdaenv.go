@@ -1,23 +1,27 @@
 // Package lambdaenv reads what a Lambda function's environment gives it:
-// the configuration, the AWS clients' settings, the link keys (fetched
-// from SSM or Secrets Manager) and the DynamoDB table as the store, with
-// the function's logger. Package wiring builds the application on it; the
-// bounces function, which needs the table alone, uses it directly, so
-// that its binary neither links nor initialises the service, the pages
-// and their templates (package wiring imports them all), which measurably
-// lengthen every cold start.
+// the configuration, the AWS SDK's configuration (config.LoadDefaultConfig:
+// the region, the role's credentials and the endpoints the environment
+// names), the link keys (read by a KeyReader) and the DynamoDB table as
+// the store, with the function's logger. Package wiring builds the
+// application on it; the bounces function, which needs the table alone,
+// uses it directly, so that its binary neither links nor initialises the
+// service, the pages and their templates (package wiring imports them
+// all), nor the SSM client, which measurably lengthen every cold start.
 package lambdaenv
 
 import (
 	"context"
 	"fmt"
 	"log/slog"
+	"net/http"
 	"os"
 	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"github.com/pbmgames/pbm/infra/awsapi/ddb"
 	"github.com/pbmgames/pbm/infra/config"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
@@ -39,63 +43,93 @@ type Env struct {
 	keys    *linksign.Keyring                 // the keys, once read
 }
 
+// KeyReader makes the reader of the link keys cfg names, with clients
+// made from awsCfg: package linkkeys (SSM or Secrets Manager), which the
+// functions that sign links plug in, so that bounces does not link it.
+type KeyReader func(awsCfg aws.Config, cfg config.Config) (func(context.Context) (*linksign.Keyring, error), error)
+
 // Load reads the environment (template.yaml sets it) for a function that
 // needs what need says besides its table, and logs what it found on log
 // (never a key). Done once, at init: an error (a missing or malformed
-// variable) ends the init (Must), before any invocation.
+// variable, an AWS configuration that does not load) ends the init
+// (Must), before any invocation. keys reads the link keys if need asks
+// for them.
 //
-// The link keys, if need asks for them, are one round trip to SSM or
-// Secrets Manager (TLS on top in AWS), the longest step of every init but
-// bounces'. Their read is on its way before main (StartKeys, from package
-// earlykeys' init), or Load starts it on a goroutine of its own, first.
-// The init does not wait for it: the first use of the keys does (Keys),
-// while the function has asked for its first invocation and started on
-// it (the api's page templates, the game's read). A read that fails
-// fails that use, with SSM's error and the parameter, and is tried again
-// at the next use.
-func Load(ctx context.Context, log *slog.Logger, need config.Need) (*Env, error) {
+// The link keys are one round trip to SSM or Secrets Manager (with a TLS
+// handshake in AWS), the longest step of every init but bounces'. Their
+// read is on its way before main (StartKeys, from package earlykeys'
+// init), or Load starts it on a goroutine of its own. The init does not
+// wait for it: the first use of the keys does (Keys). A read that fails
+// fails that use, with the service's error and the parameter, and is
+// tried again at the next use.
+func Load(ctx context.Context, log *slog.Logger, need config.Need, keys KeyReader) (*Env, error) {
 	cfg, err := config.FromEnvFor(ctx, need)
 	if err != nil {
 		return nil, err
 	}
-	awsCfg, err := config.LambdaAWS(ctx) // not LoadDefaultConfig: 2.4 MB lighter, see its doc
-	if err != nil {
-		return nil, fmt.Errorf("aws config: %w", err)
+	awsCfg := early.aws // loaded by StartKeys, if it ran
+	if awsCfg == nil {
+		c, err := loadAWS(ctx)
+		if err != nil {
+			return nil, fmt.Errorf("aws config: %w", err)
+		}
+		awsCfg = &c
 	}
-	e := &Env{Config: cfg, AWS: awsCfg, log: log}
-	e.read = func() (*linksign.Keyring, error) { return config.LoadKeyring(ctx, awsCfg, cfg) }
-	switch {
-	case need&config.NeedLinkKeys != 0 && early.keys != nil && early.from == cfg.KeySource():
-		e.started = early.keys // on their way since the package init (StartKeys)
-	case need&config.NeedLinkKeys != 0:
-		e.started = fetchKeys(ctx, awsCfg, cfg)
-	default:
-		e.read = func() (*linksign.Keyring, error) { return nil, nil }
+	e := &Env{Config: cfg, AWS: *awsCfg, log: log}
+	e.read = func() (*linksign.Keyring, error) { return nil, nil }
+	if need&config.NeedLinkKeys != 0 {
+		if keys == nil {
+			return nil, fmt.Errorf("lambdaenv: the function needs link keys and has no reader of them")
+		}
+		read, err := keys(e.AWS, cfg)
+		if err != nil {
+			return nil, err
+		}
+		e.read = func() (*linksign.Keyring, error) { return read(ctx) }
+		if early.keys != nil && early.from == cfg.KeySource() {
+			e.started = early.keys // on their way since the package init (StartKeys)
+		} else {
+			e.started = fetchKeys(e.read)
+		}
 	}
 	e.logInit()
-	e.Store = dynamostore.New(ddb.New(awsCfg), cfg.Table)
+	e.Store = dynamostore.New(dynamodb.NewFromConfig(e.AWS), cfg.Table)
 	return e, nil
 }
 
-// early is the read of the link keys StartKeys started, if it did.
+// loadAWS is the SDK's default configuration (its credential chain: in
+// Lambda the role's credentials in the environment; its region and
+// endpoints from the environment), with an HTTP client that keeps 32 idle
+// connections a host rather than the SDK's 10: the sweep works on 16
+// games at once (service.SweepWorkers), each with a request or two in
+// flight, and a connection dropped is a TLS handshake more.
+func loadAWS(ctx context.Context) (aws.Config, error) {
+	client := awshttp.NewBuildableClient().WithTransportOptions(func(tr *http.Transport) {
+		tr.MaxIdleConnsPerHost = 32
+	})
+	return awsconfig.LoadDefaultConfig(ctx, awsconfig.WithHTTPClient(client))
+}
+
+// early is what StartKeys began, if it did.
 var early struct {
-	from string // where from: config.Config.KeySource
+	from string // where the keys are: config.Config.KeySource
+	aws  *aws.Config
 	keys func() (*linksign.Keyring, error)
 }
 
-// StartKeys starts reading the link keys the environment names, before
-// main, for Load to take up: package earlykeys calls it from its init.
-// The read is the longest step of the init (see Load); started here,
-// among the last package inits, it is under way before main's own work
-// (the logger, the configuration, the clients): under the Runtime API
-// harness its goroutine runs some 0.3 ms sooner after main starts. Their
+// StartKeys starts reading the link keys the environment names with
+// keys, before main, for Load to take up: package earlykeys calls it
+// from its init. The read is the longest step of the init (see Load);
+// started here, among the last package inits, it is under way before
+// main's own work (the logger, the configuration, the clients). Their
 // first use waits for them (Keys).
 //
 // It reads the configuration as Load does (config.FromEnvFor), the keys'
-// location only. It does nothing outside Lambda (no
-// AWS_LAMBDA_RUNTIME_API) or if the configuration does not read: Load
-// then reports the error, or reads the keys itself.
-func StartKeys() {
+// location only, and the AWS configuration, which Load then reuses. It
+// does nothing outside Lambda (no AWS_LAMBDA_RUNTIME_API) or if either
+// configuration does not read: Load then reports the error, or reads the
+// keys itself.
+func StartKeys(keys KeyReader) {
 	if os.Getenv("AWS_LAMBDA_RUNTIME_API") == "" {
 		return
 	}
@@ -104,23 +138,28 @@ func StartKeys() {
 	if err != nil {
 		return
 	}
-	awsCfg, err := config.LambdaAWS(ctx)
+	awsCfg, err := loadAWS(ctx)
 	if err != nil {
 		return
 	}
-	early.from, early.keys = cfg.KeySource(), fetchKeys(ctx, awsCfg, cfg)
+	read, err := keys(awsCfg, cfg)
+	if err != nil {
+		return
+	}
+	early.from, early.aws = cfg.KeySource(), &awsCfg
+	early.keys = fetchKeys(func() (*linksign.Keyring, error) { return read(ctx) })
 }
 
-// fetchKeys starts fetching the keyring cfg names, and returns what waits
-// for it.
-func fetchKeys(ctx context.Context, awsCfg aws.Config, cfg config.Config) func() (*linksign.Keyring, error) {
+// fetchKeys starts read on a goroutine of its own, and returns what
+// waits for it.
+func fetchKeys(read func() (*linksign.Keyring, error)) func() (*linksign.Keyring, error) {
 	type fetched struct {
 		keys *linksign.Keyring
 		err  error
 	}
 	done := make(chan fetched, 1)
 	go func() {
-		keys, err := config.LoadKeyring(ctx, awsCfg, cfg)
+		keys, err := read()
 		done <- fetched{keys, err}
 	}()
 	return sync.OnceValues(func() (*linksign.Keyring, error) {
@@ -146,8 +185,8 @@ func (e *Env) Keys() (*linksign.Keyring, error) {
 	}
 	// Nothing is logged here: the first use is an invocation's, whose
 	// own log lines carry its request ids, and the error, which names
-	// SSM's answer and the parameter, reaches its log as the cause of
-	// the request's failure.
+	// the service's answer and the parameter, reaches its log as the
+	// cause of the request's failure.
 	keys, err := read()
 	if err != nil {
 		return nil, fmt.Errorf("link keys unavailable (read again at their next use): %w", err)

@@ -7,6 +7,7 @@ import (
 	"context"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/sesv2"
 
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
@@ -19,7 +20,7 @@ import (
 // keys, the mail settings, and SES v2 as the sender, its permanent
 // refusals dropped rather than retried.
 var SendsMail = wiring.MailRole(func(awsCfg aws.Config, cfg config.Config) *wiring.Mail {
-	ses := sesmailer.New(sesmailer.NewClient(awsCfg), cfg.MailFrom, cfg.SESConfigurationSet)
+	ses := sesmailer.New(sesv2.NewFromConfig(awsCfg), cfg.MailFrom, cfg.SESConfigurationSet)
 	return wiring.NewMail(NewSender(ses), sesmailer.IsPermanent, false)
 })
 

@@ -1,16 +1,16 @@
-// Command hello is the smallest Go Lambda function: the yardstick every
-// function's cold start is measured against (TestColdStart). It is built
-// with the same flags as the project's functions.
+// Command hello is the yardstick every function's cold start is measured
+// against (TestColdStart): a Go function, built with the same flags as
+// the project's functions, that does at start what they do of the AWS
+// SDK — loads the SDK's default configuration (with the same HTTP
+// client) and constructs the same service clients — and answers the same
+// kind of event as the function it stands beside at once, with nothing
+// of the function's own work. Which function it stands beside is chosen
+// by a build tag (api.go, notify.go, sweep.go, bounces.go); without one
+// it is the bare hello world, which links no SDK (bare.go).
 package main
 
-import (
-	"context"
-
-	"github.com/aws/aws-lambda-go/lambda"
-)
+import "github.com/aws/aws-lambda-go/lambda"
 
 func main() {
-	lambda.Start(func(context.Context, map[string]any) (map[string]string, error) {
-		return map[string]string{"hello": "world"}, nil
-	})
+	lambda.Start(handler())
 }

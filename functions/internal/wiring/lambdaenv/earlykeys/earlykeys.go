@@ -5,10 +5,13 @@
 // package wiring; lambdaenv.Load takes the read up.
 //
 // Go initialises a package once all it imports are, in import path order
-// among the ready ones: this one, which needs the HTTP client, comes
-// after net/http and before main.
+// among the ready ones: this one, which needs the SDK's clients and the
+// HTTP client, comes after them and before main.
 package earlykeys
 
-import "github.com/pbmgames/pbm/functions/internal/wiring/lambdaenv"
+import (
+	"github.com/pbmgames/pbm/functions/internal/wiring/lambdaenv"
+	"github.com/pbmgames/pbm/infra/linkkeys"
+)
 
-func init() { lambdaenv.StartKeys() }
+func init() { lambdaenv.StartKeys(linkkeys.ReadFunc) }
