@@ -24,6 +24,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
 
+	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/iamwire"
@@ -351,6 +352,17 @@ func (e *env) playEach(id string, tokens []string, seed uint64, before, after fu
 		var l legalAnswer
 		e.call("GET", "/api/games/"+id+"/legal", tokens[seat], nil, &l)
 		a := ch.pick(l.Legal)
+		// A deal open to a seat is answered, as its mail asks, before the
+		// next move: deals are actions too.
+		for s := range tokens {
+			var dv httpapi.DealsView
+			e.call("GET", "/api/games/"+id+"/deals", tokens[s], nil, &dv)
+			if len(dv.ToMe) > 0 {
+				answers := engine.AnswersTo([]engine.Deal{dv.ToMe[0].Deal}, s)
+				seat, a = s, ch.pick(answers)
+				break
+			}
+		}
 		body := httpapi.ActRequest{Action: a, Key: fmt.Sprintf("move-%05d-%d", step, seat), Version: l.Version}
 		before()
 		if st := e.call("POST", "/api/games/"+id+"/actions", tokens[seat], body, nil); st != 200 {

@@ -57,6 +57,7 @@ type coldCase struct {
 // no SDK, for scale.
 func TestColdStart(t *testing.T) {
 	w := newWorld(t)
+	w.untimed = true // timed on the direct path (world.iamChecked)
 	scheduled, err := os.ReadFile(filepath.Join("testdata", "scheduled.json"))
 	if err != nil {
 		t.Fatal(err)

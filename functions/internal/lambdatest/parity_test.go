@@ -547,6 +547,24 @@ func (b *backend) play() []answer {
 	b.do(&out, "/g/{id}/orders", invalid, formRequest("/g/"+id+"/orders", url.Values{"t": {tamper(seats[0])}, "o_keep_cash": {"2000"}}))
 	b.do(&out, "/g/{id}/orders", valid, formRequest("/g/"+id+"/orders", url.Values{"t": {seats[0]}, "o_keep_cash": {"2000"}}))
 
+	// A seat's deals (issue 23), by the API and by its page: read them;
+	// an offer the seat may not prepare is refused alike; withdrawing one
+	// not prepared changes nothing.
+	nothing := httpapi.PrepareRequest{Offer: engine.Action{Type: "offer", Cell: 1}}
+	counter := httpapi.CounterRequest{Deal: 1, Offer: nothing.Offer, Key: "parity-counter"}
+	b.do(&out, "/api/games/{id}/deals", invalid, jsonRequest("GET", "/api/games/"+id+"/deals", tamper(seats[0]), nil))
+	b.do(&out, "/api/games/{id}/deals", valid, jsonRequest("GET", "/api/games/"+id+"/deals", seats[0], nil))
+	b.do(&out, "/api/games/{id}/deals", invalid, jsonRequest("POST", "/api/games/"+id+"/deals", tamper(seats[0]), nothing))
+	b.do(&out, "/api/games/{id}/deals", valid, jsonRequest("POST", "/api/games/"+id+"/deals", seats[0], nothing))
+	b.do(&out, "/api/games/{id}/deals/withdraw", invalid, jsonRequest("POST", "/api/games/"+id+"/deals/withdraw", tamper(seats[0]), nothing))
+	b.do(&out, "/api/games/{id}/deals/withdraw", valid, jsonRequest("POST", "/api/games/"+id+"/deals/withdraw", seats[0], nothing))
+	b.do(&out, "/api/games/{id}/deals/counter", invalid, jsonRequest("POST", "/api/games/"+id+"/deals/counter", tamper(seats[0]), counter))
+	b.do(&out, "/api/games/{id}/deals/counter", valid, jsonRequest("POST", "/api/games/"+id+"/deals/counter", seats[0], counter))
+	b.do(&out, "/g/{id}/deals", invalid, pageRequest("/g/"+id+"/deals?t="+q(tamper(seats[0]))))
+	b.do(&out, "/g/{id}/deals", valid, pageRequest("/g/"+id+"/deals?t="+q(seats[0])))
+	b.do(&out, "/g/{id}/deals", invalid, formRequest("/g/"+id+"/deals", url.Values{"t": {tamper(seats[0])}, "do": {"withdraw"}, "offer": {nothing.Offer.String()}}))
+	b.do(&out, "/g/{id}/deals", valid, formRequest("/g/"+id+"/deals", url.Values{"t": {seats[0]}, "do": {"withdraw"}, "offer": {nothing.Offer.String()}}))
+
 	// The organiser's controls, a seat's absence and back from the bot,
 	// by the API and by their pages (issue 17): a pause and its resume,
 	// an absence and its end, leave the game as it was.

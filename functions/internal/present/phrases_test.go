@@ -22,7 +22,7 @@ func TestPhrasesNameTypes(t *testing.T) {
 		if err := json.Unmarshal(b, &p); err != nil {
 			t.Fatalf("%s: %v", gm.kind, err)
 		}
-		actions := append(constants(t, gm.dir, "A"), engine.Resign)
+		actions := append(constants(t, gm.dir, "A"), engine.Resign, engine.AcceptDeal, engine.DeclineDeal)
 		for typ := range p.Actions {
 			if !slices.Contains(actions, typ) {
 				t.Errorf("%s: phrase of action %q, which the engine does not have", gm.kind, typ)

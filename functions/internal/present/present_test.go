@@ -63,7 +63,7 @@ func TestEverythingWorded(t *testing.T) {
 					for _, l := range []string{"ru", "en"} {
 						for _, e := range ev {
 							events[e.Type] = true
-							text := p.EventText(l, e, name)
+							text := present.EventText(l, p, e, -1, name) // the deals' words are every game's
 							if fb := name(e.Seat) + ": " + e.Type; text == fb || fallbackMoney.MatchString(strings.TrimPrefix(text, fb)) {
 								t.Errorf("%s: event %+v is not worded: %q", l, e, text)
 							}
