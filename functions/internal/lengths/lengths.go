@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"sync"
 
 	"github.com/pbmgames/pbm/engine/games"
@@ -35,21 +36,122 @@ type Point struct {
 	DeadlineHours int     `json:"deadline_hours"`
 	Games         int     `json:"games"`
 	TurnsEach     float64 `json:"turns_each"`
-	Days          float64 `json:"days"`     // median
-	DaysP90       float64 `json:"days_p90"` // 90th percentile
+	// Days and DaysP90 are the figures shown: the sampled ones made to
+	// rise with the length (FitRising).
+	Days    float64 `json:"days"`     // median
+	DaysP90 float64 `json:"days_p90"` // 90th percentile
+	// DaysSampled and DaysP90Sampled are the median and 90th percentile
+	// of the games played.
+	DaysSampled    float64 `json:"days_sampled"`
+	DaysP90Sampled float64 `json:"days_p90_sampled"`
 }
+
+// FitRising sets the Days and DaysP90 of points from their sampled
+// figures so that, for each game, variant, seat count and deadline, they
+// never fall as the laps rise: a longer game of the same seeds plays the
+// shorter one's decisions and more, so the true figures rise, and where
+// 20 games' sample says otherwise (a few missed mails at long deadlines
+// move a 90th percentile by days) the lengths out of order are pooled
+// into their mean — the least-squares fit that rises (isotonic
+// regression, pool-adjacent-violators; every point is of as many games).
+// Sampled figures that already rise are kept as they are.
+func FitRising(points []Point) []Point {
+	out := slices.Clone(points)
+	groups := map[string][]int{} // indices of out, one setup's lengths
+	var keys []string
+	for i, p := range out {
+		k := fmt.Sprint(p.Kind, "|", p.Variant, "|", p.Seats, "|", p.DeadlineHours)
+		if _, ok := groups[k]; !ok {
+			keys = append(keys, k)
+		}
+		groups[k] = append(groups[k], i)
+	}
+	for _, k := range keys {
+		idx := groups[k]
+		slices.SortFunc(idx, func(a, b int) int { return out[a].Laps - out[b].Laps })
+		days := make([]float64, len(idx))
+		p90 := make([]float64, len(idx))
+		for j, i := range idx {
+			days[j], p90[j] = out[i].DaysSampled, out[i].DaysP90Sampled
+		}
+		days, p90 = rising(days), rising(p90)
+		for j, i := range idx {
+			out[i].Days, out[i].DaysP90 = round1(days[j]), round1(max(p90[j], days[j]))
+		}
+	}
+	return out
+}
+
+// rising is the non-decreasing sequence nearest to v in least squares,
+// all weights equal: pool-adjacent-violators.
+func rising(v []float64) []float64 {
+	type block struct {
+		sum float64
+		n   int
+	}
+	var blocks []block
+	for _, x := range v {
+		blocks = append(blocks, block{x, 1})
+		for len(blocks) > 1 {
+			a, b := blocks[len(blocks)-2], blocks[len(blocks)-1]
+			if a.sum/float64(a.n) <= b.sum/float64(b.n) {
+				break
+			}
+			blocks = append(blocks[:len(blocks)-2], block{a.sum + b.sum, a.n + b.n})
+		}
+	}
+	out := make([]float64, 0, len(v))
+	for _, b := range blocks {
+		for range b.n {
+			out = append(out, b.sum/float64(b.n))
+		}
+	}
+	return out
+}
+
+// round1 rounds to a tenth, as the file keeps figures.
+func round1(x float64) float64 { return math.Round(x*10) / 10 }
 
 // Data is the file the simulator writes.
 type Data struct {
-	// Model and Command say how the figures were made.
-	Model   string `json:"model"`
-	Command string `json:"command"`
+	// Model and Command say how the figures were made; Assume holds the
+	// model's figures the pages word for players.
+	Model   string      `json:"model"`
+	Command string      `json:"command"`
+	Assume  Assumptions `json:"assume"`
 	// Laps are the lengths offered, per game; Deadlines the deadlines
 	// simulated (others are interpolated between them).
 	Laps      map[string][]int `json:"laps"`
 	Deadlines []int            `json:"deadlines"`
 	Points    []Point          `json:"points"`
 }
+
+// Assumptions are what the simulated people do: how soon they answer a
+// decision mail, when they sleep, how many mails they miss, and what they
+// do with their standing orders (the calendar simulator's population).
+type Assumptions struct {
+	AnswerMedianHours float64 `json:"answer_median_hours"`
+	AnswerP90Hours    float64 `json:"answer_p90_hours"`
+	WakeHour          int     `json:"wake_hour"`
+	SleepHour         int     `json:"sleep_hour"`
+	MissPercent       float64 `json:"miss_percent"`
+	// People names the population; the service's estimates are made for
+	// Untouched people, who change no setting.
+	People string `json:"people"`
+}
+
+// Untouched is the population the estimates assume: people who keep every
+// setting as the service sets it, standing orders included.
+const Untouched = "untouched"
+
+// Text words the assumptions in lang for the create page and the API.
+func (a Assumptions) Text(lang string) string {
+	return templates.Tf(lang, "lengths_assume", hours(a.AnswerMedianHours), hours(a.AnswerP90Hours),
+		a.WakeHour, a.SleepHour, a.MissPercent)
+}
+
+// hours writes h without a fraction when it has none.
+func hours(h float64) string { return strconv.FormatFloat(h, 'f', -1, 64) }
 
 //go:embed lengths.json
 var raw []byte
@@ -73,9 +175,10 @@ func Marshal(d Data) ([]byte, error) {
 	head, err := json.MarshalIndent(struct {
 		Model     string           `json:"model"`
 		Command   string           `json:"command"`
+		Assume    Assumptions      `json:"assume"`
 		Laps      map[string][]int `json:"laps"`
 		Deadlines []int            `json:"deadlines"`
-	}{d.Model, d.Command, d.Laps, d.Deadlines}, "", "  ")
+	}{d.Model, d.Command, d.Assume, d.Laps, d.Deadlines}, "", "  ")
 	if err != nil {
 		return nil, err
 	}
@@ -178,7 +281,7 @@ func For(kind string, opts json.RawMessage, seats, deadlineHours int) ([]Estimat
 		e := Estimate{Laps: laps, TurnsEach: int(math.Round(p.TurnsEach)), Days: int(math.Ceil(p.Days)),
 			DaysP90: int(math.Ceil(p.DaysP90))}
 		for _, l := range []string{"ru", "en"} {
-			text := templates.Tf(l, "length_estimate", templates.Count(l, "n_turns_about", e.TurnsEach), templates.Count(l, "n_days_about", e.Days))
+			text := templates.Tf(l, "length_estimate", templates.Count(l, "n_turns_about", e.TurnsEach), templates.Count(l, "n_days_about", e.Days), e.DaysP90)
 			if l == "ru" {
 				e.RU = text
 			} else {

@@ -123,3 +123,28 @@ func TestDefaultLengthFitsTwoWeeks(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimatesRiseWithLength (issue 23): a longer game never shows as
+// shorter — for every game, seat count and deadline (simulated or
+// interpolated), the median days, the 90th percentile and the turns each
+// player plays do not fall as the laps rise. (The simulator plays the same
+// seeds at every length, so a longer game is the shorter one carried on.)
+func TestEstimatesRiseWithLength(t *testing.T) {
+	for _, info := range games.List() {
+		for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
+			for _, h := range []int{12, 24, 72, 168, 336} {
+				est, err := For(info.Kind, nil, seats, h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := 1; i < len(est); i++ {
+					a, b := est[i-1], est[i]
+					if b.Days < a.Days || b.DaysP90 < a.DaysP90 || b.TurnsEach < a.TurnsEach {
+						t.Errorf("%s, %d seats, %d h: %d laps %d days (90%%: %d), %d turns each; %d laps %d days (90%%: %d), %d turns each",
+							info.Kind, seats, h, a.Laps, a.Days, a.DaysP90, a.TurnsEach, b.Laps, b.Days, b.DaysP90, b.TurnsEach)
+					}
+				}
+			}
+		}
+	}
+}
