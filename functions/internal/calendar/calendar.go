@@ -494,14 +494,17 @@ func (s *sim) afterEvent() error {
 }
 
 // closeWaits ends the wait of each person whose seat has acted (or had its
-// default played) since it began, and opens one for each seat that owes
-// a decision now (owing) and is played by no bot.
+// default played) since it began, or owes nothing now, and opens one for
+// each seat that owes a decision now (owing) and is played by no bot.
 func (s *sim) closeWaits(rec *service.Record, owing []int) error {
 	for i := range s.people {
 		p := &s.people[i]
 		seat := rec.Seats[i].Engine
 		pos := rec.SeatStep(seat) // its commands: a wait ends when the seat acts or its default is played
-		if p.waiting && pos > p.position {
+		// A wait ends when the seat acts — or when the game no longer
+		// waits on it without its acting (out of the game: bankrupt,
+		// resigned).
+		if p.waiting && (pos > p.position || !slices.Contains(owing, seat)) {
 			s.closeWait(p)
 		}
 		if !p.waiting && slices.Contains(owing, seat) && !(seat < len(rec.Bots) && rec.Bots[seat]) {
