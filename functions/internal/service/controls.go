@@ -288,6 +288,18 @@ func (s *Service) replace(ctx context.Context, rec *Record, invite, seat int, su
 	return nil
 }
 
+// FirstInvite is the invitation that first held the seat invitation
+// invite holds: itself, or for a substitute the invitation whose seat was
+// replaced, followed back to the first.
+func (r *Record) FirstInvite(invite int) int {
+	for i := len(r.Controls) - 1; i >= 0; i-- {
+		if c := r.Controls[i]; c.What == ControlReplace && c.To == invite && c.Seat != invite && c.Seat >= 0 {
+			invite = c.Seat
+		}
+	}
+	return invite
+}
+
 // seatSubstitute seats a substitute who accepts their invitation: they
 // play the seat from now on (no longer its bot), and are mailed the
 // decision it owes, if any.
