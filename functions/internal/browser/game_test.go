@@ -369,6 +369,10 @@ func (b *browser) choose(rnd *mathrand.Rand) (other, folded bool) {
 	if d >= 0 {
 		b.do(chromedp.Click(chromedp.CSS("summary"), chromedp.FromNode(b.nodes("details")[d])))
 	}
+	// An amount the page leaves to the player (issue 27): they type the
+	// least allowed, as the page's script hears it.
+	eval[bool](b, fmt.Sprintf(`(() => { const i = document.querySelectorAll(%q)[%d].querySelector("input[name=amount]");
+		if (i && !i.value) { i.value = i.min; i.dispatchEvent(new Event("input")); } return true; })()`, choiceSel, pick))
 	b.press("seat", submitSel, b.nodes(choiceSel)[pick])
 	return pick > 0, d >= 0
 }

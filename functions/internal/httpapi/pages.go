@@ -121,6 +121,9 @@ func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
 		a.renderSeat(w, r, token, http.StatusBadRequest, service.AsError(err).Message(lang(r)))
 		return
 	}
+	if a.askToConfirm(w, r, token, rd, act) {
+		return
+	}
 	pre := service.Precondition{Position: rd.claims.Version, Decision: r.PostFormValue("decision")}
 	if v := r.PostFormValue("step"); v != "" {
 		if pre.Step, err = strconv.ParseInt(v, 10, 64); err != nil || pre.Step < 1 {
