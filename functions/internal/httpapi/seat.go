@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/present"
@@ -24,9 +25,13 @@ type seatData struct {
 	views.SeatPage
 	Token, GameName string
 	RulesURL        string
-	Board           template.HTML
-	Chart           template.HTML
-	Talk            *views.Talk // the newest table talk (talk.go)
+	// BoardNear is the part of the board a phone shows (an inline
+	// picture); BoardURL the whole picture, an image of its own, W × H.
+	BoardNear      template.HTML
+	BoardURL       string
+	BoardW, BoardH int
+	Chart          template.HTML
+	Talk           *views.Talk // the newest table talk (talk.go)
 	// Confirm asks to confirm a large amount before it is acted on.
 	Confirm *confirmStep
 }
@@ -84,12 +89,19 @@ func (a *api) renderSeatWith(w http.ResponseWriter, r *http.Request, token strin
 		a.render(w, r, status, "seat.html", d)
 		return
 	}
-	if d.Focus == "" { // a page of one long group of decisions is that alone
-		d.Talk = a.talkCard(r, rec, rd, token)
+	// A page of one long group of decisions is that alone: its board
+	// and talk are on the game's page, a link away.
+	if d.Focus != "" {
+		a.render(w, r, status, "seat.html", d)
+		return
 	}
-	if d.Board, err = boardSVG(l, g, d.Seat, d.Names); err != nil {
+	d.Talk = a.talkCard(r, rec, rd, token)
+	if d.BoardNear, d.BoardW, d.BoardH, err = boardNear(l, g, d.Seat, d.Names); err != nil {
 		a.pageError(w, r, err)
 		return
+	}
+	if d.BoardNear != "" {
+		d.BoardURL = pageLink("/g/"+rec.ID+"/board.svg", token, l, "v", strconv.FormatInt(ver, 10))
 	}
 	if d.Over {
 		d.Chart = a.chart(r, rec, l, d.Names)

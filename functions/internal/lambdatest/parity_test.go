@@ -180,6 +180,8 @@ func (b *backend) do(out *[]answer, pattern, token string, r *http.Request) http
 		a.shape = jsonShape(v)
 	case "text/html":
 		a.shape = b.pageShape(body)
+	case "image/svg+xml": // a game's board: its game's own drawing
+		a.shape = fmt.Sprintf("svg %v", bytes.HasPrefix(body, []byte("<svg ")))
 	default:
 		a.shape = fmt.Sprintf("%d bytes", len(body))
 	}
@@ -460,6 +462,8 @@ func (b *backend) play() []answer {
 	}
 	b.do(&out, "/g/{id}/record", invalid, pageRequest("/g/"+g2.ID+"/record?t="+q(tamper(seats2[0]))))
 	b.do(&out, "/g/{id}/record", valid, pageRequest("/g/"+g2.ID+"/record?t="+q(seats2[0])))
+	b.do(&out, "/g/{id}/board.svg", invalid, pageRequest("/g/"+g2.ID+"/board.svg?t="+q(tamper(seats2[0]))))
+	b.do(&out, "/g/{id}/board.svg", valid, pageRequest("/g/"+g2.ID+"/board.svg?v=1&t="+q(seats2[0])))
 	b.do(&out, "/api/records", valid, jsonRequest("POST", "/api/records", "", doc))
 	b.do(&out, "/records", valid, fileRequest("/records", resp.body))
 	doc["seed"] = strings.Repeat("ab", 32)
