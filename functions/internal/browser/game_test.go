@@ -319,6 +319,14 @@ func play(t *testing.T, kind string, options map[string]string) *played {
 	check("game over")
 	shot("game-over", desktopWidth)
 	shot("game-over-360", phoneWidth)
+	// The whole log, pages of it, and the home page at a phone's width
+	// (its table of lengths scrolls there), each checked by axe-core.
+	b.press("log", `a[href*="/log?"]`, nil)
+	check("log, game over")
+	b.do(chromedp.EmulateViewport(phoneWidth, phoneHeight, chromedp.EmulateMobile))
+	b.open("home", s.url+"/")
+	check("home, phone")
+	b.do(chromedp.EmulateViewport(desktopWidth, desktopHeight))
 	b.open("organiser", orgURL)
 	check("organiser, game over")
 	rec, _, err := s.svc.Load(t.Context(), p.id)
