@@ -35,7 +35,10 @@ func TestLocalRunPagesAccessible(t *testing.T) {
 	log := slog.New(slog.DiscardHandler)
 	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, Rand: testenv.Rand(t.Name())})
 	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: log, MailboxURL: "/mailbox",
-		Extra: func(mux *http.ServeMux) { mux.Handle("/mailbox", box.Handler()); mux.Handle("/mailbox/", box.Handler()) }}))
+		Extra: func(mux *http.ServeMux) {
+			mux.Handle("/mailbox", box.Handler())
+			mux.Handle("/mailbox/", box.Handler())
+		}}))
 	t.Cleanup(srv.Close)
 	b := newBrowser(t, srv.URL)
 	var reports []axeReport
