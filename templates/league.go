@@ -42,6 +42,7 @@ func leagueTexts() map[string][2]string {
 		"league_season":          {"Сезон %d", "Season %d"},
 		"league_no_season":       {"Сезон ещё не начался.", "No season has started yet."},
 		"league_season_over":     {"Сезон окончен.", "The season is over."},
+		"league_no_history":      {"Оконченных сезонов пока нет: идёт первый.", "No season is over yet: the first is under way."},
 		"league_rank":            {"№", "#"},
 		"league_member":          {"Участник", "Member"},
 		"league_played":          {"Игр", "Played"},

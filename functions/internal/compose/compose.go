@@ -142,6 +142,9 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		if org := rec.Organiser.Name; org != "" && org != "—" { // who invites tells one invitation from another
 			d.Subject = templates.Pick(l, org+" приглашает вас в игру «"+d.Game+"»", org+" invites you to a game of "+d.Game)
 		}
+		if rec.Name != "" { // and the name the organiser gave it, as every later subject has (issue 27)
+			d.Subject = rec.Name + ": " + d.Subject
+		}
 		d.LinkText = templates.T(l, "accept_invite")
 		d.Link, err = c.link("/g/"+rec.ID+"/invite", linksign.PurposeInvite, rec.ID, m.Seat, 0, service.InviteTokenTTL, l)
 		if specs, serr := service.OrderSpecsOf(rec); serr == nil {

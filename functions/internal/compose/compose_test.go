@@ -393,3 +393,39 @@ func TestOrganiserGetsTheEnd(t *testing.T) {
 		t.Errorf("end mails by address %v, want one each to the three players", to)
 	}
 }
+
+// TestInvitationNamesTheGame (issue 27): an invitation's subject gives
+// the name the organiser gave the game; a mail about a player's own
+// seat speaks to them («your seat», not their name).
+func TestInvitationNamesTheGame(t *testing.T) {
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
+	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC) },
+		Rand: rand.NewChaCha8([32]byte{'n', 'a', 'm', 'e'}), Log: slog.New(slog.DiscardHandler)})
+	created, err := svc.Create(context.Background(), service.CreateRequest{Kind: "western", Name: "Пятничная",
+		Organiser: service.Person{Name: "Org", Email: "org@pbm.test", Lang: "en"},
+		Seats:     []service.Person{{Name: "Анна", Email: "anna@pbm.test", Lang: "ru"}, {Name: "Alice", Email: "alice@pbm.test", Lang: "en"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	servicetest.Confirm(t, svc, created.ID)
+	f := fixture{svc: svc, c: compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.example", NoPicture: true}), id: created.ID}
+	for seat, want := range []string{"Пятничная", "Пятничная"} {
+		if s := f.mailFor(t, service.MailInvite, seat).Subject; !strings.Contains(s, want) {
+			t.Errorf("invitation %d: subject %q does not name the game", seat, s)
+		}
+	}
+	for i := range 2 {
+		if _, err := svc.Accept(context.Background(), created.ID, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := svc.Control(context.Background(), created.ID, service.ControlRequest{Control: service.ControlBot, Seat: 1, Key: "bot-alice"}); err != nil {
+		t.Fatal(err)
+	}
+	msg := f.mailFor(t, service.MailControl, 1)
+	_, body, _ := strings.Cut(msg.Text, "\n") // past the greeting, which names her
+	body, _, _ = strings.Cut(body, "https://")
+	if p := grammar.Addressed(body, "Alice"); len(p) > 0 {
+		t.Errorf("the mail to Alice about her seat: %q: %v", body, p)
+	}
+}

@@ -30,6 +30,9 @@ type page struct {
 	Game           bool // the page shows a game: it takes the game's styles
 	SeatCSS        template.CSS
 	Mailbox        string // the local run's mailbox, shown on every page
+	// Named is what the organiser called the game a page is of, if
+	// anything: its heading names it (issue 27).
+	Named string
 }
 
 var seatCSSOnce = seatCSS()

@@ -78,6 +78,7 @@ func (a *api) renderSeatWith(w http.ResponseWriter, r *http.Request, token strin
 	}
 	q := r.URL.Query()
 	d := seatData{page: newPage(r, "game"), Token: token, GameName: gameName(l, rec.Kind), RulesURL: rulesLink(rec.Kind, l)}
+	d.Named = rec.Name
 	d.SeatPage = views.Seat(views.SeatRequest{Lang: l, Rec: rec, Version: ver, Game: g, Reader: rd.view(),
 		LinkPosition: rd.claims.Version, Error: errMsg, Done: q.Get("done") != "", Focus: q.Get("show"), Now: a.now(),
 		Link: func(path string, query ...string) string { return pageLink(path, token, l, query...) }})

@@ -131,7 +131,7 @@ type Choice struct {
 	// Button words a ranged choice's button with %s where the amount
 	// goes ("Take a %s credit"); "" is Label and the amount after it.
 	Button string
-	Group       string // a Group key; "" is the first, untitled group
+	Group  string // a Group key; "" is the first, untitled group
 	// Choices of one group with the same Form are one form on the page,
 	// a select of their Alt texts labelled AltLabel, under the Label of
 	// the first.

@@ -61,9 +61,12 @@ type Control struct {
 	// Seat is the invitation the control is about (−1: the whole table).
 	Seat  int    `json:"seat"`
 	By    string `json:"by,omitempty"`    // ByPlayer when the seat's own player gave it; the organiser otherwise
-	Hours int    `json:"hours,omitempty"` // extend: the hours added; resume: the hours the game stood paused
-	To    int    `json:"to,omitempty"`    // replace: the substitute's invitation
-	Key   string `json:"key,omitempty"`   // the request's idempotency key
+	Hours int    `json:"hours,omitempty"` // extend: the hours added; resume: the hours the game stood paused, rounded up
+	// Secs: resume: the seconds the game stood paused (controls before
+	// issue 27 have only Hours).
+	Secs int64  `json:"secs,omitempty"`
+	To   int    `json:"to,omitempty"`  // replace: the substitute's invitation
+	Key  string `json:"key,omitempty"` // the request's idempotency key
 }
 
 // ControlRequest is a control the organiser gives.
@@ -226,7 +229,7 @@ func (r *Record) resume(now int64, c *Control) {
 		}
 	}
 	r.Paused = 0
-	c.Hours = int((paused + 3599) / 3600)
+	c.Hours, c.Secs = int((paused+3599)/3600), paused
 }
 
 // extend moves the running deadlines on by hours; false when none runs.

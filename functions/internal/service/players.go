@@ -152,7 +152,9 @@ func (r *Record) summaries() map[string]GameSummary {
 	out := map[string]GameSummary{}
 	base := GameSummary{ID: r.ID, Name: r.Name, Kind: r.Kind, Status: r.Status, Seat: -1}
 	for _, s := range r.Seats {
-		base.Players = append(base.Players, s.Name)
+		if s.Out == "" { // not who gave their seat to a substitute (as Title)
+			base.Players = append(base.Players, s.Name)
+		}
 	}
 	if e := strings.ToLower(r.Organiser.Email); e != "" {
 		g := base

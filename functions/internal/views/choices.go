@@ -15,17 +15,17 @@ import (
 // which colour to play a card on), chosen in a list.
 type Choice struct {
 	engine.Choice
-	Index    int    // in the engine's legal list (the first, for a list)
-	Label    string // the button
-	Note     string // what it costs or brings, when the page knows
-	Value    int64  // a ranged choice's initial amount (0: none, the player types it)
-	Unit     string // what a ranged amount counts
+	Index int    // in the engine's legal list (the first, for a list)
+	Label string // the button
+	Note  string // what it costs or brings, when the page knows
+	Value int64  // a ranged choice's initial amount (0: none, the player types it)
+	Unit  string // what a ranged amount counts
 	// Verb is what the button does ("Взять кредит"), and Format the
 	// button's words with %s where a ranged amount goes (ButtonText).
 	Verb, Format string
-	AltLabel string // the list's label
-	Alts     []Alt
-	Titled   bool // its group's title already says what Label says
+	AltLabel     string // the list's label
+	Alts         []Alt
+	Titled       bool // its group's title already says what Label says
 }
 
 // Alt is one decision of a form's list. Its value names the fields
