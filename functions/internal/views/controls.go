@@ -33,8 +33,12 @@ func ControlTextFor(l string, rec *service.Record, c service.Control, reader int
 			}
 			return templates.Pick(l, "По решению организатора бот больше не играет за ваше место.", "The organiser has given your seat back from the bot.")
 		case service.ControlReplace:
-			return templates.Pick(l, "По решению организатора ваше место со всей историей переходит к замене; ваши ссылки на эту игру больше не действуют.",
-				"The organiser has given your seat, with its history, to a substitute; your links to this game no longer act.")
+			sub := "—"
+			if c.To >= 0 && c.To < len(rec.Seats) {
+				sub = rec.Seats[c.To].Name
+			}
+			return templates.Pickf(l, "По решению организатора ваше место со всей историей переходит к замене (%s); ваши ссылки на эту игру больше не действуют.",
+				"The organiser has given your seat, with its history, to a substitute (%s); your links to this game no longer act.", sub)
 		case service.ControlRemove:
 			return templates.Pick(l, "По решению организатора вы выходите из игры — при своём следующем решении.",
 				"The organiser has removed you from the game: you leave at your next decision.")
