@@ -164,6 +164,8 @@ calendar:
 	$(GO) run ./functions/internal/calendar/cmd/calendar $(CALENDAR_FLAGS)
 
 ## lengths: simulate the lengths the create page offers and write their
-## estimates (functions/internal/lengths/lengths.json); takes a while.
+## estimates (functions/internal/lengths/lengths.json, and the same as Go,
+## lengths_gen.go, which the service reads); takes a while.
 lengths:
 	$(GO) run ./functions/internal/calendar/cmd/calendar -write $(CALENDAR_FLAGS)
+	$(GO) generate ./functions/internal/lengths
