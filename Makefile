@@ -3,7 +3,7 @@
 #   make run     the service on http://localhost:8080 (PORT=...), no AWS, no Docker
 #   make test    everything the CI runs (.ci/run): vet, gofmt, cfn-lint, go test
 #   make build   what `sam deploy` ships (sam build --build-in-source; without sam, `make lambdas`)
-#   make smoke URL=… TABLE=…   a short game against a deployed stack (README)
+#   make smoke URL=… TABLE=… [KEYS=…]   a short game against a deployed stack (README)
 #   make bench   the benchmarks;  make fuzz   30 s of every fuzz target
 #                (FUZZ=regexp picks targets, FUZZTIME=60s longer; make fuzz-abuse: issue 25's, 60 s each)
 #   make calendar  the calendar simulator's table (how many days a game takes)
@@ -93,13 +93,15 @@ deps-browser:
 		$$sudo apt-get update && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y chromium; fi
 
 ## smoke: after a deploy, a short game against the stack (its ApiUrl and
-## TableName outputs): SES's mailbox simulator, the keyring from SSM and
+## TableName outputs; KEYS, its LinkKeysParameterName, defaults to
+## /pbm/link-keys): SES's mailbox simulator, the keyring from SSM and
 ## the table read with your AWS credentials, about 50 minutes for the
 ## sweep's reminder (SMOKE_FLAGS="-reminder-wait 0" skips it).
+KEYS ?= /pbm/link-keys
 smoke:
 	@[ -n "$(URL)" ] || { echo "make smoke needs URL=<the stack's ApiUrl output> TABLE=<its TableName output>"; exit 2; }
 	@[ -n "$(TABLE)" ] || { echo "make smoke needs TABLE=<the stack's TableName output> besides URL"; exit 2; }
-	$(GO) run ./functions/internal/smoke/cmd/smoke -url "$(URL)" -table "$(TABLE)" $(SMOKE_FLAGS)
+	$(GO) run ./functions/internal/smoke/cmd/smoke -url "$(URL)" -table "$(TABLE)" -keys "$(KEYS)" $(SMOKE_FLAGS)
 
 ## build: the deployable artifacts.
 build:
@@ -164,6 +166,8 @@ calendar:
 	$(GO) run ./functions/internal/calendar/cmd/calendar $(CALENDAR_FLAGS)
 
 ## lengths: simulate the lengths the create page offers and write their
-## estimates (functions/internal/lengths/lengths.json); takes a while.
+## estimates (functions/internal/lengths/lengths.json, and the same as Go,
+## lengths_gen.go, which the service reads); takes a while.
 lengths:
 	$(GO) run ./functions/internal/calendar/cmd/calendar -write $(CALENDAR_FLAGS)
+	$(GO) generate ./functions/internal/lengths

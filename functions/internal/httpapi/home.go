@@ -206,7 +206,7 @@ func lengthsOf(l string, info games.Info, hours int) *lengthTable {
 	t := &lengthTable{Deadline: views.Duration(l, timeHours(hours)), Assume: d.Assume.Text(l)}
 	byLaps := map[int]int{} // index in t.Rows
 	for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
-		est, err := lengths.For(info.Kind, nil, seats, hours)
+		est, err := lengths.Figures(info.Kind, nil, seats, hours)
 		if err != nil || len(est) == 0 {
 			return nil
 		}

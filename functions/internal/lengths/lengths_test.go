@@ -2,7 +2,11 @@ package lengths
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
+	"go/format"
+	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -47,7 +51,8 @@ func TestInterpolate(t *testing.T) {
 }
 
 // TestFor: the lengths kept are offered shortest first, longer ones take
-// more turns, and the words carry the figures in both languages.
+// more turns, and the words carry the figures in both languages; Figures
+// gives the same figures without the words.
 func TestFor(t *testing.T) {
 	d, err := Current()
 	if err != nil {
@@ -74,9 +79,47 @@ func TestFor(t *testing.T) {
 				}
 			}
 		}
+		figures, err := Figures(kind, nil, 4, 72)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range est {
+			est[i].RU, est[i].EN = "", ""
+		}
+		if !slices.Equal(figures, est) {
+			t.Errorf("%s: Figures %v, For less its words %v", kind, figures, est)
+		}
 		if est, err := For(kind, json.RawMessage(`{"laps":3,"no_such_option":1}`), 4, 72); err != nil || len(est) != 0 {
 			t.Errorf("%s with an unknown variant: %v, %v; want none", kind, est, err)
 		}
+	}
+}
+
+//go:embed lengths.json
+var raw []byte
+
+// TestGenerated: the figures compiled in (lengths_gen.go) are
+// lengths.json's, written as Source writes them: after a new
+// lengths.json (make lengths, a merge), `go generate
+// ./functions/internal/lengths` writes them again.
+func TestGenerated(t *testing.T) {
+	d, err := Decode(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(d, generated) {
+		t.Errorf("lengths_gen.go does not hold lengths.json's figures: run go generate ./functions/internal/lengths")
+	}
+	want, err := format.Source(Source(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	have, err := os.ReadFile("lengths_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(have, want) {
+		t.Errorf("lengths_gen.go is not as Source writes it from lengths.json: run go generate ./functions/internal/lengths")
 	}
 }
 
