@@ -145,10 +145,15 @@ func TestPreparedOfferMadeAnsweredLater(t *testing.T) {
 
 // TestDealDeclinedAtItsDeadline: a deal its seat does not answer is
 // declined at its deadline by the sweep's tick (its default, no miss
-// counted), and the game replays exactly.
+// counted) — not a second before, whatever other deal falls due first —,
+// and the game replays exactly.
 func TestDealDeclinedAtItsDeadline(t *testing.T) {
 	ctx := context.Background()
 	g := newSeededGame(t, "businessman", `{"laps":6}`, 3)
+	// Play, a minute a move, until the seat whose turn it is may offer to
+	// buy: the deal is the one its offer opens. Other deals may be open
+	// by then (a purchase kept for later), with deadlines of their own.
+	var deal engine.Deal
 	for n := 0; ; n++ {
 		if n > 3000 {
 			t.Fatal("no deal to offer")
@@ -161,11 +166,24 @@ func TestDealDeclinedAtItsDeadline(t *testing.T) {
 		seat := eg.Owing()[0]
 		legal := eg.Legal(seat)
 		if i := slices.IndexFunc(legal, func(c engine.Choice) bool { return c.Type == "offer_buy" }); i >= 0 && seat == eg.Turn() {
+			was := eg.(engine.Dealing).Deals()
 			a := legal[i].Action
 			a.Amount = legal[i].Min
 			if _, err := g.svc.Act(ctx, g.id, seat, a, "offer-0001", service.Precondition{}); err != nil {
 				t.Fatal(err)
 			}
+			eg, err = g.svc.Engine(g.load(t))
+			if err != nil {
+				t.Fatal(err)
+			}
+			open := eg.(engine.Dealing).Deals()
+			j := slices.IndexFunc(open, func(d engine.Deal) bool {
+				return !slices.ContainsFunc(was, func(w engine.Deal) bool { return w.ID == d.ID })
+			})
+			if j < 0 || open[j].From != seat || open[j].Offer != a {
+				t.Fatalf("the offer %v opened no deal: %+v", a, open)
+			}
+			deal = open[j]
 			break
 		}
 		*g.now = g.now.Add(time.Minute)
@@ -175,12 +193,9 @@ func TestDealDeclinedAtItsDeadline(t *testing.T) {
 		g.drain(t)
 	}
 	rec := g.load(t)
-	var due int64
-	for _, d := range rec.DealDue {
-		due = d
-	}
+	due := rec.DealDue[deal.ID]
 	if due == 0 {
-		t.Fatal("the deal has no deadline")
+		t.Fatalf("the deal has no deadline: %v", rec.DealDue)
 	}
 	// Just before, the seat that owes decisions finishes its turn: no
 	// seat's own deadline passes with the deal's.
@@ -197,23 +212,47 @@ func TestDealDeclinedAtItsDeadline(t *testing.T) {
 	}
 	rec = g.load(t)
 	misses := slices.Clone(rec.Misses)
-	*g.now = time.Unix(due+1, 0)
+	// A second before its deadline the deal is still open; a deal whose
+	// deadline came earlier is declined by then, each at its own.
+	*g.now = time.Unix(due-1, 0)
 	if err := g.svc.Tick(ctx, g.id); err != nil {
 		t.Fatal(err)
 	}
 	rec = g.load(t)
-	if len(rec.DealDue) != 0 {
+	if rec.DealDue[deal.ID] != due {
+		t.Fatalf("the deal did not wait for its deadline %d: %v", due, rec.DealDue)
+	}
+	for id, d := range rec.DealDue {
+		if d <= g.now.Unix() {
+			t.Fatalf("deal %d outlived its deadline %d: %v", id, d, rec.DealDue)
+		}
+	}
+	// At its deadline it is declined.
+	*g.now = time.Unix(due, 0)
+	if err := g.svc.Tick(ctx, g.id); err != nil {
+		t.Fatal(err)
+	}
+	rec = g.load(t)
+	if _, ok := rec.DealDue[deal.ID]; ok {
 		t.Fatalf("the deal outlived its deadline: %v", rec.DealDue)
+	}
+	for id, d := range rec.DealDue {
+		if d <= g.now.Unix() {
+			t.Fatalf("deal %d outlived its deadline %d: %v", id, d, rec.DealDue)
+		}
+	}
+	if eg, err := g.svc.Engine(rec); err != nil || slices.ContainsFunc(eg.(engine.Dealing).Deals(), func(d engine.Deal) bool { return d.ID == deal.ID }) {
+		t.Fatalf("the deal is still open in the game (%v)", err)
 	}
 	entries, _ := rec.Recent()
 	found := false
 	for _, e := range entries {
-		if e.Action.Type == engine.DeclineDeal && e.By == service.ByDeadline {
+		if e.Action.Type == engine.DeclineDeal && e.Action.Deal == deal.ID && e.By == service.ByDeadline && e.Seat == int(deal.To) && e.At == due {
 			found = true
 		}
 	}
 	if !found {
-		t.Fatal("no decline played by the deadline")
+		t.Fatalf("no decline of deal %d played by its deadline", deal.ID)
 	}
 	if !slices.Equal(rec.Misses, misses) {
 		t.Errorf("a deal's deadline counted as a miss: %v → %v", misses, rec.Misses)
