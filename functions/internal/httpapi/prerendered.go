@@ -1,5 +1,7 @@
 package httpapi
 
+//go:generate go test -run ^TestHomePrerendered$ -update -count 1 .
+
 import (
 	"bytes"
 	_ "embed"
@@ -18,8 +20,9 @@ import (
 // it is rendered here once a build and language, with homeKeyHole where
 // the key goes (prerendered/home.*.html), and an answer is its two
 // halves around a fresh key. TestHomePrerendered fails when the files
-// differ from the page rendered now (`go test ./functions/internal/httpapi
-// -run TestHomePrerendered -update` writes them anew). A home page that
+// differ from the page rendered now (a template, a text, a game or its
+// lengths changed): `go generate ./functions/internal/httpapi` writes
+// them anew, as `make lengths` does. A home page that
 // is not blank (the form shown again with its error), or whose request
 // changes the page (another query parameter, which its language links
 // keep; the local run's mailbox), is rendered as before.

@@ -60,7 +60,7 @@ func TestHomePrerendered(t *testing.T) {
 			continue
 		}
 		if !bytes.Equal(file, page) {
-			t.Errorf("%s differs from the home page rendered now: run go test ./functions/internal/httpapi -run TestHomePrerendered -update", name)
+			t.Errorf("%s differs from the home page rendered now: run go generate ./functions/internal/httpapi", name)
 		}
 	}
 }
