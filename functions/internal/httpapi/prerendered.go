@@ -14,18 +14,18 @@ import (
 // The blank home page is the first page of every new visitor, and of
 // many a cold start of the api function: rendering it there is the
 // form's data, its templates' parse and html/template's first
-// execution with its escaping, about 1.5–2.5 ms and 0.5 MB of garbage,
-// which take the heap past the first GC goal (issue 24). Yet it is the
-// same in every answer in a language but for the form's fresh key, so
-// it is rendered here once a build and language, with homeKeyHole where
-// the key goes (prerendered/home.*.html), and an answer is its two
-// halves around a fresh key. TestHomePrerendered fails when the files
-// differ from the page rendered now (a template, a text, a game or its
-// lengths changed): `go generate ./functions/internal/httpapi` writes
-// them anew, as `make lengths` does. A home page that
-// is not blank (the form shown again with its error), or whose request
-// changes the page (another query parameter, which its language links
-// keep; the local run's mailbox), is rendered as before.
+// execution with its escaping, about 1.5–2.5 ms and half a megabyte of
+// garbage (issue 24). Yet it is the same in every answer in a language
+// but for the form's fresh key, so it is rendered once a build and
+// language, with homeKeyHole where the key goes
+// (prerendered/home.*.html), and an answer is its two halves around a
+// fresh key. TestHomePrerendered fails when the files differ from the
+// page rendered now (a template, a text, a game or its lengths
+// changed): `go generate ./functions/internal/httpapi` writes them
+// anew, as `make lengths` does. A home page that is not blank (the form
+// shown again with its error), or whose request changes the page
+// (another query parameter, which its language links keep; the local
+// run's mailbox), is rendered as before.
 //
 // Most browsers take the page gzipped: each half is also compressed
 // ahead of time (prerendered/home.*.1.deflate and .2.deflate, written
