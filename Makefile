@@ -172,7 +172,10 @@ calendar:
 
 ## lengths: simulate the lengths the create page offers and write their
 ## estimates (functions/internal/lengths/lengths.json, and the same as Go,
-## lengths_gen.go, which the service reads); takes a while.
+## lengths_gen.go, which the service reads), and the pre-rendered home
+## pages that show them (functions/internal/httpapi/prerendered/); takes a
+## while.
 lengths:
 	$(GO) run ./functions/internal/calendar/cmd/calendar -write $(CALENDAR_FLAGS)
 	$(GO) generate ./functions/internal/lengths
+	$(GO) generate ./functions/internal/httpapi

@@ -30,9 +30,11 @@ var known = []string{}
 
 // generated are files written from the registry, not by hand: the
 // lengths the calendar simulator measured for each game (and the same
-// as Go), and the API's document assembled from each game's fragment
-// (go generate).
-var generated = []string{"functions/internal/lengths/lengths.json", "functions/internal/lengths/lengths_gen.go", "functions/internal/httpapi/openapi.json"}
+// as Go), the API's document assembled from each game's fragment, and
+// the home page rendered ahead of time, which lists the games (go
+// generate).
+var generated = []string{"functions/internal/lengths/lengths.json", "functions/internal/lengths/lengths_gen.go", "functions/internal/httpapi/openapi.json",
+	"functions/internal/httpapi/prerendered/home.ru.html", "functions/internal/httpapi/prerendered/home.en.html"}
 
 // sources are the kinds of file that make the program: Go and the
 // fragments embedded in it.

@@ -5,10 +5,12 @@ import (
 	"compress/gzip"
 	"context"
 	"encoding/base64"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/url"
+	"regexp"
 	"testing"
 	"time"
 
@@ -126,4 +128,67 @@ func TestPagesCompressed(t *testing.T) {
 	plain, gz := serve(""), serve("gzip")
 	t.Logf("the largest page (%d bytes) through httpgzip: %v a page not compressed, %v gzipped (%d allocations, %d bytes a page)",
 		len(largest), time.Duration(plain.NsPerOp()), time.Duration(gz.NsPerOp()), gz.AllocsPerOp(), gz.AllocedBytesPerOp())
+}
+
+// TestHomePageGzippedAheadOfTime (issue 24): the blank home page, served
+// from its pre-rendered halves, reaches API Gateway through the whole
+// handler as every compressed page does — base64 of a gzip of exactly
+// the page a browser that takes no gzip gets (but for the form's fresh
+// key), with Content-Encoding, Vary once and the same other headers —
+// in both languages, each answer with a key of its own; the gzip is
+// the one spliced from the pieces (its key stored as it is).
+func TestHomePageGzippedAheadOfTime(t *testing.T) {
+	f := newPageFixture(t)
+	h := httpapi.New(httpapi.Deps{Service: f.svc, Log: slog.New(slog.DiscardHandler)})
+	key := regexp.MustCompile(`name="key" value="([A-Za-z0-9_-]{27})"`)
+	keyOf := func(page []byte) string {
+		m := key.FindSubmatch(page)
+		if m == nil {
+			t.Fatalf("no form key in the home page:\n%.300s", page)
+		}
+		return string(m[1])
+	}
+	for _, lang := range []string{"ru", "en"} {
+		q := url.Values{"lang": {lang}}
+		plain, page := lambdaGet(t, h, "/", q, "")
+		if plain.StatusCode != http.StatusOK || plain.Headers["Content-Encoding"] != "" || plain.Headers["Vary"] != "Accept-Encoding" {
+			t.Fatalf("%s without Accept-Encoding: %d, coding %q, Vary %q", lang, plain.StatusCode, plain.Headers["Content-Encoding"], plain.Headers["Vary"])
+		}
+		resp, gz := lambdaGet(t, h, "/", q, "gzip, deflate, br, zstd")
+		if resp.StatusCode != http.StatusOK || !resp.IsBase64Encoded || resp.Headers["Content-Encoding"] != "gzip" || resp.Headers["Vary"] != "Accept-Encoding" {
+			t.Fatalf("%s gzipped: %d, base64 %v, coding %q, Vary %q", lang, resp.StatusCode, resp.IsBase64Encoded, resp.Headers["Content-Encoding"], resp.Headers["Vary"])
+		}
+		if got := resp.Headers["Content-Length"]; got != "" && got != fmt.Sprint(len(gz)) {
+			t.Errorf("%s: Content-Length %s of a %d-byte gzip", lang, got, len(gz))
+		}
+		for k, v := range plain.Headers {
+			if k != "Content-Length" && k != "Content-Encoding" && k != "X-Request-Id" && resp.Headers[k] != v {
+				t.Errorf("%s: %s is %q gzipped, %q not", lang, k, resp.Headers[k], v)
+			}
+		}
+		zr, err := gzip.NewReader(bytes.NewReader(gz))
+		if err != nil {
+			t.Fatalf("%s: not gzip: %v", lang, err)
+		}
+		zr.Multistream(false)
+		unpacked, err := io.ReadAll(zr)
+		if err != nil {
+			t.Fatalf("%s: %v", lang, err)
+		}
+		k1, k2 := keyOf(page), keyOf(unpacked)
+		if k1 == k2 {
+			t.Errorf("%s: two answers with the same form key %s", lang, k1)
+		}
+		if want := bytes.Replace(page, []byte(k1), []byte(k2), 1); !bytes.Equal(unpacked, want) {
+			t.Errorf("%s: the gzipped home page (%d bytes) is not the plain one (%d) with its own key", lang, len(unpacked), len(page))
+		}
+		// The key stands in the gzip as it is, in its stored block: the
+		// answer was spliced from the pieces, not compressed whole.
+		if !bytes.Contains(gz, []byte(k2)) {
+			t.Errorf("%s: the gzip does not hold its key stored: not the pieces compressed ahead of time", lang)
+		}
+		if !bytes.Contains(page, []byte(`<html lang="`+lang+`"`)) {
+			t.Errorf("%s: the page is not in its language", lang)
+		}
+	}
 }

@@ -125,19 +125,31 @@ func (a *api) homePage(w http.ResponseWriter, r *http.Request) {
 	// with the same key, so that sending it again lands on the game it
 	// made. It holds no secret.
 	w.Header().Set("Cache-Control", "private, no-cache")
+	if pre, ok := prerenderedHome(r); ok {
+		pre.write(w, r, newFormKey())
+		return
+	}
 	a.renderHome(w, r, http.StatusOK, "", nil)
 }
 
 // renderHome draws the form, filled with what was posted when it is shown
 // again with an error.
 func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg string, f url.Values) {
+	d := homeForm(r, msg, f)
+	if d.Key == "" {
+		d.Key = newFormKey()
+	}
+	a.render(w, r, status, "home.html", d)
+}
+
+// homeForm is what the home page shows for r: the blank form (f nil), or
+// the form filled with what was posted (f) and msg, its error. Its Key is
+// the one posted, if any: the caller makes a fresh one.
+func homeForm(r *http.Request, msg string, f url.Values) homeData {
 	l := lang(r)
 	d := homeData{page: newPage(r, "create"), Error: msg, OrgName: f.Get("org_name"), GameName: f.Get("game_name"), OrgEmail: f.Get("org_email"),
 		OrgLang: f.Get("org_lang"), Misses: f.Get("misses"), Drop: f.Get("on_misses") == service.OnMissesDrop, Key: f.Get("key"),
 		NameHint: gameName(l, defaultKind())}
-	if d.Key == "" {
-		d.Key = newFormKey()
-	}
 	if d.OrgLang == "" {
 		d.OrgLang = l
 	}
@@ -186,7 +198,7 @@ func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg
 	for _, h := range deadlineChoices {
 		d.Deadlines = append(d.Deadlines, deadlineChoice{Hours: h, Label: views.Duration(l, timeHours(h)), Selected: h == hours})
 	}
-	a.render(w, r, status, "home.html", d)
+	return d
 }
 
 // newFormKey is a fresh idempotency key for the form: 20 random bytes.

@@ -81,6 +81,9 @@ var (
 	helloNotifyFunction  = function{id: "HelloNotifyFunction", pkg: helloFunction.pkg, tags: "hello_notify", timeout: 3}
 	helloSweepFunction   = function{id: "HelloSweepFunction", pkg: helloFunction.pkg, tags: "hello_sweep", timeout: 3}
 	helloBouncesFunction = function{id: "HelloBouncesFunction", pkg: helloFunction.pkg, tags: "hello_bounces", timeout: 3}
+	// helloSweepReadsFunction stands beside the sweep a second time: its
+	// hello world that also makes four reads at once, as every sweep does.
+	helloSweepReadsFunction = function{id: "HelloSweepReadsFunction", pkg: helloFunction.pkg, tags: "hello_sweep_reads", timeout: 3}
 )
 
 // world is what one test's functions run against: a table of their own on

@@ -1,4 +1,4 @@
-//go:build hello_notify || hello_sweep
+//go:build hello_notify || hello_sweep || hello_sweep_reads
 
 package main
 

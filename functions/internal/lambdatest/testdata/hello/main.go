@@ -5,7 +5,8 @@
 // client) and constructs the same service clients — and answers the same
 // kind of event as the function it stands beside at once, with nothing
 // of the function's own work. Which function it stands beside is chosen
-// by a build tag (api.go, notify.go, sweep.go, bounces.go); without one
+// by a build tag (api.go, notify.go, sweep.go, bounces.go; sweepreads.go
+// stands beside the sweep too, with its reads); without one
 // it is the bare hello world, which links no SDK (bare.go).
 package main
 
