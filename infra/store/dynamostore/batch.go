@@ -35,6 +35,12 @@ func (s *Store) GetGamesSent(ctx context.Context, ids []string) (map[string]stor
 // markers if withSent, with consistent BatchGetItems until none is left
 // unprocessed or the retries run out.
 func (s *Store) getBatch(ctx context.Context, ids []string, most int, withSent bool) (map[string]store.Game, map[string]store.Sent, error) {
+	return s.getBatchOf(ctx, ids, most, true, withSent)
+}
+
+// getBatchOf reads, of the games of ids (at most most of them), the game
+// items if withGames and the markers if withSent, as getBatch does.
+func (s *Store) getBatchOf(ctx context.Context, ids []string, most int, withGames, withSent bool) (map[string]store.Game, map[string]store.Sent, error) {
 	if len(ids) > most {
 		return nil, nil, fmt.Errorf("dynamostore: get %d games at once, at most %d", len(ids), most)
 	}
@@ -43,7 +49,9 @@ func (s *Store) getBatch(ctx context.Context, ids []string, most int, withSent b
 	for _, id := range ids {
 		if id != "" && !seen[id] {
 			seen[id] = true
-			keys = append(keys, key(gamePK(id), gameSK))
+			if withGames {
+				keys = append(keys, key(gamePK(id), gameSK))
+			}
 			if withSent {
 				keys = append(keys, key(gamePK(id), sentSK))
 			}
@@ -58,6 +66,9 @@ func (s *Store) getBatch(ctx context.Context, ids []string, most int, withSent b
 		return games, markers, nil
 	}
 	what := fmt.Sprintf("get %d games", len(seen))
+	if !withGames {
+		what = fmt.Sprintf("get %d sent markers", len(seen))
+	}
 	left := len(keys)
 	err := s.batch.run(ctx, "keys", func() int { return left }, func() error {
 		out, err := s.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{

@@ -3,6 +3,7 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -75,4 +76,31 @@ func mustPutSent(t *testing.T, s SentGames, id, body string) {
 	t.Helper()
 	_, err := s.PutSent(context.Background(), store.Sent{GameID: id, Body: []byte(body)}, 0)
 	mustOK(t, err, "PutSent(%s, 0)", id)
+}
+
+// testGetSents: GetSents reads many games' markers by id, and leaves out
+// the games without one.
+func testGetSents(t *testing.T, s SentGames) {
+	ctx := context.Background()
+	var ids []string
+	for i := range 5 {
+		id := newID(t)
+		ids = append(ids, id)
+		if i%2 == 0 {
+			mustPutSent(t, s, id, fmt.Sprintf("marker %d", i))
+		}
+	}
+	got, err := s.GetSents(ctx, append(ids, ids[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("GetSents: %d markers, want 3", len(got))
+	}
+	for i, id := range ids {
+		m, ok := got[id]
+		if ok != (i%2 == 0) || ok && (m.GameID != id || m.Version != 1 || string(m.Body) != fmt.Sprintf("marker %d", i)) {
+			t.Errorf("marker of game %d: %+v, %v", i, m, ok)
+		}
+	}
 }
