@@ -249,13 +249,13 @@ func localDeployment(dir string, env DeployEnv) (*Deployment, error) {
 			if _, err := svc.TickAll(ctx); err != nil {
 				return err
 			}
-			return errors.Join(n.Sweep(ctx, svc.PendingOutbox), n.SendDigests(ctx, now))
+			return errors.Join(n.SweepMail(ctx, now, svc.PendingOutbox), n.SendDigests(ctx, now))
 		},
 		// The sweep runs when the game is due: the in-process notifier
 		// sends its mail at each commit.
-		Wake: func(ctx context.Context, id string) (int64, bool, error) {
+		Wake: func(ctx context.Context, id string) ([]int64, error) {
 			g, err := st.GetGame(ctx, id)
-			return g.WakeAt, false, err
+			return []int64{g.WakeAt}, err
 		},
 		Close: func() { st.Close(); os.RemoveAll(dir) },
 	}, nil
@@ -501,23 +501,23 @@ func (s *sim) afterEvent() error {
 	if err := s.closeWaits(rec, g.Owing()); err != nil {
 		return err
 	}
-	wake, pending, err := s.d.Wake(s.ctx, s.id)
+	times, err := s.d.Wake(s.ctx, s.id)
 	if err != nil {
 		return err
 	}
 	next := s.now.Truncate(sweepEvery).Add(sweepEvery) // the schedule's next sweep
-	if wake > 0 {
-		at := time.Unix(wake, 0).Truncate(sweepEvery)
-		if at.Before(time.Unix(wake, 0)) {
+	for _, w := range times {
+		if w <= 0 {
+			continue
+		}
+		at := time.Unix(w, 0).Truncate(sweepEvery)
+		if at.Before(time.Unix(w, 0)) {
 			at = at.Add(sweepEvery)
 		}
 		if !at.After(s.now) {
 			at = next
 		}
 		s.sweepAt(at)
-	}
-	if pending {
-		s.sweepAt(next)
 	}
 	return nil
 }

@@ -30,11 +30,14 @@ type Deployment struct {
 	// Do runs one thing done (call, made through Service) and whatever
 	// it sets off before the next (the mail it decides); nil: call alone.
 	Do func(ctx context.Context, what Doing, call func(ctx context.Context) error) error
-	// Wake tells when the game id next needs the clock (its key in the
-	// store's wake index; 0: never) and whether it holds mail in its
-	// outbox, which a sweep in AWS looks at every SweepEvery: the
-	// simulation then runs the sweep on that schedule.
-	Wake func(ctx context.Context, id string) (wake int64, pending bool, err error)
+	// Wake tells the times (seconds since the epoch) at which the game id
+	// next needs the sweep: when it next needs the clock (its key in the
+	// store's wake index; due at once if past), and where the sweep looks
+	// after the mail a commit left, when it will. The simulation runs the
+	// sweep on its schedule at the first run not before each (AWS runs it
+	// every SweepEvery whatever the games: the runs left out would find
+	// nothing of the game's to do).
+	Wake func(ctx context.Context, id string) ([]int64, error)
 	// Close releases what the deployment holds.
 	Close func()
 }

@@ -94,8 +94,9 @@ type request struct {
 	byIndex      [3]int
 	rcu          float64
 	gameBytes    int
-	ticks        int // tick requests written ("TICK#…")
-	gameWrites   int // game items written
+	ticks        int      // tick requests written ("TICK#…")
+	gameWrites   int      // game items written
+	pks          []string // the partitions it read or wrote items of
 }
 
 func (m *meter) take() cost {
@@ -177,6 +178,11 @@ func (m *meter) handle(ctx context.Context, in middleware.InitializeInput, next 
 		}
 		m.unknown[op]++
 		m.mu.Unlock()
+	}
+	for _, k := range append(slices.Clone(reads), writes...) {
+		if pk, ok := k[dynamostore.AttrPK].(*types.AttributeValueMemberS); ok {
+			r.pks = append(r.pks, pk.Value)
+		}
 	}
 	for _, k := range reads {
 		if isGameKey(k) {

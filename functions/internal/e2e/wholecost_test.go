@@ -8,9 +8,11 @@ import (
 	"maps"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-lambda-go/events"
 
@@ -124,7 +126,12 @@ func (r *deployedRun) do(ctx context.Context, what calendar.Doing, call func(con
 		r.actions = append(r.actions, deployedAction{what: what, c: c})
 		return err
 	}
-	sched, work := c.split(func(q request) bool { return q.fn == "SweepFunction" && q.op == "Query" })
+	// The sweep's queries of its indexes, and its cursor over the mail
+	// keys (service.MailPeriods), are the schedule's: every run makes
+	// them, whatever the games.
+	sched, work := c.split(func(q request) bool {
+		return q.fn == "SweepFunction" && (q.op == "Query" || slices.Equal(q.pks, []string{"GAME#~mail"}))
+	})
 	r.schedule.merge(sched)
 	handed := 0
 	for _, q := range work.reqs {
@@ -189,9 +196,20 @@ func playDeployed(t *testing.T, cfg calendar.Config, setup calendar.Setup, seed 
 		look := service.New(service.Config{Store: lookStore, Players: lookStore, Sent: lookStore, Guard: lookStore, Keys: env.Keys,
 			Now: env.Now, Log: discardLog(), Limits: servicetest.Roomy})
 		return &calendar.Deployment{Service: app.Service, Look: look, Sweep: app.Sweep, Do: run.do,
-			Wake: func(ctx context.Context, id string) (int64, bool, error) {
+			Wake: func(ctx context.Context, id string) ([]int64, error) {
 				g, err := lookStore.GetGame(ctx, id)
-				return g.WakeAt, g.OutboxPending, err
+				times := []int64{g.WakeAt}
+				switch {
+				case g.OutboxPending && g.OutboxKey == "":
+					times = append(times, env.Now().Unix()) // written before mail keys: read every sweep
+				case g.OutboxPending:
+					// The sweep reads the key's period once it ended
+					// SweepIdle ago (service.MailPeriods).
+					if at := mailCheckAt(g.OutboxKey); at > env.Now().Unix() {
+						times = append(times, at)
+					}
+				}
+				return times, err
 			}}, nil
 	}
 	res, err := calendar.Play(t.Context(), cfg, setup, seed)
@@ -205,6 +223,18 @@ func playDeployed(t *testing.T, cfg calendar.Config, setup calendar.Setup, seed 
 		t.Errorf("requests the meter does not count: %v", m.unknown)
 	}
 	return run, res
+}
+
+// mailCheckAt is when the sweep reads the games listed under a mail key
+// (service.MailPeriods): once its period of service.SweepEvery has ended
+// and service.SweepIdle has passed.
+func mailCheckAt(key string) int64 {
+	p, err := strconv.ParseInt(strings.TrimPrefix(key, "m"), 10, 64)
+	if err != nil {
+		return 0
+	}
+	every, idle := int64(service.SweepEvery/time.Second), int64(service.SweepIdle/time.Second)
+	return (p+1)*every + idle
 }
 
 // wholeSummary sums up a game's actions.
@@ -322,6 +352,7 @@ func TestCostWholeGames(t *testing.T) {
 		play, setup wholeSummary
 		res         calendar.Result
 		run         *deployedRun
+		byKind      map[calendar.Doing]wholeSummary
 	}
 	var rows []row
 	for _, g := range games {
@@ -351,7 +382,14 @@ func TestCostWholeGames(t *testing.T) {
 						i, len(run.actions), a.what, a.c.wcu, a.c.byIndex, a.c.gameItem, describe(a.c))
 				}
 			}
-			r := row{name: name, play: summariseWhole(play), setup: summariseWhole(set), res: res, run: run}
+			r := row{name: name, play: summariseWhole(play), setup: summariseWhole(set), res: res, run: run, byKind: map[calendar.Doing]wholeSummary{}}
+			kinds := map[calendar.Doing][]deployedAction{}
+			for _, a := range play {
+				kinds[a.what] = append(kinds[a.what], a)
+			}
+			for k, as := range kinds {
+				r.byKind[k] = summariseWhole(as)
+			}
 			rows = append(rows, r)
 			if g.orders && r.play.wcu > 6 {
 				t.Errorf("%.2f write units an action on average, want at most 6", r.play.wcu)
@@ -362,6 +400,9 @@ func TestCostWholeGames(t *testing.T) {
 		})
 	}
 	for _, r := range rows {
+		for _, k := range slices.Sorted(maps.Keys(r.byKind)) {
+			t.Logf("%s: %s: %s", r.name, k, r.byKind[k])
+		}
 		t.Logf("%s: %.1f days, %d moves, %d decisions posted, %d mails | play: %s | set-up: %s | notify invocations %d (%.2f an action of the play); %d sweeps, their own queries %d requests, %.1f RU",
 			r.name, r.res.Days, r.res.Moves, r.res.Decisions, sum(r.res.Mails)+r.res.OrganiserMails, r.play, r.setup,
 			r.run.notifies, float64(r.run.notifies)/float64(r.play.actions), r.run.sweeps, r.run.schedule.requests, r.run.schedule.rcu)

@@ -31,9 +31,15 @@ func canResign(g engine.Game, seat int) bool {
 	return false
 }
 
-// maxAutoplay bounds the bot moves one commit makes, so a table of bots
-// plays on over several ticks rather than in one huge write.
-const maxAutoplay = 200
+// maxCommitLog bounds the log one commit adds, in bytes of its entries'
+// JSON: about 60 commands of «Вестерн», 50 of «Бизнесмен», about 1.2 KB
+// once compressed in their chunk (logToChunks). What bots,
+// standing orders and missed deadlines play in one commit stops there,
+// and the game plays on in the next (Record.PlayOn: the sweep hands it out
+// to be ticked at once), so that neither a move nor the tick that
+// carries a game on writes more than an action may (issue 28: before,
+// 200 commands a bound and up to 600 in a tick, 7 to 13 chunks).
+const maxCommitLog = 12 << 10
 
 func (r *Record) missesToBot() int {
 	if r.MissesToBot > 0 {
@@ -218,7 +224,8 @@ func (r *Record) remind(now int64) bool {
 // many commands it played.
 func (s *Service) playMissed(ctx context.Context, rec *Record, g engine.Game, next, now int64) (engine.Game, int, error) {
 	missed := map[int]bool{} // a turn played out by defaults is one miss
-	return s.playOn(rec, g, next, func(g engine.Game) (decision, bool, error) {
+	before := rec.Moves
+	g, _, err := s.playOn(rec, g, next, func(g engine.Game) (decision, bool, error) {
 		// A deal unanswered at its deadline is declined (its default):
 		// no miss, answering a deal is the seat's to choose.
 		if d, ok := rec.dealPastDue(g, now); ok {
@@ -231,6 +238,7 @@ func (s *Service) playMissed(ctx context.Context, rec *Record, g engine.Game, ne
 		}
 		return decision{}, false, nil
 	})
+	return g, rec.Moves - before, err
 }
 
 // missed picks what a seat whose deadline has passed plays: its default,

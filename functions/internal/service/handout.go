@@ -13,6 +13,11 @@ import (
 // the sweep function).
 const SweepEvery = 5 * time.Minute
 
+// SweepIdle is how long a game must have been left alone before the sweep
+// drains it: the stream's notifier handles fresh commits, and draining the
+// same game from both at once could send a mail twice.
+const SweepIdle = 2 * time.Minute
+
 // HandOutFor is how long a game the wake index lists as due is handed
 // out (Config.HandOut) rather than ticked by the sweep itself: the sweep
 // that first finds it due, at most SweepEvery after its wake, hands it

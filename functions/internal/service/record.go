@@ -98,9 +98,13 @@ type Record struct {
 	Acted []int `json:"acted,omitempty"`
 	// Rounds[seat] counts the times each engine seat began to owe
 	// decisions (SeatPosition).
-	Rounds []int    `json:"rounds,omitempty"`
-	Chunks int      `json:"chunks"`
-	Log    logLines `json:"lines,omitempty"`
+	Rounds []int `json:"rounds,omitempty"`
+	Chunks int   `json:"chunks"`
+	// ChunkTag is the tag of the newest chunk (store.Chunk.Tag), whose
+	// body names the one before it: "" for none, or one written before
+	// chunks were tagged.
+	ChunkTag string   `json:"chunk_tag,omitempty"`
+	Log      logLines `json:"lines,omitempty"`
 	// Keys remembers recent idempotency keys and where they led, one
 	// "seat key n version" line each, searched without decoding.
 	Keys keyLines `json:"idem,omitempty"`
@@ -154,6 +158,10 @@ type Record struct {
 	// WakeKey is the time the store's wake index was last given for the
 	// game (wakeKey).
 	WakeKey int64 `json:"wake_key,omitempty"`
+	// OutboxKey is the key the store's outbox index lists the game under
+	// (store.Game.OutboxKey), given by the newest commit that left mail
+	// (mailKey); kept after, so that the next such commit's is later.
+	OutboxKey string `json:"outbox_key,omitempty"`
 	// Unasked[seat]: the decision the engine seat owes was not mailed,
 	// its orders being to play it; its next one is mailed.
 	Unasked []bool `json:"unasked,omitempty"`
@@ -168,11 +176,11 @@ type Record struct {
 	// kept by the commit that ended it (keepChart).
 	Chart *Chart `json:"chart,omitempty"`
 
-	// sentEntries is the marker Load read (SentVer); folded, the mail
-	// Load dropped from the outbox because the marker says it was sent,
-	// which the stored game holds until its next write. Not stored.
-	sentEntries []sentMail
-	folded      []string
+	// marker is the marker Load read (SentVer); folded, the mail Load
+	// dropped from the outbox because the marker says it was sent, which
+	// the stored game holds until its next write. Not stored.
+	marker sentMarker
+	folded []string
 
 	// The organiser's controls and the players' absences (controls.go,
 	// away.go). Paused is when the organiser paused the game (0: it is
@@ -187,9 +195,9 @@ type Record struct {
 	Away     map[int][]Absence `json:"away,omitempty"`
 	AwayDays int               `json:"away_days,omitempty"`
 
-	// marking: this commit only marks mail sent (Settle), in the action
-	// that committed the mail; not stored.
-	marking bool
+	// logBytes counts the log this record's commit adds (appendEntry):
+	// it plays at most maxCommitLog (playOn).
+	logBytes int
 	// seen: the people's game summaries as loaded or last committed, so
 	// that a commit rewrites only the memberships it changed.
 	seen map[string]GameSummary
@@ -411,6 +419,7 @@ func (r *Record) appendEntry(e Entry) error {
 		return fmt.Errorf("log entry %d: %w", e.N, err)
 	}
 	r.Log = append(append(r.Log, b...), '\n')
+	r.logBytes += len(b) + 1
 	return nil
 }
 

@@ -1,6 +1,7 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,6 +24,17 @@ type sentMail struct {
 	Ver int64  `json:"v"`
 }
 
+// sentMarker is a marker's body: the mail sent, and the outbox key of
+// the newest commit whose mail was all sent (Record.OutboxKey), with its
+// version: the sweep reads the markers alone to tell that the stream's
+// notifier settled the commits that left mail (MailToCheck). Markers
+// written before keys were are a bare list of entries.
+type sentMarker struct {
+	Key  string     `json:"k,omitempty"`
+	Ver  int64      `json:"kv,omitempty"`
+	Sent []sentMail `json:"s"`
+}
+
 // maxMarkAttempts bounds the retries of a marker write that lost races to
 // other notifiers.
 const maxMarkAttempts = 5
@@ -42,14 +54,15 @@ func (s *Service) foldSent(ctx context.Context, rec *Record) error {
 // 0: none).
 func foldMarker(rec *Record, m store.Sent) error {
 	if m.Version == 0 {
-		rec.SentVer, rec.sentEntries = 0, nil
+		rec.SentVer, rec.marker = 0, sentMarker{}
 		return nil
 	}
-	entries, err := decodeSent(m)
+	mk, err := decodeSent(m)
 	if err != nil {
 		return err
 	}
-	rec.SentVer, rec.sentEntries = m.Version, entries
+	entries := mk.Sent
+	rec.SentVer, rec.marker = m.Version, mk
 	kept := rec.Outbox[:0]
 	for _, ml := range rec.Outbox {
 		if slices.ContainsFunc(entries, func(e sentMail) bool { return e.ID == ml.ID }) {
@@ -62,14 +75,21 @@ func foldMarker(rec *Record, m store.Sent) error {
 	return nil
 }
 
-func decodeSent(m store.Sent) ([]sentMail, error) {
-	var entries []sentMail
-	if len(m.Body) > 0 {
-		if err := json.Unmarshal(m.Body, &entries); err != nil {
-			return nil, fmt.Errorf("sent marker of game %s: %w", m.GameID, err)
-		}
+func decodeSent(m store.Sent) (sentMarker, error) {
+	var mk sentMarker
+	body := bytes.TrimSpace(m.Body)
+	var err error
+	switch {
+	case len(body) == 0:
+	case body[0] == '[':
+		err = json.Unmarshal(body, &mk.Sent)
+	default:
+		err = json.Unmarshal(body, &mk)
 	}
-	return entries, nil
+	if err != nil {
+		return sentMarker{}, fmt.Errorf("sent marker of game %s: %w", m.GameID, err)
+	}
+	return mk, nil
 }
 
 // markSent records in the game's marker that the mail sent of rec's
@@ -80,10 +100,19 @@ func decodeSent(m store.Sent) ([]sentMail, error) {
 // marker is written afresh without a read. If another notifier wrote it
 // meanwhile, it is read and what it says is kept as long as it may still
 // be needed.
+//
+// When the mail sent is all that rec's outbox held, the marker also says
+// that the commit of rec's outbox key (Record.OutboxKey) is settled,
+// unless it says so of a newer one already.
 func (s *Service) markSent(ctx context.Context, rec *Record, ver int64, sent []string) error {
-	prev, base := rec.SentVer, rec.sentEntries
+	prev, base := rec.SentVer, rec.marker
+	all := !slices.ContainsFunc(rec.Outbox, func(m Mail) bool { return !slices.Contains(sent, m.ID) })
 	for attempt := 1; ; attempt++ {
-		body, err := json.Marshal(mergeSent(base, rec, ver, sent))
+		mk := sentMarker{Key: base.Key, Ver: base.Ver, Sent: mergeSent(base.Sent, rec, ver, sent)}
+		if all && rec.OutboxKey != "" && ver >= mk.Ver {
+			mk.Key, mk.Ver = rec.OutboxKey, ver
+		}
+		body, err := json.Marshal(mk)
 		if err != nil {
 			return fmt.Errorf("sent marker of game %s: %w", rec.ID, err)
 		}
@@ -94,7 +123,7 @@ func (s *Service) markSent(ctx context.Context, rec *Record, ver int64, sent []s
 		m, err := s.sent.GetSent(ctx, rec.ID)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			prev, base = 0, nil
+			prev, base = 0, sentMarker{}
 		case err != nil:
 			return err
 		default:

@@ -268,7 +268,7 @@ func (a *App) Sweep(ctx context.Context, now time.Time) error {
 		ids, err := a.Store.PendingOutbox(ctx)
 		return slices.DeleteFunc(ids, func(id string) bool { return fresh[id] }), err
 	}
-	drainErr := a.Notifier.Sweep(ctx, pending)
+	drainErr := a.Notifier.SweepMail(ctx, now, pending)
 	due := <-digests
 	digestErr := due.err
 	if digestErr == nil {
