@@ -42,6 +42,7 @@ func leagueTexts() map[string][2]string {
 		"league_season":          {"Сезон %d", "Season %d"},
 		"league_no_season":       {"Сезон ещё не начался.", "No season has started yet."},
 		"league_season_over":     {"Сезон окончен.", "The season is over."},
+		"league_no_history":      {"Оконченных сезонов пока нет: идёт первый.", "No season is over yet: the first is under way."},
 		"league_rank":            {"№", "#"},
 		"league_member":          {"Участник", "Member"},
 		"league_played":          {"Игр", "Played"},
@@ -97,5 +98,16 @@ func leagueTexts() map[string][2]string {
 		"league_mail_turns":      {"Только столы туров (ссылки на игры)", "Only round tables (links to games)"},
 		"league_mail_digest":     {"Столы туров, таблица раз в неделю и итоги", "Round tables, weekly standings and the result"},
 		"league_leaving_mark":    {"выходит", "leaving"},
+		// The form that makes a league (issue 27).
+		"league_new":         {"Создать лигу", "Make a league"},
+		"league_new_title":   {"Новая лига", "A new league"},
+		"league_new_text":    {"Лига играет сезоны из туров; в каждом туре участники садятся за столы, каждый стол — обычная партия по почте. После создания вы получите ссылку-приглашение для участников.", "A league plays seasons of rounds; each round seats its members at tables, each table an ordinary game by mail. Once it is made you get the invitation link for its members."},
+		"league_name":        {"Название лиги", "The league's name"},
+		"league_table_size":  {"Игроков за столом", "Players at a table"},
+		"league_rounds_n":    {"Туров в сезоне", "Rounds a season"},
+		"league_divisions_n": {"Дивизионов", "Divisions"},
+		"league_laps":        {"Кругов в партии", "Laps a game"},
+		"league_deadline":    {"Часов на решение", "Hours for each decision"},
+		"league_new_btn":     {"Создать лигу", "Make the league"},
 	}
 }

@@ -4,10 +4,8 @@ import (
 	"strings"
 	"sync"
 
-	"golang.org/x/text/feature/plural"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
-	"golang.org/x/text/message/catalog"
 )
 
 // Every number a player reads is written by one printer per language
@@ -19,11 +17,13 @@ import (
 // counted are the texts that hold a count and change with it: the
 // Russian one, few and many forms and the English one and other forms.
 // Arg is the position (from 1) of the count among the arguments.
-var counted = map[string]struct {
+type countedText struct {
 	arg int
 	ru  [3]string
 	en  [2]string
-}{
+}
+
+var counted = map[string]countedText{
 	"n_moves":      {1, [3]string{"%d действие", "%d действия", "%d действий"}, [2]string{"%d action", "%d actions"}},
 	"n_laps":       {1, [3]string{"%d круг", "%d круга", "%d кругов"}, [2]string{"%d lap", "%d laps"}},
 	"skipping":     {1, [3]string{"пропускает %d ход", "пропускает %d хода", "пропускает %d ходов"}, [2]string{"misses %d turn", "misses %d turns"}},
@@ -43,30 +43,18 @@ var counted = map[string]struct {
 	"n_lots":        {1, [3]string{"%d участок", "%d участка", "%d участков"}, [2]string{"%d lot", "%d lots"}},
 }
 
-// printers are built on the first number written, not at start: building
-// their catalog is 0.14 ms of every cold start (issue 16), and the bounces
-// function, or an init that fails, writes none.
+// printers are made on the first number written, not at start, and
+// hold no catalog: a counted text's form is chosen here (form), and the
+// printer only writes the numbers. Compiling the counted texts into an
+// x/text catalog of plural messages was 0.1 ms of the first page (and,
+// before, 0.14 ms of every cold start, issue 16), and looking a format
+// up in it cost every number written thereafter (issue 24).
 var printers = sync.OnceValue(func() map[string]*message.Printer {
-	c := catalog.NewBuilder(catalog.Fallback(language.Russian))
-	for key, f := range counted {
-		// A count's grouping comes from the printer ("%d"); the forms
-		// hold the whole text so each language puts the count where it
-		// reads.
-		must(c.Set(language.Russian, key, plural.Selectf(f.arg, "%d",
-			"one", f.ru[0], "few", f.ru[1], "many", f.ru[2], "other", f.ru[1])))
-		must(c.Set(language.English, key, plural.Selectf(f.arg, "%d", "one", f.en[0], "other", f.en[1])))
-	}
 	return map[string]*message.Printer{
-		"ru": message.NewPrinter(language.Russian, message.Catalog(c)),
-		"en": message.NewPrinter(language.English, message.Catalog(c)),
+		"ru": message.NewPrinter(language.Russian),
+		"en": message.NewPrinter(language.English),
 	}
 })
-
-func must(err error) {
-	if err != nil {
-		panic(err)
-	}
-}
 
 // printer is the reader's language's printer ("en" English, anything
 // else Russian).
@@ -75,7 +63,69 @@ func printer(lang string) *message.Printer { return printers()[Pick(lang, "ru", 
 // Sprintf formats in the reader's language: its numbers, and the counted
 // form when format is the key of a counted text.
 func Sprintf(lang, format string, args ...any) string {
+	if c, ok := counted[format]; ok {
+		format = c.form(Pick(lang, "ru", "en"), args)
+	}
 	return minus(printer(lang).Sprintf(format, args...))
+}
+
+// form is the text of c for the count among args, by CLDR's plural rules
+// of whole numbers (as golang.org/x/text/feature/plural applies them):
+// Russian "one" for 1, 21, 101 (not 11), "few" for 2–4, 22–24 (not
+// 12–14), "many" for the rest; English "one" for 1 alone. A count that is
+// not a whole number takes the "other" form (Russian's "few" text).
+func (c countedText) form(lang string, args []any) string {
+	n, whole := int64(0), false
+	if c.arg >= 1 && c.arg <= len(args) {
+		n, whole = wholeNumber(args[c.arg-1])
+	}
+	if n < 0 {
+		n = -n
+	}
+	if lang == "en" {
+		if whole && n == 1 {
+			return c.en[0]
+		}
+		return c.en[1]
+	}
+	switch d, dd := n%10, n%100; {
+	case !whole:
+		return c.ru[1]
+	case d == 1 && dd != 11:
+		return c.ru[0]
+	case d >= 2 && d <= 4 && (dd < 12 || dd > 14):
+		return c.ru[1]
+	default:
+		return c.ru[2]
+	}
+}
+
+// wholeNumber is v as a whole number, if it is one of Go's integer
+// types.
+func wholeNumber(v any) (int64, bool) {
+	switch n := v.(type) {
+	case int:
+		return int64(n), true
+	case int8:
+		return int64(n), true
+	case int16:
+		return int64(n), true
+	case int32:
+		return int64(n), true
+	case int64:
+		return n, true
+	case uint:
+		return int64(n), true
+	case uint8:
+		return int64(n), true
+	case uint16:
+		return int64(n), true
+	case uint32:
+		return int64(n), true
+	case uint64:
+		return int64(n), true
+	}
+	return 0, false
 }
 
 // minus writes CLDR's hyphen-minus before a digit as a true minus.

@@ -23,6 +23,10 @@ const script = `(function(){` +
 	`var b=f.querySelector("button");if(b){b.setAttribute("aria-busy","true");b.classList.add("busy")}})});` +
 	`addEventListener("pageshow",function(e){if(e.persisted)d.querySelectorAll("button.busy").forEach(function(b){` +
 	`b.removeAttribute("aria-busy");b.classList.remove("busy")})});` +
+	`d.querySelectorAll("button[data-fmt]").forEach(function(b){var i=b.form&&b.form.querySelector("input[name=amount]");if(!i)return;` +
+	`var u=b.getAttribute("data-unit")||"",f=b.getAttribute("data-fmt"),s=function(){var n=parseInt(i.value,10);if(!(n>0)){b.textContent=f.replace(" %s","").replace("%s","").replace(/%%/g,"%");return}` +
+	`var t=n.toLocaleString(l);t=u=="$"?(l=="en"?"$"+t:t+"\u00a0$"):u?t+"\u00a0"+u:t;` +
+	`b.textContent=f.split("%s").join(t).replace(/%%/g,"%")};i.addEventListener("input",s);s()});` +
 	`d.querySelectorAll("input[data-tz]").forEach(function(i){if(!i.value)try{i.value=Intl.DateTimeFormat().resolvedOptions().timeZone||""}catch(e){}})` +
 	`})()`
 

@@ -9,6 +9,9 @@ import (
 	"github.com/aws/aws-lambda-go/lambda"
 
 	"github.com/pbmgames/pbm/functions/internal/wiring"
+	// The link keys' read starts at package init, before main: most
+	// first invocations need them (lambdaenv.Load).
+	_ "github.com/pbmgames/pbm/functions/internal/wiring/lambdaenv/earlykeys"
 	"github.com/pbmgames/pbm/functions/internal/wiring/web"
 	"github.com/pbmgames/pbm/infra/lambdahttp"
 )

@@ -5,7 +5,9 @@
 // index: reminders mailed, defaults played for missed deadlines, P-4),
 // then drains the games whose outbox still holds mail (the stream's
 // retries ran out, SES was down), found through the outbox index, and
-// sends the daily digests that are due (the digest index).
+// sends the daily digests that are due (the digest index). It reads the
+// link keys at their first use, not at init: most sweeps mail nothing
+// (lambdaenv.Load).
 package main
 
 import (

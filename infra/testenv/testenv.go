@@ -228,7 +228,11 @@ func startWithRetry(name string, args func(port int) []string, ready readyFunc) 
 		if lastErr == nil {
 			return endpoint, nil
 		}
-		if !strings.Contains(lastErr.Error(), "EADDRINUSE") {
+		// Another process took the port between freePort and the
+		// server's bind: dynalite says EADDRINUSE; aws-ses-v2-local,
+		// which asks its server for the address it failed to get, says
+		// "Server does not have an address".
+		if msg := lastErr.Error(); !strings.Contains(msg, "EADDRINUSE") && !strings.Contains(msg, "Server does not have an address") {
 			break
 		}
 	}

@@ -51,7 +51,17 @@ type Scene struct {
 	m     *measurer
 	names []string // the seats' names, by seat
 	lang  string   // the reader's language
+	// focus: the parts a reader looks at first, most important first
+	// (Focus), which the near view shows (SVGNear).
+	focus []Box
 }
+
+// Box is a rectangle of the picture.
+type Box struct{ X, Y, W, H float64 }
+
+// Focus marks a part of the picture a reader looks at first — their own
+// token, then what just happened — most important first.
+func (sc *Scene) Focus(x, y, w, h float64) { sc.focus = append(sc.focus, Box{x, y, w, h}) }
 
 // NewScene starts a picture w × h pixels, the paper under everything,
 // for a reader of language lang: names[i] is seat i's name.

@@ -19,12 +19,20 @@ const (
 // HTML: no external references, no ids (two boards on a page cannot
 // clash), text in the system sans-serif font.
 func writeSVG(sc *Scene) []byte {
+	return writeSVGIn(sc, Box{0, 0, float64(sc.W), float64(sc.H)}, sc.Title)
+}
+
+// writeSVGIn writes the part win of the scene, titled title: the items
+// wholly outside it are left out.
+func writeSVGIn(sc *Scene, win Box, title string) []byte {
 	var b bytes.Buffer
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" style="max-width:100%%;height:auto" role="img" aria-label="`, sc.W, sc.H, sc.W, sc.H)
-	esc(&b, sc.Title)
+	full := win == Box{0, 0, float64(sc.W), float64(sc.H)}
+	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="%s %s %s %s" width="%s" height="%s" style="max-width:100%%;height:auto" role="img" aria-label="`,
+		num(win.X), num(win.Y), num(win.W), num(win.H), num(win.W), num(win.H))
+	esc(&b, title)
 	fmt.Fprintf(&b, `" font-family='%s' font-size="%s" text-anchor="middle" fill="%s">`, svgFont, num(svgFontSize), Hex(Ink))
 	b.WriteString("<title>")
-	esc(&b, sc.Title)
+	esc(&b, title)
 	b.WriteString("</title><desc>")
 	esc(&b, sc.Desc)
 	b.WriteString("</desc>\n")
@@ -53,7 +61,9 @@ func writeSVG(sc *Scene) []byte {
 			group = root
 			b.WriteString("</g>\n")
 		default:
-			svgItem(&b, it, group)
+			if full || sc.meets(it, group, win) {
+				svgItem(&b, it, group)
+			}
 		}
 	}
 	b.WriteString("</svg>\n")

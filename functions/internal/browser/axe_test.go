@@ -14,7 +14,8 @@ import (
 )
 
 // axeTags are the rule sets axe-core checks the pages against.
-var axeTags = []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa"}
+// axe-core's best practices too (issue 27): landmarks, unique names.
+var axeTags = []string{"wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"}
 
 // axeViolation is one rule a page breaks, as axe-core reports it.
 type axeViolation struct {
@@ -83,11 +84,12 @@ func (b *browser) axe(kind string) axeReport {
 	return axeReport{Kind: kind, Path: b.location(), Rules: res.Rules, Violations: res.Violations}
 }
 
-// grave are the violations of impact serious or critical.
+// grave are the violations of impact moderate, serious or critical:
+// every one fails the tests (issue 27); only "minor" ones are reported.
 func (r axeReport) grave() []axeViolation {
 	var out []axeViolation
 	for _, v := range r.Violations {
-		if v.Impact == "serious" || v.Impact == "critical" {
+		if v.Impact == "moderate" || v.Impact == "serious" || v.Impact == "critical" {
 			out = append(out, v)
 		}
 	}

@@ -38,7 +38,8 @@ func TestControlsInChromium(t *testing.T) {
 	b.phone() // the screenshot leaves the tab as wide as a desktop
 	m := s.latest(t, "p1@pbm.test")
 	back := m.link("/g/"+c.ID+"/back", false)
-	if back == "" || !strings.Contains(m.Body.Text, "handed Bob's seat to a bot") {
+	// Said to Bob: his seat, not "Bob's" (issue 27).
+	if back == "" || !strings.Contains(m.Body.Text, "handed your seat to a bot") {
 		t.Fatalf("the mail to the seat given to a bot: %q", m.Body.Text)
 	}
 	b.open("back", back)

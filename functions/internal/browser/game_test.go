@@ -319,6 +319,14 @@ func play(t *testing.T, kind string, options map[string]string) *played {
 	check("game over")
 	shot("game-over", desktopWidth)
 	shot("game-over-360", phoneWidth)
+	// The whole log, pages of it, and the home page at a phone's width
+	// (its table of lengths scrolls there), each checked by axe-core.
+	b.press("log", `a[href*="/log?"]`, nil)
+	check("log, game over")
+	b.do(chromedp.EmulateViewport(phoneWidth, phoneHeight, chromedp.EmulateMobile))
+	b.open("home", s.url+"/")
+	check("home, phone")
+	b.do(chromedp.EmulateViewport(desktopWidth, desktopHeight))
 	b.open("organiser", orgURL)
 	check("organiser, game over")
 	rec, _, err := s.svc.Load(t.Context(), p.id)
@@ -369,6 +377,10 @@ func (b *browser) choose(rnd *mathrand.Rand) (other, folded bool) {
 	if d >= 0 {
 		b.do(chromedp.Click(chromedp.CSS("summary"), chromedp.FromNode(b.nodes("details")[d])))
 	}
+	// An amount the page leaves to the player (issue 27): they type the
+	// least allowed, as the page's script hears it.
+	eval[bool](b, fmt.Sprintf(`(() => { const i = document.querySelectorAll(%q)[%d].querySelector("input[name=amount]");
+		if (i && !i.value) { i.value = i.min; i.dispatchEvent(new Event("input")); } return true; })()`, choiceSel, pick))
 	b.press("seat", submitSel, b.nodes(choiceSel)[pick])
 	return pick > 0, d >= 0
 }

@@ -59,8 +59,9 @@ func pagesStayInService(t *testing.T, g *played) {
 	}
 }
 
-// TestAccessibility: axe-core finds no serious or critical violation of
-// WCAG 2 A/AA on any kind of page of the game.
+// TestAccessibility: axe-core finds no moderate, serious or critical
+// violation of WCAG 2 A/AA on any kind of page of the game (issue 27:
+// moderate ones fail too).
 func TestAccessibility(t *testing.T) {
 	eachKind(t, accessibility)
 }
@@ -70,11 +71,11 @@ func accessibility(t *testing.T, g *played) {
 		grave := r.grave()
 		var minor []string
 		for _, v := range r.Violations {
-			if v.Impact != "serious" && v.Impact != "critical" {
+			if v.Impact != "moderate" && v.Impact != "serious" && v.Impact != "critical" {
 				minor = append(minor, v.ID+" ("+v.Impact+")")
 			}
 		}
-		t.Logf("%-34s %d rules, %d serious or critical, minor: %s", r.Kind+" page:", r.Rules, len(grave), strings.Join(minor, ", "))
+		t.Logf("%-34s %d rules, %d moderate or worse, minor: %s", r.Kind+" page:", r.Rules, len(grave), strings.Join(minor, ", "))
 		for _, v := range grave {
 			t.Errorf("the %s page %s: %s", r.Kind, r.Path, v)
 		}

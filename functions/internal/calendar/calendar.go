@@ -188,7 +188,7 @@ func newSim(ctx context.Context, cfg Config, setup Setup, seed uint64) (s *sim, 
 	if len(cfg.Model.Zones) == 0 {
 		cfg.Model = DefaultModel()
 	}
-	s = &sim{cfg: cfg, setup: setup, ctx: ctx,
+	s = &sim{cfg: cfg, setup: setup, ctx: ctx, seed: seed,
 		rng:   rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
 		kinds: map[string]int{}, byEmail: map[string]int{}}
 	var gameSeed [32]byte
@@ -288,7 +288,8 @@ type sim struct {
 	d       *Deployment
 	svc     *service.Service // d.Service
 	hands   hands            // the people's: d.Look to read, d.Service to act, inside d.Do
-	rng     *rand.Rand
+	seed    uint64
+	rng     *rand.Rand // the start and the organiser's draws; people have their own
 	now     time.Time
 	queue   events
 	seq     int
@@ -317,6 +318,13 @@ type person struct {
 	zone  *time.Location
 	habit Habit
 	mails int
+	// Each person draws from streams of their own, one for the mails
+	// that ask a decision (miss or delay) and one for the rest, so that
+	// their k-th decision mail is missed or answered alike whatever the
+	// others are mailed: games of one seed at two lengths, or under two
+	// populations, differ by what they play, not by the luck of the draw
+	// (common random numbers).
+	decide, other *rand.Rand
 	// The wait open for them: since when, and the seat's position then.
 	waiting  bool
 	since    time.Time
@@ -344,7 +352,8 @@ func (s *sim) create() error {
 		}
 		req.Seats = append(req.Seats, p)
 		s.byEmail[p.Email] = i
-		s.people = append(s.people, person{zone: s.cfg.Model.Zones[i%len(s.cfg.Model.Zones)], habit: s.cfg.People.habit(i)})
+		s.people = append(s.people, person{zone: s.cfg.Model.Zones[i%len(s.cfg.Model.Zones)], habit: s.cfg.People.habit(i),
+			decide: rand.New(rand.NewPCG(s.seed, streamDecide+uint64(i))), other: rand.New(rand.NewPCG(s.seed, streamOther+uint64(i)))})
 	}
 	return s.d.Do(s.ctx, DoCreate, func(ctx context.Context) error {
 		c, err := s.svc.Create(ctx, req)
@@ -370,9 +379,11 @@ func (s *sim) Send(_ context.Context, m notify.Message) error {
 	s.people[p].mails++
 	switch {
 	case kind == service.MailInvite:
-		s.push(event{at: s.answer(s.people[p].zone), what: evAccept, person: p})
+		s.push(event{at: s.answerBy(s.people[p].other, s.people[p].zone), what: evAccept, person: p})
 	case decisionMail(kind):
-		if s.rng.Float64() < s.cfg.Model.MissRate {
+		r := s.people[p].decide
+		if r.Float64() < s.cfg.Model.MissRate {
+			r.Float64() // the delay it would have had: the next mail draws alike
 			s.missed++
 			return nil
 		}
@@ -380,15 +391,17 @@ func (s *sim) Send(_ context.Context, m notify.Message) error {
 		if err != nil {
 			return err
 		}
-		s.push(event{at: s.answer(s.people[p].zone), what: evVisit, person: p, position: pos})
+		s.push(event{at: s.answerBy(r, s.people[p].zone), what: evVisit, person: p, position: pos})
 	case kind == service.MailDeal:
 		// A deal asked of them: answered in person, or never (its
 		// deadline declines it). Missing one stalls nobody.
-		if s.rng.Float64() < s.cfg.Model.MissRate {
+		r := s.people[p].other
+		if r.Float64() < s.cfg.Model.MissRate {
+			r.Float64()
 			s.missedDeals++
 			return nil
 		}
-		s.push(event{at: s.answer(s.people[p].zone), what: evDeal, person: p, deal: dealOf(m)})
+		s.push(event{at: s.answerBy(r, s.people[p].zone), what: evDeal, person: p, deal: dealOf(m)})
 	}
 	return nil
 }
@@ -412,10 +425,21 @@ func KeyOf(id string, n int) string {
 	return "pg" + hex.EncodeToString(h[:10])
 }
 
-// answer is when someone in zone who has just been mailed acts on it.
-func (s *sim) answer(zone *time.Location) time.Time {
-	return s.cfg.Model.Answer(s.now, s.cfg.Model.Delay(s.rng), zone)
+// answer is when the organiser, in zone, acts on a mail just sent.
+func (s *sim) answer(zone *time.Location) time.Time { return s.answerBy(s.rng, zone) }
+
+// answerBy is when someone in zone who has just been mailed acts on it,
+// the delay drawn from r.
+func (s *sim) answerBy(r *rand.Rand, zone *time.Location) time.Time {
+	return s.cfg.Model.Answer(s.now, s.cfg.Model.Delay(r), zone)
 }
+
+// The streams of a person's draws (PCG's second word; the person's index
+// is added).
+const (
+	streamDecide = 0x5eed_0001_0000
+	streamOther  = 0x5eed_0002_0000
+)
 
 // linkPosition is the round of decisions the link of a decision mail to
 // person p opens (compose links a decision mail to the seat's position
@@ -536,14 +560,17 @@ func (s *sim) sweepAt(at time.Time) {
 }
 
 // closeWaits ends the wait of each person whose seat has acted (or had its
-// default played) since it began, and opens one for each seat that owes
-// a decision now (owing) and is played by no bot.
+// default played) since it began, or owes nothing now, and opens one for
+// each seat that owes a decision now (owing) and is played by no bot.
 func (s *sim) closeWaits(rec *service.Record, owing []int) error {
 	for i := range s.people {
 		p := &s.people[i]
 		seat := rec.Seats[i].Engine
 		pos := rec.SeatStep(seat) // its commands: a wait ends when the seat acts or its default is played
-		if p.waiting && pos > p.position {
+		// A wait ends when the seat acts — or when the game no longer
+		// waits on it without its acting (out of the game: bankrupt,
+		// resigned).
+		if p.waiting && (pos > p.position || !slices.Contains(owing, seat)) {
 			s.closeWait(p)
 		}
 		if !p.waiting && slices.Contains(owing, seat) && !(seat < len(rec.Bots) && rec.Bots[seat]) {

@@ -18,19 +18,13 @@ var (
 	LengthDeadlines = []int{12, 72, 336}
 )
 
-// LengthGames is how many seeded games each length is estimated from:
-// fewer for the long ones, which take the most time to simulate.
-func LengthGames(laps int) int {
-	switch {
-	case laps <= 2:
-		return 12
-	case laps <= 5:
-		return 6
-	case laps <= 10:
-		return 4
-	}
-	return 3
-}
+// LengthGames is how many seeded games each length is estimated from. It
+// is the same at every length, and the seeds are the same (1…n): a longer
+// game of a seed is the shorter one carried on, so its median and 90th
+// percentile can only be longer too — with fewer games for the long
+// lengths, as before issue 23, sampling noise made 20 laps look shorter
+// than 10.
+const LengthGames = 20
 
 // LengthSetups lists the setups of one length: every game at its default
 // variant, every seat count it takes, every simulated deadline.
@@ -58,8 +52,9 @@ func LengthPoint(r Row, laps int) (lengths.Point, error) {
 		return lengths.Point{}, fmt.Errorf("%v: %d games unfinished", r.Setup, s.Unfinished)
 	}
 	return lengths.Point{Kind: r.Setup.Kind, Variant: variant, Seats: r.Setup.Seats, Laps: laps,
-		DeadlineHours: r.Setup.DeadlineHours, Games: s.Games,
-		TurnsEach: round1(s.TurnsEach), Days: round1(s.DaysMedian), DaysP90: round1(s.DaysP90)}, nil
+		DeadlineHours: r.Setup.DeadlineHours, Games: s.Games, TurnsEach: round1(s.TurnsEach),
+		Days: round1(s.DaysMedian), DaysP90: round1(s.DaysP90),
+		DaysSampled: round1(s.DaysMedian), DaysP90Sampled: round1(s.DaysP90)}, nil
 }
 
 func round1(x float64) float64 { return float64(int(x*10+0.5)) / 10 }
@@ -73,14 +68,17 @@ func Lengths(ctx context.Context, cfg Config, workers int, old lengths.Data, onl
 	if len(m.Zones) == 0 {
 		m = DefaultModel()
 	}
-	people := cfg.People.Name
-	if people == "" {
-		people = Untouching.Name
+	// The create page and the API show these figures to people about to
+	// play: they are for those who change nothing, as most will.
+	if cfg.People.Name != "" && cfg.People.Name != Untouching.Name {
+		return lengths.Data{}, fmt.Errorf("the lengths' estimates are for people who change no setting, not %q", cfg.People.Name)
 	}
 	d := lengths.Data{
 		Model: fmt.Sprintf("people answer a decision mail after a log-normal delay (median %s, 90th percentile %s) counted in their waking hours (%02d:00–%02d:00, three time zones), miss %.0f %% of them; %s",
-			m.MedianDelay, m.P90Delay, m.WakeHour, m.SleepHour, m.MissRate*100, people),
-		Command:   "go run ./functions/internal/calendar/cmd/calendar -write",
+			m.MedianDelay, m.P90Delay, m.WakeHour, m.SleepHour, m.MissRate*100, Untouching.Name),
+		Command: "go run ./functions/internal/calendar/cmd/calendar -write",
+		Assume: lengths.Assumptions{AnswerMedianHours: m.MedianDelay.Hours(), AnswerP90Hours: m.P90Delay.Hours(),
+			WakeHour: m.WakeHour, SleepHour: m.SleepHour, MissPercent: m.MissRate * 100, People: lengths.Untouched},
 		Laps:      map[string][]int{},
 		Deadlines: LengthDeadlines,
 	}
@@ -88,7 +86,7 @@ func Lengths(ctx context.Context, cfg Config, workers int, old lengths.Data, onl
 		d.Laps[info.Kind] = LengthLaps
 	}
 	simulate := func(laps int) error {
-		rows, err := Run(ctx, cfg, LengthSetups(laps), LengthGames(laps), workers, progress)
+		rows, err := Run(ctx, cfg, LengthSetups(laps), LengthGames, workers, progress)
 		if err != nil {
 			return err
 		}
@@ -111,6 +109,7 @@ func Lengths(ctx context.Context, cfg Config, workers int, old lengths.Data, onl
 		} else if err := simulate(laps); err != nil {
 			return d, err
 		}
+		d.Points = lengths.FitRising(d.Points)
 		if done != nil {
 			if err := done(d); err != nil {
 				return d, err

@@ -18,6 +18,12 @@ func TestLengthsData(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	m := DefaultModel()
+	want := lengths.Assumptions{AnswerMedianHours: m.MedianDelay.Hours(), AnswerP90Hours: m.P90Delay.Hours(),
+		WakeHour: m.WakeHour, SleepHour: m.SleepHour, MissPercent: m.MissRate * 100, People: lengths.Untouched}
+	if d.Assume != want {
+		t.Errorf("lengths.json assumes %+v, the simulator's default model %+v: run %s", d.Assume, want, d.Command)
+	}
 	have := map[string]lengths.Point{}
 	for _, p := range d.Points {
 		have[fmt.Sprint(p.Kind, p.Variant, p.Seats, p.Laps, p.DeadlineHours)] = p
@@ -29,7 +35,7 @@ func TestLengthsData(t *testing.T) {
 				t.Errorf("lengths.json has no figure for %v: run %s", s, d.Command)
 				continue
 			}
-			if p.Games != LengthGames(laps) || p.Days <= 0 || p.TurnsEach <= 0 || p.DaysP90 < p.Days {
+			if p.Games != LengthGames || p.Days <= 0 || p.TurnsEach <= 0 || p.DaysP90 < p.Days {
 				t.Errorf("%v: %+v", s, p)
 			}
 		}
@@ -44,8 +50,7 @@ func TestLengthsData(t *testing.T) {
 func TestLengthsFresh(t *testing.T) {
 	const sample = 5
 	ctx := context.Background()
-	cfg := DefaultConfig()
-	cfg.People = AllSuggested // as lengths.json was made
+	cfg := DefaultConfig() // people who change nothing, as lengths.json was made
 	cfg.Dir = t.TempDir()
 	for _, c := range []struct {
 		kind            string

@@ -49,9 +49,13 @@ func (m Model) sigma() float64 {
 	return math.Log(float64(m.P90Delay)/float64(m.MedianDelay)) / z90
 }
 
-// Delay draws how long a person takes to answer, in waking time.
+// Delay draws how long a person takes to answer, in waking time: one
+// uniform draw made normal by the inverse of its distribution, so every
+// delay takes one number from r (NormFloat64 takes a varying count), and
+// a person's streams stay aligned mail for mail.
 func (m Model) Delay(r *rand.Rand) time.Duration {
-	return time.Duration(float64(m.MedianDelay) * math.Exp(m.sigma()*r.NormFloat64()))
+	z := math.Sqrt2 * math.Erfinv(2*r.Float64()-1)
+	return time.Duration(float64(m.MedianDelay) * math.Exp(m.sigma()*z))
 }
 
 // Answer is when a person in zone loc, mailed at t, acts: after the delay

@@ -80,6 +80,8 @@ type Data struct {
 	// DealsURL is the seat's deals page: offers to answer, offers to
 	// prepare for its next turn (a decision mail of a game with deals).
 	DealsURL string
+	// RecordURL downloads a finished game's record (the end's mail).
+	RecordURL string
 
 	zone *time.Location // the recipient's, for the times a mail gives
 }
@@ -139,6 +141,9 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		d.Subject = templates.Pick(l, "Приглашение в игру «"+d.Game+"»", "Invitation to a game of "+d.Game)
 		if org := rec.Organiser.Name; org != "" && org != "—" { // who invites tells one invitation from another
 			d.Subject = templates.Pick(l, org+" приглашает вас в игру «"+d.Game+"»", org+" invites you to a game of "+d.Game)
+		}
+		if rec.Name != "" { // and the name the organiser gave it, as every later subject has (issue 27)
+			d.Subject = rec.Name + ": " + d.Subject
 		}
 		d.LinkText = templates.T(l, "accept_invite")
 		d.Link, err = c.link("/g/"+rec.ID+"/invite", linksign.PurposeInvite, rec.ID, m.Seat, 0, service.InviteTokenTTL, l)
@@ -256,7 +261,10 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 				}
 			}
 		}
-		d.Link, err = c.seatLink(rec.ID, m.Seat, 0, l)
+		d.Link, err = c.overLink(rec.ID, m.Seat, "", l)
+		if err == nil {
+			d.RecordURL, err = c.overLink(rec.ID, m.Seat, "/record", l)
+		}
 	} else {
 		// A mail asking for a decision the seat no longer owes is not
 		// sent: the player has already acted.
@@ -471,6 +479,15 @@ func (c *Composer) link(path string, p linksign.Purpose, game string, seat int, 
 // position (SeatPosition) for a decision's link, 0 otherwise.
 func (c *Composer) seatLink(game string, seat int, position int64, l string) (string, error) {
 	return c.link("/g/"+game, linksign.PurposeSeat, game, seat, position, service.SeatTokenTTL, l)
+}
+
+// overLink is the link to a finished game's page (path "") or one of its
+// pages, for invitation seat or, below 0, the organiser.
+func (c *Composer) overLink(game string, seat int, path, l string) (string, error) {
+	if seat < 0 {
+		return c.link("/g/"+game+path, linksign.PurposeOrganiser, game, linksign.NoSeat, 0, service.OrganiserTokenTTL, l)
+	}
+	return c.link("/g/"+game+path, linksign.PurposeSeat, game, seat, 0, service.SeatTokenTTL, l)
 }
 
 // organiserLink is the link to a game's organiser page.

@@ -45,6 +45,12 @@ func newFixture(t testing.TB, seats int, moves int) fixture {
 // so (or the game ends).
 func newGame(t testing.TB, kind, options string, seats int, stop func(g engine.Game, moves int) bool) fixture {
 	t.Helper()
+	return newGameBy(t, service.Person{Name: "Org", Email: "org@pbm.test", Lang: "en"}, kind, options, seats, stop)
+}
+
+// newGameBy is newGame with organiser.
+func newGameBy(t testing.TB, organiser service.Person, kind, options string, seats int, stop func(g engine.Game, moves int) bool) fixture {
+	t.Helper()
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now },
@@ -52,7 +58,7 @@ func newGame(t testing.TB, kind, options string, seats int, stop func(g engine.G
 	people := []service.Person{{Name: "Анна", Email: "anna@pbm.test", Lang: "ru"}, {Name: "Bob O'Neil", Email: "bob@pbm.test", Lang: "en"},
 		{Name: "Вера", Email: "vera@pbm.test"}, {Name: "Dan", Email: "dan@pbm.test", Lang: "en"}, {Name: "Егор", Email: "egor@pbm.test"}, {Name: "Fay", Email: "fay@pbm.test", Lang: "en"}}
 	created, err := svc.Create(context.Background(), service.CreateRequest{Kind: kind, Options: []byte(options),
-		Organiser: service.Person{Name: "Org", Email: "org@pbm.test", Lang: "en"}, Seats: people[:seats]})
+		Organiser: organiser, Seats: people[:seats]})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,5 +340,92 @@ func TestSubjectsTellGamesApart(t *testing.T) {
 	ta, tb := a.mailFor(t, service.MailTurn, -1).Subject, b.mailFor(t, service.MailTurn, -1).Subject
 	if ta == tb || !strings.Contains(ta, "Анна, Bob O'Neil") || !strings.Contains(tb, "Анна, Bob O'Neil, Вера, +1") {
 		t.Errorf("turn subjects %q and %q do not tell the games apart by their players", ta, tb)
+	}
+}
+
+// TestOrganiserGetsTheEnd (issue 27): the organiser is mailed the end
+// of their game as every player is — the standings, why it ended, the
+// link to the results and to the game's record — and an organiser who
+// also plays gets one mail, their seat's.
+func TestOrganiserGetsTheEnd(t *testing.T) {
+	over := func(engine.Game, int) bool { return false }
+	f := newGame(t, "businessman", `{"laps":3}`, 3, over)
+	rec, ver, err := f.svc.Load(context.Background(), f.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msg notify.Message
+	for _, m := range rec.Outbox {
+		if m.Kind == service.MailOver && m.Seat < 0 {
+			if msg, err = f.c.Compose(context.Background(), rec, ver, m); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if msg.To != "org@pbm.test" {
+		t.Fatalf("no mail of the end to the organiser (to %q)", msg.To)
+	}
+	for _, want := range []string{"Анна", "Bob O'Neil", "Вера", "the last lap is done", "https://pbm.example/g/" + f.id + "?",
+		"https://pbm.example/g/" + f.id + "/record?"} {
+		if !strings.Contains(msg.Text, want) {
+			t.Errorf("the organiser's end mail lacks %q:\n%s", want, msg.Text)
+		}
+	}
+	golden(t, "businessman-over-org.txt", msg.Subject+"\n\n"+msg.Text)
+
+	// The organiser plays seat 0 (another case of the address): one mail.
+	g := newGameBy(t, service.Person{Name: "Анна", Email: "ANNA@pbm.test", Lang: "ru"}, "businessman", `{"laps":3}`, 3, over)
+	rec, _, err = g.svc.Load(context.Background(), g.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := map[string]int{}
+	for _, m := range rec.Outbox {
+		if m.Kind == service.MailOver {
+			p, err := notify.Recipient(rec, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			to[strings.ToLower(p.Email)]++
+		}
+	}
+	if to["anna@pbm.test"] != 1 || len(to) != 3 {
+		t.Errorf("end mails by address %v, want one each to the three players", to)
+	}
+}
+
+// TestInvitationNamesTheGame (issue 27): an invitation's subject gives
+// the name the organiser gave the game; a mail about a player's own
+// seat speaks to them («your seat», not their name).
+func TestInvitationNamesTheGame(t *testing.T) {
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
+	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC) },
+		Rand: rand.NewChaCha8([32]byte{'n', 'a', 'm', 'e'}), Log: slog.New(slog.DiscardHandler)})
+	created, err := svc.Create(context.Background(), service.CreateRequest{Kind: "western", Name: "Пятничная",
+		Organiser: service.Person{Name: "Org", Email: "org@pbm.test", Lang: "en"},
+		Seats:     []service.Person{{Name: "Анна", Email: "anna@pbm.test", Lang: "ru"}, {Name: "Alice", Email: "alice@pbm.test", Lang: "en"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	servicetest.Confirm(t, svc, created.ID)
+	f := fixture{svc: svc, c: compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.example", NoPicture: true}), id: created.ID}
+	for seat, want := range []string{"Пятничная", "Пятничная"} {
+		if s := f.mailFor(t, service.MailInvite, seat).Subject; !strings.Contains(s, want) {
+			t.Errorf("invitation %d: subject %q does not name the game", seat, s)
+		}
+	}
+	for i := range 2 {
+		if _, err := svc.Accept(context.Background(), created.ID, i); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := svc.Control(context.Background(), created.ID, service.ControlRequest{Control: service.ControlBot, Seat: 1, Key: "bot-alice"}); err != nil {
+		t.Fatal(err)
+	}
+	msg := f.mailFor(t, service.MailControl, 1)
+	_, body, _ := strings.Cut(msg.Text, "\n") // past the greeting, which names her
+	body, _, _ = strings.Cut(body, "https://")
+	if p := grammar.Addressed(body, "Alice"); len(p) > 0 {
+		t.Errorf("the mail to Alice about her seat: %q: %v", body, p)
 	}
 }

@@ -19,7 +19,7 @@ func (c *Composer) control(rec *service.Record, m service.Mail, d *Data) error {
 	l := d.Lang
 	ctl := rec.Controls[m.Control]
 	d.Subject = rec.Title(l, d.Game) + ": " + templates.Pick(l, "решение организатора", "the organiser's decision")
-	d.Text = views.ControlText(l, rec, ctl)
+	d.Text = views.ControlTextFor(l, rec, ctl, m.Seat)
 	if m.Seat < 0 || m.Seat >= len(rec.Seats) || rec.Seats[m.Seat].Out != "" || rec.Status == service.StatusCancelled {
 		return nil
 	}

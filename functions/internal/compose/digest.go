@@ -125,7 +125,7 @@ func (c *Composer) digestLine(rec *service.Record, it store.DigestItem, l string
 			line.Text += templates.Pick(l, " Победитель: ", " Winner: ") + w + "."
 		}
 		line.LinkText = templates.T(l, "see_results")
-		line.Link, err = c.seatLink(rec.ID, it.Seat, 0, l)
+		line.Link, err = c.overLink(rec.ID, it.Seat, "", l) // the organiser's below 0
 	case service.MailControl: // what was decided is on the game's page
 		line.Text = templates.Pick(l, "Решение организатора игры.", "A decision of the game's organiser.")
 		if it.Seat >= 0 && it.Seat < len(rec.Seats) && rec.Seats[it.Seat].Out == "" { // a replaced player's links no longer act

@@ -144,6 +144,7 @@ func (m *mailEnv) page(method, link string, form url.Values) (int, string) {
 var (
 	pageFormRE   = regexp.MustCompile(`(?s)<form method="post" action="([^"]+)"[^>]*>(.*?)</form>`)
 	pageInputRE  = regexp.MustCompile(`<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"`)
+	pageAmountRE = regexp.MustCompile(`<input type="number" id="[^"]*" name="amount" min="(-?\d+)"`)
 	pageSelectRE = regexp.MustCompile(`(?s)<select[^>]*name="([^"]+)"[^>]*>\s*<option value="([^"]*)"`)
 )
 
@@ -161,6 +162,11 @@ func pageForms(base, page string) []pageForm {
 		}
 		for _, sel := range pageSelectRE.FindAllStringSubmatch(f[2], -1) { // a list: its first option
 			pf.values.Set(sel[1], html.UnescapeString(sel[2]))
+		}
+		// An amount the page leaves to the player (issue 27): the least,
+		// as they type it.
+		if am := pageAmountRE.FindStringSubmatch(f[2]); am != nil && pf.values.Get("amount") == "" {
+			pf.values.Set("amount", am[1])
 		}
 		out = append(out, pf)
 	}
@@ -381,6 +387,7 @@ func mailPlaysWholeGame(t *testing.T, kind string, options map[string]any) {
 				for s := 0; s < 3; s++ {
 					want = append(want, emailOf(s))
 				}
+				want = append(want, "org@pbm.test") // the organiser is told the end too (issue 27)
 				continue
 			}
 			for _, s := range g.Owing() {

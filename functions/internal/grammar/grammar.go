@@ -91,3 +91,41 @@ func lastWord(s string) string {
 	_, size := utf8.DecodeRuneInString(s[i:])
 	return s[i+size:]
 }
+
+// subordinators open a clause whose subject, in a text said to «вы», is
+// still «вы»: its verb takes the second person («пока не вернётесь»).
+var subordinators = regexp.MustCompile(`(?i)(^|[^\p{L}])(пока не|пока|если не|если|когда|как только|до тех пор, пока не)\s+(\p{L}+)`)
+
+// thirdPerson matches a present or future verb in the third person
+// singular («вернётся», «ответит», «сделает»); secondPerson the forms
+// said to «вы», which the pattern would also take for it.
+var (
+	thirdPerson  = regexp.MustCompile(`(?i)^\p{L}+(ётся|ется|ится|ёт|ет|ит)$`)
+	secondPerson = regexp.MustCompile(`(?i)(те|тесь)$`)
+	youWord      = regexp.MustCompile(`(^|[^\p{L}])[Вв]ы($|[^\p{L}])`)
+)
+
+// Addressed lists what in text, said to its reader (reader: their name,
+// "" when it does not matter), does not speak to them: their own name in
+// the third person ("handed Alice's seat" in a mail to Alice), or in a
+// Russian sentence said to «вы» a clause whose verb is in the third
+// person («Вы в отъезде, пока не вернётся»). A word list again: it
+// takes the clause's subject to be «вы» (our texts give such a clause
+// no subject of its own; «если захочет банк» would be flagged).
+func Addressed(text, reader string) []string {
+	var out []string
+	if reader != "" && strings.Contains(text, reader) {
+		out = append(out, "names its reader «"+reader+"» in the third person")
+	}
+	for _, sentence := range strings.FieldsFunc(text, func(r rune) bool { return r == '.' || r == '!' || r == '?' || r == '\n' }) {
+		if !youWord.MatchString(sentence) {
+			continue
+		}
+		for _, m := range subordinators.FindAllStringSubmatch(sentence, -1) {
+			if v := m[3]; thirdPerson.MatchString(v) && !secondPerson.MatchString(v) {
+				out = append(out, "«"+m[2]+" "+v+"» is in the third person in a sentence said to «вы»")
+			}
+		}
+	}
+	return out
+}

@@ -42,6 +42,9 @@ func (a *api) viewAfter(w http.ResponseWriter, r *http.Request, err error) {
 type controlsData struct {
 	orgData
 	OrgURL string
+	// Done says what the control just given did (issue 27: «Продлить»
+	// confirmed nothing).
+	Done string
 }
 
 func (a *api) controlsPage(w http.ResponseWriter, r *http.Request) {
@@ -53,7 +56,11 @@ func (a *api) controlsPage(w http.ResponseWriter, r *http.Request) {
 func (a *api) renderControls(w http.ResponseWriter, r *http.Request, token string, status int, errMsg string) {
 	d, ok := a.orgView(w, r, token, errMsg, "controls", "/g/{id}/controls")
 	if ok {
-		a.render(w, r, status, "controls.html", controlsData{orgData: d, OrgURL: pageLink("/g/"+d.ID+"/org", token, lang(r))})
+		cd := controlsData{orgData: d, OrgURL: pageLink("/g/"+d.ID+"/org", token, lang(r))}
+		if log := d.Controls.Log; r.URL.Query().Get("done") != "" && errMsg == "" && len(log) > 0 {
+			cd.Done = log[len(log)-1].Text
+		}
+		a.render(w, r, status, "controls.html", cd)
 	}
 }
 
@@ -94,7 +101,7 @@ func (a *api) controlPage(w http.ResponseWriter, r *http.Request) {
 		a.renderControls(w, r, token, status, e.Message(lang(r)))
 		return
 	}
-	http.Redirect(w, r, pageLink("/g/"+r.PathValue("id")+"/controls", token, lang(r)), http.StatusSeeOther)
+	http.Redirect(w, r, pageLink("/g/"+r.PathValue("id")+"/controls", token, lang(r), "done", "1"), http.StatusSeeOther)
 }
 
 // absence is an absence as the API and the page's form send it: days
@@ -176,6 +183,7 @@ func (a *api) renderAway(w http.ResponseWriter, r *http.Request, token string, s
 	link := func(path string, query ...string) string { return pageLink(path, token, l, query...) }
 	d := awayData{page: newPage(r, "away_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Error: errMsg,
 		GameURL: link("/g/" + rec.ID)}
+	d.Named = rec.Name
 	d.Table = views.Table(views.SeatRequest{Lang: l, Rec: rec, Version: ver, Reader: rd.view(), Now: a.now(), Link: link})
 	d.Title = rec.Title(l, d.GameName) + " — " + d.Title
 	if r.Method != http.MethodGet {
@@ -226,6 +234,7 @@ func (a *api) backPage(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	d := backData{page: newPage(r, "back_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind),
 		GameURL: pageLink("/g/"+rec.ID, token, l)}
+	d.Named = rec.Name
 	if seat := rec.Seats[rd.claims.Seat].Engine; rec.Status == service.StatusPlaying && seat >= 0 && seat < len(rec.Bots) {
 		d.Bot = rec.Bots[seat]
 	}

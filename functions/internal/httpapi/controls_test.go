@@ -144,7 +144,8 @@ func TestControlPages(t *testing.T) {
 	// Seat 1 to its bot: its player's mails now carry the way back.
 	post("bot", "seat", "1")
 	mails = f.controlMails(id)
-	if len(mails) != 3 || !strings.Contains(mails[1], "играет бот: "+fixtureNames[1]) {
+	// Said to its player as theirs (issue 27), to the others by name.
+	if len(mails) != 3 || !strings.Contains(mails[1], "за ваше место теперь играет бот") || !strings.Contains(mails[0], "играет бот: "+fixtureNames[1]) {
 		t.Fatalf("bot mails: %q", mails)
 	}
 	back := backLinkRE.FindString(mails[1])
@@ -168,7 +169,7 @@ func TestControlPages(t *testing.T) {
 	old := f.seatToken(t, id, 2)
 	post("replace", "seat", "2", "name", "Zoe", "email", "zoe@pbm.test", "sub_lang", "en")
 	mails = f.controlMails(id)
-	if len(mails) != 3 || !strings.Contains(mails[2], "→ Zoe") {
+	if len(mails) != 3 || !strings.Contains(mails[0], "→ Zoe") || !strings.Contains(mails[2], "ваше место") || !strings.Contains(mails[2], "(Zoe)") {
 		t.Fatalf("replace mails: %q", mails)
 	}
 	if code, _ := b.get("/g/" + id + "?t=" + old + "&lang=en"); code != http.StatusForbidden {
@@ -197,7 +198,7 @@ func TestControlPages(t *testing.T) {
 	// Seat 0 removed: it resigns at its next decision, by the engine's own
 	// command.
 	post("remove", "seat", "0")
-	if mails := f.controlMails(id); len(mails) != 3 || !strings.Contains(mails[0], "из игры выходит: "+fixtureNames[0]) {
+	if mails := f.controlMails(id); len(mails) != 3 || !strings.Contains(mails[0], "вы выходите из игры") || !strings.Contains(mails[1], "из игры выходит: "+fixtureNames[0]) {
 		t.Fatalf("remove mails: %q", mails)
 	}
 	// The end, once confirmed: scored as it stands.

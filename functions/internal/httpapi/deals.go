@@ -205,6 +205,7 @@ func (a *api) renderDeals(w http.ResponseWriter, r *http.Request, token string, 
 	}
 	d := dealsData{page: newPage(r, "deals"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Name: rec.Seats[inv].Name,
 		Notice: notice, Error: errMsg, Over: rec.Status != service.StatusPlaying, Key: newFormKey()}
+	d.Named = rec.Name
 	d.Title = templates.T(l, "deals") + " · " + d.GameName
 	if r.Method != http.MethodGet {
 		d.langLinks("/g/"+rec.ID+"/deals", token)

@@ -57,6 +57,7 @@ type kindForm struct {
 // estimates (package lengths): a row a length, a column a seat count.
 type lengthTable struct {
 	Deadline string
+	Assume   string // what the simulated people do, in words
 	Seats    []int
 	Rows     []lengthRow
 }
@@ -198,10 +199,14 @@ func newFormKey() string {
 // lengthsOf is the table of a game's lengths at the default options and
 // the deadline chosen; nil when the simulator has no figures for it.
 func lengthsOf(l string, info games.Info, hours int) *lengthTable {
-	t := &lengthTable{Deadline: views.Duration(l, timeHours(hours))}
+	d, err := lengths.Current()
+	if err != nil {
+		return nil
+	}
+	t := &lengthTable{Deadline: views.Duration(l, timeHours(hours)), Assume: d.Assume.Text(l)}
 	byLaps := map[int]int{} // index in t.Rows
 	for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
-		est, err := lengths.For(info.Kind, nil, seats, hours)
+		est, err := lengths.Figures(info.Kind, nil, seats, hours)
 		if err != nil || len(est) == 0 {
 			return nil
 		}
@@ -213,7 +218,7 @@ func lengthsOf(l string, info games.Info, hours int) *lengthTable {
 				t.Rows = append(t.Rows, lengthRow{Laps: e.Laps})
 				byLaps[e.Laps] = i
 			}
-			t.Rows[i].Cells = append(t.Rows[i].Cells, lengthCell{Short: templates.Tf(l, "length_cell", e.Days, e.TurnsEach)})
+			t.Rows[i].Cells = append(t.Rows[i].Cells, lengthCell{Short: templates.Tf(l, "length_cell", e.Days, e.DaysP90, e.TurnsEach)})
 		}
 	}
 	for _, r := range t.Rows {

@@ -233,6 +233,7 @@ func (w *hostileWorld) hostileRoutes() map[string]hostileRequest {
 		"POST /api/leagues/{id}/seasons":      {path: l, token: tk["league-org"], json: map[string]any{"start": "2099-01-01", "divisions": []any{[]any{"M0", "M1"}}}},
 		"POST /api/leagues/{id}/substitutes":  {path: l, token: tk["league-org"], json: map[string]any{"member": "M0", "from_round": 1, "person": person}},
 		"POST /api/leagues/{id}/confirm":      {path: l, token: tk["league-confirm"]},
+		"POST /leagues":                       {form: url.Values{"name": {"Лига"}, "kind": {"western"}, "laps": {"2"}, "table_size": {"2"}, "rounds": {"1"}, "divisions": {"1"}, "deadline": {"48"}, "org_name": {"Org"}, "org_email": {"org@example.org"}, "org_lang": {"ru"}}},
 		"POST /l/{id}/leave":                  {path: l, token: tk["league-member"]},
 		"POST /l/{id}/join":                   {path: l, token: tk["league-invite"], form: url.Values{"name": {"Yan"}, "email": {"yan@example.org"}, "member_lang": {"ru"}, "tz": {"Europe/Moscow"}, "mail": {"all"}}},
 		"POST /l/{id}/start":                  {path: l, token: tk["league-org"], form: url.Values{"start": {"2099-01-01"}}},

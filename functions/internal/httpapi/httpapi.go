@@ -129,6 +129,7 @@ func (a *api) routes() []handledRoute {
 		{Route{"POST", "/g/{id}/act"}, a.actPage},
 		{Route{"GET", "/g/{id}/log"}, a.logPage},
 		{Route{"GET", "/g/{id}/record"}, a.recordPage},
+		{Route{"GET", "/g/{id}/board.svg"}, a.boardImage},
 		{Route{"GET", "/g/{id}/orders"}, a.ordersPage},
 		{Route{"POST", "/g/{id}/orders"}, a.saveOrders},
 		{Route{"GET", "/g/{id}/invite"}, a.invitePage},

@@ -26,6 +26,8 @@ import (
 func (a *api) leagueRoutes() []handledRoute {
 	return []handledRoute{
 		{Route{"POST", "/api/leagues"}, a.createLeague},
+		{Route{"GET", "/leagues/new"}, a.newLeaguePage},
+		{Route{"POST", "/leagues"}, a.createLeaguePage},
 		{Route{"GET", "/api/leagues/{id}"}, a.leagueJSON},
 		{Route{"POST", "/api/leagues/{id}/members"}, a.joinLeagueJSON},
 		{Route{"POST", "/api/leagues/{id}/leave"}, a.leaveLeagueJSON},

@@ -22,6 +22,7 @@ import (
 	"github.com/pbmgames/pbm/infra/mailer"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
 	"github.com/pbmgames/pbm/infra/testenv"
+	"github.com/pbmgames/pbm/templates"
 	"sync"
 )
 
@@ -173,6 +174,10 @@ func TestLeagueRoutes(t *testing.T) {
 			rec = w.do(t, "GET", page+"?lang="+lang+"&t="+url.QueryEscape(memberTokens[0]), "", nil)
 			if rec.Code != 200 || !strings.Contains(rec.Body.String(), "Anna") || !strings.Contains(rec.Body.String(), `<html lang="`+lang+`"`) {
 				t.Errorf("%s (%s): %d %.300s", page, lang, rec.Code, rec.Body)
+			}
+			// Season 1 is under way (issue 27): no page says otherwise.
+			if strings.Contains(rec.Body.String(), templates.T(lang, "league_no_season")) {
+				t.Errorf("%s (%s) says «%s» during season 1", page, lang, templates.T(lang, "league_no_season"))
 			}
 		}
 	}

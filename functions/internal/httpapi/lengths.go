@@ -13,12 +13,15 @@ import (
 
 // Lengths answers GET /api/lengths: the lengths offered for a game at a
 // seat count, deadline and options, each with the calendar simulator's
-// estimate of the turns each player plays and the days it takes.
+// estimate of the turns each player plays and the days it takes, and what
+// the estimates assume of the players.
 type Lengths struct {
 	Kind          string             `json:"kind"`
 	Seats         int                `json:"seats"`
 	DeadlineHours int                `json:"deadline_hours"`
 	Lengths       []lengths.Estimate `json:"lengths"`
+	AssumesRU     string             `json:"assumes_ru"`
+	AssumesEN     string             `json:"assumes_en"`
 }
 
 func (a *api) lengths(w http.ResponseWriter, r *http.Request) {
@@ -62,6 +65,12 @@ func (a *api) lengths(w http.ResponseWriter, r *http.Request) {
 	if out.Lengths == nil {
 		out.Lengths = []lengths.Estimate{}
 	}
+	d, err := lengths.Current()
+	if err != nil {
+		a.fail(w, r, err)
+		return
+	}
+	out.AssumesRU, out.AssumesEN = d.Assume.Text("ru"), d.Assume.Text("en")
 	w.Header().Set("Cache-Control", "public, max-age=300")
 	writeJSON(w, http.StatusOK, out)
 }

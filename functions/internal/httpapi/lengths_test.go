@@ -2,11 +2,14 @@ package httpapi_test
 
 import (
 	"fmt"
+	"html"
+	"net/http"
 	"net/url"
 	"strings"
 	"testing"
 
 	"github.com/pbmgames/pbm/engine/games"
+	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/lengths"
 	"github.com/pbmgames/pbm/templates"
 )
@@ -44,14 +47,51 @@ func checkLengths(t *testing.T, l string, hours, code, want int, page string) {
 				t.Fatalf("%s at %d seats: no estimates (%v)", info.Kind, seats, err)
 			}
 			for _, e := range est {
-				cell := "<td>" + templates.Tf(l, "length_cell", e.Days, e.TurnsEach) + "</td>"
+				cell := "<td>" + templates.Tf(l, "length_cell", e.Days, e.DaysP90, e.TurnsEach) + "</td>"
 				if !strings.Contains(page, cell) {
 					t.Errorf("%s, %d h: the create page does not offer %s %d laps at %d seats as %s", l, hours, info.Kind, e.Laps, seats, cell)
 				}
 			}
 		}
 	}
+	// The page says what the figures assume of the players.
+	d, err := lengths.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if assume := html.EscapeString(d.Assume.Text(l)); !strings.Contains(page, assume) {
+		t.Errorf("%s, %d h: the create page does not say what its estimates assume (%s)", l, hours, assume)
+	}
 	if n := strings.Count(page, `<table class="lengths">`); n != len(games.List()) {
 		t.Errorf("%s, %d h: %d tables of lengths, want one a game", l, hours, n)
+	}
+}
+
+// TestLengthsAPIMedianAndTail: GET /api/lengths gives each length's
+// median days and 90th percentile, words both in each language, and says
+// what they assume of the players.
+func TestLengthsAPIMedianAndTail(t *testing.T) {
+	c, _ := newContract(t, openStore(t))
+	var got httpapi.Lengths
+	c.want(call{method: "GET", path: "/api/lengths?kind=businessman&seats=4"}, http.StatusOK, "", &got)
+	if len(got.Lengths) == 0 {
+		t.Fatalf("no lengths: %+v", got)
+	}
+	for _, e := range got.Lengths {
+		if e.Days < 1 || e.DaysP90 < e.Days {
+			t.Errorf("%d laps: median %d days, 90th percentile %d", e.Laps, e.Days, e.DaysP90)
+		}
+		for _, text := range []string{e.RU, e.EN} {
+			if !strings.Contains(text, fmt.Sprint(e.Days)) || !strings.Contains(text, fmt.Sprint(e.DaysP90)) {
+				t.Errorf("%d laps: %q does not give %d and %d days", e.Laps, text, e.Days, e.DaysP90)
+			}
+		}
+	}
+	d, err := lengths.Current()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.AssumesRU != d.Assume.Text("ru") || got.AssumesEN != d.Assume.Text("en") || !strings.Contains(got.AssumesEN, "standing orders stay as suggested") {
+		t.Errorf("assumes %q / %q", got.AssumesRU, got.AssumesEN)
 	}
 }

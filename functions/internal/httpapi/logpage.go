@@ -31,6 +31,7 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
 	d := logData{page: newPage(r, "log_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind),
 		GameURL: pageLink("/g/"+rec.ID, token, l)}
+	d.Named = rec.Name
 	d.Game = true
 	d.Title = d.GameName + " — " + d.Title
 	if rec.State == nil {

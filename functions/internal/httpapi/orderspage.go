@@ -60,7 +60,13 @@ func (a *api) renderOrders(w http.ResponseWriter, r *http.Request, token string,
 		o = shown
 	}
 	d := ordersData{page: newPage(r, "orders"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Name: rec.Seats[inv].Name,
-		Notice: notice, Error: errMsg, Over: rec.Status == service.StatusOver, Count: len(rec.SeatOrders(inv))}
+		Notice: notice, Error: errMsg, Over: rec.Status == service.StatusOver}
+	d.Named = rec.Name
+	for _, v := range rec.SeatOrders(inv) {
+		if v != 0 { // an order of 0 plays nothing: not an order set
+			d.Count++
+		}
+	}
 	d.Title = templates.T(l, "orders") + " · " + d.GameName
 	if r.Method != http.MethodGet {
 		d.langLinks("/g/"+rec.ID+"/orders", token)
@@ -78,8 +84,8 @@ func (a *api) renderOrders(w http.ResponseWriter, r *http.Request, token string,
 	}
 	for _, s := range specs {
 		row := orderRow{Name: s.Name, Label: templates.T(l, "order_"+s.Name), Flag: s.Kind == engine.OrderFlag, Min: s.Min, Max: s.Max}
-		if v, set := o[s.Name]; set {
-			row.On = v != 0
+		if v := o[s.Name]; v != 0 { // 0 is off: left blank, not «accept any offer»
+			row.On = true
 			row.Value = strconv.FormatInt(v, 10)
 		}
 		d.Rows = append(d.Rows, row)
@@ -107,7 +113,17 @@ func (a *api) saveOrders(w http.ResponseWriter, r *http.Request) {
 	o := engine.Orders{}
 	switch r.PostFormValue("do") {
 	case "sensible":
-		o = engine.SensibleOrders(specs)
+		// Filled into the form, not saved: the player looks them over
+		// and saves (issue 27).
+		for k, v := range engine.SensibleOrders(specs) {
+			if v == 0 {
+				delete(o, k)
+			} else {
+				o[k] = v
+			}
+		}
+		a.renderOrders(w, r, token, http.StatusOK, templates.T(lang(r), "orders_filled"), "", o)
+		return
 	case "clear":
 	default:
 		for _, s := range specs {
@@ -121,8 +137,8 @@ func (a *api) saveOrders(w http.ResponseWriter, r *http.Request) {
 				a.renderOrders(w, r, token, http.StatusBadRequest, "", e.Message(lang(r))+" "+templates.T(lang(r), "order_"+s.Name), nil)
 				return
 			}
-			if s.Kind == engine.OrderFlag && n == 0 {
-				continue // an unticked box is no order
+			if n == 0 {
+				continue // an unticked box, or an amount of 0, is no order
 			}
 			o[s.Name] = n
 		}

@@ -109,12 +109,26 @@ func TestOrdersPage(t *testing.T) {
 	if code, _ := b.get("/g/" + id + "/orders?" + url.Values{"t": {orgTok}}.Encode()); code != 403 {
 		t.Errorf("the organiser's token opens a seat's orders page: %d", code)
 	}
-	// Sensible orders fill in the game's proposal; clear removes them.
-	b.post("/g/"+id+"/orders?lang=en", url.Values{"t": {seatTok[other]}, "do": {"sensible"}})
+	// Sensible orders fill the game's proposal into the form, which the
+	// player then saves (issue 27); clear removes them.
+	before, _ := svc.Orders(ctx, id, other)
+	_, filled, _ := b.post("/g/"+id+"/orders?lang=en", url.Values{"t": {seatTok[other]}, "do": {"sensible"}})
+	if got, _ := svc.Orders(ctx, id, other); len(got) != len(before) {
+		t.Errorf("«fill in sensible orders» saved %v", got)
+	}
+	fm := forms(filled)[0]
+	fm.values.Set("do", "save")
+	b.post(fm.action, fm.values)
 	got, _ := svc.Orders(ctx, id, other)
 	specs, _ := svc.OrderSpecs(rec)
-	if want := engine.SensibleOrders(specs); len(got) != len(want) || got[engine.OrderRoll] != 1 {
-		t.Errorf("sensible orders: %v, want %v", got, want)
+	want := engine.Orders{}
+	for k, v := range engine.SensibleOrders(specs) {
+		if v != 0 { // an order of 0 is off: not kept
+			want[k] = v
+		}
+	}
+	if len(got) != len(want) || got[engine.OrderRoll] != 1 {
+		t.Errorf("sensible orders, saved: %v, want %v", got, want)
 	}
 	b.post("/g/"+id+"/orders?lang=en", url.Values{"t": {seatTok[other]}, "do": {"clear"}})
 	if got, _ := svc.Orders(ctx, id, other); len(got) != 0 {

@@ -44,6 +44,7 @@ func (a *api) orgView(w http.ResponseWriter, r *http.Request, token, errMsg, tit
 	}
 	l := lang(r)
 	d := orgData{page: newPage(r, titleKey), Token: token, GameName: gameName(l, rec.Kind)}
+	d.Named = rec.Name
 	d.OrgPage, err = views.Organiser(views.OrgRequest{Lang: l, Rec: rec, Game: g, Error: errMsg, Now: a.now(), Sign: a.sign,
 		Link: func(path string) string { return pageLink(path, token, l) }, Share: a.link})
 	if err != nil {
@@ -99,6 +100,7 @@ func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
 	d := inviteData{page: newPage(r, "invite_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Name: me.Name,
 		Organiser: rec.Organiser.Name, Options: views.OptionsText(l, rec), Deadline: views.Duration(l, timeHours(views.DeadlineHours(rec))),
 		Accepted: me.Accepted, Open: rec.Status == service.StatusInvited || rec.Substituting(rd.claims.Seat), RulesURL: rulesLink(rec.Kind, l)}
+	d.Named = rec.Name
 	for i, s := range rec.Seats {
 		if i != rd.claims.Seat && s.Out == "" {
 			d.Players = append(d.Players, s.Name)

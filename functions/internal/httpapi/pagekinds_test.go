@@ -30,6 +30,11 @@ import (
 // maxPage is the most a page may weigh with its board (SPEC §6).
 const maxPage = 60 << 10
 
+// maxSeatPage is the most a game's own page (a seat's, a spectator's,
+// the organiser's view of it, a page of one group of decisions) may
+// weigh (issue 27): the board's full picture is an image of its own.
+const maxSeatPage = 40 << 10
+
 // pageFixture runs the pages on a store of its own, with a fixed clock
 // and seeded randomness: the same games every run.
 type pageFixture struct {
@@ -245,6 +250,9 @@ func pageKinds(t *testing.T, game string) {
 		if len(body) > maxPage {
 			t.Errorf("%d bytes, over %d", len(body), maxPage)
 		}
+		if k.path == "/g/"+c.ID && len(body) > maxSeatPage {
+			t.Errorf("a game's page of %d bytes, over %d", len(body), maxSeatPage)
+		}
 		for _, w := range k.want {
 			if !strings.Contains(body, w) {
 				t.Errorf("no %q on the page", w)
@@ -284,11 +292,14 @@ func pageKinds(t *testing.T, game string) {
 			t.Fatal(err)
 		}
 		code, sub := f.page(u.Path, u.Query())
-		if code != http.StatusOK || len(sub) > maxPage {
+		if code != http.StatusOK || len(sub) > maxSeatPage {
 			t.Errorf("%s: status %d, %d bytes", u.Query().Get("show"), code, len(sub))
 		}
 		checkPage(t, sub)
 		t.Logf("seat to move, %s: %d bytes", u.Query().Get("show"), len(sub))
+		if dir := os.Getenv("PBM_DUMP"); dir != "" {
+			_ = os.WriteFile(filepath.Join(dir, "focus-"+u.Query().Get("show")+".html"), []byte(sub), 0o644)
+		}
 		if fs := forms(sub); fs[0].values.Get("type") != def.Type {
 			t.Errorf("%s: the first form is not the default", u.Query().Get("show"))
 		} else {

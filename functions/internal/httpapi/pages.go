@@ -30,6 +30,9 @@ type page struct {
 	Game           bool // the page shows a game: it takes the game's styles
 	SeatCSS        template.CSS
 	Mailbox        string // the local run's mailbox, shown on every page
+	// Named is what the organiser called the game a page is of, if
+	// anything: its heading names it (issue 27).
+	Named string
 }
 
 var seatCSSOnce = seatCSS()
@@ -119,6 +122,9 @@ func (a *api) actPage(w http.ResponseWriter, r *http.Request) {
 	act, err := formAction(r)
 	if err != nil {
 		a.renderSeat(w, r, token, http.StatusBadRequest, service.AsError(err).Message(lang(r)))
+		return
+	}
+	if a.askToConfirm(w, r, token, rd, act) {
 		return
 	}
 	pre := service.Precondition{Position: rd.claims.Version, Decision: r.PostFormValue("decision")}

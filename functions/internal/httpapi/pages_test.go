@@ -60,12 +60,13 @@ func (b *browser) abs(path string) string {
 }
 
 var (
-	formRE   = regexp.MustCompile(`(?s)<form method="post" action="([^"]+)"[^>]*>(.*?)</form>`)
-	inputRE  = regexp.MustCompile(`<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"`)
-	selectRE = regexp.MustCompile(`(?s)<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>`)
-	optionRE = regexp.MustCompile(`<option value="([^"]*)"`)
-	linkRE   = regexp.MustCompile(`href="([^"]*/invite\?[^"]*)"`)
-	fixedRE  = regexp.MustCompile(`<input type="hidden" name="amount" value="([^"]*)"`)
+	formRE        = regexp.MustCompile(`(?s)<form method="post" action="([^"]+)"[^>]*>(.*?)</form>`)
+	inputRE       = regexp.MustCompile(`<input[^>]*name="([^"]+)"[^>]*value="([^"]*)"`)
+	selectRE      = regexp.MustCompile(`(?s)<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>`)
+	optionRE      = regexp.MustCompile(`<option value="([^"]*)"`)
+	linkRE        = regexp.MustCompile(`href="([^"]*/invite\?[^"]*)"`)
+	emptyAmountRE = regexp.MustCompile(`<input type="number" id="[^"]*" name="amount" min="(-?\d+)"`)
+	fixedRE       = regexp.MustCompile(`<input type="hidden" name="amount" value="([^"]*)"`)
 )
 
 // form is a form of a page: its fields as a browser would post them (a
@@ -86,6 +87,11 @@ func forms(page string) []form {
 		f := form{action: html.UnescapeString(m[1]), values: url.Values{}}
 		for _, in := range inputRE.FindAllStringSubmatch(m[2], -1) {
 			f.values.Set(in[1], html.UnescapeString(in[2]))
+		}
+		// An amount the page leaves for the player to type (issue 27):
+		// the least, as a player types it.
+		if am := emptyAmountRE.FindStringSubmatch(m[2]); am != nil && f.values.Get("amount") == "" {
+			f.values.Set("amount", am[1])
 		}
 		if h := fixedRE.FindStringSubmatch(m[2]); h != nil {
 			f.fixed = h[1]

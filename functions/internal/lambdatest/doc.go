@@ -33,7 +33,9 @@
 // start has one), for every function, each beside a hello-world function
 // built the same way that loads the SDK's configuration, makes the same
 // SDK clients and answers the same kind of event (testdata/hello, one
-// build tag a function).
+// build tag a function). Beside the wall clock it reports the CPU time
+// each process had run by its answer, which the other work of a busy
+// machine sways less.
 //
 // The emulator is built with `go install` from the Go module proxy (or the
 // module cache); LAMBDA_RIE names a prebuilt aws-lambda-rie to use instead.

@@ -9,6 +9,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
@@ -195,8 +196,10 @@ func startBootstrap(t *testing.T, f function, bin string, env []string) (api *ru
 // cold start: the event is there for the runtime's first GET of /next),
 // under a new Runtime API, and returns the time from the process's start
 // to the invocation's response (firstResponse), to its first GET of /next
-// (initDuration), and the outcome; it then ends the process.
-func coldStart(t *testing.T, f function, bin string, env []string, payload []byte) (firstResponse, initDuration time.Duration, o outcome) {
+// (initDuration), the CPU time its threads had run by the response
+// (cpu: less swayed than the wall clock by what else the machine runs),
+// and the outcome; it then ends the process.
+func coldStart(t *testing.T, f function, bin string, env []string, payload []byte) (firstResponse, initDuration, cpu time.Duration, o outcome) {
 	t.Helper()
 	api, p, out, start := startBootstrap(t, f, bin, env)
 	defer p.kill(t)
@@ -212,6 +215,7 @@ func coldStart(t *testing.T, f function, bin string, env []string, payload []byt
 	var r invoked
 	select {
 	case r = <-done:
+		cpu = cpuTime(p.cmd.Process.Pid)
 	case o := <-api.initErr:
 		t.Fatalf("%s: init failed: %s %s\n%s", f.id, o.errorType, o.body, out)
 	case <-p.exited:
@@ -226,5 +230,28 @@ func coldStart(t *testing.T, f function, bin string, env []string, payload []byt
 	api.mu.Lock()
 	initDuration = api.firstNext.Sub(start)
 	api.mu.Unlock()
-	return r.o.at.Sub(start), initDuration, r.o
+	return r.o.at.Sub(start), initDuration, cpu, r.o
+}
+
+// cpuTime is the CPU time the threads of process pid have run so far
+// (/proc/<pid>/task/*/schedstat, in nanoseconds), or 0 if it cannot be
+// read.
+func cpuTime(pid int) time.Duration {
+	dir := "/proc/" + strconv.Itoa(pid) + "/task"
+	tasks, err := os.ReadDir(dir)
+	if err != nil {
+		return 0
+	}
+	var ns int64
+	for _, task := range tasks {
+		b, err := os.ReadFile(filepath.Join(dir, task.Name(), "schedstat"))
+		if err != nil {
+			continue // a thread that ended
+		}
+		if f := strings.Fields(string(b)); len(f) > 0 {
+			n, _ := strconv.ParseInt(f[0], 10, 64)
+			ns += n
+		}
+	}
+	return time.Duration(ns)
 }

@@ -180,6 +180,8 @@ func (b *backend) do(out *[]answer, pattern, token string, r *http.Request) http
 		a.shape = jsonShape(v)
 	case "text/html":
 		a.shape = b.pageShape(body)
+	case "image/svg+xml": // a game's board: its game's own drawing
+		a.shape = fmt.Sprintf("svg %v", bytes.HasPrefix(body, []byte("<svg ")))
 	default:
 		a.shape = fmt.Sprintf("%d bytes", len(body))
 	}
@@ -460,6 +462,8 @@ func (b *backend) play() []answer {
 	}
 	b.do(&out, "/g/{id}/record", invalid, pageRequest("/g/"+g2.ID+"/record?t="+q(tamper(seats2[0]))))
 	b.do(&out, "/g/{id}/record", valid, pageRequest("/g/"+g2.ID+"/record?t="+q(seats2[0])))
+	b.do(&out, "/g/{id}/board.svg", invalid, pageRequest("/g/"+g2.ID+"/board.svg?t="+q(tamper(seats2[0]))))
+	b.do(&out, "/g/{id}/board.svg", valid, pageRequest("/g/"+g2.ID+"/board.svg?v=1&t="+q(seats2[0])))
 	b.do(&out, "/api/records", valid, jsonRequest("POST", "/api/records", "", doc))
 	b.do(&out, "/records", valid, fileRequest("/records", resp.body))
 	doc["seed"] = strings.Repeat("ab", 32)
@@ -638,6 +642,15 @@ func (b *backend) play() []answer {
 	// Sign in by mail (issue 17): the form (a malformed address refused),
 	// Anna's sign-in link as its mail carries it, the session its button
 	// opens, her links page, a revocation and signing out everywhere.
+	// The league's form (issue 27): the page, a refusal shown on it, a
+	// league made.
+	b.do(&out, "/leagues/new", valid, pageRequest("/leagues/new?lang=en"))
+	b.do(&out, "/leagues/new", invalid, pageRequest("/leagues/new?lang=xx"))
+	leagueForm := url.Values{"name": {"Parity"}, "kind": {"businessman"}, "laps": {"2"}, "table_size": {"1"}, "rounds": {"2"},
+		"divisions": {"1"}, "deadline": {"48"}, "org_name": {"Olga"}, "org_email": {addr("olga")}, "org_lang": {"en"}}
+	b.do(&out, "/leagues", invalid, formRequest("/leagues", leagueForm))
+	leagueForm.Set("table_size", "3")
+	b.do(&out, "/leagues", valid, formRequest("/leagues", leagueForm))
 	b.do(&out, "/signin", valid, pageRequest("/signin"))
 	b.do(&out, "/signin", invalid, pageRequest("/signin?t=not-a-token&lang=xx"))
 	b.do(&out, "/signin", invalid, formRequest("/signin", url.Values{"email": {"not an address"}}))

@@ -45,24 +45,20 @@
 //
 // # Seats
 //
-// Members joined the league to play, so the league accepts each seat of a
-// round's game on its member's behalf as soon as the game may invite (the
-// organiser's address confirmed): the game starts at once. A member who
-// vanishes keeps their seat: their deadlines play the default, and after
-// MissesToBot misses in a row (the service's default, 2, unless the
+// Members joined the league to play, so a round's games are made with
+// every seat taken (service.CreateRequest.Seated) and start in the sweep
+// that makes them: no invitation, no "accepted" mail, no confirmation of
+// the organiser's address for each game (the league's own confirmations
+// stand for them), and no count against the limits of new games (the
+// season was counted when it started). Each member is mailed only the
+// league's "your table for the new round", with the link to their seat;
+// the game's organiser is not mailed its end (the league's pages show
+// it). A member who vanishes keeps their seat: their deadlines play the
+// default, and after MissesToBot misses in a row (the service's default, 2, unless the
 // league says otherwise) a bot; their standing orders, if they set any,
-// play what they cover first.
-//
-// # What the service of games does not yet do for leagues
-//
-// A round's game is made as an organiser makes one: each seat gets an
-// invitation mail and, as the league accepts it, the organiser an
-// "accepted" mail (a season of 3 × 7 members × 4 rounds: 84 of each), and
-// each game counts against the organiser's limits of new games
-// (service.DefaultLimits: 5 an hour, 20 a day; a round that meets them
-// waits, and the sweep tries again every WaitEvery). A game created already seated
-// and silent, for a trusted caller such as this package, would replace
-// both mails by the league's own "your table for the new round" mail.
+// play what they cover first. A seat the game's organiser gives to a
+// substitute through the game's own controls stays its member's in the
+// league's results (service.Record.FirstInvite).
 //
 // # The league's own mails (letters.go)
 //

@@ -147,10 +147,11 @@ func gameKey(league string, season, round, table int) string {
 }
 
 // startRound makes the round's games through the game service, each with
-// its table's key, and accepts every seat on its member's behalf (members
-// joined the league to play), which starts the game. A game waiting for
-// the organiser to confirm their address is confirmed once they have
-// confirmed it for another game; until then the round waits. It tells
+// its table's key, seated and started at once (members joined the league
+// to play: service.CreateRequest.Seated), so the round starts in the pass
+// that makes it and each member is mailed only the league's "your table".
+// A game made before games were made seated, waiting for its seats or its
+// organiser's confirmation, is seated as it was then (seat). It tells
 // whether it changed the round.
 func (s *Service) startRound(ctx context.Context, l *League, sn *Season, r *Round) (bool, error) {
 	season := sn.N
@@ -159,7 +160,7 @@ func (s *Service) startRound(ctx context.Context, l *League, sn *Season, r *Roun
 		t := &r.Tables[ti]
 		req := service.CreateRequest{Kind: l.Kind, Name: fmt.Sprintf("%s · %d.%d.%d", l.Name, season, r.N, ti+1),
 			Options: l.Options, Organiser: l.Organiser, DeadlineHours: l.DeadlineHours, MissesToBot: l.MissesToBot,
-			Key: gameKey(l.ID, season, r.N, ti), Client: "league/" + l.ID}
+			Key: gameKey(l.ID, season, r.N, ti), Client: "league/" + l.ID, Seated: true}
 		for _, name := range t.Seats {
 			m, ok := l.Member(name)
 			if !ok {
@@ -251,10 +252,12 @@ func (s *Service) closeRound(ctx context.Context, r *Round, now time.Time) (bool
 		// The engine numbers the seats that accepted; in a league game
 		// every seat did, in the table's order, but the mapping is read
 		// rather than assumed.
+		// A seat the game's organiser gave to a substitute is still its
+		// member's: the league counts the seat (issue 27).
 		seats := make([]string, g.Seats())
 		for inv, st := range rec.Seats {
-			if st.Engine >= 0 && st.Engine < len(seats) && inv < len(t.Seats) {
-				seats[st.Engine] = t.Seats[inv]
+			if first := rec.FirstInvite(inv); st.Engine >= 0 && st.Engine < len(seats) && first < len(t.Seats) {
+				seats[st.Engine] = t.Seats[first]
 			}
 		}
 		results, err := league.Results(seats, g.Score())

@@ -68,7 +68,7 @@ func (l *League) RoundLength() time.Duration {
 		var o struct {
 			Laps int `json:"laps"`
 		}
-		est, err := lengths.For(l.Kind, l.Options, l.TableSize, l.DeadlineHours)
+		est, err := lengths.Figures(l.Kind, l.Options, l.TableSize, l.DeadlineHours)
 		if err == nil && json.Unmarshal(l.Options, &o) == nil {
 			for _, e := range est {
 				if e.Laps == o.Laps {

@@ -2,7 +2,11 @@ package lengths
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
+	"go/format"
+	"os"
+	"reflect"
 	"regexp"
 	"slices"
 	"strconv"
@@ -47,7 +51,8 @@ func TestInterpolate(t *testing.T) {
 }
 
 // TestFor: the lengths kept are offered shortest first, longer ones take
-// more turns, and the words carry the figures in both languages.
+// more turns, and the words carry the figures in both languages; Figures
+// gives the same figures without the words.
 func TestFor(t *testing.T) {
 	d, err := Current()
 	if err != nil {
@@ -74,9 +79,47 @@ func TestFor(t *testing.T) {
 				}
 			}
 		}
+		figures, err := Figures(kind, nil, 4, 72)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range est {
+			est[i].RU, est[i].EN = "", ""
+		}
+		if !slices.Equal(figures, est) {
+			t.Errorf("%s: Figures %v, For less its words %v", kind, figures, est)
+		}
 		if est, err := For(kind, json.RawMessage(`{"laps":3,"no_such_option":1}`), 4, 72); err != nil || len(est) != 0 {
 			t.Errorf("%s with an unknown variant: %v, %v; want none", kind, est, err)
 		}
+	}
+}
+
+//go:embed lengths.json
+var raw []byte
+
+// TestGenerated: the figures compiled in (lengths_gen.go) are
+// lengths.json's, written as Source writes them: after a new
+// lengths.json (make lengths, a merge), `go generate
+// ./functions/internal/lengths` writes them again.
+func TestGenerated(t *testing.T) {
+	d, err := Decode(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(d, generated) {
+		t.Errorf("lengths_gen.go does not hold lengths.json's figures: run go generate ./functions/internal/lengths")
+	}
+	want, err := format.Source(Source(d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	have, err := os.ReadFile("lengths_gen.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(have, want) {
+		t.Errorf("lengths_gen.go is not as Source writes it from lengths.json: run go generate ./functions/internal/lengths")
 	}
 }
 
@@ -120,6 +163,31 @@ func TestDefaultLengthFitsTwoWeeks(t *testing.T) {
 		}
 		if e := est[i]; e.Days > 14 || e.DaysP90 > 21 {
 			t.Errorf("%s, %d laps by default: median %d days, 90th percentile %d: longer than two weeks", info.Kind, def.Laps, e.Days, e.DaysP90)
+		}
+	}
+}
+
+// TestEstimatesRiseWithLength (issue 23): a longer game never shows as
+// shorter — for every game, seat count and deadline (simulated or
+// interpolated), the median days, the 90th percentile and the turns each
+// player plays do not fall as the laps rise. (The simulator plays the same
+// seeds at every length, so a longer game is the shorter one carried on.)
+func TestEstimatesRiseWithLength(t *testing.T) {
+	for _, info := range games.List() {
+		for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
+			for _, h := range []int{12, 24, 72, 168, 336} {
+				est, err := For(info.Kind, nil, seats, h)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i := 1; i < len(est); i++ {
+					a, b := est[i-1], est[i]
+					if b.Days < a.Days || b.DaysP90 < a.DaysP90 || b.TurnsEach < a.TurnsEach {
+						t.Errorf("%s, %d seats, %d h: %d laps %d days (90%%: %d), %d turns each; %d laps %d days (90%%: %d), %d turns each",
+							info.Kind, seats, h, a.Laps, a.Days, a.DaysP90, a.TurnsEach, b.Laps, b.Days, b.DaysP90, b.TurnsEach)
+					}
+				}
+			}
 		}
 	}
 }

@@ -127,8 +127,11 @@ type Group struct {
 type Choice struct {
 	Label, Note string
 	Unit        string // what a ranged amount counts
-	Value       int64  // a ranged choice's initial amount (0: its minimum)
-	Group       string // a Group key; "" is the first, untitled group
+	Value       int64  // a ranged choice's suggested amount (0: none: the player types it)
+	// Button words a ranged choice's button with %s where the amount
+	// goes ("Take a %s credit"); "" is Label and the amount after it.
+	Button string
+	Group  string // a Group key; "" is the first, untitled group
 	// Choices of one group with the same Form are one form on the page,
 	// a select of their Alt texts labelled AltLabel, under the Label of
 	// the first.

@@ -61,9 +61,12 @@ type Control struct {
 	// Seat is the invitation the control is about (−1: the whole table).
 	Seat  int    `json:"seat"`
 	By    string `json:"by,omitempty"`    // ByPlayer when the seat's own player gave it; the organiser otherwise
-	Hours int    `json:"hours,omitempty"` // extend: the hours added; resume: the hours the game stood paused
-	To    int    `json:"to,omitempty"`    // replace: the substitute's invitation
-	Key   string `json:"key,omitempty"`   // the request's idempotency key
+	Hours int    `json:"hours,omitempty"` // extend: the hours added; resume: the hours the game stood paused, rounded up
+	// Secs: resume: the seconds the game stood paused (controls before
+	// issue 27 have only Hours).
+	Secs int64  `json:"secs,omitempty"`
+	To   int    `json:"to,omitempty"`  // replace: the substitute's invitation
+	Key  string `json:"key,omitempty"` // the request's idempotency key
 }
 
 // ControlRequest is a control the organiser gives.
@@ -226,7 +229,7 @@ func (r *Record) resume(now int64, c *Control) {
 		}
 	}
 	r.Paused = 0
-	c.Hours = int((paused + 3599) / 3600)
+	c.Hours, c.Secs = int((paused+3599)/3600), paused
 }
 
 // extend moves the running deadlines on by hours; false when none runs.
@@ -286,6 +289,18 @@ func (s *Service) replace(ctx context.Context, rec *Record, invite, seat int, su
 	rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("invite-%d", to), Kind: MailInvite, Seat: to})
 	c.To = to // listed in the substitute's games by the commit (syncMembers)
 	return nil
+}
+
+// FirstInvite is the invitation that first held the seat invitation
+// invite holds: itself, or for a substitute the invitation whose seat was
+// replaced, followed back to the first.
+func (r *Record) FirstInvite(invite int) int {
+	for i := len(r.Controls) - 1; i >= 0; i-- {
+		if c := r.Controls[i]; c.What == ControlReplace && c.To == invite && c.Seat != invite && c.Seat >= 0 {
+			invite = c.Seat
+		}
+	}
+	return invite
 }
 
 // seatSubstitute seats a substitute who accepts their invitation: they

@@ -41,6 +41,13 @@ type CreateRequest struct {
 	// Client is the caller's address, which the limits count; set by the
 	// HTTP layer, never read from the body.
 	Client string `json:"-"`
+	// Seated makes the game with every seat taken and starts it at once:
+	// no invitation, no confirmation and no "accepted" mail, and no count
+	// against the limits of new games. Only a trusted caller sets it, never
+	// a request's body: a league, whose members each confirmed from a mail
+	// that they joined to play, whose organiser confirmed their address,
+	// and whose seasons are counted (issue 27).
+	Seated bool `json:"-"`
 }
 
 // Created answers a CreateRequest: the game and the organiser's links.
@@ -111,18 +118,29 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	} else if rec.ID, err = s.newID(); err != nil {
 		return Created{}, err
 	}
-	if err := s.admit(ctx, org.Email, req.Client); err != nil {
-		return Created{}, err
-	}
-	confirmed, err := s.Confirmed(ctx, org.Email)
-	if err != nil {
-		return Created{}, err
+	confirmed := req.Seated
+	if !req.Seated {
+		if err := s.admit(ctx, org.Email, req.Client); err != nil {
+			return Created{}, err
+		}
+		if confirmed, err = s.Confirmed(ctx, org.Email); err != nil {
+			return Created{}, err
+		}
 	}
 	now := s.now()
 	rec.Created = now.Unix()
-	if confirmed {
+	switch {
+	case req.Seated:
+		rec.Seated = true
+		for i := range rec.Seats {
+			rec.Seats[i].Accepted = true
+		}
+		if err := s.start(rec); err != nil {
+			return Created{}, fmt.Errorf("create game %s: %w", rec.ID, err)
+		}
+	case confirmed:
 		rec.Outbox = inviteMails(rec)
-	} else {
+	default:
 		rec.Status = StatusUnconfirmed
 		rec.Outbox = []Mail{{ID: "confirm", Kind: MailConfirm, Seat: -1}}
 	}

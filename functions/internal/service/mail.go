@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/infra/store"
@@ -34,10 +35,17 @@ func (s *Service) planMail(rec *Record, before, after engine.Game) {
 	s.planDeals(rec, before, after, now)
 	due := make([]int64, after.Seats())
 	if after.Over() {
+		plays := false // the organiser plays: their seat's mail is theirs
 		for i, st := range rec.Seats {
 			if st.Engine >= 0 {
 				rec.Outbox = append(rec.Outbox, Mail{ID: fmt.Sprintf("over-%d", i), Kind: MailOver, Seat: i, Moves: rec.Moves})
+				plays = plays || strings.EqualFold(st.Email, rec.Organiser.Email)
 			}
+		}
+		// The organiser is told the end as every player is (issue 27);
+		// a league's organiser reads it on the league's pages.
+		if !plays && !rec.Seated && rec.Organiser.Email != "" {
+			rec.Outbox = append(rec.Outbox, Mail{ID: "over-org", Kind: MailOver, Seat: -1, Moves: rec.Moves})
 		}
 		rec.Due = nil
 		return

@@ -121,6 +121,17 @@ type GameSummary struct {
 	// Due is when the decision the player owes falls due; 0 when they
 	// owe none.
 	Due int64 `json:"d,omitempty"`
+
+	// What "my games" shows of a game in play (summaryOf), not kept:
+	// Waiting names the other players who owe a decision now; for a
+	// player who owes one, View is the game as their seat (Me, in the
+	// engine) sees it, Names the players by engine seat, and MyTurn
+	// whether it is their turn (not another decision: an offer, a bid).
+	Waiting []string `json:"-"`
+	View    any      `json:"-"`
+	Me      int      `json:"-"`
+	Names   []string `json:"-"`
+	MyTurn  bool     `json:"-"`
 }
 
 // YourTurn tells whether the player owes a decision.
@@ -141,7 +152,9 @@ func (r *Record) summaries() map[string]GameSummary {
 	out := map[string]GameSummary{}
 	base := GameSummary{ID: r.ID, Name: r.Name, Kind: r.Kind, Status: r.Status, Seat: -1}
 	for _, s := range r.Seats {
-		base.Players = append(base.Players, s.Name)
+		if s.Out == "" { // not who gave their seat to a substitute (as Title)
+			base.Players = append(base.Players, s.Name)
+		}
 	}
 	if e := strings.ToLower(r.Organiser.Email); e != "" {
 		g := base
@@ -447,7 +460,41 @@ func (s *Service) summaryOf(g store.Game, email string) (GameSummary, bool, erro
 	}
 	rec.upgrade()
 	sum, ok := rec.summaries()[strings.ToLower(email)]
+	if ok && rec.Status == StatusPlaying {
+		if err := s.owed(&rec, &sum); err != nil {
+			return GameSummary{}, false, fmt.Errorf("game %s: %w", g.ID, err)
+		}
+	}
 	return sum, ok, nil
+}
+
+// owed fills in what "my games" says of a game in play: who it waits on
+// and, if the player owes a decision, what it is (issue 27).
+func (s *Service) owed(rec *Record, sum *GameSummary) error {
+	me := -1
+	if sum.Seat >= 0 && sum.Seat < len(rec.Seats) && rec.Seats[sum.Seat].Out == "" {
+		me = rec.Seats[sum.Seat].Engine
+	}
+	names := make([]string, len(rec.Due))
+	for _, st := range rec.Seats {
+		if st.Accepted && st.Out == "" && st.Engine >= 0 && st.Engine < len(names) {
+			names[st.Engine] = st.Name
+		}
+	}
+	for seat, due := range rec.Due {
+		if due > 0 && seat != me && names[seat] != "" {
+			sum.Waiting = append(sum.Waiting, names[seat])
+		}
+	}
+	if !sum.YourTurn() || me < 0 {
+		return nil
+	}
+	g, err := s.Engine(rec)
+	if err != nil {
+		return err
+	}
+	sum.View, sum.Me, sum.Names, sum.MyTurn = g.View(me), me, names, g.Turn() == me
+	return nil
 }
 
 // migrateGames makes memberships of the games an older version listed in

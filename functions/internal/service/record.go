@@ -165,6 +165,10 @@ type Record struct {
 	// Unasked[seat]: the decision the engine seat owes was not mailed,
 	// its orders being to play it; its next one is mailed.
 	Unasked []bool `json:"unasked,omitempty"`
+	// Seated: the game was made with every seat taken and started at
+	// once, for a league (CreateRequest.Seated); its organiser follows
+	// it on the league's pages, not by mail.
+	Seated bool `json:"seated,omitempty"`
 	// ImportedFrom is the id a game imported from a record had on the
 	// instance that exported it: a finished game kept to be viewed.
 	ImportedFrom string `json:"imported_from,omitempty"`

@@ -15,14 +15,17 @@ import (
 // which colour to play a card on), chosen in a list.
 type Choice struct {
 	engine.Choice
-	Index    int    // in the engine's legal list (the first, for a list)
-	Label    string // the button
-	Note     string // what it costs or brings, when the page knows
-	Value    int64  // a ranged choice's initial amount
-	Unit     string // what a ranged amount counts
-	AltLabel string // the list's label
-	Alts     []Alt
-	Titled   bool // its group's title already says what Label says
+	Index int    // in the engine's legal list (the first, for a list)
+	Label string // the button
+	Note  string // what it costs or brings, when the page knows
+	Value int64  // a ranged choice's initial amount (0: none, the player types it)
+	Unit  string // what a ranged amount counts
+	// Verb is what the button does ("Взять кредит"), and Format the
+	// button's words with %s where a ranged amount goes (ButtonText).
+	Verb, Format string
+	AltLabel     string // the list's label
+	Alts         []Alt
+	Titled       bool // its group's title already says what Label says
 }
 
 // Alt is one decision of a form's list. Its value names the fields
@@ -166,8 +169,15 @@ type describer struct {
 func (d describer) describe(i int) (Choice, present.Choice) {
 	c := d.legal[i]
 	pc := d.p.Choice(d.l, c, d.view, d.name)
-	cv := Choice{Choice: c, Index: i, Label: pc.Label, Note: pc.Note, Unit: pc.Unit, Value: c.Min}
-	if c.Ranged() && pc.Value >= c.Min && pc.Value <= c.Max {
+	// No amount is filled in that the player did not choose (issue 27:
+	// the least credit, filled in, was taken with one press), unless the
+	// presenter suggests one or only one is possible.
+	cv := Choice{Choice: c, Index: i, Label: pc.Label, Note: pc.Note, Unit: pc.Unit, Verb: pc.Label, Format: pc.Button}
+	switch {
+	case !c.Ranged():
+	case c.Min == c.Max:
+		cv.Value = c.Min
+	case pc.Value > 0 && pc.Value >= c.Min && pc.Value <= c.Max:
 		cv.Value = pc.Value
 	}
 	if d.ends[i] {
@@ -232,6 +242,9 @@ func newGroup(l string, gr present.Group, cs []Choice, focus string, more func(s
 	for i, c := range cs {
 		n += max(1, len(c.Alts))
 		cs[i].Titled = title != "" && c.Label == title
+		if len(c.Alts) > 0 && title != "" && c.Format == "" {
+			cs[i].Verb = title // a list's first decision does not name them all
+		}
 	}
 	cg := Group{Key: gr.Key, Title: title, Choices: cs, Count: n}
 	cg.Fold = gr.Key != focus && (gr.Own || gr.Key == groupLeave || len(cs) > foldOver || len(cs) > 1 && cg.weight() > foldOver+1)
@@ -282,4 +295,52 @@ func (g Group) weight() float64 {
 		w += 1 + float64(len(c.Alts))/altsPerForm
 	}
 	return w
+}
+
+// ButtonText is the words of the decision's button: what it does and,
+// for an amount filled in, the amount ("Взять кредит 5 000 $").
+func (c Choice) ButtonText(l string) string {
+	if !c.Ranged() || c.Value <= 0 {
+		return c.Verb
+	}
+	return fmt.Sprintf(c.ButtonFormat(), AmountText(l, c.Unit, c.Value))
+}
+
+// ButtonFormat is the button's words with %s where the amount goes.
+func (c Choice) ButtonFormat() string {
+	if c.Format != "" {
+		return c.Format
+	}
+	return strings.ReplaceAll(c.Verb, "%", "%%") + " %s"
+}
+
+// AmountText writes an amount of unit ("$": dollars) in the reader's
+// language, as the page's script writes one typed in.
+func AmountText(l, unit string, n int64) string {
+	if unit == "$" {
+		return templates.USD(l, n)
+	}
+	s := templates.Num(l, n)
+	if unit != "" {
+		s += "\u00a0" + unit
+	}
+	return s
+}
+
+// ConfirmAmount tells whether a ranged decision's amount is large enough
+// to be asked again before it is made: more than half the most it may
+// be, and more than its least.
+func ConfirmAmount(c engine.Choice, amount int64) bool {
+	return c.Ranged() && amount > c.Min && amount <= c.Max && 2*amount > c.Max
+}
+
+// AmountButton words the button of decision c of seat's legal list with
+// amount, as the seat page does.
+func AmountButton(l string, p present.Game, c engine.Choice, view any, names []string, amount int64) string {
+	pc := p.Choice(l, c, view, NameFunc(names))
+	cv := Choice{Choice: c, Unit: pc.Unit, Verb: pc.Label, Format: pc.Button, Value: amount}
+	if pc.Form != "" && pc.Group != "" && pc.Group != groupHere && pc.Button == "" {
+		cv.Verb = templates.T(l, pc.Group)
+	}
+	return cv.ButtonText(l)
 }

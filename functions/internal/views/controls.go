@@ -12,17 +12,53 @@ import (
 // ControlText tells what the organiser did (a control of rec), in words
 // that agree with any name.
 func ControlText(l string, rec *service.Record, c service.Control) string {
+	return ControlTextFor(l, rec, c, -1)
+}
+
+// ControlTextFor is ControlText for the player of invitation reader
+// (−1: anyone else): a control about their own seat is said to them
+// ("your seat", issue 27).
+func ControlTextFor(l string, rec *service.Record, c service.Control, reader int) string {
 	who := "—"
 	if c.Seat >= 0 && c.Seat < len(rec.Seats) {
 		who = rec.Seats[c.Seat].Name
+	}
+	if reader >= 0 && reader == c.Seat {
+		switch c.What {
+		case service.ControlBot:
+			return templates.Pick(l, "По решению организатора за ваше место теперь играет бот.", "The organiser has handed your seat to a bot.")
+		case service.ControlUnbot:
+			if c.By == service.ByPlayer {
+				return templates.Pick(l, "Место снова ваше: бот больше не играет.", "You have taken your seat back from the bot.")
+			}
+			return templates.Pick(l, "По решению организатора бот больше не играет за ваше место.", "The organiser has given your seat back from the bot.")
+		case service.ControlReplace:
+			sub := "—"
+			if c.To >= 0 && c.To < len(rec.Seats) {
+				sub = rec.Seats[c.To].Name
+			}
+			return templates.Pickf(l, "По решению организатора ваше место со всей историей переходит к замене (%s); ваши ссылки на эту игру больше не действуют.",
+				"The organiser has given your seat, with its history, to a substitute (%s); your links to this game no longer act.", sub)
+		case service.ControlRemove:
+			return templates.Pick(l, "По решению организатора вы выходите из игры — при своём следующем решении.",
+				"The organiser has removed you from the game: you leave at your next decision.")
+		}
 	}
 	switch c.What {
 	case service.ControlPause:
 		return templates.Pick(l, "Игра на паузе по решению организатора: сроки ходов стоят, ходы не принимаются, пока игра не продолжится.",
 			"The organiser has paused the game: the deadlines stand still and no move is taken until it resumes.")
 	case service.ControlResume:
-		return templates.Pickf(l, "Игра продолжается по решению организатора; сроки ходов сдвинуты на время паузы (%d ч).",
-			"The organiser has resumed the game; the deadlines moved on by the pause (%d h).", c.Hours)
+		paused := time.Duration(c.Secs) * time.Second
+		if c.Secs == 0 {
+			paused = time.Duration(c.Hours) * time.Hour // a control kept before the seconds were
+		}
+		long := templates.Pick(l, "меньше минуты", "less than a minute")
+		if paused >= time.Minute {
+			long = Duration(l, paused)
+		}
+		return templates.Pickf(l, "Игра продолжается по решению организатора; сроки ходов сдвинуты на время паузы (%s).",
+			"The organiser has resumed the game; the deadlines moved on by the pause (%s).", long)
 	case service.ControlExtend:
 		return templates.Pickf(l, "По решению организатора текущий срок хода продлён на %d ч.", "The organiser has extended the current deadline by %d h.", c.Hours)
 	case service.ControlBot:
@@ -58,6 +94,14 @@ func AwayText(l string, until int64) string {
 		return templates.Pick(l, "в отъезде, пока не вернётся", "away until back")
 	}
 	return templates.Pick(l, "в отъезде до ", "away until ") + stamp(until)
+}
+
+// MyAwayText is AwayText said to the one away, after «Вы» / "You are".
+func MyAwayText(l string, until int64) string {
+	if until == 0 {
+		return templates.Pick(l, "в отъезде, пока не вернётесь", "away until you are back")
+	}
+	return AwayText(l, until)
 }
 
 // stamp is a time the pages give in UTC.
@@ -98,9 +142,13 @@ type TableNotes struct {
 func Table(q SeatRequest) TableNotes {
 	l, rec, now := q.Lang, q.Rec, q.Now.Unix()
 	n := TableNotes{Paused: rec.IsPaused(), Today: q.Now.UTC().Format("2006-01-02")}
-	for inv, until := range rec.Absent(now) {
+	absent := rec.Absent(now)
+	if rec.Status != service.StatusPlaying && rec.Status != service.StatusInvited {
+		absent = nil // a game over has nobody away
+	}
+	for inv, until := range absent {
 		if inv == q.Reader.Invite {
-			n.MyAway = AwayText(l, until)
+			n.MyAway = MyAwayText(l, until)
 			continue
 		}
 		n.Away = append(n.Away, rec.Seats[inv].Name+" — "+AwayText(l, until))

@@ -259,6 +259,9 @@ func LeagueView(req LeagueRequest) (LeaguePage, error) {
 // tieNote says how row i's place against its neighbours on points was
 // decided, "" when its points alone did.
 func tieNote(l string, rows []league.Row, i int) string {
+	if rows[i].Played == 0 {
+		return "" // nothing played yet: nothing decided, nothing tied
+	}
 	level := func(j int) bool { return j >= 0 && j < len(rows) && rows[j].Points == rows[i].Points }
 	if !level(i-1) && !level(i+1) {
 		return ""

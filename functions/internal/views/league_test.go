@@ -81,3 +81,31 @@ func TestLeagueView(t *testing.T) {
 		t.Errorf("signed %v: want a spectator's link for each game once", signed)
 	}
 }
+
+// TestLeagueBeforeAnyGame (issue 27): a season whose first round has
+// just begun reads as such: no row is «полное равенство» before anyone
+// has played.
+func TestLeagueBeforeAnyGame(t *testing.T) {
+	members := []string{"Anna", "Boris", "Clara"}
+	lg := &leagues.League{ID: "lg1", Name: "Club", Kind: "western", TableSize: 3, Rounds: 2, DeadlineHours: 72}
+	for _, m := range members {
+		lg.Members = append(lg.Members, leagues.Member{Name: m, Email: strings.ToLower(m) + "@pbm.test", Lang: "ru"})
+	}
+	season := &leagues.Season{N: 1, Divisions: [][]string{members}, Rounds: []leagues.Round{
+		{N: 1, StartAt: 0, CloseAt: 86400, Started: true, Tables: []leagues.Table{{Seats: members, Game: "g1"}}},
+		{N: 2, StartAt: 86400, CloseAt: 2 * 86400}}}
+	p, err := views.LeagueView(views.LeagueRequest{Lang: "ru", League: lg, Season: season, History: []*leagues.Season{season}, Member: 0,
+		Sign: func(p linksign.Purpose, game string, seat int, _ time.Duration) (string, error) { return "tok", nil },
+		Link: func(path, token string) string { return path + "?t=" + token }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range p.Divisions[0].Rows {
+		if r.Note != "" {
+			t.Errorf("%s before any game: %q", r.Member, r.Note)
+		}
+	}
+	if strings.Contains(p.SeasonText, "не начался") {
+		t.Errorf("season 1 under way reads %q", p.SeasonText)
+	}
+}

@@ -1,6 +1,8 @@
 package views
 
 import (
+	"cmp"
+	"slices"
 	"strings"
 	"time"
 
@@ -18,6 +20,11 @@ type MyGame struct {
 	Organiser, YourTurn        bool
 	Phase                      string // invited, playing or over
 	Due                        *Deadline
+	// Owe says what the player owes now ("" when nothing), Waiting whom
+	// else the game waits on (issue 27).
+	Owe, Waiting string
+	// urgency orders the page: decisions owed first, soonest due first.
+	urgency [2]int64
 }
 
 // Signer signs a link token of purpose for a seat (linksign.NoSeat for
@@ -37,6 +44,15 @@ func MyGames(l string, games []service.GameSummary, now time.Time, sign Signer, 
 		}
 		out = append(out, g)
 	}
+	// Most urgent first: decisions owed, soonest due first; then the
+	// invitations to accept; the games in play; those not started; the
+	// games over. The store's order stands within each.
+	slices.SortStableFunc(out, func(a, b MyGame) int {
+		if c := cmp.Compare(a.urgency[0], b.urgency[0]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.urgency[1], b.urgency[1])
+	})
 	return out, nil
 }
 
@@ -50,6 +66,21 @@ func myGame(l string, sum service.GameSummary, now time.Time, sign Signer, link 
 		if err := g.seat(l, sum, now, sign, link); err != nil {
 			return MyGame{}, err
 		}
+	}
+	switch {
+	case sum.YourTurn() && sum.Status == service.StatusPlaying:
+		g.urgency = [2]int64{0, sum.Due}
+	case sum.Seat >= 0 && !sum.Accepted && sum.Status == service.StatusInvited:
+		g.urgency = [2]int64{1, 0}
+	case sum.Status == service.StatusPlaying:
+		g.urgency = [2]int64{2, 0}
+	case sum.Status == service.StatusInvited || sum.Status == service.StatusUnconfirmed:
+		g.urgency = [2]int64{3, 0}
+	default:
+		g.urgency = [2]int64{4, 0}
+	}
+	if sum.Status == service.StatusPlaying && len(sum.Waiting) > 0 {
+		g.Waiting = templates.Tf(l, "my_waiting_for", strings.Join(sum.Waiting, ", "))
 	}
 	if g.URL == "" && sum.Organiser {
 		t, err := sign(linksign.PurposeOrganiser, sum.ID, linksign.NoSeat, service.OrganiserTokenTTL)
@@ -82,6 +113,24 @@ func (g *MyGame) seat(l string, sum service.GameSummary, now time.Time, sign Sig
 	g.YourTurn = sum.Status == service.StatusPlaying && sum.YourTurn()
 	if g.YourTurn {
 		g.Due = NewDeadline(l, sum.Due, now)
+		names := func(s int) string {
+			if s >= 0 && s < len(sum.Names) && sum.Names[s] != "" {
+				return sum.Names[s]
+			}
+			return "—"
+		}
+		what := ""
+		if sum.View != nil {
+			what = present.For(sum.Kind).Prompt(l, sum.View, sum.Me, true, names)
+		}
+		key := "owe_decision"
+		if sum.MyTurn {
+			key = "owe_turn"
+		}
+		g.Owe = templates.Tf(l, key, what)
+		if what == "" {
+			g.Owe = strings.TrimRight(strings.TrimSpace(g.Owe), ":")
+		}
 	}
 	return nil
 }

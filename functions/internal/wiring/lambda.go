@@ -9,8 +9,6 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/wiring/lambdaenv"
-	// The link keys' read starts at package init, before main.
-	_ "github.com/pbmgames/pbm/functions/internal/wiring/lambdaenv/earlykeys"
 	"github.com/pbmgames/pbm/infra/config"
 	"github.com/pbmgames/pbm/infra/linkkeys"
 )
@@ -38,8 +36,9 @@ func MailRole(mail func(aws.Config, config.Config) *Mail) Role {
 }
 
 // Lambda wires a Lambda function from its environment (lambdaenv.Load:
-// the configuration, the link keys read on the side from SSM or Secrets
-// Manager by package linkkeys, the mail settings, the AWS SDK's
+// the configuration, the link keys read from SSM or Secrets Manager by
+// package linkkeys, on the side from package init where the main
+// imports package earlykeys, else at their first use, the mail settings, the AWS SDK's
 // configuration, the DynamoDB table as the store): the service and, for
 // a MailRole, the notifier. Built once, at init, and reused by every
 // invocation. Mail is never sent right after a commit here: the table's
@@ -61,8 +60,9 @@ func Lambda(ctx context.Context, log *slog.Logger, role Role) (*App, error) {
 	if role.mail != nil {
 		p.Mail = role.mail(env.AWS, cfg)
 	}
-	// The keys' read, begun before, goes on past the init: their first
-	// use waits for it (lambdaenv.Env.Keys).
+	// The keys' read, begun at package init where it was, goes on past
+	// the init: their first use waits for it, or reads them
+	// (lambdaenv.Env.Keys).
 	p.KeysLater = env.Keys
 	return New(p), nil
 }

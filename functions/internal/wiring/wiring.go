@@ -220,21 +220,25 @@ func (a *App) Web() Web { return Web{BaseURL: a.baseURL, MailboxURL: a.mailboxUR
 // mails the reminders that are due (P-4), sends whatever mail is still
 // pending, and the daily digests due at now.
 //
-// The leagues, the games due and the list of the digests due are read
-// at once, each on a goroutine of its own: a sweep with nothing to do
-// is then two round trips to the table (the games due, then the mail
-// pending), not four. A round the leagues' sweep starts has new games,
-// due at once: when a league was due, the games due are read again
-// after it, so that they are ticked in the same sweep. A digest that the
-// ticks start is not due yet; the digests due are sent last, with what
-// the ticks and the drain queued in them.
+// The leagues, the games due, the games with mail pending and the list
+// of the digests due are read at once, each on a goroutine of its own: a
+// sweep with nothing to do is then one round trip to the table, not four
+// (issue 24: it was two, the mail pending read after the ticks). A round
+// the leagues' sweep starts has new games, due at once: when a league was
+// due, the games due are read again after it, so that they are ticked in
+// the same sweep. The mail pending is read before the ticks, and the
+// games they give fresh mail are left out of its drain as before; a game
+// whose mail came meanwhile from elsewhere is not idle yet
+// (notify.SweepIdle), and the drain would leave it anyway. A digest that
+// the ticks start is not due yet; the digests due are sent last, with
+// what the ticks and the drain queued in them.
 func (a *App) Sweep(ctx context.Context, now time.Time) error {
 	if a.Notifier == nil {
 		return errors.New("sweep: this deployment sends no mail")
 	}
 	type listed struct {
-		emails []string
-		err    error
+		keys []string // the players' addresses or the games' ids listed
+		err  error
 	}
 	digests := make(chan listed, 1)
 	go func() {
@@ -250,6 +254,11 @@ func (a *App) Sweep(ctx context.Context, now time.Time) error {
 		n, err := a.Leagues.SweepDue(ctx, now)
 		leagues <- swept{n, err}
 	}()
+	pendingNow := make(chan listed, 1)
+	go func() {
+		ids, err := a.Store.PendingOutbox(ctx)
+		pendingNow <- listed{ids, err}
+	}()
 	_, streamed, tickErr := a.Service.TickDue(ctx)
 	league := <-leagues
 	if league.leagues > 0 {
@@ -264,15 +273,15 @@ func (a *App) Sweep(ctx context.Context, now time.Time) error {
 	for _, id := range streamed {
 		fresh[id] = true
 	}
-	pending := func(ctx context.Context) ([]string, error) {
-		ids, err := a.Store.PendingOutbox(ctx)
-		return slices.DeleteFunc(ids, func(id string) bool { return fresh[id] }), err
+	pending := func(context.Context) ([]string, error) {
+		p := <-pendingNow
+		return slices.DeleteFunc(p.keys, func(id string) bool { return fresh[id] }), p.err
 	}
 	drainErr := a.Notifier.SweepMail(ctx, now, pending)
 	due := <-digests
 	digestErr := due.err
 	if digestErr == nil {
-		digestErr = a.Notifier.SendDigestsTo(ctx, due.emails)
+		digestErr = a.Notifier.SendDigestsTo(ctx, due.keys)
 	}
 	return errors.Join(league.err, tickErr, drainErr, digestErr)
 }

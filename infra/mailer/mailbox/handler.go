@@ -112,7 +112,7 @@ iframe{width:100%;height:70vh;border:1px solid #ccc;background:#fff}
 pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f6f6f6;padding:.6rem;border-radius:4px}
 </style></head><body>
 <header><a href="{{.Home}}">{{.T.mailbox}}</a><a href="{{.Other}}" lang="{{.T.otherLang}}">{{.T.other}}</a></header>
-{{template "body" .}}
+<main>{{template "body" .}}</main>
 </body></html>`))
 
 var listPage = template.Must(template.Must(pages.Clone()).Parse(`{{define "body"}}

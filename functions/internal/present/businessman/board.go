@@ -309,6 +309,18 @@ func buildBusiness(sc *boardpic.Scene, v bm.View, lang string) {
 	bCentre(sc, v, seatName, live, lang)
 	bTokens(sc, v, live)
 	bLegend(sc, v, owned, seatName, live, lang)
+	// What a reader looks at first (the near view): their own token, then
+	// the token of the seat whose turn it is, then the lot the dice point to.
+	for _, s := range []int{v.Seat, v.Turn} {
+		if s >= 0 && s < len(v.Players) && !v.Players[s].Bankrupt {
+			b, _ := bBox(v.Players[s].Cell)
+			sc.Focus(b.x, b.y, b.w, b.h)
+		}
+	}
+	if live && v.Spot > 0 && v.Spot < bm.NumCells {
+		b, _ := bBox(v.Spot)
+		sc.Focus(b.x, b.y, b.w, b.h)
+	}
 }
 
 // checkBusiness refuses a view the board cannot show.

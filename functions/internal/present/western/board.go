@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"strconv"
 
+	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/boardpic"
 	"github.com/pbmgames/pbm/templates"
@@ -142,6 +143,14 @@ func buildWestern(sc *boardpic.Scene, v western.View, lang string) {
 	}
 	tokens(sc, v, live)
 	legend(sc, v, seatName, live, lang)
+	// What a reader looks at first (the near view): their own token, then
+	// the token of the seat whose turn it is.
+	for _, s := range []engine.Seat{v.Seat, v.Turn} {
+		if s >= 0 && int(s) < len(v.Players) && !v.Players[s].Bankrupt {
+			b := cellBox(v.Players[s].Cell)
+			sc.Focus(b.x, b.y, b.w, b.h)
+		}
+	}
 }
 
 // cellFill is the colour of cell n (owner −1: the bank's).

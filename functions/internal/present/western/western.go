@@ -344,6 +344,9 @@ func (w westernGame) Choice(l string, c engine.Choice, view any, name func(int) 
 		if ch.Unit == "" {
 			ch.Unit = "$"
 		}
+		if c.Type == western.ACredit { // the amount where English puts it
+			ch.Button = templates.Pick(l, "Взять кредит %s", "Take a %s credit")
+		}
 	}
 	switch ch.Group {
 	case "grp_offer", "grp_spec", "grp_sell": // the group's title says what is done

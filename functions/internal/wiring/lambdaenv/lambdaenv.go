@@ -56,12 +56,15 @@ type KeyReader func(awsCfg aws.Config, cfg config.Config) (func(context.Context)
 // for them.
 //
 // The link keys are one round trip to SSM or Secrets Manager (with a TLS
-// handshake in AWS), the longest step of every init but bounces'. Their
-// read is on its way before main (StartKeys, from package earlykeys'
-// init), or Load starts it on a goroutine of its own. The init does not
-// wait for it: the first use of the keys does (Keys). A read that fails
-// fails that use, with the service's error and the parameter, and is
-// tried again at the next use.
+// handshake in AWS), the longest step of every init but bounces'. In a
+// function whose first invocation most often needs them (api, notify:
+// a link opened, mail to send), their read is on its way before main
+// (StartKeys, from package earlykeys' init, which those functions'
+// mains import), and the init does not wait for it: the first use of
+// the keys does (Keys). A function that does not start it so (the
+// sweep, most of whose runs mail nothing: issue 24) reads them at their
+// first use. A read that fails fails that use, with the service's error
+// and the parameter, and is tried again at the next use.
 func Load(ctx context.Context, log *slog.Logger, need config.Need, keys KeyReader) (*Env, error) {
 	cfg, err := config.FromEnvFor(ctx, need)
 	if err != nil {
@@ -88,8 +91,6 @@ func Load(ctx context.Context, log *slog.Logger, need config.Need, keys KeyReade
 		e.read = func() (*linksign.Keyring, error) { return read(ctx) }
 		if early.keys != nil && early.from == cfg.KeySource() {
 			e.started = early.keys // on their way since the package init (StartKeys)
-		} else {
-			e.started = fetchKeys(e.read)
 		}
 	}
 	e.logInit()
@@ -168,9 +169,9 @@ func fetchKeys(read func() (*linksign.Keyring, error)) func() (*linksign.Keyring
 	})
 }
 
-// Keys returns the link keys: the first call waits for the read Load
-// started; a read that failed returns its error, and the next call
-// reads again (SSM throttled at a burst of cold starts should not break
+// Keys returns the link keys: the first call waits for the read begun at
+// package init (StartKeys), or reads them; a read that failed returns
+// its error, and the next call reads again (SSM throttled at a burst of cold starts should not break
 // the function for its lifetime). Calls wait for each other. Nil keys
 // unless config.NeedLinkKeys was asked.
 func (e *Env) Keys() (*linksign.Keyring, error) {

@@ -1,8 +1,9 @@
 // Package earlykeys starts reading a Lambda function's link keys from SSM
 // (or Secrets Manager) at package initialisation, before main, so that
 // their round trip overlaps the rest of the init (lambdaenv.StartKeys).
-// The functions that sign links import it for that effect, through
-// package wiring; lambdaenv.Load takes the read up.
+// The api and notify functions' mains import it for that effect (most of
+// their first invocations need the keys; the sweep's do not);
+// lambdaenv.Load takes the read up.
 //
 // Go initialises a package once all it imports are, in import path order
 // among the ready ones: this one, which needs the SDK's clients and the
