@@ -2,15 +2,12 @@ package service
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/pbmgames/pbm/engine"
 )
@@ -259,49 +256,6 @@ type ParkedMail struct {
 	Mail
 	Reason string `json:"reason"`
 	At     int64  `json:"at"`
-}
-
-// gzipWriters are reused: a new flate writer allocates over half a
-// megabyte, more than the rest of a move. The default level, not the
-// fastest: on a 6-seat game's item (20 KB of JSON) it writes 3.5 KB where
-// the fastest writes 4.6 KB, under the 4 KB of a read unit and one write
-// unit less, for a fraction of a millisecond.
-var gzipWriters = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(io.Discard, gzip.DefaultCompression)
-	return zw
-}}
-
-// encode writes a record as gzip-compressed JSON: game items stay far below
-// DynamoDB's 400 KB however long the recent log, and cost fewer write units.
-func encode(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	zw := gzipWriters.Get().(*gzip.Writer)
-	defer gzipWriters.Put(zw)
-	zw.Reset(&buf)
-	if err := json.NewEncoder(zw).Encode(v); err != nil {
-		return nil, fmt.Errorf("encode: %w", err)
-	}
-	if err := zw.Close(); err != nil {
-		return nil, fmt.Errorf("encode: %w", err)
-	}
-	return buf.Bytes(), nil
-}
-
-// decode reads what encode wrote.
-func decode(b []byte, v any) error {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return fmt.Errorf("decode: %w", err)
-	}
-	defer zr.Close()
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		return fmt.Errorf("decode: %w", err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("decode: %w", err)
-	}
-	return nil
 }
 
 // engineSeat maps an invitation index to the engine's seat (−1 if none).
