@@ -30,7 +30,7 @@ import (
 
 // scaleGames is how many games the scale test makes: PBM_SCALE_GAMES, or
 // 10,000 (issue 16's figure).
-func scaleGames(t *testing.T) int {
+func scaleGames(t testing.TB) int {
 	if s := os.Getenv("PBM_SCALE_GAMES"); s != "" {
 		n, err := strconv.Atoi(s)
 		if err != nil || n < 1 {
@@ -69,7 +69,7 @@ func itemBytes(it map[string]types.AttributeValue) int {
 // (set to a fixed day): the stream's notifier mails, not the api or the
 // sweep (none here), and the sweep drains what is left pending, through
 // sender.
-func wiredApp(t *testing.T, client *dynamodb.Client, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store, string) {
+func wiredApp(t testing.TB, client *dynamodb.Client, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store, string) {
 	t.Helper()
 	table := newTableName()
 	if err := dynamostore.CreateTable(t.Context(), client, table); err != nil {
@@ -81,7 +81,7 @@ func wiredApp(t *testing.T, client *dynamodb.Client, clk *clock, sender notify.S
 }
 
 // wiredAppOn is wiredApp on the existing table, at the time clk says.
-func wiredAppOn(t *testing.T, client *dynamodb.Client, table string, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store) {
+func wiredAppOn(t testing.TB, client *dynamodb.Client, table string, clk *clock, sender notify.Sender) (*wiring.App, *dynamostore.Store) {
 	t.Helper()
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": []byte("0123456789abcdef0123456789abcdef")})
 	ds := dynamostore.New(client, table)
