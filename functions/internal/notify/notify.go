@@ -107,6 +107,9 @@ func (n *Notifier) DrainImage(ctx context.Context, g store.Game) error {
 // drain sends rec's outbox and records what it did with settle.
 func (n *Notifier) drain(ctx context.Context, rec *service.Record, ver int64, settle func(context.Context, *service.Record, int64, service.Drained) error) error {
 	gameID := rec.ID
+	// The mails of one drain read each recipient, and the game's talk,
+	// once (service.WithReadCache).
+	ctx = service.WithReadCache(ctx)
 	var sent []string
 	var unreachable []int
 	failed := map[string]string{}
@@ -203,7 +206,7 @@ func (n *Notifier) wanted(ctx context.Context, rec *service.Record, m service.Ma
 	if err != nil {
 		return deliver, err
 	}
-	p, err := n.Players.GetPlayer(ctx, to.Email)
+	p, err := service.CachedPlayer(ctx, n.Players, to.Email)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return deliver, nil

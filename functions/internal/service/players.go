@@ -96,7 +96,7 @@ func (s *Service) Prefs(ctx context.Context, email string) (store.Player, error)
 	if s.players == nil {
 		return store.Player{}, Fail(CodeInternal, errNoPlayers)
 	}
-	p, err := s.players.GetPlayer(ctx, strings.ToLower(email))
+	p, err := CachedPlayer(ctx, s.players, email)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Player{Email: strings.ToLower(email)}, nil
 	}
