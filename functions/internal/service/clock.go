@@ -32,8 +32,8 @@ func canResign(g engine.Game, seat int) bool {
 }
 
 // maxCommitLog bounds the log one commit adds, in bytes of its entries'
-// JSON: about 60 commands of «Вестерн», 50 of «Бизнесмен», about 1.2 KB
-// once compressed in their chunk (logToChunks). What bots,
+// JSON: 50 to 60 commands of today's games, about 1.2 KB once
+// compressed in their chunk (logToChunks). What bots,
 // standing orders and missed deadlines play in one commit stops there,
 // and the game plays on in the next (Record.PlayOn: the sweep hands it out
 // to be ticked at once), so that neither a move nor the tick that
