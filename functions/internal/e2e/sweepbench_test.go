@@ -18,7 +18,7 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/streams"
-	"github.com/pbmgames/pbm/infra/store/dynamostore"
+	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
@@ -131,17 +131,22 @@ func total(ops map[string]int) int {
 	return n
 }
 
-// pendingAfter lists the games with mail pending after a sweep at now:
-// those written before mail keys, and those listed under the key of the
-// commits made at now (service.mailKey gives a game's commit the key of
-// its period when its previous one is older).
-func pendingAfter(ctx context.Context, ds *dynamostore.Store, now time.Time) ([]string, error) {
-	ids, err := ds.PendingOutbox(ctx)
+// pendingAfter lists the games with mail pending after commits made at
+// now: those written before mail keys, and those listed under the keys
+// of now's period and the few after (service.MailKeys).
+func pendingAfter(ctx context.Context, st store.Store, now time.Time) ([]string, error) {
+	ids, err := st.PendingOutbox(ctx)
 	if err != nil {
 		return nil, err
 	}
-	keyed, err := ds.PendingMail(ctx, "m"+strconv.FormatInt(now.Unix()/int64(service.SweepEvery/time.Second), 10))
-	return append(ids, keyed...), err
+	for _, key := range service.MailKeys(now, now.Add(4*service.SweepEvery)) {
+		keyed, err := st.PendingMail(ctx, key)
+		if err != nil {
+			return nil, err
+		}
+		ids = append(ids, keyed...)
+	}
+	return ids, nil
 }
 
 // hostLine says which machine a figure comes from: the CPU's model, the

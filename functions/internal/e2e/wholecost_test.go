@@ -403,8 +403,12 @@ func TestCostWholeGames(t *testing.T) {
 		for _, k := range slices.Sorted(maps.Keys(r.byKind)) {
 			t.Logf("%s: %s: %s", r.name, k, r.byKind[k])
 		}
-		t.Logf("%s: %.1f days, %d moves, %d decisions posted, %d mails | play: %s | set-up: %s | notify invocations %d (%.2f an action of the play); %d sweeps, their own queries %d requests, %.1f RU",
-			r.name, r.res.Days, r.res.Moves, r.res.Decisions, sum(r.res.Mails)+r.res.OrganiserMails, r.play, r.setup,
+		// The game's whole bill of DynamoDB (play and set-up), for the
+		// README's dollars a game.
+		wu := r.play.wcu*float64(r.play.actions) + r.setup.wcu*float64(r.setup.actions)
+		ru := r.play.rcu*float64(r.play.actions) + r.setup.rcu*float64(r.setup.actions)
+		t.Logf("%s: %.1f days, %d moves, %d visits, %d decisions posted, %d mails | play: %s | set-up: %s | the game: %.0f WU, %.0f RU | notify invocations %d (%.2f an action of the play); %d sweeps, their own queries %d requests, %.1f RU",
+			r.name, r.res.Days, r.res.Moves, r.res.Visits, r.res.Decisions, sum(r.res.Mails)+r.res.OrganiserMails, r.play, r.setup, wu, ru,
 			r.run.notifies, float64(r.run.notifies)/float64(r.play.actions), r.run.sweeps, r.run.schedule.requests, r.run.schedule.rcu)
 	}
 }

@@ -140,3 +140,16 @@ func (s *Service) UnsettledMail(ctx context.Context, p int64) (key string, ids [
 	}
 	return key, ids, nil
 }
+
+// MailKeys are the outbox keys of the periods from from to to (both
+// included): where games whose commits then left mail are listed, for
+// tools and tests that look for them (store.Store.PendingMail). A game's
+// commit may take the key of a period after its own (mailKey), so a
+// caller looks a few periods past the commits it made.
+func MailKeys(from, to time.Time) []string {
+	var keys []string
+	for p := from.Unix() / mailPeriod; p <= to.Unix()/mailPeriod; p++ {
+		keys = append(keys, mailKeyPrefix+strconv.FormatInt(p, 10))
+	}
+	return keys
+}
