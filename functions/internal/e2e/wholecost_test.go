@@ -194,7 +194,7 @@ func playDeployed(t *testing.T, cfg calendar.Config, setup calendar.Setup, seed 
 		run.app = app
 		lookStore := dynamostore.New(m.look, table)
 		look := service.New(service.Config{Store: lookStore, Players: lookStore, Sent: lookStore, Guard: lookStore, Keys: env.Keys,
-			Now: env.Now, Log: discardLog(), Limits: servicetest.Roomy})
+			Now: env.Now, Log: discardLog(), Limits: servicetest.Roomy, Rand: testenv.Rand("look")}) // it makes no game: its Rand is never drawn
 		return &calendar.Deployment{Service: app.Service, Look: look, Sweep: app.Sweep, Do: run.do,
 			Wake: func(ctx context.Context, id string) ([]int64, error) {
 				g, err := lookStore.GetGame(ctx, id)

@@ -60,14 +60,17 @@ func raceClose(t *testing.T, st gameStore) {
 	// second creation with the table's key answers the first's game).
 	racing.arm()
 	twoSweeps(t, lg, start)
-	if pending, err := pendingGames(ctx, st, start); err != nil || len(pending) != 1 {
-		t.Fatalf("games made by two sweeps starting a round of one table: %v, %v", pending, err)
-	}
 	s, _, err := lg.Season(ctx, l.ID, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	game := s.Rounds[0].Tables[0].Game
+	// A game made twice would be listed with its invitations pending;
+	// the table's own may have been written again since its mail went
+	// (the second creation answers it), which takes it off the list.
+	if pending, err := pendingGames(ctx, st, start); err != nil || len(pending) > 1 || len(pending) == 1 && pending[0] != game {
+		t.Fatalf("games made by two sweeps starting a round of one table: %v, %v; want none but the table's %s", pending, err, game)
+	}
 	servicetest.Confirm(t, svc, game)
 	c.Set(start.Add(leagues.CheckEvery))
 	if err := lg.Sweep(ctx, c.Now()); err != nil {
