@@ -54,14 +54,23 @@ func (r *Record) remindAt(seat int) int64 {
 	return r.Due[seat] - int64(r.deadlineHours())*3600/4
 }
 
+// PlayOnWake is the wake of a game whose last commit stopped at its bound
+// with more that orders and bots cover (Record.PlayOn): due at once, and
+// the same through every commit that plays on, so that the wake index
+// does not move (two write units) in each of them, only when the game
+// begins and ends playing on (issue 28: before, its wake was the commit's
+// time, a new key each time). The sweep hands such a game out at each
+// run, keyed by the run's time (dueToTick).
+const PlayOnWake int64 = 1
+
 // wakeAt is when the game next needs the clock: the earliest reminder not
-// yet sent or deadline (0: none).
+// yet sent or deadline (0: none; PlayOnWake: at once).
 func (r *Record) wakeAt() int64 {
 	if r.Status != StatusPlaying || r.Paused != 0 {
 		return 0 // a paused game's clocks stand still
 	}
 	if r.PlayOn {
-		return r.Updated
+		return PlayOnWake
 	}
 	wake := r.firstDealDue()
 	for seat, due := range r.Due {
