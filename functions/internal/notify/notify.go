@@ -90,6 +90,9 @@ func (n *Notifier) DrainRecord(ctx context.Context, rec *service.Record, ver int
 // or whose body is not the game its key names, is not trusted: the game
 // is read and drained as Drain does.
 func (n *Notifier) DrainImage(ctx context.Context, g store.Game) error {
+	// The drain's read cache, from before the image is read: the
+	// recipients are read with the game's marker (service.Image).
+	ctx = service.WithReadCache(ctx)
 	if g.Body == nil {
 		return n.Drain(ctx, g.ID)
 	}

@@ -3,6 +3,7 @@ package service
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 
@@ -33,8 +34,12 @@ type playerRead struct {
 }
 
 // WithReadCache gives ctx a read cache for what one drain reads more than
-// once.
+// once; a ctx that has one keeps it, so that what was read before the
+// drain for it (Image: the recipients, with the game's marker) is kept.
 func WithReadCache(ctx context.Context) context.Context {
+	if cacheOf(ctx) != nil {
+		return ctx
+	}
 	return context.WithValue(ctx, readCacheKey{}, &readCache{players: map[string]playerRead{}, talk: map[string][]store.TalkMessage{}})
 }
 
@@ -63,6 +68,25 @@ func CachedPlayer(ctx context.Context, players store.PlayerStore, email string) 
 		c.mu.Unlock()
 	}
 	return p, err
+}
+
+// primePlayers puts into ctx's read cache the players of emails as read
+// in players (an address missing there has no player item).
+func primePlayers(ctx context.Context, emails []string, players map[string]store.Player) {
+	c := cacheOf(ctx)
+	if c == nil {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, e := range emails {
+		e = strings.ToLower(e)
+		if p, ok := players[e]; ok {
+			c.players[e] = playerRead{p: p}
+		} else {
+			c.players[e] = playerRead{err: fmt.Errorf("player %s: %w", e, store.ErrNotFound)}
+		}
+	}
 }
 
 // forgetPlayer drops what the cache holds of email: it was written.

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -195,16 +196,57 @@ func (s *Service) FoldSent(ctx context.Context, id string) error {
 // (body and version) without reading the game again: the stream's
 // notifier drains the commit's own record. Like Load, it drops the mail
 // the game's marker says was sent (a small read), so that a record
-// delivered again sends nothing twice.
+// delivered again sends nothing twice. Where ctx has a read cache and
+// the store can, the recipients' player items come with the marker, in
+// the one request, into the cache.
 func (s *Service) Image(ctx context.Context, g store.Game) (*Record, error) {
 	rec, err := s.decodeGame(ctx, g)
 	if err != nil {
 		return nil, err
 	}
-	if s.sent != nil && len(rec.Outbox) > 0 {
-		if err := s.foldSent(ctx, rec); err != nil {
+	if s.sent == nil || len(rec.Outbox) == 0 {
+		return rec, nil
+	}
+	sp, ok := s.sent.(store.SentPlayersGetter)
+	if emails := rec.recipients(); ok && cacheOf(ctx) != nil && sameStore(s.sent, s.players) && len(emails) < store.MaxBatch {
+		// The drain that follows reads each recipient: they come with
+		// the marker, in one request, into its read cache (issue 28).
+		m, players, err := sp.GetSentPlayers(ctx, rec.ID, emails)
+		if err != nil {
 			return nil, fmt.Errorf("game %s: %w", g.ID, err)
 		}
+		primePlayers(ctx, emails, players)
+		if err := foldMarker(rec, m); err != nil {
+			return nil, fmt.Errorf("game %s: %w", g.ID, err)
+		}
+		return rec, nil
+	}
+	if err := s.foldSent(ctx, rec); err != nil {
+		return nil, fmt.Errorf("game %s: %w", g.ID, err)
 	}
 	return rec, nil
+}
+
+// recipients are the addresses rec's outbox goes to, each once.
+func (rec *Record) recipients() []string {
+	var out []string
+	for _, m := range rec.Outbox {
+		e := rec.Organiser.Email
+		if m.Seat >= 0 && m.Seat < len(rec.Seats) {
+			e = rec.Seats[m.Seat].Email
+		} else if m.Seat >= 0 {
+			continue // no such seat: the drain reports it
+		}
+		if e != "" && !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// sameStore tells whether a and b are the one store (the same pointer):
+// the players read with the marker must be those the service reads.
+func sameStore(a, b any) bool {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	return va.IsValid() && vb.IsValid() && va.Kind() == reflect.Pointer && va.Type() == vb.Type() && va.Pointer() == vb.Pointer()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -102,5 +103,36 @@ func testGetSents(t *testing.T, s SentGames) {
 		if ok != (i%2 == 0) || ok && (m.GameID != id || m.Version != 1 || string(m.Body) != fmt.Sprintf("marker %d", i)) {
 			t.Errorf("marker of game %d: %+v, %v", i, m, ok)
 		}
+	}
+}
+
+// testGetSentPlayers: GetSentPlayers reads a game's marker (version 0
+// where there is none) and the players of the addresses given, keyed by
+// the lower-case address, leaving out those without a player item. A
+// store that is not also a player store, or cannot, is not asked.
+func testGetSentPlayers(t *testing.T, s SentGames) {
+	sp, ok := s.(interface {
+		store.SentPlayersGetter
+		store.PlayerStore
+	})
+	if !ok {
+		t.Skip("the store does not read markers with players")
+	}
+	ctx := context.Background()
+	id, other := newID(t), newID(t)
+	a, b := newEmail(t), newEmail(t)
+	mustSetPrefs(t, sp, a, "en", store.MailTurns, "", false, 5)
+	m, players, err := sp.GetSentPlayers(ctx, id, []string{strings.ToUpper(a), b, a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.GameID != id || m.Version != 0 || len(players) != 1 || players[a].Email != a || players[a].Lang != "en" || players[a].Mail != store.MailTurns {
+		t.Fatalf("without a marker: %+v, %+v", m, players)
+	}
+	mustPutSent(t, s, id, "marker")
+	mustPutSent(t, s, other, "another")
+	m, players, err = sp.GetSentPlayers(ctx, id, nil)
+	if err != nil || m.GameID != id || m.Version != 1 || string(m.Body) != "marker" || len(players) != 0 {
+		t.Fatalf("with a marker: %+v, %+v, %v", m, players, err)
 	}
 }

@@ -104,6 +104,7 @@ func RunSent(t *testing.T, newStore func(t *testing.T) SentGames) {
 		{"RaceHasOneWinner", testSentRace},
 		{"LeavesTheGameAlone", testSentBesideGame},
 		{"ManyAtOnce", testGetSents},
+		{"WithPlayers", testGetSentPlayers},
 	})
 }
 
