@@ -611,8 +611,8 @@ type functionSpec struct {
 }
 
 var functionSpecs = map[string]functionSpec{
-	"ApiFunction":     {pkg: "./functions/api", need: config.NeedLinkKeys, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem", "BatchGetItem"}},
-	"NotifyFunction":  {pkg: "./functions/notify", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem", "BatchGetItem"}, sendMail: true},
+	"ApiFunction":     {pkg: "./functions/api", need: config.NeedLinkKeys, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem", "BatchGetItem", "BatchWriteItem"}},
+	"NotifyFunction":  {pkg: "./functions/notify", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem", "BatchGetItem", "BatchWriteItem"}, sendMail: true},
 	"SweepFunction":   {pkg: "./functions/sweep", need: config.NeedLinkKeys | config.NeedMail, dynamo: []string{"GetItem", "PutItem", "Query", "UpdateItem", "BatchGetItem", "BatchWriteItem"}, sendMail: true},
 	"BouncesFunction": {pkg: "./functions/bounces", dynamo: []string{"UpdateItem"}},
 }

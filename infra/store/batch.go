@@ -27,6 +27,18 @@ type BatchSentGetter interface {
 	GetGamesSent(ctx context.Context, ids []string) (map[string]Game, map[string]Sent, error)
 }
 
+// SentPlayersGetter reads a game's sent marker and the player items of
+// the addresses its mail goes to in one request: the notifier's drain of
+// a commit needs both, and would otherwise read the marker and then each
+// recipient, a request each (issue 28).
+type SentPlayersGetter interface {
+	// GetSentPlayers reads the marker of the game id (Version 0 if it
+	// has none) and the players of emails (at most MaxBatch-1; an
+	// address without a player item is left out of the map, keyed by
+	// the lower-case address) with strongly consistent reads.
+	GetSentPlayers(ctx context.Context, id string, emails []string) (Sent, map[string]Player, error)
+}
+
 // Due is a game the wake index lists, and the wake time it lists it by.
 type Due struct {
 	ID string

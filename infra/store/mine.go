@@ -55,6 +55,10 @@ func ParseCursor(cursor string) bool {
 	return err == nil
 }
 
+// MaxTurnMoves is the most turns MoveTurns is given at once (gone and
+// put together): DynamoDB's BatchWriteItem writes at most 25 items.
+const MaxTurnMoves = 25
+
 // MembershipStore keeps players' games. Every method is safe for
 // concurrent use and costs one request in DynamoDB.
 type MembershipStore interface {
@@ -70,6 +74,13 @@ type MembershipStore interface {
 	// (nothing to delete is no error). Each is one small write.
 	PutTurn(ctx context.Context, t Turn) error
 	DeleteTurn(ctx context.Context, email, game string, due int64) error
+	// MoveTurns is DeleteTurn of each of gone and PutTurn of each of
+	// put, in one request where the store can (DynamoDB: one
+	// BatchWriteItem of at most MaxTurnMoves): most commits pass the turn
+	// from one player to another, and so cost one request of the
+	// players' lists, not two (issue 28). A turn both gone and put is
+	// put.
+	MoveTurns(ctx context.Context, gone, put []Turn) error
 	// FirstPage reads what the first page of "my games" shows: the
 	// player item, the player's first turns and first memberships, each
 	// at most limit, and the cursor after those memberships (Memberships

@@ -29,6 +29,11 @@ type Game struct {
 	// can find unsent mail without a scan (a sparse index in DynamoDB).
 	// The game's sent marker (SentStore) may say some of it went since.
 	OutboxPending bool
+	// OutboxKey, with OutboxPending, is the key the game is listed under
+	// (PendingMail): the service gives each commit that leaves mail a key
+	// of its own. "" lists it under the one key of games written before
+	// keys were (PendingOutbox). At most 32 of [0-9a-z].
+	OutboxKey string
 	// UpdatedAt is seconds since the Unix epoch, set by the caller.
 	UpdatedAt int64
 	// WakeAt is when the game next needs the clock (a reminder or a
@@ -41,7 +46,25 @@ type Game struct {
 type Chunk struct {
 	GameID string
 	Seq    int // 0, 1, 2, …
-	Body   []byte
+	// Tag tells apart chunks of the same Seq that commits racing from
+	// one version wrote (the loser's is left behind, unused): the game
+	// says which one is its own. "" for a chunk of a store that wrote one
+	// a Seq; else 1 to 32 of [0-9a-z].
+	Tag  string
+	Body []byte
+}
+
+// ValidChunkTag tells whether tag may be a Chunk's Tag.
+func ValidChunkTag(tag string) bool {
+	if len(tag) > 32 {
+		return false
+	}
+	for _, c := range tag {
+		if (c < '0' || c > '9') && (c < 'a' || c > 'z') {
+			return false
+		}
+	}
+	return true
 }
 
 // Store keeps games. Every method is safe for concurrent use.
@@ -53,10 +76,12 @@ type Store interface {
 	// exist yet), and fails with ErrConflict otherwise. It returns the
 	// written version.
 	PutGame(ctx context.Context, g Game, prev int64) (int64, error)
-	// PutChunk writes a chunk once. Writing the same chunk again with the
-	// same body succeeds (idempotent); with another body it is ErrConflict.
+	// PutChunk writes a chunk once. Writing the same chunk (Seq and Tag)
+	// again with the same body succeeds (idempotent); with another body it
+	// is ErrConflict.
 	PutChunk(ctx context.Context, c Chunk) error
-	// Chunks lists a game's chunks in Seq order.
+	// Chunks lists a game's chunks in Seq order (those of one Seq in Tag
+	// order).
 	Chunks(ctx context.Context, gameID string) ([]Chunk, error)
 	// PendingOutbox lists the ids of games whose OutboxPending is set, in
 	// no particular order. In DynamoDB it reads a global secondary index,
@@ -64,6 +89,10 @@ type Store interface {
 	// may be missed or still listed, so a caller reads the game (GetGame)
 	// before acting on it.
 	PendingOutbox(ctx context.Context) ([]string, error)
+	// PendingMail lists the ids of games whose OutboxPending is set with
+	// OutboxKey key, in no particular order; eventually consistent in
+	// DynamoDB, as PendingOutbox.
+	PendingMail(ctx context.Context, key string) ([]string, error)
 	// Waking lists the ids of games whose WakeAt is set (non-zero) and at
 	// most before, in no particular order. In DynamoDB it reads a global
 	// secondary index, eventually consistent like PendingOutbox's: a caller
@@ -195,4 +224,8 @@ type SentStore interface {
 	// PutGame does: it fails with ErrConflict unless the stored marker's
 	// version is prev (prev 0: there must be none).
 	PutSent(ctx context.Context, m Sent, prev int64) (int64, error)
+	// GetSents reads the markers of the games of ids (at most MaxBatch),
+	// by id, with strongly consistent reads, in one request in DynamoDB;
+	// an id without a marker is left out.
+	GetSents(ctx context.Context, ids []string) (map[string]Sent, error)
 }

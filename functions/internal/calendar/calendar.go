@@ -14,7 +14,9 @@ package calendar
 import (
 	"container/heap"
 	"context"
+	"crypto/sha256"
 	"encoding/binary"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -83,6 +85,9 @@ type Config struct {
 	// Dir holds the games' store files; the system's temporary directory
 	// when empty.
 	Dir string
+	// Deploy, when set, makes what the game is played on instead of the
+	// bbolt store with the notifier run after each commit (Deployment).
+	Deploy func(ctx context.Context, env DeployEnv) (*Deployment, error)
 }
 
 // DefaultMaxDays is a cap no game reaches today: a 6-seat 20-lap game of
@@ -171,46 +176,89 @@ func play(ctx context.Context, cfg Config, setup Setup, seed uint64, inspect fun
 	return res, inspect(s)
 }
 
-// newSim makes the simulation of one game: its own store in a scratch
-// folder (closeSim removes both), the service, the notifier and the
-// composer on the simulated clock, which starts at a seeded time between
-// 09:00 and 21:00 Moscow time on the day the organiser creates the game.
+// newSim makes the simulation of one game on its deployment (closeSim
+// closes it): by default its own store in a scratch folder (closeSim
+// removes both), the service, the notifier and the composer on the
+// simulated clock, which starts at a seeded time between 09:00 and 21:00
+// Moscow time on the day the organiser creates the game.
 func newSim(ctx context.Context, cfg Config, setup Setup, seed uint64) (s *sim, closeSim func(), err error) {
-	dir, err := os.MkdirTemp(cfg.Dir, "calendar-")
-	if err != nil {
-		return nil, nil, err
-	}
-	st, err := boltstore.OpenScratch(filepath.Join(dir, "games.db"))
-	if err != nil {
-		os.RemoveAll(dir)
-		return nil, nil, err
-	}
-	closeSim = func() { st.Close(); os.RemoveAll(dir) }
 	if cfg.MaxDays == 0 {
 		cfg.MaxDays = DefaultMaxDays
 	}
 	if len(cfg.Model.Zones) == 0 {
 		cfg.Model = DefaultModel()
 	}
-	s = &sim{cfg: cfg, setup: setup, ctx: ctx, store: st, seed: seed,
+	s = &sim{cfg: cfg, setup: setup, ctx: ctx, seed: seed,
 		rng:   rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)),
 		kinds: map[string]int{}, byEmail: map[string]int{}}
 	var gameSeed [32]byte
 	binary.LittleEndian.PutUint64(gameSeed[:], seed)
 	keys, err := linksign.NewKeyring("sim", map[string][]byte{"sim": []byte("calendar-simulator-link-key-0000")})
 	if err != nil {
-		closeSim()
 		return nil, nil, err
 	}
-	log := slog.New(slog.DiscardHandler)
-	s.notifier = &notify.Notifier{Sender: s, Players: st, Log: log, Now: s.clock}
-	s.svc = service.New(service.Config{Store: st, Players: st, Keys: keys, Now: s.clock,
-		Rand: rand.NewChaCha8(gameSeed), Log: log, AfterCommit: s.notifier.AfterCommit})
-	s.notifier.Service = s.svc
-	s.notifier.Composer = compose.New(compose.Config{Service: s.svc, BaseURL: "https://pbm.example", NoPicture: true})
+	env := DeployEnv{Now: s.clock, Mail: s, Keys: keys, Rand: rand.NewChaCha8(gameSeed)}
+	deploy := cfg.Deploy
+	if deploy == nil {
+		deploy = func(context.Context, DeployEnv) (*Deployment, error) { return localDeployment(cfg.Dir, env) }
+	}
+	d, err := deploy(ctx, env)
+	if err != nil {
+		return nil, nil, err
+	}
+	if d.Look == nil {
+		d.Look = d.Service
+	}
+	if d.Do == nil {
+		d.Do = justDo
+	}
+	s.d, s.svc = d, d.Service
+	s.hands = hands{look: d.Look, act: d.Service, do: d.Do}
 	day := time.Date(2027, 1, 4, 9, 0, 0, 0, cfg.Model.Zones[0])
 	s.now = day.Add(time.Duration(s.rng.Int64N(int64(12 * time.Hour))))
+	closeSim = func() {
+		if d.Close != nil {
+			d.Close()
+		}
+	}
 	return s, closeSim, nil
+}
+
+// localDeployment is the simulator's own: a bbolt store (without fsync)
+// in a scratch folder of dir, the notifier run after each commit, the
+// sweep ticking the games due itself.
+func localDeployment(dir string, env DeployEnv) (*Deployment, error) {
+	dir, err := os.MkdirTemp(dir, "calendar-")
+	if err != nil {
+		return nil, err
+	}
+	st, err := boltstore.OpenScratch(filepath.Join(dir, "games.db"))
+	if err != nil {
+		os.RemoveAll(dir)
+		return nil, err
+	}
+	log := slog.New(slog.DiscardHandler)
+	n := &notify.Notifier{Sender: env.Mail, Players: st, Log: log, Now: env.Now}
+	svc := service.New(service.Config{Store: st, Players: st, Keys: env.Keys, Now: env.Now,
+		Rand: env.Rand, Log: log, AfterCommit: n.AfterCommit})
+	n.Service = svc
+	n.Composer = compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.example", NoPicture: true})
+	return &Deployment{
+		Service: svc,
+		Sweep: func(ctx context.Context, now time.Time) error {
+			if _, err := svc.TickAll(ctx); err != nil {
+				return err
+			}
+			return errors.Join(n.SweepMail(ctx, now, svc.PendingOutbox), n.SendDigests(ctx, now))
+		},
+		// The sweep runs when the game is due: the in-process notifier
+		// sends its mail at each commit.
+		Wake: func(ctx context.Context, id string) ([]int64, error) {
+			g, err := st.GetGame(ctx, id)
+			return []int64{g.WakeAt}, err
+		},
+		Close: func() { st.Close(); os.RemoveAll(dir) },
+	}, nil
 }
 
 // run plays the queued events in time order until the game ends, nothing
@@ -234,23 +282,23 @@ func (s *sim) run(end time.Time) error {
 
 // sim is one game being simulated.
 type sim struct {
-	cfg      Config
-	setup    Setup
-	ctx      context.Context
-	store    *boltstore.Store
-	svc      *service.Service
-	notifier *notify.Notifier
-	seed     uint64
-	rng      *rand.Rand // the start and the organiser's draws; people have their own
-	now      time.Time
-	queue    events
-	seq      int
-	id       string
-	keys     int // decisions posted: each takes a fresh key
-	visits   int
-	stale    int // visits whose mail's decisions were made already
-	over     bool
-	started  time.Time // when the last person accepted and play began
+	cfg     Config
+	setup   Setup
+	ctx     context.Context
+	d       *Deployment
+	svc     *service.Service // d.Service
+	hands   hands            // the people's: d.Look to read, d.Service to act, inside d.Do
+	seed    uint64
+	rng     *rand.Rand // the start and the organiser's draws; people have their own
+	now     time.Time
+	queue   events
+	seq     int
+	id      string
+	keys    int // decisions posted: each takes a fresh key
+	visits  int
+	stale   int // visits whose mail's decisions were made already
+	over    bool
+	started time.Time // when the last person accepted and play began
 
 	byEmail map[string]int // person (invitation index) by address
 	people  []person
@@ -260,7 +308,7 @@ type sim struct {
 	// missedDeals counts the deal mails nobody answered; prepared the
 	// offers people prepared.
 	missedDeals, prepared int
-	sweeps                map[time.Time]bool
+	sweeps                map[int64]bool // the times (Unix seconds) a sweep is queued at
 	waits                 int
 	longest               time.Duration
 }
@@ -307,12 +355,11 @@ func (s *sim) create() error {
 		s.people = append(s.people, person{zone: s.cfg.Model.Zones[i%len(s.cfg.Model.Zones)], habit: s.cfg.People.habit(i),
 			decide: rand.New(rand.NewPCG(s.seed, streamDecide+uint64(i))), other: rand.New(rand.NewPCG(s.seed, streamOther+uint64(i)))})
 	}
-	c, err := s.svc.Create(s.ctx, req)
-	if err != nil {
+	return s.d.Do(s.ctx, DoCreate, func(ctx context.Context) error {
+		c, err := s.svc.Create(ctx, req)
+		s.id = c.ID
 		return err
-	}
-	s.id = c.ID
-	return nil
+	})
 }
 
 // Send is the simulator's mail: it counts each mail, and a person mailed
@@ -369,6 +416,15 @@ func dealOf(m notify.Message) int {
 	return id
 }
 
+// KeyOf is the idempotency key of the n-th decision the people of game
+// id post: as a page's form makes them (22 characters, "pg" and 20 hex
+// digits of a hash), which compress no better in the game item than
+// theirs do.
+func KeyOf(id string, n int) string {
+	h := sha256.Sum256(fmt.Appendf(nil, "calendar|%s|%d", id, n))
+	return "pg" + hex.EncodeToString(h[:10])
+}
+
 // answer is when the organiser, in zone, acts on a mail just sent.
 func (s *sim) answer(zone *time.Location) time.Time { return s.answerBy(s.rng, zone) }
 
@@ -389,7 +445,7 @@ const (
 // person p opens (compose links a decision mail to the seat's position
 // of the game it is composed from, the one just committed).
 func (s *sim) linkPosition(p int) (int64, error) {
-	rec, _, err := s.svc.Load(s.ctx, s.id)
+	rec, _, err := s.d.Look.Load(s.ctx, s.id)
 	if err != nil {
 		return 0, err
 	}
@@ -400,32 +456,31 @@ func (s *sim) linkPosition(p int) (int64, error) {
 func (s *sim) handle(e event) error {
 	switch e.what {
 	case evSweep:
-		if _, err := s.svc.TickAll(s.ctx); err != nil {
-			return err
-		}
-		return errors.Join(s.notifier.Sweep(s.ctx, s.svc.PendingOutbox), s.notifier.SendDigests(s.ctx, s.now))
+		return s.d.Do(s.ctx, DoSweep, func(ctx context.Context) error { return s.d.Sweep(ctx, s.now) })
 	case evConfirm:
-		if err := s.svc.Confirm(s.ctx, s.id); err != nil {
+		if err := s.d.Do(s.ctx, DoConfirm, func(ctx context.Context) error { return s.svc.Confirm(ctx, s.id) }); err != nil {
 			return fmt.Errorf("confirm: %w", err)
 		}
 		return nil
 	case evAccept:
-		if _, err := s.svc.Accept(s.ctx, s.id, e.person); err != nil {
-			return fmt.Errorf("accept %d: %w", e.person, err)
-		}
-		return s.people[e.person].habit.apply(s.ctx, s.svc, s.id, e.person)
+		return s.d.Do(s.ctx, DoAccept, func(ctx context.Context) error {
+			if _, err := s.svc.Accept(ctx, s.id, e.person); err != nil {
+				return fmt.Errorf("accept %d: %w", e.person, err)
+			}
+			return s.people[e.person].habit.apply(ctx, s.svc, s.id, e.person)
+		})
 	}
 	s.visits++
 	key := func() string {
 		s.keys++
-		return fmt.Sprintf("simulated-%06d", s.keys)
+		return KeyOf(s.id, s.keys)
 	}
 	var acted bool
 	var err error
 	if e.what == evDeal {
-		acted, err = AnswerDeal(s.ctx, s.svc, s.id, e.person, e.deal, key)
+		acted, err = s.hands.answerDeal(s.ctx, s.id, e.person, e.deal, key)
 	} else {
-		acted, err = VisitLink(s.ctx, s.svc, s.id, e.person, e.position, key)
+		acted, err = s.hands.visitLink(s.ctx, s.id, e.person, e.position, key)
 	}
 	if err != nil {
 		return err
@@ -435,7 +490,7 @@ func (s *sim) handle(e event) error {
 	}
 	// On their page, whatever it says, a person may prepare an offer.
 	if !s.cfg.NoTrade {
-		prepared, err := PrepareOffer(s.ctx, s.svc, s.id, e.person)
+		prepared, err := s.hands.prepareOffer(s.ctx, s.id, e.person)
 		if prepared {
 			s.prepared++
 		}
@@ -448,7 +503,7 @@ func (s *sim) handle(e event) error {
 // the game ends, and schedules the sweep for when the game next needs the
 // clock.
 func (s *sim) afterEvent() error {
-	rec, _, err := s.svc.Load(s.ctx, s.id)
+	rec, _, err := s.d.Look.Load(s.ctx, s.id)
 	if err != nil {
 		return err
 	}
@@ -463,34 +518,45 @@ func (s *sim) afterEvent() error {
 	if s.started.IsZero() {
 		s.started = s.now
 	}
-	g, err := s.svc.Engine(rec)
+	g, err := s.d.Look.Engine(rec)
 	if err != nil {
 		return err
 	}
 	if err := s.closeWaits(rec, g.Owing()); err != nil {
 		return err
 	}
-	game, err := s.store.GetGame(s.ctx, s.id)
+	times, err := s.d.Wake(s.ctx, s.id)
 	if err != nil {
 		return err
 	}
-	if game.WakeAt > 0 {
-		at := time.Unix(game.WakeAt, 0).Truncate(sweepEvery)
-		if at.Before(time.Unix(game.WakeAt, 0)) {
+	next := s.now.Truncate(sweepEvery).Add(sweepEvery) // the schedule's next sweep
+	for _, w := range times {
+		if w <= 0 {
+			continue
+		}
+		at := time.Unix(w, 0).Truncate(sweepEvery)
+		if at.Before(time.Unix(w, 0)) {
 			at = at.Add(sweepEvery)
 		}
 		if !at.After(s.now) {
-			at = s.now.Truncate(sweepEvery).Add(sweepEvery)
+			at = next
 		}
-		if s.sweeps == nil {
-			s.sweeps = map[time.Time]bool{}
-		}
-		if !s.sweeps[at] {
-			s.sweeps[at] = true
-			s.push(event{at: at, what: evSweep, person: -1})
-		}
+		s.sweepAt(at)
 	}
 	return nil
+}
+
+// sweepAt queues a run of the sweep at at, unless one is queued then.
+func (s *sim) sweepAt(at time.Time) {
+	if s.sweeps == nil {
+		s.sweeps = map[int64]bool{}
+	}
+	// By the instant, whatever the location of at: the sweep runs once
+	// at a time.
+	if !s.sweeps[at.Unix()] {
+		s.sweeps[at.Unix()] = true
+		s.push(event{at: at, what: evSweep, person: -1})
+	}
 }
 
 // closeWaits ends the wait of each person whose seat has acted (or had its
@@ -535,7 +601,7 @@ func (s *sim) result(seed uint64, created time.Time) (Result, error) {
 	for _, p := range s.people {
 		res.Mails = append(res.Mails, p.mails)
 	}
-	rec, version, err := s.svc.Load(s.ctx, s.id)
+	rec, version, err := s.d.Look.Load(s.ctx, s.id)
 	if err != nil {
 		return res, err
 	}
@@ -554,7 +620,7 @@ func (s *sim) result(seed uint64, created time.Time) (Result, error) {
 // the turn passes to a seat), and res's deals: offers proposed and
 // carried out, purchases kept for later.
 func (s *sim) turns(rec *service.Record, res *Result) (int, error) {
-	log, err := s.svc.FullLog(s.ctx, rec)
+	log, err := s.d.Look.FullLog(s.ctx, rec)
 	if err != nil {
 		return 0, err
 	}

@@ -88,7 +88,7 @@ func TestPlay(t *testing.T) {
 						}
 					}
 					switch {
-					case strings.HasPrefix(e.Key, "simulated-"):
+					case strings.HasPrefix(e.Key, "pg"): // KeyOf's
 						byPerson++
 						loc := s.people[inv].zone
 						if h := time.Unix(e.At, 0).In(loc).Hour(); h < cfg.Model.WakeHour || h >= cfg.Model.SleepHour {

@@ -18,11 +18,15 @@ import (
 // a newer decision, whose own mail (answered or missed) stands for it.
 // Otherwise they make every decision they owe (Visit).
 func VisitLink(ctx context.Context, svc *service.Service, id string, invite int, position int64, key func() string) (acted bool, err error) {
-	rec, _, err := svc.Load(ctx, id)
+	return direct(svc).visitLink(ctx, id, invite, position, key)
+}
+
+func (h hands) visitLink(ctx context.Context, id string, invite int, position int64, key func() string) (acted bool, err error) {
+	rec, _, err := h.look.Load(ctx, id)
 	if err != nil || rec.Status != service.StatusPlaying {
 		return false, err
 	}
-	g, err := svc.Engine(rec)
+	g, err := h.look.Engine(rec)
 	if err != nil {
 		return false, err
 	}
@@ -30,7 +34,7 @@ func VisitLink(ctx context.Context, svc *service.Service, id string, invite int,
 	if rec.LinkDone(seat, position, slices.Contains(g.Owing(), seat)) {
 		return false, nil
 	}
-	return true, Visit(ctx, svc, id, invite, key)
+	return true, h.visit(ctx, id, invite, key)
 }
 
 // maxVisitActions bounds the decisions one visit makes.
@@ -42,15 +46,19 @@ const maxVisitActions = 1000
 // is), each through the service with a fresh key from key, as the page
 // posts it. The league simulation's members visit the same way.
 func Visit(ctx context.Context, svc *service.Service, id string, invite int, key func() string) error {
+	return direct(svc).visit(ctx, id, invite, key)
+}
+
+func (h hands) visit(ctx context.Context, id string, invite int, key func() string) error {
 	for range maxVisitActions {
-		rec, _, err := svc.Load(ctx, id)
+		rec, _, err := h.look.Load(ctx, id)
 		if err != nil {
 			return err
 		}
 		if rec.Status != service.StatusPlaying {
 			return nil
 		}
-		g, err := svc.Engine(rec)
+		g, err := h.look.Engine(rec)
 		if err != nil {
 			return err
 		}
@@ -63,7 +71,11 @@ func Visit(ctx context.Context, svc *service.Service, id string, invite int, key
 			return fmt.Errorf("seat %d owes a decision the bot cannot make", seat)
 		}
 		pre := service.Precondition{Position: rec.SeatPosition(seat)}
-		if _, err := svc.Act(ctx, id, invite, a, key(), pre); err != nil {
+		err = h.do(ctx, DoDecide, func(ctx context.Context) error {
+			_, err := h.act.Act(ctx, id, invite, a, key(), pre)
+			return err
+		})
+		if err != nil {
 			return fmt.Errorf("seat %d %v: %w", seat, a, err)
 		}
 	}
@@ -76,11 +88,15 @@ func Visit(ctx context.Context, svc *service.Service, id string, invite int, key
 // if it is still open; acted is false when it is not (answered, lapsed,
 // declined at its deadline).
 func AnswerDeal(ctx context.Context, svc *service.Service, id string, invite, dealID int, key func() string) (acted bool, err error) {
-	rec, _, err := svc.Load(ctx, id)
+	return direct(svc).answerDeal(ctx, id, invite, dealID, key)
+}
+
+func (h hands) answerDeal(ctx context.Context, id string, invite, dealID int, key func() string) (acted bool, err error) {
+	rec, _, err := h.look.Load(ctx, id)
 	if err != nil || rec.Status != service.StatusPlaying {
 		return false, err
 	}
-	g, err := svc.Engine(rec)
+	g, err := h.look.Engine(rec)
 	if err != nil {
 		return false, err
 	}
@@ -97,7 +113,11 @@ func AnswerDeal(ctx context.Context, svc *service.Service, id string, invite, de
 		if !ok {
 			return false, fmt.Errorf("seat %d: no answer to deal %d", seat, d.ID)
 		}
-		if _, err := svc.Act(ctx, id, invite, a, key(), service.Precondition{}); err != nil {
+		err := h.do(ctx, DoAnswer, func(ctx context.Context) error {
+			_, err := h.act.Act(ctx, id, invite, a, key(), service.Precondition{})
+			return err
+		})
+		if err != nil {
 			return false, fmt.Errorf("seat %d %v: %w", seat, a, err)
 		}
 		return true, nil
@@ -110,11 +130,15 @@ func AnswerDeal(ctx context.Context, svc *service.Service, id string, invite, de
 // unless they have prepared it already or it is open; prepared tells
 // whether they did.
 func PrepareOffer(ctx context.Context, svc *service.Service, id string, invite int) (prepared bool, err error) {
-	rec, _, err := svc.Load(ctx, id)
+	return direct(svc).prepareOffer(ctx, id, invite)
+}
+
+func (h hands) prepareOffer(ctx context.Context, id string, invite int) (prepared bool, err error) {
+	rec, _, err := h.look.Load(ctx, id)
 	if err != nil || rec.Status != service.StatusPlaying {
 		return false, err
 	}
-	g, err := svc.Engine(rec)
+	g, err := h.look.Engine(rec)
 	if err != nil {
 		return false, err
 	}
@@ -138,7 +162,7 @@ func PrepareOffer(ctx context.Context, svc *service.Service, id string, invite i
 	}
 	// Refused before, they offer more: a third of the first price again
 	// for each time, as far as their cash allows.
-	log, err := svc.FullLog(ctx, rec)
+	log, err := h.look.FullLog(ctx, rec)
 	if err != nil {
 		return false, err
 	}
@@ -158,7 +182,8 @@ func PrepareOffer(ctx context.Context, svc *service.Service, id string, invite i
 			}
 		}
 	}
-	if err := svc.Prepare(ctx, id, invite, a); err != nil {
+	err = h.do(ctx, DoPrepare, func(ctx context.Context) error { return h.act.Prepare(ctx, id, invite, a) })
+	if err != nil {
 		return false, fmt.Errorf("seat %d prepares %v: %w", seat, a, err)
 	}
 	return true, nil

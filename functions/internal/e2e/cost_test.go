@@ -11,6 +11,7 @@ import (
 	mrand "math/rand/v2"
 	"net/http"
 	"net/http/httptest"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -31,6 +33,7 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/notify"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
+	"github.com/pbmgames/pbm/functions/internal/streams"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
 	"github.com/pbmgames/pbm/infra/testenv"
@@ -40,31 +43,60 @@ import (
 // requests by operation, those that touch a game item (sk "GAME"), read
 // units as the server reports them, and write units computed as DynamoDB
 // bills them: the larger of the item before and after, 1 unit a started
-// KB, plus one unit for each index item a write puts or deletes (dynalite
-// reports no index writes, so the meter reads the item before and after
-// each write with a client of its own, which it does not count). It sits
-// in the store's client as a middleware of the SDK's (its Initialize
-// step), so it sees each request's operation and input before it is
-// sent, asks the reads to report what they consumed, and reads that in
-// their output.
+// KB, for each item a request writes (each of a batch's), plus one unit
+// for each index item a write puts or deletes (dynalite reports no index
+// writes, so the meter reads each item before and after each write with a
+// client of its own, which it does not count). It sits in the store's
+// client as a middleware of the SDK's (its Initialize step), so it sees
+// each request's operation and input before it is sent, asks the reads to
+// report what they consumed, and reads that in their output. An operation
+// it does not know how to count is noted (unknown), for a test to fail on.
+//
+// What it reads before and after each write is also what the table's
+// stream would carry (NEW_IMAGE): when stream is set, each write that
+// changed an item is handed to it as the stream's record of it.
 type meter struct {
 	off  atomic.Bool // not metering: requests pass as they are
 	mu   sync.Mutex
 	cur  cost
 	look *dynamodb.Client
 	tbl  string
+	// stream, when set, is handed each change a write made, in the
+	// order of the writes.
+	stream  func(events.DynamoDBEventRecord)
+	seq     int
+	unknown map[string]int // operations the meter cannot count
 }
 
 type cost struct {
 	requests  int
-	gameItem  int // requests on a game item (sk "GAME")
-	gameReads int // of which GetItem
+	gameItem  int // requests on a game item (sk "GAME"; a batch read of games counts once)
+	gameReads int // of which reads
 	wcu       int // table and index write units
 	indexWCU  int // of which index writes
 	byIndex   [3]int
 	rcu       float64
 	ops       map[string]int
 	gameBytes int // the largest game item written
+	// reqs are the requests one by one, which function made each.
+	reqs []request
+}
+
+// request is what one request cost, and which function made it (iamwire's
+// mark of its context: "ApiFunction", "NotifyFunction", "SweepFunction";
+// "" for the test's own).
+type request struct {
+	fn, op       string
+	index        string // a Query's index ("" for the table)
+	gameItem     bool
+	gameRead     bool
+	wcu, indexWU int
+	byIndex      [3]int
+	rcu          float64
+	gameBytes    int
+	ticks        int      // tick requests written ("TICK#…")
+	gameWrites   int      // game items written
+	pks          []string // the partitions it read or wrote items of
 }
 
 func (m *meter) take() cost {
@@ -92,89 +124,245 @@ func (m *meter) install(o *dynamodb.Options) {
 	})
 }
 
+func keyOf(it item) item {
+	return item{dynamostore.AttrPK: it[dynamostore.AttrPK], dynamostore.AttrSK: it[dynamostore.AttrSK]}
+}
+
+func isGameKey(k item) bool {
+	sk, ok := k[dynamostore.AttrSK].(*types.AttributeValueMemberS)
+	return ok && sk.Value == "GAME"
+}
+
 func (m *meter) handle(ctx context.Context, in middleware.InitializeInput, next middleware.InitializeHandler) (middleware.InitializeOutput, middleware.Metadata, error) {
 	if m.off.Load() {
 		return next.HandleInitialize(ctx, in)
 	}
 	op := middleware.GetOperationName(ctx)
-	var k item
-	write := false
+	r := request{fn: iamwire.FunctionOf(ctx), op: op}
+	var reads, writes []item // the keys read, written
 	switch p := in.Parameters.(type) {
 	case *dynamodb.GetItemInput:
-		k = p.Key
+		reads = []item{p.Key}
+		p.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
+	case *dynamodb.BatchGetItemInput:
+		for _, ka := range p.RequestItems {
+			reads = append(reads, ka.Keys...)
+		}
 		p.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 	case *dynamodb.QueryInput:
+		r.index = aws.ToString(p.IndexName)
 		p.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 	case *dynamodb.PutItemInput:
-		write = true
-		k = item{dynamostore.AttrPK: p.Item[dynamostore.AttrPK], dynamostore.AttrSK: p.Item[dynamostore.AttrSK]}
+		writes = []item{keyOf(p.Item)}
 	case *dynamodb.UpdateItemInput:
-		k, write = p.Key, true
+		writes = []item{p.Key}
 	case *dynamodb.DeleteItemInput:
-		k, write = p.Key, true
+		writes = []item{p.Key}
+	case *dynamodb.BatchWriteItemInput:
+		for _, ws := range p.RequestItems {
+			for _, w := range ws {
+				switch {
+				case w.PutRequest != nil:
+					writes = append(writes, keyOf(w.PutRequest.Item))
+				case w.DeleteRequest != nil:
+					writes = append(writes, w.DeleteRequest.Key)
+				}
+			}
+		}
+	case *dynamodb.CreateTableInput, *dynamodb.DescribeTableInput:
+		return next.HandleInitialize(ctx, in) // the test's set-up
+	default:
+		m.mu.Lock()
+		if m.unknown == nil {
+			m.unknown = map[string]int{}
+		}
+		m.unknown[op]++
+		m.mu.Unlock()
 	}
-	var before item
-	if write {
-		before = m.item(ctx, k)
+	for _, k := range append(slices.Clone(reads), writes...) {
+		if pk, ok := k[dynamostore.AttrPK].(*types.AttributeValueMemberS); ok {
+			r.pks = append(r.pks, pk.Value)
+		}
+	}
+	for _, k := range reads {
+		if isGameKey(k) {
+			r.gameItem, r.gameRead = true, true
+		}
+	}
+	befores := make([]item, len(writes))
+	for i, k := range writes {
+		befores[i] = m.item(ctx, k)
 	}
 	out, md, err := next.HandleInitialize(ctx, in)
-	c := cost{ops: map[string]int{op: 1}, requests: 1}
-	if sk, ok := k[dynamostore.AttrSK].(*types.AttributeValueMemberS); ok && sk.Value == "GAME" {
-		c.gameItem = 1
-		if op == "GetItem" {
-			c.gameReads = 1
-		}
-	}
-	if write {
-		after := m.item(ctx, k)
+	var changes []events.DynamoDBEventRecord
+	for i, k := range writes {
+		before, after := befores[i], m.item(ctx, k)
 		size := max(itemSize(before), itemSize(after))
-		c.wcu = max(1, int(math.Ceil(float64(size)/1024)))
-		for i, idx := range indexKeys {
+		r.wcu += max(1, int(math.Ceil(float64(size)/1024)))
+		for j, idx := range indexKeys {
 			b, bok := indexKey(before, idx)
 			a, aok := indexKey(after, idx)
+			n := 0
 			switch {
 			case bok && aok && a != b:
-				c.byIndex[i] += 2
+				n = 2
 			case bok != aok:
-				c.byIndex[i]++
+				n = 1
 			}
-			c.indexWCU += c.byIndex[i]
+			r.byIndex[j] += n
+			r.indexWU += n
 		}
-		c.wcu += c.indexWCU
-		if c.gameItem == 1 {
-			c.gameBytes = itemSize(after)
+		if isGameKey(k) {
+			r.gameItem = true
+			r.gameWrites++
+			r.gameBytes = max(r.gameBytes, itemSize(after))
+		}
+		if sk, ok := k[dynamostore.AttrSK].(*types.AttributeValueMemberS); ok && strings.HasPrefix(sk.Value, streams.TickPrefix) && before == nil && after != nil {
+			r.ticks++
+		}
+		if rec, ok := streamRecord(k, before, after); ok {
+			changes = append(changes, rec)
 		}
 	}
-	var consumed *types.ConsumedCapacity
-	switch r := out.Result.(type) {
+	r.wcu += r.indexWU
+	var consumed []types.ConsumedCapacity
+	switch o := out.Result.(type) {
 	case *dynamodb.GetItemOutput:
-		consumed = r.ConsumedCapacity
+		if o.ConsumedCapacity != nil {
+			consumed = append(consumed, *o.ConsumedCapacity)
+		}
 	case *dynamodb.QueryOutput:
-		consumed = r.ConsumedCapacity
+		if o.ConsumedCapacity != nil {
+			consumed = append(consumed, *o.ConsumedCapacity)
+		}
+	case *dynamodb.BatchGetItemOutput:
+		consumed = o.ConsumedCapacity
 	}
-	if err == nil && consumed != nil && consumed.CapacityUnits != nil {
-		c.rcu = *consumed.CapacityUnits
+	for _, cc := range consumed {
+		if err == nil && cc.CapacityUnits != nil {
+			r.rcu += *cc.CapacityUnits
+		}
 	}
-	m.add(c)
+	m.add(r, changes)
 	return out, md, err
 }
 
-func (m *meter) add(c cost) {
+// streamRecord is the stream's record of a write that found before and
+// left after at key k: none if it changed nothing (DynamoDB writes no
+// record then).
+func streamRecord(k, before, after item) (events.DynamoDBEventRecord, bool) {
+	var name string
+	switch {
+	case before == nil && after == nil, reflect.DeepEqual(before, after):
+		return events.DynamoDBEventRecord{}, false
+	case before == nil:
+		name = "INSERT"
+	case after == nil:
+		name = "REMOVE"
+	default:
+		name = "MODIFY"
+	}
+	rec := events.DynamoDBEventRecord{EventName: name, EventSource: "aws:dynamodb",
+		Change: events.DynamoDBStreamRecord{Keys: streamImage(k), StreamViewType: "NEW_IMAGE"}}
+	if after != nil {
+		rec.Change.NewImage = streamImage(after)
+	}
+	return rec, true
+}
+
+// streamImage is an item as a stream record carries it.
+func streamImage(it item) map[string]events.DynamoDBAttributeValue {
+	out := make(map[string]events.DynamoDBAttributeValue, len(it))
+	for k, v := range it {
+		out[k] = streamValue(v)
+	}
+	return out
+}
+
+func streamValue(v types.AttributeValue) events.DynamoDBAttributeValue {
+	switch v := v.(type) {
+	case *types.AttributeValueMemberS:
+		return events.NewStringAttribute(v.Value)
+	case *types.AttributeValueMemberN:
+		return events.NewNumberAttribute(v.Value)
+	case *types.AttributeValueMemberB:
+		return events.NewBinaryAttribute(v.Value)
+	case *types.AttributeValueMemberBOOL:
+		return events.NewBooleanAttribute(v.Value)
+	case *types.AttributeValueMemberNULL:
+		return events.NewNullAttribute()
+	case *types.AttributeValueMemberSS:
+		return events.NewStringSetAttribute(v.Value)
+	case *types.AttributeValueMemberNS:
+		return events.NewNumberSetAttribute(v.Value)
+	case *types.AttributeValueMemberBS:
+		return events.NewBinarySetAttribute(v.Value)
+	case *types.AttributeValueMemberL:
+		l := make([]events.DynamoDBAttributeValue, len(v.Value))
+		for i, e := range v.Value {
+			l[i] = streamValue(e)
+		}
+		return events.NewListAttribute(l)
+	case *types.AttributeValueMemberM:
+		return events.NewMapAttribute(streamImage(v.Value))
+	}
+	panic(fmt.Sprintf("attribute value %T", v))
+}
+
+func (m *meter) add(r request, changes []events.DynamoDBEventRecord) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	m.cur.requests += c.requests
-	m.cur.gameItem += c.gameItem
-	m.cur.gameReads += c.gameReads
-	m.cur.wcu += c.wcu
-	m.cur.indexWCU += c.indexWCU
-	for i, n := range c.byIndex {
-		m.cur.byIndex[i] += n
+	m.cur.add(r)
+	for _, rec := range changes {
+		m.seq++
+		rec.Change.SequenceNumber = fmt.Sprintf("%021d", m.seq)
+		if m.stream != nil {
+			m.stream(rec)
+		}
 	}
-	m.cur.rcu += c.rcu
-	m.cur.gameBytes = max(m.cur.gameBytes, c.gameBytes)
-	for op, n := range c.ops {
-		m.cur.ops[op] += n
+}
+
+// add counts r in c.
+func (c *cost) add(r request) {
+	if c.ops == nil {
+		c.ops = map[string]int{}
 	}
+	c.requests++
+	if r.gameItem {
+		c.gameItem++
+	}
+	if r.gameRead {
+		c.gameReads++
+	}
+	c.wcu += r.wcu
+	c.indexWCU += r.indexWU
+	for i, n := range r.byIndex {
+		c.byIndex[i] += n
+	}
+	c.rcu += r.rcu
+	c.gameBytes = max(c.gameBytes, r.gameBytes)
+	c.ops[r.op]++
+	c.reqs = append(c.reqs, r)
+}
+
+// merge adds what o cost to c.
+func (c *cost) merge(o cost) {
+	for _, r := range o.reqs {
+		c.add(r)
+	}
+}
+
+// split parts c's requests into those keep says and the rest.
+func (c cost) split(keep func(request) bool) (kept, rest cost) {
+	kept.ops, rest.ops = map[string]int{}, map[string]int{}
+	for _, r := range c.reqs {
+		if keep(r) {
+			kept.add(r)
+		} else {
+			rest.add(r)
+		}
+	}
+	return kept, rest
 }
 
 func (m *meter) item(ctx context.Context, k item) item {

@@ -37,7 +37,7 @@ func newTickStream(admin *dynamodb.Client, table string) *tickStream {
 
 // requests are the records of the tick requests not delivered yet, as
 // the stream carries their insertion.
-func (s *tickStream) requests(t *testing.T) []events.DynamoDBEventRecord {
+func (s *tickStream) requests(t testing.TB) []events.DynamoDBEventRecord {
 	t.Helper()
 	var recs []events.DynamoDBEventRecord
 	p := dynamodb.NewScanPaginator(s.admin, &dynamodb.ScanInput{TableName: aws.String(s.table), ConsistentRead: aws.Bool(true),
@@ -67,7 +67,7 @@ func (s *tickStream) requests(t *testing.T) []events.DynamoDBEventRecord {
 
 // deliver hands recs to app's notifier code, notifyBatch records a batch,
 // workers batches at once.
-func (s *tickStream) deliver(t *testing.T, app *wiring.App, recs []events.DynamoDBEventRecord, workers int) {
+func (s *tickStream) deliver(t testing.TB, app *wiring.App, recs []events.DynamoDBEventRecord, workers int) {
 	t.Helper()
 	batches := slices.Collect(slices.Chunk(recs, notifyBatch))
 	var wg sync.WaitGroup
@@ -88,7 +88,7 @@ func (s *tickStream) deliver(t *testing.T, app *wiring.App, recs []events.Dynamo
 
 // feed delivers the requests written since the last feed, with
 // service.SweepWorkers batches at once, and returns how many.
-func (s *tickStream) feed(t *testing.T, app *wiring.App) int {
+func (s *tickStream) feed(t testing.TB, app *wiring.App) int {
 	t.Helper()
 	recs := s.requests(t)
 	s.deliver(t, app, recs, service.SweepWorkers)

@@ -123,7 +123,7 @@ func TestSweepOldAndNew(t *testing.T) {
 				t.Logf("round %d new, the notifier's ticks of %d requests, %d batches at once: %v; Go CPU %v, dynalite CPU %v; %v requests", r+1,
 					ticked, service.SweepWorkers, d.Round(time.Millisecond), cpu.Round(time.Millisecond), node.Round(time.Millisecond), ops.reset())
 			}
-			pending, err := ds.PendingOutbox(t.Context())
+			pending, err := pendingAfter(t.Context(), ds, now)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -223,7 +223,7 @@ func oldDrain(ctx context.Context, app *wiring.App, ds *dynamostore.Store, now t
 
 // makeScaleGames makes games two-seat games of «Вестерн» with 4-hour
 // deadlines, all accepted, with the player a@pbm.test in every one.
-func makeScaleGames(t *testing.T, svc *service.Service, games int) {
+func makeScaleGames(t testing.TB, svc *service.Service, games int) {
 	t.Helper()
 	idx := make([]string, games)
 	for i := range idx {
@@ -256,7 +256,7 @@ func makeScaleGames(t *testing.T, svc *service.Service, games int) {
 // copyTable copies every item of table into a new table of the same
 // layout, made by client, with admin's parallel Scan and BatchWriteItem,
 // and returns its name.
-func copyTable(t *testing.T, client *dynamodb.Client, admin *dynamodb.Client, table string) string {
+func copyTable(t testing.TB, client *dynamodb.Client, admin *dynamodb.Client, table string) string {
 	t.Helper()
 	to := newTableName()
 	if err := dynamostore.CreateTable(t.Context(), client, to); err != nil {

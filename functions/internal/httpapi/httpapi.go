@@ -356,6 +356,10 @@ var statusOf = map[service.Code]int{
 	service.CodeMediaType:    http.StatusUnsupportedMediaType,
 	service.CodeKeyReused:    http.StatusUnprocessableEntity,
 	service.CodeTooMany:      http.StatusTooManyRequests,
+	// The request was fine; the game cannot be stored any larger. 507
+	// (Insufficient Storage), a server's condition, is logged as an error
+	// for the operator, with the player told what happened.
+	service.CodeItemTooLarge: http.StatusInsufficientStorage,
 	service.CodeInternal:     http.StatusInternalServerError,
 }
 

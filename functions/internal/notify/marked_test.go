@@ -6,6 +6,8 @@ import (
 	"log/slog"
 	mathrand "math/rand/v2"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -154,60 +156,175 @@ func TestCrashInjectionMarked(t *testing.T) {
 	}
 }
 
-// TestSweepFoldsMarkedGames: a game whose mail went out and was marked in
-// its marker stays in the outbox index with that mail, which the sweep
-// neither sends again nor writes away before FoldIdle; then it writes the
-// game once without it, and the index lets it go.
-func TestSweepFoldsMarkedGames(t *testing.T) {
-	ctx := context.Background()
-	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
-	now := time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
-	clock := func() time.Time { return now }
-	sender := &recorder{}
+// markedGame makes a game through a service keeping sent markers, on a
+// clock the test moves, whose invitations went out at once (the
+// notifier run after each commit) and were marked in its marker: the game
+// item still holds them, listed in the outbox index under the key of the
+// commit that left them.
+func markedGame(t *testing.T) (st storeAll, svc *service.Service, n *notify.Notifier, id string, now *time.Time, sender *recorder) {
+	t.Helper()
+	bolt, keys := servicetest.Bolt(t), servicetest.Keys(t)
+	at := time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
+	now = &at
+	clock := func() time.Time { return *now }
+	sender = &recorder{}
 	log := slog.New(slog.DiscardHandler)
-	n := &notify.Notifier{Sender: sender, Log: log, Now: clock}
-	svc := service.New(service.Config{Store: st, Sent: st, Keys: keys, Now: clock, Log: log, Committed: n.Committed, Rand: testenv.Rand(t.Name())})
+	n = &notify.Notifier{Sender: sender, Log: log, Now: clock}
+	svc = service.New(service.Config{Store: bolt, Sent: bolt, Keys: keys, Now: clock, Log: log, Committed: n.Committed, Rand: testenv.Rand(t.Name())})
 	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
-	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", Organiser: service.Person{Email: "org@pbm.test"},
+	c, err := svc.Create(t.Context(), service.CreateRequest{Kind: "western", Organiser: service.Person{Email: "org@pbm.test"},
 		Seats: []service.Person{{Name: "Anna", Email: "anna@pbm.test"}, {Name: "Bob", Email: "bob@pbm.test"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	servicetest.Confirm(t, svc, c.ID)
-	sent := len(sender.sent)
 	if len(sender.to("anna@pbm.test")) != 1 {
 		t.Fatalf("the invitation to Anna went %d times, want once", len(sender.to("anna@pbm.test")))
 	}
-	stored := func() store.Game {
-		g, err := st.GetGame(ctx, c.ID)
-		if err != nil {
+	return bolt, svc, n, c.ID, now, sender
+}
+
+// mailPeriodEnd is when the period of a mail key ends (service.mailKey).
+func mailPeriodEnd(t *testing.T, key string) int64 {
+	t.Helper()
+	p, err := strconv.ParseInt(strings.TrimPrefix(key, "m"), 10, 64)
+	if err != nil {
+		t.Fatalf("mail key %q: %v", key, err)
+	}
+	return (p + 1) * int64(service.SweepEvery/time.Second)
+}
+
+type storeAll interface {
+	store.Store
+	store.SentStore
+}
+
+func storedGame(t *testing.T, st store.Store, id string) store.Game {
+	t.Helper()
+	g, err := st.GetGame(t.Context(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestSweepLeavesSettledMailAlone (issue 28): a game whose mail went out
+// and was marked in its marker stays listed under its commit's mail key;
+// the sweep reads that key once its period is over, finds the marker
+// naming it, and neither sends nor writes, then or an hour later, nor
+// reads the key again.
+func TestSweepLeavesSettledMailAlone(t *testing.T) {
+	st, svc, n, id, now, sender := markedGame(t)
+	ctx := t.Context()
+	marked := storedGame(t, st, id)
+	if !marked.OutboxPending || marked.OutboxKey == "" {
+		t.Fatalf("the game holding its sent invitations is listed %v under key %q; want a key of its commit", marked.OutboxPending, marked.OutboxKey)
+	}
+	if ids, _ := st.PendingOutbox(ctx); slices.Contains(ids, id) {
+		t.Fatal("a keyed game is listed with the games written before keys")
+	}
+	sent := len(sender.sent)
+	for _, after := range []time.Duration{service.SweepEvery + notify.SweepIdle, notify.FoldIdle} {
+		*now = now.Add(after)
+		if err := n.SweepMail(ctx, *now, svc.PendingOutbox); err != nil {
 			t.Fatal(err)
 		}
-		return g
-	}
-	marked := stored()
-	if !marked.OutboxPending {
-		t.Fatal("the game holding its sent invitations is not in the outbox index")
-	}
-	for _, after := range []time.Duration{notify.SweepIdle, notify.FoldIdle - notify.SweepIdle - time.Second} {
-		now = now.Add(after)
-		if err := n.Sweep(ctx, svc.PendingOutbox); err != nil {
-			t.Fatal(err)
-		}
-		if g := stored(); g.Version != marked.Version || len(sender.sent) != sent {
+		if g := storedGame(t, st, id); g.Version != marked.Version || len(sender.sent) != sent {
 			t.Fatalf("after %s: version %d → %d, %d mails more: the sweep must neither write nor send", after, marked.Version, g.Version, len(sender.sent)-sent)
 		}
 	}
-	now = now.Add(2 * time.Second)
+	c, err := svc.MailPeriods(ctx, *now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.From > c.To+1 || c.From <= 0 {
+		t.Fatalf("the sweep's cursor: to read %d..%d", c.From, c.To)
+	}
+}
+
+// TestSweepSendsUnsettledMail (issue 28): mail the stream's notifier could
+// not send (SES refused it for a while) stays under its commit's key with
+// a marker that does not name it; the sweep that reads the key once its
+// period is over sends it, marks it, and reads the key no more.
+func TestSweepSendsUnsettledMail(t *testing.T) {
+	st, svc, n, id, now, sender := markedGame(t)
+	ctx := t.Context()
+	sender.mu.Lock()
+	sender.fail = true
+	sender.mu.Unlock()
+	if _, err := svc.Accept(ctx, id, 0); err != nil { // mails the organiser, who is not reached
+		t.Fatal(err)
+	}
+	sender.mu.Lock()
+	sender.fail = false
+	sender.mu.Unlock()
+	g := storedGame(t, st, id)
+	if !g.OutboxPending || g.OutboxKey == "" {
+		t.Fatal("the acceptance's mail is not listed")
+	}
+	sent := len(sender.sent)
+	checkAt := time.Unix(mailPeriodEnd(t, g.OutboxKey), 0).Add(notify.SweepIdle)
+	for ; now.Before(checkAt); *now = now.Add(service.SweepEvery) {
+		if err := n.SweepMail(ctx, *now, svc.PendingOutbox); err != nil {
+			t.Fatal(err)
+		}
+		if len(sender.sent) != sent {
+			t.Fatalf("at %s the sweep sent mail whose key's period ends at %s", now.Format(time.TimeOnly), checkAt.Add(-notify.SweepIdle).Format(time.TimeOnly))
+		}
+	}
+	if err := n.SweepMail(ctx, *now, svc.PendingOutbox); err != nil {
+		t.Fatal(err)
+	}
+	if len(sender.sent) != sent+1 || len(sender.to("org@pbm.test")) != 2 {
+		t.Fatalf("the sweep sent %d mails, want the organiser's one", len(sender.sent)-sent)
+	}
+	if after := storedGame(t, st, id); after.Version != g.Version {
+		t.Fatalf("the sweep wrote the game: version %d → %d; the marker says what went", g.Version, after.Version)
+	}
+	*now = now.Add(service.SweepEvery)
+	if err := n.SweepMail(ctx, *now, svc.PendingOutbox); err != nil {
+		t.Fatal(err)
+	}
+	if len(sender.sent) != sent+1 {
+		t.Fatal("the mail went twice")
+	}
+}
+
+// TestSweepFoldsMarkedGames: a game written before commits keyed their
+// mail, whose mail went out and was marked in its marker, stays in the
+// outbox index with that mail, which the sweep neither sends again nor
+// writes away before FoldIdle; then it writes the game once without it,
+// and the index lets it go.
+func TestSweepFoldsMarkedGames(t *testing.T) {
+	st, svc, n, id, now, sender := markedGame(t)
+	ctx := t.Context()
+	// As an earlier version wrote it: listed without a key.
+	marked := storedGame(t, st, id)
+	marked.OutboxKey = ""
+	var err error
+	if marked.Version, err = st.PutGame(ctx, marked, marked.Version); err != nil {
+		t.Fatal(err)
+	}
+	sent := len(sender.sent)
+	for _, after := range []time.Duration{notify.SweepIdle, notify.FoldIdle - notify.SweepIdle - time.Second} {
+		*now = now.Add(after)
+		if err := n.Sweep(ctx, svc.PendingOutbox); err != nil {
+			t.Fatal(err)
+		}
+		if g := storedGame(t, st, id); g.Version != marked.Version || len(sender.sent) != sent {
+			t.Fatalf("after %s: version %d → %d, %d mails more: the sweep must neither write nor send", after, marked.Version, g.Version, len(sender.sent)-sent)
+		}
+	}
+	*now = now.Add(2 * time.Second)
 	if err := n.Sweep(ctx, svc.PendingOutbox); err != nil {
 		t.Fatal(err)
 	}
-	g := stored()
+	g := storedGame(t, st, id)
 	if g.Version != marked.Version+1 || g.OutboxPending || len(sender.sent) != sent {
 		t.Fatalf("after %s: version %d → %d, pending %v, %d mails more; want one write without the sent mail, nothing sent",
 			notify.FoldIdle, marked.Version, g.Version, g.OutboxPending, len(sender.sent)-sent)
 	}
-	if ids, _ := st.PendingOutbox(ctx); slices.Contains(ids, c.ID) {
+	if ids, _ := st.PendingOutbox(ctx); slices.Contains(ids, id) {
 		t.Fatal("the outbox index still lists the game")
 	}
 }

@@ -90,6 +90,9 @@ func (n *Notifier) DrainRecord(ctx context.Context, rec *service.Record, ver int
 // or whose body is not the game its key names, is not trusted: the game
 // is read and drained as Drain does.
 func (n *Notifier) DrainImage(ctx context.Context, g store.Game) error {
+	// The drain's read cache, from before the image is read: the
+	// recipients are read with the game's marker (service.Image).
+	ctx = service.WithReadCache(ctx)
 	if g.Body == nil {
 		return n.Drain(ctx, g.ID)
 	}
@@ -107,6 +110,9 @@ func (n *Notifier) DrainImage(ctx context.Context, g store.Game) error {
 // drain sends rec's outbox and records what it did with settle.
 func (n *Notifier) drain(ctx context.Context, rec *service.Record, ver int64, settle func(context.Context, *service.Record, int64, service.Drained) error) error {
 	gameID := rec.ID
+	// The mails of one drain read each recipient, and the game's talk,
+	// once (service.WithReadCache).
+	ctx = service.WithReadCache(ctx)
 	var sent []string
 	var unreachable []int
 	failed := map[string]string{}
@@ -203,7 +209,7 @@ func (n *Notifier) wanted(ctx context.Context, rec *service.Record, m service.Ma
 	if err != nil {
 		return deliver, err
 	}
-	p, err := n.Players.GetPlayer(ctx, to.Email)
+	p, err := service.CachedPlayer(ctx, n.Players, to.Email)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return deliver, nil
@@ -334,9 +340,8 @@ func (n *Notifier) Committed(ctx context.Context, rec *service.Record, ver int64
 }
 
 // SweepIdle is how long a game must have been left alone before the sweep
-// drains it: the stream's notifier handles fresh commits, and draining the
-// same game from both at once could send a mail twice.
-const SweepIdle = 2 * time.Minute
+// drains it (service.SweepIdle).
+const SweepIdle = service.SweepIdle
 
 // FoldIdle is how long a game whose mail has all been marked sent in its
 // marker, but which still holds it and so stays in the outbox index, is
@@ -381,4 +386,51 @@ func (n *Notifier) Sweep(ctx context.Context, pending func(context.Context) ([]s
 		return err
 	})
 
+}
+
+// SweepMail is the sweep's look at the mail left pending at now: the
+// games written before commits keyed their mail (Sweep, with pending
+// listing them), then the commits whose key's period the sweep has not
+// read yet (service.MailPeriods): of those listed under each, the games
+// whose marker does not say their mail was all sent are drained, as
+// their newest version has it. A period whose drains failed is read again
+// by the next sweep; the periods before it are not.
+func (n *Notifier) SweepMail(ctx context.Context, now time.Time, pending func(context.Context) ([]string, error)) error {
+	legacy := n.Sweep(ctx, pending)
+	c, err := n.Service.MailPeriods(ctx, now)
+	if err != nil {
+		return errors.Join(legacy, err)
+	}
+	last := c.From - 1
+	var errs []error
+	for p := c.From; p <= c.To; p++ {
+		key, ids, err := n.Service.UnsettledMail(ctx, p)
+		if err == nil && len(ids) > 0 {
+			err = n.drainKeyed(ctx, key, ids)
+		}
+		if err != nil {
+			errs = append(errs, fmt.Errorf("sweep mail of %s: %w", key, err))
+			break
+		}
+		last = p
+	}
+	return errors.Join(legacy, errors.Join(errs...), n.Service.MailRead(ctx, c, last))
+}
+
+// drainKeyed drains the games of ids that are still listed under key and
+// have been left alone for SweepIdle, as each is read now; a game
+// written since is another key's.
+func (n *Notifier) drainKeyed(ctx context.Context, key string, ids []string) error {
+	return n.Service.LoadEach(ctx, ids, func(ctx context.Context, id string, rec *service.Record, ver int64, err error) error {
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+			return nil
+		case err != nil:
+			return fmt.Errorf("sweep %s: %w", id, err)
+		case rec.OutboxKey != key || len(rec.Outbox) == 0 || n.now().Sub(time.Unix(rec.Updated, 0)) < SweepIdle:
+			return nil
+		}
+		n.Log.WarnContext(ctx, "mail the stream's notifier did not send: sent by the sweep", "game", id, "mails", len(rec.Outbox))
+		return n.drain(ctx, rec, ver, n.Service.SettleSent)
+	})
 }

@@ -2,7 +2,6 @@ package notify_test
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"io"
@@ -47,22 +46,20 @@ func rewrite(t *testing.T, st store.Store, id string, change func(map[string]any
 	if err != nil {
 		t.Fatal(err)
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(g.Body))
+	raw, err := service.RecordJSON(g.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw, _ := io.ReadAll(zr)
 	var body map[string]any
 	if err := json.Unmarshal(raw, &body); err != nil {
 		t.Fatal(err)
 	}
 	change(body)
 	raw, _ = json.Marshal(body)
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	_, _ = zw.Write(raw)
-	_ = zw.Close()
-	g.Body, g.OutboxPending = buf.Bytes(), true
+	if g.Body, err = service.RecordBody(raw); err != nil {
+		t.Fatal(err)
+	}
+	g.OutboxPending = true
 	if _, err := st.PutGame(t.Context(), g, g.Version); err != nil {
 		t.Fatal(err)
 	}

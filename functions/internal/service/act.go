@@ -207,20 +207,23 @@ func (s *Service) step(rec *Record, g engine.Game, d decision, next int64) (engi
 }
 
 // playOn steps, in one commit, the commands pick picks, until it picks
-// none, the game ends or maxAutoplay were played; it answers the game
-// and how many it played.
-func (s *Service) playOn(rec *Record, g engine.Game, next int64, pick func(engine.Game) (decision, bool, error)) (engine.Game, int, error) {
-	n := 0
-	for ; n < maxAutoplay && !g.Over(); n++ {
+// none, the game ends or the commit's log reaches maxCommitLog; it
+// answers the game and whether it stopped at that bound (full), the game
+// not over: there may be more to play, in another commit.
+func (s *Service) playOn(rec *Record, g engine.Game, next int64, pick func(engine.Game) (decision, bool, error)) (_ engine.Game, full bool, _ error) {
+	for !g.Over() {
+		if rec.logBytes >= maxCommitLog {
+			return g, true, nil
+		}
 		d, ok, err := pick(g)
 		if err != nil || !ok {
-			return g, n, err
+			return g, false, err
 		}
 		if g, _, err = s.step(rec, g, d, next); err != nil {
-			return nil, n, err
+			return nil, false, err
 		}
 	}
-	return g, n, nil
+	return g, false, nil
 }
 
 // record appends an applied command to the record, to be committed as
@@ -296,14 +299,14 @@ func visible(ev []engine.Event, seat int) []engine.Event {
 }
 
 // autoplay plays, in the same commit and for as long as there are any
-// (bounded by maxAutoplay), the decisions nobody need be asked: those of
+// (bounded by maxCommitLog), the decisions nobody need be asked: those of
 // seats handed to a bot, and those the seats' standing orders cover.
 //
-// When it stops at the bound with more to play, it marks the record so
-// that the sweep wakes the game at once and plays on (Tick), rather than
-// leaving a decision nobody is asked about to its deadline.
+// When it stops at the bound, it marks the record so that the sweep wakes
+// the game at once and plays on (Tick), rather than leaving a decision
+// nobody is asked about to its deadline.
 func (s *Service) autoplay(rec *Record, g engine.Game, next int64) error {
-	g, n, err := s.playOn(rec, g, next, func(g engine.Game) (decision, bool, error) {
+	_, full, err := s.playOn(rec, g, next, func(g engine.Game) (decision, bool, error) {
 		for _, d := range openDeals(g) {
 			if d, ok := s.answerFor(rec, g, d); ok {
 				return d, true, nil
@@ -323,6 +326,6 @@ func (s *Service) autoplay(rec *Record, g engine.Game, next int64) error {
 	if err != nil {
 		return err
 	}
-	rec.PlayOn = n == maxAutoplay && !g.Over()
+	rec.PlayOn = full
 	return nil
 }

@@ -43,6 +43,7 @@ func (m *memStore) PutGame(_ context.Context, g store.Game, prev int64) (int64, 
 func (m *memStore) PutChunk(context.Context, store.Chunk) error           { return nil }
 func (m *memStore) Chunks(context.Context, string) ([]store.Chunk, error) { return nil, nil }
 func (m *memStore) PendingOutbox(context.Context) ([]string, error)       { return nil, nil }
+func (m *memStore) PendingMail(context.Context, string) ([]string, error) { return nil, nil }
 func (m *memStore) Waking(context.Context, int64) ([]string, error)       { return nil, nil }
 
 // BenchmarkActOwnTime is a move through the service with a store that

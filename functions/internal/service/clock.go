@@ -31,9 +31,15 @@ func canResign(g engine.Game, seat int) bool {
 	return false
 }
 
-// maxAutoplay bounds the bot moves one commit makes, so a table of bots
-// plays on over several ticks rather than in one huge write.
-const maxAutoplay = 200
+// maxCommitLog bounds the log one commit adds, in bytes of its entries'
+// JSON: 50 to 60 commands of today's games, about 1.2 KB once
+// compressed in their chunk (logToChunks). What bots,
+// standing orders and missed deadlines play in one commit stops there,
+// and the game plays on in the next (Record.PlayOn: the sweep hands it out
+// to be ticked at once), so that neither a move nor the tick that
+// carries a game on writes more than an action may (issue 28: before,
+// 200 commands a bound and up to 600 in a tick, 7 to 13 chunks).
+const maxCommitLog = 12 << 10
 
 func (r *Record) missesToBot() int {
 	if r.MissesToBot > 0 {
@@ -48,14 +54,23 @@ func (r *Record) remindAt(seat int) int64 {
 	return r.Due[seat] - int64(r.deadlineHours())*3600/4
 }
 
+// PlayOnWake is the wake of a game whose last commit stopped at its bound
+// with more that orders and bots cover (Record.PlayOn): due at once, and
+// the same through every commit that plays on, so that the wake index
+// does not move (two write units) in each of them, only when the game
+// begins and ends playing on (issue 28: before, its wake was the commit's
+// time, a new key each time). The sweep hands such a game out at each
+// run, keyed by the run's time (dueToTick).
+const PlayOnWake int64 = 1
+
 // wakeAt is when the game next needs the clock: the earliest reminder not
-// yet sent or deadline (0: none).
+// yet sent or deadline (0: none; PlayOnWake: at once).
 func (r *Record) wakeAt() int64 {
 	if r.Status != StatusPlaying || r.Paused != 0 {
 		return 0 // a paused game's clocks stand still
 	}
 	if r.PlayOn {
-		return r.Updated
+		return PlayOnWake
 	}
 	wake := r.firstDealDue()
 	for seat, due := range r.Due {
@@ -218,7 +233,8 @@ func (r *Record) remind(now int64) bool {
 // many commands it played.
 func (s *Service) playMissed(ctx context.Context, rec *Record, g engine.Game, next, now int64) (engine.Game, int, error) {
 	missed := map[int]bool{} // a turn played out by defaults is one miss
-	return s.playOn(rec, g, next, func(g engine.Game) (decision, bool, error) {
+	before := rec.Moves
+	g, _, err := s.playOn(rec, g, next, func(g engine.Game) (decision, bool, error) {
 		// A deal unanswered at its deadline is declined (its default):
 		// no miss, answering a deal is the seat's to choose.
 		if d, ok := rec.dealPastDue(g, now); ok {
@@ -231,6 +247,7 @@ func (s *Service) playMissed(ctx context.Context, rec *Record, g engine.Game, ne
 		}
 		return decision{}, false, nil
 	})
+	return g, rec.Moves - before, err
 }
 
 // missed picks what a seat whose deadline has passed plays: its default,

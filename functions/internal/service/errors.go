@@ -26,6 +26,7 @@ const (
 	CodeWrongStatus  Code = "wrong_status"   // e.g. acting before the game started
 	CodeTooLarge     Code = "too_large"      // request body over the limit
 	CodeTooMany      Code = "too_many"       // over a limit of games made; Error.RetryAfter says when to try again
+	CodeItemTooLarge Code = "item_too_large" // what a change would store passes the store's item limit (store.ErrTooLarge)
 	CodeInternal     Code = "internal"       // our fault; the cause is logged, never shown
 )
 
@@ -83,6 +84,8 @@ var messages = map[Code][2]string{
 	CodeTooLarge:     {"Запрос слишком велик.", "The request is too large."},
 	CodeTooMany:      {"Слишком много запросов. Попробуйте позже.", "Too many requests. Try again later."},
 	CodeInternal:     {"Внутренняя ошибка. Мы уже разбираемся.", "Internal error. We are looking into it."},
+	CodeItemTooLarge: {"Игра стала слишком большой для хранилища (предел записи — 400 КБ), и это изменение не сохранено. Сообщите организатору игры.",
+		"This game has grown too large to store (an item may hold 400 KB), so this change was not saved. Tell the game's organiser."},
 	CodeMediaType: {"Тело запроса должно быть JSON в UTF-8 (Content-Type: application/json).",
 		"The body must be JSON in UTF-8 (Content-Type: application/json)."},
 	CodeKeyReused: {"Этот ключ запроса (key) уже использован для другого хода. Для нового хода нужен новый ключ.",
@@ -116,6 +119,10 @@ func AsError(err error) *Error {
 		return Fail(CodeNotFound, err)
 	case errors.Is(err, store.ErrConflict):
 		return Fail(CodeConflict, err)
+	case errors.Is(err, store.ErrTooLarge):
+		// The store refused the write whole: nothing of the change was
+		// kept (a chunk written before it is one no game names).
+		return Fail(CodeItemTooLarge, err)
 	case errors.Is(err, linksign.ErrWrongGame), errors.Is(err, linksign.ErrWrongSeat), errors.Is(err, linksign.ErrWrongPurpose):
 		return Fail(CodeForbidden, err)
 	case errors.Is(err, linksign.ErrMalformed), errors.Is(err, linksign.ErrBadSignature), errors.Is(err, linksign.ErrUnknownKey),

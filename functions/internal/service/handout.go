@@ -13,6 +13,11 @@ import (
 // the sweep function).
 const SweepEvery = 5 * time.Minute
 
+// SweepIdle is how long a game must have been left alone before the sweep
+// drains it: the stream's notifier handles fresh commits, and draining the
+// same game from both at once could send a mail twice.
+const SweepIdle = 2 * time.Minute
+
 // HandOutFor is how long a game the wake index lists as due is handed
 // out (Config.HandOut) rather than ticked by the sweep itself: the sweep
 // that first finds it due, at most SweepEvery after its wake, hands it
@@ -44,6 +49,18 @@ func (s *Service) dueToTick(ctx context.Context, now int64) (listed int, handed,
 	since := now - int64(HandOutFor/time.Second)
 	var fresh []store.Due
 	for _, d := range due {
+		if d.At == PlayOnWake {
+			// Playing on: handed out at every run, its request keyed
+			// by the run (its wake stays the same from commit to
+			// commit, and a request keyed by it would not be new); a
+			// tick delivered late finds the game moved on. Never ticked
+			// here after HandOutFor: each run writes a new request, so
+			// the stream has a new record to retry every 5 minutes.
+			d.At = now
+			fresh = append(fresh, d)
+			handed = append(handed, d.ID)
+			continue
+		}
 		if d.At > since {
 			fresh = append(fresh, d)
 			handed = append(handed, d.ID)

@@ -1,29 +1,49 @@
 package service
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
 )
 
-// FullLog reads the whole log: the chunks, then the recent entries.
+// FullLog reads the whole log: the chunks, then the recent entries. The
+// game's own chunks are found from its newest back (Record.ChunkTag, each
+// chunk's Prev): a chunk a commit wrote before it lost its race to
+// another is passed over.
 func (s *Service) FullLog(ctx context.Context, rec *Record) ([]Entry, error) {
 	chunks, err := s.store.Chunks(ctx, rec.ID)
 	if err != nil {
 		return nil, fmt.Errorf("log of game %s: %w", rec.ID, err)
 	}
-	var out []Entry
+	type at struct {
+		seq int
+		tag string
+	}
+	bodies := make(map[at][]byte, len(chunks))
 	for _, c := range chunks {
-		if c.Seq >= rec.Chunks {
-			break // written by a commit that then lost its race
+		bodies[at{c.Seq, c.Tag}] = c.Body
+	}
+	parts := make([][]Entry, rec.Chunks)
+	n := 0
+	for seq, tag := rec.Chunks-1, rec.ChunkTag; seq >= 0; seq-- {
+		body, ok := bodies[at{seq, tag}]
+		if !ok {
+			return nil, fmt.Errorf("log of game %s: chunk %d %q missing", rec.ID, seq, tag)
 		}
-		var part []Entry
-		if err := decode(c.Body, &part); err != nil {
-			return nil, fmt.Errorf("log of game %s chunk %d: %w", rec.ID, c.Seq, err)
+		var c chunkBody
+		if err := c.decode(body); err != nil {
+			return nil, fmt.Errorf("log of game %s chunk %d: %w", rec.ID, seq, err)
 		}
-		out = append(out, part...)
+		parts[seq], tag = c.Entries, c.Prev
+		n += len(c.Entries)
+	}
+	out := make([]Entry, 0, n+rec.Log.Len())
+	for _, p := range parts {
+		out = append(out, p...)
 	}
 	recent, err := rec.Recent()
 	if err != nil {
@@ -34,6 +54,26 @@ func (s *Service) FullLog(ctx context.Context, rec *Record) ([]Entry, error) {
 		return nil, fmt.Errorf("log of game %s: %d entries, want %d", rec.ID, len(out), rec.Moves)
 	}
 	return out, nil
+}
+
+// chunkBody is what a chunk item holds: a run of log entries, and the
+// tag of the chunk before it (store.Chunk.Tag). Chunks written before
+// tags were are a bare list of entries, with untagged chunks before them.
+type chunkBody struct {
+	Prev    string  `json:"p,omitempty"`
+	Entries []Entry `json:"e"`
+}
+
+func (c *chunkBody) decode(body []byte) error {
+	var raw json.RawMessage
+	if err := decode(body, &raw); err != nil {
+		return err
+	}
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '[' {
+		*c = chunkBody{}
+		return json.Unmarshal(raw, &c.Entries)
+	}
+	return json.Unmarshal(raw, c)
 }
 
 // Replay plays entries of a started game's log from its seed (P-1), under

@@ -128,7 +128,6 @@ func (s *Service) Settle(ctx context.Context, id string, d Drained) error {
 	var parked []ParkedMail
 	err := s.update(ctx, id, func(rec *Record) error {
 		parked = s.settle(rec, d)
-		rec.marking = true
 		return nil
 	})
 	if err != nil {
@@ -152,7 +151,6 @@ func (s *Service) SettleAt(ctx context.Context, rec *Record, ver int64, d Draine
 	next.Parked = slices.Clone(rec.Parked)
 	next.Unreachable = slices.Clone(rec.Unreachable)
 	parked := s.settle(&next, d)
-	next.marking = true
 	_, err := s.commit(ctx, &next, ver)
 	if errors.Is(err, store.ErrConflict) {
 		return s.Settle(ctx, rec.ID, d)

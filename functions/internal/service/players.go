@@ -96,7 +96,7 @@ func (s *Service) Prefs(ctx context.Context, email string) (store.Player, error)
 	if s.players == nil {
 		return store.Player{}, Fail(CodeInternal, errNoPlayers)
 	}
-	p, err := s.players.GetPlayer(ctx, strings.ToLower(email))
+	p, err := CachedPlayer(ctx, s.players, email)
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Player{Email: strings.ToLower(email)}, nil
 	}
@@ -224,8 +224,9 @@ func (s *Service) putTurn(ctx context.Context, id, email string, due int64) erro
 
 // syncMembers, after the commit of rec as version ver, writes what the
 // commit changed of its people's lists: the turn of a player whose
-// decision came or went (one small write each: most moves pass the turn
-// from one player to another), and the membership of someone new to the
+// decision came or went (one small write each, together in one request
+// where the store can: most moves pass the turn from one player to
+// another), and the membership of someone new to the
 // game (a substitute). Nothing else: "my games" reads the games
 // themselves for what it shows of them (MyGames), so that a game that
 // starts or ends rewrites no one's list. A failure is logged, not
@@ -245,6 +246,7 @@ func (s *Service) syncChanged(ctx context.Context, rec *Record, was, now map[str
 	for _, g := range was {
 		confirming = confirming || g.Status == StatusUnconfirmed
 	}
+	var gone, put []store.Turn
 	for e, g := range now {
 		old, ok := was[e]
 		if !ok {
@@ -256,14 +258,21 @@ func (s *Service) syncChanged(ctx context.Context, rec *Record, was, now map[str
 			}
 		}
 		if old.Due != g.Due && old.Due > 0 {
-			if err := s.players.DeleteTurn(ctx, e, rec.ID, old.Due); err != nil {
-				return fmt.Errorf("turn in %s: %w", rec.ID, err)
-			}
+			gone = append(gone, store.Turn{Email: e, Game: rec.ID, Due: old.Due})
 		}
 		if g.YourTurn() && old.Due != g.Due {
-			if err := s.putTurn(ctx, rec.ID, e, g.Due); err != nil {
-				return err
-			}
+			put = append(put, store.Turn{Email: e, Game: rec.ID, Due: g.Due})
+		}
+	}
+	// The turns that came and went, together: one request for the
+	// common commit that passes the turn from one player to another
+	// (issue 28).
+	for len(gone)+len(put) > 0 {
+		g := gone[:min(len(gone), store.MaxTurnMoves)]
+		p := put[:min(len(put), store.MaxTurnMoves-len(g))]
+		gone, put = gone[len(g):], put[len(p):]
+		if err := s.players.MoveTurns(ctx, g, p); err != nil {
+			return fmt.Errorf("turns in %s: %w", rec.ID, err)
 		}
 	}
 	return nil

@@ -2,15 +2,12 @@ package service
 
 import (
 	"bytes"
-	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/pbmgames/pbm/engine"
 )
@@ -98,9 +95,13 @@ type Record struct {
 	Acted []int `json:"acted,omitempty"`
 	// Rounds[seat] counts the times each engine seat began to owe
 	// decisions (SeatPosition).
-	Rounds []int    `json:"rounds,omitempty"`
-	Chunks int      `json:"chunks"`
-	Log    logLines `json:"lines,omitempty"`
+	Rounds []int `json:"rounds,omitempty"`
+	Chunks int   `json:"chunks"`
+	// ChunkTag is the tag of the newest chunk (store.Chunk.Tag), whose
+	// body names the one before it: "" for none, or one written before
+	// chunks were tagged.
+	ChunkTag string   `json:"chunk_tag,omitempty"`
+	Log      logLines `json:"lines,omitempty"`
 	// Keys remembers recent idempotency keys and where they led, one
 	// "seat key n version" line each, searched without decoding.
 	Keys keyLines `json:"idem,omitempty"`
@@ -154,6 +155,10 @@ type Record struct {
 	// WakeKey is the time the store's wake index was last given for the
 	// game (wakeKey).
 	WakeKey int64 `json:"wake_key,omitempty"`
+	// OutboxKey is the key the store's outbox index lists the game under
+	// (store.Game.OutboxKey), given by the newest commit that left mail
+	// (mailKey); kept after, so that the next such commit's is later.
+	OutboxKey string `json:"outbox_key,omitempty"`
 	// Unasked[seat]: the decision the engine seat owes was not mailed,
 	// its orders being to play it; its next one is mailed.
 	Unasked []bool `json:"unasked,omitempty"`
@@ -172,11 +177,11 @@ type Record struct {
 	// kept by the commit that ended it (keepChart).
 	Chart *Chart `json:"chart,omitempty"`
 
-	// sentEntries is the marker Load read (SentVer); folded, the mail
-	// Load dropped from the outbox because the marker says it was sent,
-	// which the stored game holds until its next write. Not stored.
-	sentEntries []sentMail
-	folded      []string
+	// marker is the marker Load read (SentVer); folded, the mail Load
+	// dropped from the outbox because the marker says it was sent, which
+	// the stored game holds until its next write. Not stored.
+	marker sentMarker
+	folded []string
 
 	// The organiser's controls and the players' absences (controls.go,
 	// away.go). Paused is when the organiser paused the game (0: it is
@@ -191,9 +196,9 @@ type Record struct {
 	Away     map[int][]Absence `json:"away,omitempty"`
 	AwayDays int               `json:"away_days,omitempty"`
 
-	// marking: this commit only marks mail sent (Settle), in the action
-	// that committed the mail; not stored.
-	marking bool
+	// logBytes counts the log this record's commit adds (appendEntry):
+	// it plays at most maxCommitLog (playOn).
+	logBytes int
 	// seen: the people's game summaries as loaded or last committed, so
 	// that a commit rewrites only the memberships it changed.
 	seen map[string]GameSummary
@@ -251,49 +256,6 @@ type ParkedMail struct {
 	Mail
 	Reason string `json:"reason"`
 	At     int64  `json:"at"`
-}
-
-// gzipWriters are reused: a new flate writer allocates over half a
-// megabyte, more than the rest of a move. The default level, not the
-// fastest: on a 6-seat game's item (20 KB of JSON) it writes 3.5 KB where
-// the fastest writes 4.6 KB, under the 4 KB of a read unit and one write
-// unit less, for a fraction of a millisecond.
-var gzipWriters = sync.Pool{New: func() any {
-	zw, _ := gzip.NewWriterLevel(io.Discard, gzip.DefaultCompression)
-	return zw
-}}
-
-// encode writes a record as gzip-compressed JSON: game items stay far below
-// DynamoDB's 400 KB however long the recent log, and cost fewer write units.
-func encode(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	zw := gzipWriters.Get().(*gzip.Writer)
-	defer gzipWriters.Put(zw)
-	zw.Reset(&buf)
-	if err := json.NewEncoder(zw).Encode(v); err != nil {
-		return nil, fmt.Errorf("encode: %w", err)
-	}
-	if err := zw.Close(); err != nil {
-		return nil, fmt.Errorf("encode: %w", err)
-	}
-	return buf.Bytes(), nil
-}
-
-// decode reads what encode wrote.
-func decode(b []byte, v any) error {
-	zr, err := gzip.NewReader(bytes.NewReader(b))
-	if err != nil {
-		return fmt.Errorf("decode: %w", err)
-	}
-	defer zr.Close()
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		return fmt.Errorf("decode: %w", err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		return fmt.Errorf("decode: %w", err)
-	}
-	return nil
 }
 
 // engineSeat maps an invitation index to the engine's seat (−1 if none).
@@ -415,6 +377,7 @@ func (r *Record) appendEntry(e Entry) error {
 		return fmt.Errorf("log entry %d: %w", e.N, err)
 	}
 	r.Log = append(append(r.Log, b...), '\n')
+	r.logBytes += len(b) + 1
 	return nil
 }
 

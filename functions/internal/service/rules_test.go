@@ -1,12 +1,9 @@
 package service_test
 
 import (
-	"bytes"
-	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"testing"
 	"time"
@@ -28,11 +25,7 @@ func unversion(t *testing.T, st *boltstore.Store, id string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	zr, err := gzip.NewReader(bytes.NewReader(g.Body))
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := io.ReadAll(zr)
+	raw, err := service.RecordJSON(g.Body)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,11 +38,9 @@ func unversion(t *testing.T, st *boltstore.Store, id string) {
 	}
 	delete(body, "rules")
 	raw, _ = json.Marshal(body)
-	var buf bytes.Buffer
-	zw := gzip.NewWriter(&buf)
-	zw.Write(raw)
-	zw.Close()
-	g.Body = buf.Bytes()
+	if g.Body, err = service.RecordBody(raw); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := st.PutGame(t.Context(), g, g.Version); err != nil {
 		t.Fatal(err)
 	}

@@ -1,10 +1,12 @@
 package service
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"slices"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -21,6 +23,17 @@ import (
 type sentMail struct {
 	ID  string `json:"id"`
 	Ver int64  `json:"v"`
+}
+
+// sentMarker is a marker's body: the mail sent, and the outbox key of
+// the newest commit whose mail was all sent (Record.OutboxKey), with its
+// version: the sweep reads the markers alone to tell that the stream's
+// notifier settled the commits that left mail (MailToCheck). Markers
+// written before keys were are a bare list of entries.
+type sentMarker struct {
+	Key  string     `json:"k,omitempty"`
+	Ver  int64      `json:"kv,omitempty"`
+	Sent []sentMail `json:"s"`
 }
 
 // maxMarkAttempts bounds the retries of a marker write that lost races to
@@ -42,14 +55,15 @@ func (s *Service) foldSent(ctx context.Context, rec *Record) error {
 // 0: none).
 func foldMarker(rec *Record, m store.Sent) error {
 	if m.Version == 0 {
-		rec.SentVer, rec.sentEntries = 0, nil
+		rec.SentVer, rec.marker = 0, sentMarker{}
 		return nil
 	}
-	entries, err := decodeSent(m)
+	mk, err := decodeSent(m)
 	if err != nil {
 		return err
 	}
-	rec.SentVer, rec.sentEntries = m.Version, entries
+	entries := mk.Sent
+	rec.SentVer, rec.marker = m.Version, mk
 	kept := rec.Outbox[:0]
 	for _, ml := range rec.Outbox {
 		if slices.ContainsFunc(entries, func(e sentMail) bool { return e.ID == ml.ID }) {
@@ -62,14 +76,21 @@ func foldMarker(rec *Record, m store.Sent) error {
 	return nil
 }
 
-func decodeSent(m store.Sent) ([]sentMail, error) {
-	var entries []sentMail
-	if len(m.Body) > 0 {
-		if err := json.Unmarshal(m.Body, &entries); err != nil {
-			return nil, fmt.Errorf("sent marker of game %s: %w", m.GameID, err)
-		}
+func decodeSent(m store.Sent) (sentMarker, error) {
+	var mk sentMarker
+	body := bytes.TrimSpace(m.Body)
+	var err error
+	switch {
+	case len(body) == 0:
+	case body[0] == '[':
+		err = json.Unmarshal(body, &mk.Sent)
+	default:
+		err = json.Unmarshal(body, &mk)
 	}
-	return entries, nil
+	if err != nil {
+		return sentMarker{}, fmt.Errorf("sent marker of game %s: %w", m.GameID, err)
+	}
+	return mk, nil
 }
 
 // markSent records in the game's marker that the mail sent of rec's
@@ -80,10 +101,19 @@ func decodeSent(m store.Sent) ([]sentMail, error) {
 // marker is written afresh without a read. If another notifier wrote it
 // meanwhile, it is read and what it says is kept as long as it may still
 // be needed.
+//
+// When the mail sent is all that rec's outbox held, the marker also says
+// that the commit of rec's outbox key (Record.OutboxKey) is settled,
+// unless it says so of a newer one already.
 func (s *Service) markSent(ctx context.Context, rec *Record, ver int64, sent []string) error {
-	prev, base := rec.SentVer, rec.sentEntries
+	prev, base := rec.SentVer, rec.marker
+	all := !slices.ContainsFunc(rec.Outbox, func(m Mail) bool { return !slices.Contains(sent, m.ID) })
 	for attempt := 1; ; attempt++ {
-		body, err := json.Marshal(mergeSent(base, rec, ver, sent))
+		mk := sentMarker{Key: base.Key, Ver: base.Ver, Sent: mergeSent(base.Sent, rec, ver, sent)}
+		if all && rec.OutboxKey != "" && ver >= mk.Ver {
+			mk.Key, mk.Ver = rec.OutboxKey, ver
+		}
+		body, err := json.Marshal(mk)
 		if err != nil {
 			return fmt.Errorf("sent marker of game %s: %w", rec.ID, err)
 		}
@@ -94,7 +124,7 @@ func (s *Service) markSent(ctx context.Context, rec *Record, ver int64, sent []s
 		m, err := s.sent.GetSent(ctx, rec.ID)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			prev, base = 0, nil
+			prev, base = 0, sentMarker{}
 		case err != nil:
 			return err
 		default:
@@ -166,16 +196,57 @@ func (s *Service) FoldSent(ctx context.Context, id string) error {
 // (body and version) without reading the game again: the stream's
 // notifier drains the commit's own record. Like Load, it drops the mail
 // the game's marker says was sent (a small read), so that a record
-// delivered again sends nothing twice.
+// delivered again sends nothing twice. Where ctx has a read cache and
+// the store can, the recipients' player items come with the marker, in
+// the one request, into the cache.
 func (s *Service) Image(ctx context.Context, g store.Game) (*Record, error) {
 	rec, err := s.decodeGame(ctx, g)
 	if err != nil {
 		return nil, err
 	}
-	if s.sent != nil && len(rec.Outbox) > 0 {
-		if err := s.foldSent(ctx, rec); err != nil {
+	if s.sent == nil || len(rec.Outbox) == 0 {
+		return rec, nil
+	}
+	sp, ok := s.sent.(store.SentPlayersGetter)
+	if emails := rec.recipients(); ok && cacheOf(ctx) != nil && sameStore(s.sent, s.players) && len(emails) < store.MaxBatch {
+		// The drain that follows reads each recipient: they come with
+		// the marker, in one request, into its read cache (issue 28).
+		m, players, err := sp.GetSentPlayers(ctx, rec.ID, emails)
+		if err != nil {
 			return nil, fmt.Errorf("game %s: %w", g.ID, err)
 		}
+		primePlayers(ctx, emails, players)
+		if err := foldMarker(rec, m); err != nil {
+			return nil, fmt.Errorf("game %s: %w", g.ID, err)
+		}
+		return rec, nil
+	}
+	if err := s.foldSent(ctx, rec); err != nil {
+		return nil, fmt.Errorf("game %s: %w", g.ID, err)
 	}
 	return rec, nil
+}
+
+// recipients are the addresses rec's outbox goes to, each once.
+func (rec *Record) recipients() []string {
+	var out []string
+	for _, m := range rec.Outbox {
+		e := rec.Organiser.Email
+		if m.Seat >= 0 && m.Seat < len(rec.Seats) {
+			e = rec.Seats[m.Seat].Email
+		} else if m.Seat >= 0 {
+			continue // no such seat: the drain reports it
+		}
+		if e != "" && !slices.Contains(out, e) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// sameStore tells whether a and b are the one store (the same pointer):
+// the players read with the marker must be those the service reads.
+func sameStore(a, b any) bool {
+	va, vb := reflect.ValueOf(a), reflect.ValueOf(b)
+	return va.IsValid() && vb.IsValid() && va.Kind() == reflect.Pointer && va.Type() == vb.Type() && va.Pointer() == vb.Pointer()
 }

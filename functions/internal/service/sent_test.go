@@ -82,14 +82,16 @@ func markedIDs(t *testing.T, st store.SentStore, id string) []string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var entries []struct {
-		ID string `json:"id"`
+	var marker struct {
+		Sent []struct {
+			ID string `json:"id"`
+		} `json:"s"`
 	}
-	if err := json.Unmarshal(m.Body, &entries); err != nil {
+	if err := json.Unmarshal(m.Body, &marker); err != nil {
 		t.Fatal(err)
 	}
 	var ids []string
-	for _, e := range entries {
+	for _, e := range marker.Sent {
 		ids = append(ids, e.ID)
 	}
 	return ids

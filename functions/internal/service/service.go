@@ -17,6 +17,8 @@ package service
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -37,13 +39,24 @@ const (
 	MaxEmailLen    = 254
 	MinKeyLen      = 8
 	MaxKeyLen      = 64
-	// ChunkSize entries move from the game item to a chunk item once the
-	// item holds twice as many, in a commit that leaves no mail; in any
-	// commit once it holds maxLogEntries.
-	ChunkSize     = 32
-	maxLogEntries = 2*ChunkSize + ChunkSize/2
-	// keepKeys idempotency keys are remembered per game.
-	keepKeys = 128
+	// The game item holds the newest log entries, ChunkSize of them to
+	// fewer than maxLogEntries (logToChunks); one chunk item holds at
+	// most maxChunkEntries (an imported game's log is cut into such).
+	// What a page or a mail tells of the play since a seat's last move
+	// comes from those entries, at most 40 lines, about what 16 entries
+	// tell; 32 to 79 of them cost most writes of the game item a write
+	// unit more (issue 28).
+	ChunkSize       = 16
+	maxLogEntries   = 2*ChunkSize + ChunkSize/2
+	maxChunkEntries = 512
+	// keepKeys idempotency keys are remembered per game: a retry (a
+	// double click, a link clicked twice, a client's retry) comes within
+	// minutes, and one that comes later than keepKeys other keyed
+	// commands finds the seat's decision made (the precondition of its
+	// page or link refuses it). Each costs its bytes in every write of the
+	// game item: a page's key is 22 characters that do not compress
+	// (128 of them were 2 KB of the item; 16 are 0.3 KB, issue 28).
+	keepKeys = 16
 )
 
 // Token lifetimes.
@@ -153,10 +166,23 @@ func New(c Config) *Service {
 	return s
 }
 
-// Load reads a game and its version. A game with mail in its outbox
-// costs a second, small read when the service keeps sent markers: the
-// mail its marker says was sent is dropped from the outbox.
+// Load reads a game and its version. Where the service keeps sent
+// markers, the mail the game's marker says was sent is dropped from the
+// outbox: the marker is read with the game in one request where the
+// store reads batches, else a second, small read of a game with mail.
 func (s *Service) Load(ctx context.Context, id string) (*Record, int64, error) {
+	if _, ok := s.batchSent(); ok {
+		// The game and its sent marker in one request (issue 28): most
+		// games hold the mail of their last commit until the next one,
+		// so Load would read the marker after the game anyway; where
+		// the outbox is empty the marker read costs a read unit, not a
+		// request.
+		read, err := s.readBatch(ctx, []string{id})
+		if err != nil {
+			return nil, 0, fmt.Errorf("load game %s: %w", id, err)
+		}
+		return s.loadBatched(ctx, id, read)
+	}
 	g, err := s.store.GetGame(ctx, id)
 	if err != nil {
 		return nil, 0, fmt.Errorf("load game %s: %w", id, err)
@@ -214,6 +240,42 @@ func (s *Service) Engine(rec *Record) (engine.Game, error) {
 	return g, nil
 }
 
+// logToChunks encodes rec for its write, having first moved its recent
+// log, once it holds maxLogEntries, to a chunk item but for the newest
+// ChunkSize entries, which the pages and mails tell what happened from:
+// all of it in one chunk (maxChunkEntries allowing), the many commands a
+// commit where standing orders and bots play on included (issue 28:
+// before, 32 entries a chunk, up to 13 chunks a commit).
+//
+// A chunk is written, idempotently, before the game that counts it
+// (Record.Chunks, ChunkTag), tagged by a hash of its contents and naming
+// the tag of the chunk before it: a commit that loses its race to another
+// leaves its chunk behind under a tag of its own, which no game names
+// (FullLog passes it over), and the winner's commit, or a later one,
+// writes its own beside it.
+func (s *Service) logToChunks(ctx context.Context, rec *Record) ([]byte, error) {
+	for n := rec.Log.Len(); n >= maxLogEntries; n = rec.Log.Len() {
+		part, rest := rec.Log.split(min(n-ChunkSize, maxChunkEntries))
+		entries, err := part.decode()
+		if err != nil {
+			return nil, fmt.Errorf("chunk %d of game %s: %w", rec.Chunks, rec.ID, err)
+		}
+		cb, err := encode(chunkBody{Prev: rec.ChunkTag, Entries: entries})
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(cb)
+		tag := hex.EncodeToString(sum[:5])
+		if err := s.store.PutChunk(ctx, store.Chunk{GameID: rec.ID, Seq: rec.Chunks, Tag: tag, Body: cb}); err != nil {
+			return nil, fmt.Errorf("chunk %d of game %s: %w", rec.Chunks, rec.ID, err)
+		}
+		rec.Log = append(logLines(nil), rest...)
+		rec.Chunks++
+		rec.ChunkTag = tag
+	}
+	return encode(rec)
+}
+
 // errUnchanged is ErrUnchanged, as the game commands return it.
 var errUnchanged = ErrUnchanged
 
@@ -233,40 +295,24 @@ func (s *Service) updateAt(ctx context.Context, id string, change func(rec *Reco
 		})
 }
 
-// commit writes rec as the version after prev: older log entries first go
-// to their immutable chunk (idempotently), then the one conditional write.
-//
-// The log moves to a chunk in a commit that leaves no mail and marks none
-// sent: a commit that leaves mail is followed in the same action by the
-// write that marks it sent, and the chunk's write units on top of both
-// would take the action over 10 (issue 16). A log of maxLogEntries moves
-// in any commit.
+// commit writes rec as the version after prev: its recent log first goes
+// to a chunk (logToChunks) if it would cost the game item a write unit,
+// then the one conditional write.
 func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, error) {
-	for n := rec.Log.Len(); n >= maxLogEntries || n >= 2*ChunkSize && len(rec.Outbox) == 0 && !rec.marking; n = rec.Log.Len() {
-		old, rest := rec.Log.split(ChunkSize)
-		entries, err := old.decode()
-		if err != nil {
-			return 0, fmt.Errorf("chunk %d of game %s: %w", rec.Chunks, rec.ID, err)
-		}
-		body, err := encode(entries)
-		if err != nil {
-			return 0, err
-		}
-		if err := s.store.PutChunk(ctx, store.Chunk{GameID: rec.ID, Seq: rec.Chunks, Body: body}); err != nil {
-			return 0, fmt.Errorf("chunk %d of game %s: %w", rec.Chunks, rec.ID, err)
-		}
-		rec.Log = append(logLines(nil), rest...)
-		rec.Chunks++
-	}
 	s.keepChart(ctx, rec)
 	now := s.now()
 	rec.Updated = now.Unix()
 	rec.WakeKey = rec.wakeKey(now.Unix())
-	body, err := encode(rec)
+	pending, key := len(rec.Outbox) > 0, ""
+	if pending && s.sent != nil {
+		rec.OutboxKey = mailKey(rec.OutboxKey, now.Unix())
+		key = rec.OutboxKey
+	}
+	body, err := s.logToChunks(ctx, rec)
 	if err != nil {
 		return 0, err
 	}
-	v, err := s.store.PutGame(ctx, store.Game{ID: rec.ID, Body: body, OutboxPending: len(rec.Outbox) > 0, UpdatedAt: now.Unix(), WakeAt: rec.WakeKey}, prev)
+	v, err := s.store.PutGame(ctx, store.Game{ID: rec.ID, Body: body, OutboxPending: pending, OutboxKey: key, UpdatedAt: now.Unix(), WakeAt: rec.WakeKey}, prev)
 	if err != nil {
 		return 0, err
 	}

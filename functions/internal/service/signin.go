@@ -149,6 +149,7 @@ func (s *Service) ensureLinkID(ctx context.Context, email string) (string, error
 		return "", fmt.Errorf("link id: %w", err)
 	}
 	got, err := ls.SetPlayerLinkID(ctx, email, id, now)
+	forgetPlayer(ctx, email)
 	if err != nil {
 		return "", fmt.Errorf("link id: %w", err)
 	}

@@ -282,6 +282,15 @@ func (s *Service) TalkUnmailed(ctx context.Context, rec *Record, seat int) (Talk
 	if s.talk == nil || seat < 0 || seat >= len(rec.Seats) {
 		return tm, nil
 	}
+	// The newest page first (read once a drain): a game without talk
+	// needs no seat's mark read.
+	newest, err := s.newestTalk(ctx, rec.ID)
+	if err != nil || len(newest) == 0 {
+		if err != nil {
+			err = fmt.Errorf("talk of game %s for seat %d: %w", rec.ID, seat, err)
+		}
+		return tm, err
+	}
 	seen, err := s.talk.TalkSeen(ctx, rec.ID, seat)
 	if err != nil {
 		return tm, fmt.Errorf("talk of game %s for seat %d: %w", rec.ID, seat, err)
@@ -289,7 +298,10 @@ func (s *Service) TalkUnmailed(ctx context.Context, rec *Record, seat int) (Talk
 	// From the newest back to the mark.
 	rd := TalkReader{Seat: seat}
 	for before := ""; ; {
-		ms, err := s.talk.TalkBefore(ctx, rec.ID, before, talkMailed)
+		ms := newest
+		if before != "" {
+			ms, err = s.talk.TalkBefore(ctx, rec.ID, before, talkMailed)
+		}
 		if err != nil {
 			return tm, fmt.Errorf("talk of game %s for seat %d: %w", rec.ID, seat, err)
 		}

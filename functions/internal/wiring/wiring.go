@@ -277,7 +277,7 @@ func (a *App) Sweep(ctx context.Context, now time.Time) error {
 		p := <-pendingNow
 		return slices.DeleteFunc(p.keys, func(id string) bool { return fresh[id] }), p.err
 	}
-	drainErr := a.Notifier.Sweep(ctx, pending)
+	drainErr := a.Notifier.SweepMail(ctx, now, pending)
 	due := <-digests
 	digestErr := due.err
 	if digestErr == nil {

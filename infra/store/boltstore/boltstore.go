@@ -135,8 +135,9 @@ func (s *Store) keys(ctx context.Context, name []byte, match func(k, v []byte) (
 }
 
 // A game record is a fixed header, the wake time (8 bytes) if flagWake is
-// set, and the body. Records written before WakeAt existed have no
-// flagWake and read as they did.
+// set, the outbox key (a byte of its length, then it) if flagOutboxKey is,
+// and the body. Records written before WakeAt or outbox keys existed have
+// neither flag and read as they did.
 const (
 	offVersion = 0
 	offUpdated = 8
@@ -144,8 +145,9 @@ const (
 	headerLen  = 17
 	wakeLen    = 8
 
-	flagOutbox = 1
-	flagWake   = 2
+	flagOutbox    = 1
+	flagWake      = 2
+	flagOutboxKey = 4
 )
 
 func encodeGame(version int64, g store.Game) []byte {
@@ -153,15 +155,26 @@ func encodeGame(version int64, g store.Game) []byte {
 	if g.WakeAt > 0 {
 		head += wakeLen
 	}
+	keyed := g.OutboxPending && g.OutboxKey != ""
+	if keyed {
+		head += 1 + len(g.OutboxKey)
+	}
 	rec := make([]byte, head+len(g.Body))
 	binary.BigEndian.PutUint64(rec[offVersion:], uint64(version))
 	binary.BigEndian.PutUint64(rec[offUpdated:], uint64(g.UpdatedAt))
 	if g.OutboxPending {
 		rec[offFlags] |= flagOutbox
 	}
+	at := headerLen
 	if g.WakeAt > 0 {
 		rec[offFlags] |= flagWake
-		binary.BigEndian.PutUint64(rec[headerLen:], uint64(g.WakeAt))
+		binary.BigEndian.PutUint64(rec[at:], uint64(g.WakeAt))
+		at += wakeLen
+	}
+	if keyed {
+		rec[offFlags] |= flagOutboxKey
+		rec[at] = byte(len(g.OutboxKey))
+		copy(rec[at+1:], g.OutboxKey)
 	}
 	copy(rec[head:], g.Body)
 	return rec
@@ -186,15 +199,24 @@ func decodeGame(id string, rec []byte) (store.Game, error) {
 		}
 		g.WakeAt = int64(binary.BigEndian.Uint64(rec[headerLen:]))
 	}
+	if rec[offFlags]&flagOutboxKey != 0 {
+		if len(rec) <= head || len(rec) < head+1+int(rec[head]) {
+			return store.Game{}, fmt.Errorf("boltstore: game %s: corrupt record of %d bytes", id, len(rec))
+		}
+		g.OutboxKey = string(rec[head+1 : head+1+int(rec[head])])
+		head += 1 + int(rec[head])
+	}
 	g.Body = bytes.Clone(rec[head:len(rec):len(rec)])
 	return g, nil
 }
 
 // chunkKey is the game id's length, the id, and the seq big-endian, so
 // that one game's chunks are contiguous and in Seq order.
-func chunkKey(id string, seq int) []byte {
+// chunkKey is a chunk's key: its game's prefix, its Seq (8 bytes, big
+// endian) and its Tag, so that keys sort by Seq, then Tag.
+func chunkKey(id string, seq int, tag string) []byte {
 	k := chunkPrefix(id)
-	return binary.BigEndian.AppendUint64(k, uint64(seq))
+	return append(binary.BigEndian.AppendUint64(k, uint64(seq)), tag...)
 }
 
 func chunkPrefix(id string) []byte {
@@ -229,6 +251,9 @@ func (s *Store) GetGame(ctx context.Context, id string) (store.Game, error) {
 // PutGame writes g as version prev+1 if the stored version is prev.
 func (s *Store) PutGame(ctx context.Context, g store.Game, prev int64) (int64, error) {
 	ver := prev + 1
+	if g.OutboxPending && g.OutboxKey != "" && (g.OutboxKey == "1" || !store.ValidChunkTag(g.OutboxKey)) {
+		return 0, fmt.Errorf("boltstore: put game %s: outbox key %q", g.ID, g.OutboxKey)
+	}
 	if err := checkPut(ctx, "game", g.ID, prev, gameItemSize(g, ver), MaxItemBytes); err != nil {
 		return 0, err
 	}
@@ -241,7 +266,7 @@ func (s *Store) PutGame(ctx context.Context, g store.Game, prev int64) (int64, e
 		if err := games.Put(key, encodeGame(ver, g)); err != nil {
 			return err
 		}
-		if err := setFlag(tx.Bucket(bucketOutbox), key, g.OutboxPending, nil); err != nil {
+		if err := setFlag(tx.Bucket(bucketOutbox), key, g.OutboxPending, []byte(g.OutboxKey)); err != nil {
 			return err
 		}
 		return setFlag(tx.Bucket(bucketWake), key, g.WakeAt > 0, binary.BigEndian.AppendUint64(nil, uint64(g.WakeAt)))
@@ -264,11 +289,14 @@ func (s *Store) PutChunk(ctx context.Context, c store.Chunk) error {
 	if c.Seq < 0 || c.Seq > 99_999_999 {
 		return fmt.Errorf("boltstore: put chunk %s/%d: seq out of range [0, 99999999]", c.GameID, c.Seq)
 	}
+	if !store.ValidChunkTag(c.Tag) {
+		return fmt.Errorf("boltstore: put chunk %s/%d: tag %q", c.GameID, c.Seq, c.Tag)
+	}
 	if n := chunkItemSize(c); n > MaxItemBytes {
 		return fmt.Errorf("boltstore: put chunk %s/%d: %d bytes over %d: %w", c.GameID, c.Seq, n, MaxItemBytes, store.ErrTooLarge)
 	}
 	return s.update(ctx, bucketChunks, func(chunks *bolt.Bucket) error {
-		key := chunkKey(c.GameID, c.Seq)
+		key := chunkKey(c.GameID, c.Seq, c.Tag)
 		if old := chunks.Get(key); old != nil {
 			if !bytes.Equal(old, c.Body) {
 				return fmt.Errorf("boltstore: put chunk %s/%d: another body is stored: %w", c.GameID, c.Seq, store.ErrConflict)
@@ -298,11 +326,11 @@ func (s *Store) Chunks(ctx context.Context, gameID string) ([]store.Chunk, error
 	err := s.view(ctx, bucketChunks, func(chunks *bolt.Bucket) error {
 		cur := chunks.Cursor()
 		for k, v := cur.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, v = cur.Next() {
-			if len(k) != len(prefix)+8 {
+			if len(k) < len(prefix)+8 || !store.ValidChunkTag(string(k[len(prefix)+8:])) {
 				return fmt.Errorf("boltstore: chunks of %s: corrupt key %x", gameID, k)
 			}
 			seq := int(binary.BigEndian.Uint64(k[len(prefix):]))
-			out = append(out, store.Chunk{GameID: gameID, Seq: seq, Body: bytes.Clone(v)})
+			out = append(out, store.Chunk{GameID: gameID, Seq: seq, Tag: string(k[len(prefix)+8:]), Body: bytes.Clone(v)})
 		}
 		return nil
 	})
@@ -312,9 +340,15 @@ func (s *Store) Chunks(ctx context.Context, gameID string) ([]store.Chunk, error
 	return out, nil
 }
 
-// PendingOutbox lists the games whose outbox flag is set.
+// PendingOutbox lists the games whose outbox flag is set without a key.
 func (s *Store) PendingOutbox(ctx context.Context) ([]string, error) {
-	return s.keys(ctx, bucketOutbox, func(_, _ []byte) (bool, error) { return true, nil })
+	return s.PendingMail(ctx, "")
+}
+
+// PendingMail lists the games whose outbox flag is set under key (a scan
+// of the outbox bucket: the local run's games are few).
+func (s *Store) PendingMail(ctx context.Context, key string) ([]string, error) {
+	return s.keys(ctx, bucketOutbox, func(_, v []byte) (bool, error) { return string(v) == key, nil })
 }
 
 // Waking lists the games whose WakeAt is set and at most before.
@@ -338,7 +372,10 @@ func gameItemSize(g store.Game, ver int64) int {
 		len("ver") + numberSize(ver) +
 		len("upd") + numberSize(g.UpdatedAt) +
 		len("body") + len(g.Body)
-	if g.OutboxPending {
+	switch {
+	case g.OutboxPending && g.OutboxKey != "":
+		n += len("outbox") + len(g.OutboxKey)
+	case g.OutboxPending:
 		n += len("outbox") + len("1")
 	}
 	if g.WakeAt > 0 {
@@ -348,9 +385,13 @@ func gameItemSize(g store.Game, ver int64) int {
 }
 
 func chunkItemSize(c store.Chunk) int {
-	return len("pk") + len("GAME#") + len(c.GameID) +
+	n := len("pk") + len("GAME#") + len(c.GameID) +
 		len("sk") + len("LOG#00000000") +
 		len("body") + len(c.Body)
+	if c.Tag != "" {
+		n += len("#") + len(c.Tag)
+	}
+	return n
 }
 
 // numberSize is the size of a number in DynamoDB: its significant digits

@@ -149,6 +149,50 @@ func (s *Store) DeleteTurn(ctx context.Context, email, game string, due int64) e
 	return nil
 }
 
+// MoveTurns deletes the turns gone and writes the turns put in one
+// transaction.
+func (s *Store) MoveTurns(ctx context.Context, gone, put []store.Turn) error {
+	if len(gone)+len(put) > store.MaxTurnMoves {
+		return fmt.Errorf("boltstore: move %d turns at once, at most %d", len(gone)+len(put), store.MaxTurnMoves)
+	}
+	type w struct {
+		k, v []byte // v nil: delete
+	}
+	var ws []w
+	for _, t := range gone {
+		ws = append(ws, w{k: mineKey(normEmail(t.Email), "TURN#", t.TurnKey())})
+	}
+	for _, t := range put {
+		email := normEmail(t.Email)
+		if email == "" || t.Game == "" || strings.ContainsRune(email, 0) {
+			return fmt.Errorf("boltstore: put turn of %q in game %q: empty address or game", email, t.Game)
+		}
+		v, err := json.Marshal(mineRec{Game: t.Game, Time: t.Due})
+		if err != nil {
+			return err
+		}
+		ws = append(ws, w{k: mineKey(email, "TURN#", t.TurnKey()), v: v})
+	}
+	err := s.updateMine(ctx, func(b *bolt.Bucket) error {
+		for _, x := range ws { // puts after deletes: a turn both gone and put is put
+			if x.v == nil {
+				if err := b.Delete(x.k); err != nil {
+					return err
+				}
+				continue
+			}
+			if err := b.Put(x.k, x.v); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("boltstore: move %d turns: %w", len(ws), err)
+	}
+	return nil
+}
+
 // turns reads the player's first turns.
 func (s *Store) turns(ctx context.Context, email string, limit int) ([]store.Turn, error) {
 	email = normEmail(email)

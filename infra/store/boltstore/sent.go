@@ -2,6 +2,7 @@ package boltstore
 
 import (
 	"context"
+	"errors"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -25,4 +26,44 @@ func (s *Store) GetSent(ctx context.Context, gameID string) (store.Sent, error) 
 // is version prev (none for 0).
 func (s *Store) PutSent(ctx context.Context, m store.Sent, prev int64) (int64, error) {
 	return s.putBlob(ctx, bucketSent, "sent marker of", m.GameID, m.Body, prev, len(m.Body), maxSentBytes)
+}
+
+// GetSentPlayers reads the game's marker and the players of emails, one
+// by one.
+func (s *Store) GetSentPlayers(ctx context.Context, id string, emails []string) (store.Sent, map[string]store.Player, error) {
+	m, err := s.GetSent(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		m = store.Sent{GameID: id}
+	case err != nil:
+		return store.Sent{}, nil, err
+	}
+	players := map[string]store.Player{}
+	for _, e := range emails {
+		p, err := s.GetPlayer(ctx, e)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return store.Sent{}, nil, err
+		default:
+			players[p.Email] = p
+		}
+	}
+	return m, players, nil
+}
+
+// GetSents reads the markers of the games of ids, one by one.
+func (s *Store) GetSents(ctx context.Context, ids []string) (map[string]store.Sent, error) {
+	out := make(map[string]store.Sent, len(ids))
+	for _, id := range ids {
+		m, err := s.GetSent(ctx, id)
+		switch {
+		case errors.Is(err, store.ErrNotFound):
+		case err != nil:
+			return nil, err
+		default:
+			out[id] = m
+		}
+	}
+	return out, nil
 }

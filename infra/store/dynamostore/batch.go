@@ -2,6 +2,7 @@ package dynamostore
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -13,9 +14,60 @@ import (
 )
 
 var (
-	_ store.BatchGetter     = (*Store)(nil)
-	_ store.BatchSentGetter = (*Store)(nil)
+	_ store.BatchGetter       = (*Store)(nil)
+	_ store.BatchSentGetter   = (*Store)(nil)
+	_ store.SentPlayersGetter = (*Store)(nil)
 )
+
+// GetSentPlayers reads the game's sent marker and the player items of
+// emails with one consistent BatchGetItem, and more for whatever
+// DynamoDB left unprocessed, as GetGames does.
+func (s *Store) GetSentPlayers(ctx context.Context, id string, emails []string) (store.Sent, map[string]store.Player, error) {
+	if id == "" {
+		return store.Sent{}, nil, errors.New("dynamostore: get sent marker and players with empty game id")
+	}
+	keys := []attrMap{key(gamePK(id), sentSK)}
+	seen := map[string]bool{}
+	for _, e := range emails {
+		if e = normEmail(e); e != "" && !seen[e] {
+			seen[e] = true
+			keys = append(keys, playerKey(e))
+		}
+	}
+	if len(keys) > store.MaxBatch {
+		return store.Sent{}, nil, fmt.Errorf("dynamostore: get sent marker of %s and %d players, at most %d", id, len(seen), store.MaxBatch-1)
+	}
+	marker := store.Sent{GameID: id}
+	players := make(map[string]store.Player, len(seen))
+	left := len(keys)
+	err := s.batch.run(ctx, "keys", func() int { return left }, func() error {
+		out, err := s.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
+			s.table: {Keys: keys, ConsistentRead: aws.Bool(true)},
+		}})
+		if err != nil {
+			return err
+		}
+		for _, it := range out.Responses[s.table] {
+			a := attrs{item: it}
+			pk := sAttr(it, AttrPK)
+			if email, ok := strings.CutPrefix(pk, playerPrefix); ok {
+				players[email] = decodePlayer(email, &a)
+			} else {
+				marker = store.Sent{GameID: id, Version: a.num(AttrVer), Body: a.bin(AttrBody)} // as GetSent reads it
+			}
+			if a.err != nil {
+				return fmt.Errorf("item %s: %w", pk, a.err)
+			}
+		}
+		keys = out.UnprocessedKeys[s.table].Keys
+		left = len(keys)
+		return nil
+	})
+	if err != nil {
+		return store.Sent{}, nil, fmt.Errorf("dynamostore: get sent marker of %s and %d players: %w", id, len(seen), err)
+	}
+	return marker, players, nil
+}
 
 // GetGames reads the games with one consistent BatchGetItem, and more
 // for whatever DynamoDB left unprocessed (it may, under load), after a
@@ -35,6 +87,12 @@ func (s *Store) GetGamesSent(ctx context.Context, ids []string) (map[string]stor
 // markers if withSent, with consistent BatchGetItems until none is left
 // unprocessed or the retries run out.
 func (s *Store) getBatch(ctx context.Context, ids []string, most int, withSent bool) (map[string]store.Game, map[string]store.Sent, error) {
+	return s.getBatchOf(ctx, ids, most, true, withSent)
+}
+
+// getBatchOf reads, of the games of ids (at most most of them), the game
+// items if withGames and the markers if withSent, as getBatch does.
+func (s *Store) getBatchOf(ctx context.Context, ids []string, most int, withGames, withSent bool) (map[string]store.Game, map[string]store.Sent, error) {
 	if len(ids) > most {
 		return nil, nil, fmt.Errorf("dynamostore: get %d games at once, at most %d", len(ids), most)
 	}
@@ -43,7 +101,9 @@ func (s *Store) getBatch(ctx context.Context, ids []string, most int, withSent b
 	for _, id := range ids {
 		if id != "" && !seen[id] {
 			seen[id] = true
-			keys = append(keys, key(gamePK(id), gameSK))
+			if withGames {
+				keys = append(keys, key(gamePK(id), gameSK))
+			}
 			if withSent {
 				keys = append(keys, key(gamePK(id), sentSK))
 			}
@@ -58,6 +118,9 @@ func (s *Store) getBatch(ctx context.Context, ids []string, most int, withSent b
 		return games, markers, nil
 	}
 	what := fmt.Sprintf("get %d games", len(seen))
+	if !withGames {
+		what = fmt.Sprintf("get %d sent markers", len(seen))
+	}
 	left := len(keys)
 	err := s.batch.run(ctx, "keys", func() int { return left }, func() error {
 		out, err := s.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{

@@ -4,7 +4,9 @@
 // Every item has the string key pair pk (partition) and sk (sort):
 //
 //	game:  pk "GAME#<id>", sk "GAME"      ver (N), body (B), upd (N),
-//	                                      outbox (S, "1") only while pending,
+//	                                      outbox (S) only while pending: the
+//	                                      commit's own key (Game.OutboxKey),
+//	                                      or "1" if written before keys were,
 //	                                      wpk (S, "W") and wake (N) only
 //	                                      while WakeAt is set
 //	chunk: pk "GAME#<id>", sk "LOG#%08d"  body (B)
@@ -223,7 +225,14 @@ func CreateTable(ctx context.Context, client *dynamodb.Client, table string) err
 
 func gamePK(id string) string { return gamePrefix + id }
 
-func chunkSK(seq int) string { return fmt.Sprintf("%s%08d", chunkPrefix, seq) }
+// chunkSK is a chunk's sort key: "LOG#%08d", and "#" and its tag if it
+// has one, so that sk order is Seq order, then Tag order.
+func chunkSK(seq int, tag string) string {
+	if tag == "" {
+		return fmt.Sprintf("%s%08d", chunkPrefix, seq)
+	}
+	return fmt.Sprintf("%s%08d#%s", chunkPrefix, seq, tag)
+}
 
 // GetGame reads a game with one strongly consistent GetItem.
 func (s *Store) GetGame(ctx context.Context, id string) (store.Game, error) {
@@ -237,8 +246,12 @@ func (s *Store) GetGame(ctx context.Context, id string) (store.Game, error) {
 // WakeAt is set.
 func decodeGame(id string, a *attrs) store.Game {
 	_, pending := a.item[AttrOutbox]
+	key := a.optString(AttrOutbox)
+	if key == outboxFlag {
+		key = ""
+	}
 	return store.Game{ID: id, Version: a.num(AttrVer), UpdatedAt: a.num(AttrUpd), Body: a.bin(AttrBody),
-		OutboxPending: pending, WakeAt: a.optNum(AttrWake)}
+		OutboxPending: pending, OutboxKey: key, WakeAt: a.optNum(AttrWake)}
 }
 
 // PutGame writes g as version prev+1 with one conditional PutItem.
@@ -248,7 +261,13 @@ func (s *Store) PutGame(ctx context.Context, g store.Game, prev int64) (int64, e
 	}
 	item := key(gamePK(g.ID), gameSK)
 	item[AttrUpd] = num(g.UpdatedAt)
-	if g.OutboxPending {
+	switch {
+	case g.OutboxPending && g.OutboxKey != "":
+		if g.OutboxKey == outboxFlag || !store.ValidChunkTag(g.OutboxKey) {
+			return 0, fmt.Errorf("dynamostore: put game %s: outbox key %q", g.ID, g.OutboxKey)
+		}
+		item[AttrOutbox] = str(g.OutboxKey)
+	case g.OutboxPending:
 		item[AttrOutbox] = str(outboxFlag)
 	}
 	if g.WakeAt > 0 {
@@ -269,7 +288,10 @@ func (s *Store) PutChunk(ctx context.Context, c store.Chunk) error {
 	if c.Seq < 0 || c.Seq > maxSeq {
 		return fmt.Errorf("dynamostore: put chunk %s/%d: seq out of range [0, %d]", c.GameID, c.Seq, maxSeq)
 	}
-	item := key(gamePK(c.GameID), chunkSK(c.Seq))
+	if !store.ValidChunkTag(c.Tag) {
+		return fmt.Errorf("dynamostore: put chunk %s/%d: tag %q", c.GameID, c.Seq, c.Tag)
+	}
+	item := key(gamePK(c.GameID), chunkSK(c.Seq, c.Tag))
 	item[AttrBody] = bin(c.Body)
 	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{
 		TableName:                           &s.table,
@@ -285,7 +307,7 @@ func (s *Store) PutChunk(ctx context.Context, c store.Chunk) error {
 	if !errors.As(err, &ccf) {
 		return fmt.Errorf("dynamostore: put chunk %s/%d: %w", c.GameID, c.Seq, mapErr(err))
 	}
-	old, err := s.failedItem(ctx, ccf, key(gamePK(c.GameID), chunkSK(c.Seq)))
+	old, err := s.failedItem(ctx, ccf, key(gamePK(c.GameID), chunkSK(c.Seq, c.Tag)))
 	if err != nil {
 		return fmt.Errorf("dynamostore: put chunk %s/%d: %w", c.GameID, c.Seq, err)
 	}
@@ -314,15 +336,16 @@ func (s *Store) Chunks(ctx context.Context, gameID string) ([]store.Chunk, error
 		if !ok {
 			return errors.New("item without sort key")
 		}
-		seq, err := strconv.Atoi(strings.TrimPrefix(sk.Value, chunkPrefix))
-		if err != nil {
+		num, tag, _ := strings.Cut(strings.TrimPrefix(sk.Value, chunkPrefix), "#")
+		seq, err := strconv.Atoi(num)
+		if err != nil || len(num) != 8 {
 			return fmt.Errorf("bad sort key %q", sk.Value)
 		}
 		body, err := binAttr(item, AttrBody)
 		if err != nil {
 			return fmt.Errorf("chunk %d: %w", seq, err)
 		}
-		chunks = append(chunks, store.Chunk{GameID: gameID, Seq: seq, Body: body})
+		chunks = append(chunks, store.Chunk{GameID: gameID, Seq: seq, Tag: tag, Body: body})
 		return nil
 	})
 	if err != nil {
@@ -331,13 +354,23 @@ func (s *Store) Chunks(ctx context.Context, gameID string) ([]store.Chunk, error
 	return chunks, nil
 }
 
-// PendingOutbox lists the games in the outbox index with a paginated Query.
-// A global secondary index is eventually consistent in AWS: a game flagged
+// PendingOutbox lists the games in the outbox index under the flag of
+// games written before outbox keys were ("1"), with a paginated Query. A
+// global secondary index is eventually consistent in AWS: a game flagged
 // or cleared a moment ago may be missed or listed once more.
 func (s *Store) PendingOutbox(ctx context.Context) ([]string, error) {
-	q := keyQuery{index: OutboxIndex, cond: "#ob = :one",
-		names: map[string]string{"#ob": AttrOutbox}, values: attrMap{":one": str(outboxFlag)}}
-	return s.queryIDs(ctx, q, gamePrefix, "pending outbox")
+	return s.PendingMail(ctx, outboxFlag)
+}
+
+// PendingMail lists the games in the outbox index under key, with a
+// paginated Query of that partition of the index.
+func (s *Store) PendingMail(ctx context.Context, key string) ([]string, error) {
+	if key == "" {
+		key = outboxFlag
+	}
+	q := keyQuery{index: OutboxIndex, cond: "#ob = :key",
+		names: map[string]string{"#ob": AttrOutbox}, values: attrMap{":key": str(key)}}
+	return s.queryIDs(ctx, q, gamePrefix, "pending mail "+key)
 }
 
 // Waking lists the games in the wake index whose wake is at most before

@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -128,6 +129,65 @@ func (s *Store) DeleteTurn(ctx context.Context, email, game string, due int64) e
 	}
 	if err != nil {
 		return fmt.Errorf("dynamostore: delete turn of %s in game %s: %w", email, game, err)
+	}
+	return nil
+}
+
+// MoveTurns writes the turns put and marks the turns gone with one
+// BatchWriteItem, and more for whatever DynamoDB left unwritten, after a
+// backoff, a bounded number of times (BatchRetry). A batch holds puts
+// only, so a turn gone is marked as DeleteTurn marks it, by a put of the
+// bare item with its ttl: where there was no such turn, it makes one
+// already gone, which the listings skip (attribute_not_exists(ttl)) and
+// the table's TTL deletes.
+func (s *Store) MoveTurns(ctx context.Context, gone, put []store.Turn) error {
+	if len(gone)+len(put) > store.MaxTurnMoves {
+		return fmt.Errorf("dynamostore: move %d turns at once, at most %d", len(gone)+len(put), store.MaxTurnMoves)
+	}
+	now := time.Now().Unix() // the wall clock's, as DeleteTurn's
+	items := map[string]attrMap{}
+	var order []string
+	add := func(item attrMap) {
+		k := item[AttrPK].(*types.AttributeValueMemberS).Value + "\x00" + item[AttrSK].(*types.AttributeValueMemberS).Value
+		if _, ok := items[k]; !ok {
+			order = append(order, k)
+		}
+		items[k] = item // a batch may not write one item twice: the put wins
+	}
+	for _, t := range gone {
+		email := normEmail(t.Email)
+		if email == "" || t.Game == "" {
+			continue // no such turn, as DeleteTurn finds none
+		}
+		item := key(playerPrefix+email, turnPrefix+t.TurnKey())
+		item[AttrTTL] = num(now)
+		add(item)
+	}
+	for _, t := range put {
+		email := normEmail(t.Email)
+		if email == "" || t.Game == "" {
+			return fmt.Errorf("dynamostore: put turn of %q in game %q: empty address or game", email, t.Game)
+		}
+		add(key(playerPrefix+email, turnPrefix+t.TurnKey()))
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	puts := make([]types.WriteRequest, 0, len(order))
+	for _, k := range order {
+		puts = append(puts, types.WriteRequest{PutRequest: &types.PutRequest{Item: items[k]}})
+	}
+	n := len(puts)
+	err := s.batch.run(ctx, "writes", func() int { return len(puts) }, func() error {
+		out, err := s.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{s.table: puts}})
+		if err != nil {
+			return err
+		}
+		puts = out.UnprocessedItems[s.table]
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("dynamostore: move %d turns: %w", n, err)
 	}
 	return nil
 }

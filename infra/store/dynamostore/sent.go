@@ -32,3 +32,11 @@ func (s *Store) PutSent(ctx context.Context, m store.Sent, prev int64) (int64, e
 	}
 	return s.putVersioned(ctx, key(gamePK(m.GameID), sentSK), m.Body, prev, "sent marker of "+m.GameID)
 }
+
+// GetSents reads the markers of the games of ids with one consistent
+// BatchGetItem, and more for whatever DynamoDB left unprocessed, as
+// GetGames reads games.
+func (s *Store) GetSents(ctx context.Context, ids []string) (map[string]store.Sent, error) {
+	_, markers, err := s.getBatchOf(ctx, ids, store.MaxBatch, false, true)
+	return markers, err
+}

@@ -19,6 +19,7 @@ func RunMemberships(t *testing.T, newStore func(t *testing.T) store.PlayerStore)
 		{"ListedInOrderAPageAtATime", testMembershipsPaged},
 		{"PutAgainListedOnce", testMembershipPutAgain},
 		{"TurnsSoonestFirst", testTurns},
+		{"TurnsMovedTogether", testMoveTurns},
 		{"PlayerItemStaysSmall", testMembershipsLeavePlayer},
 		{"ForgetPlayerGames", testForgetPlayerGames},
 		{"BadCursor", testMembershipBadCursor},
@@ -128,6 +129,50 @@ func testTurns(t *testing.T, s store.PlayerStore) {
 	mustOK(t, s.DeleteTurn(ctx, strings.ToUpper(email), "g0", 300), "DeleteTurn(upper case)")
 	if got := games(10); !slices.Equal(got, []string{"g2@200", "g1@400"}) {
 		t.Fatalf("turns after moving = %v", got)
+	}
+}
+
+// testMoveTurns: MoveTurns is DeleteTurn of each turn gone and PutTurn
+// of each put, for several players at once; a turn gone that was never
+// put stays unlisted, and one both gone and put is listed.
+func testMoveTurns(t *testing.T, s store.PlayerStore) {
+	ctx := context.Background()
+	a, b := newEmail(t), newEmail(t)
+	turns := func(email string) []string {
+		page, err := s.FirstPage(ctx, email, 10)
+		mustOK(t, err, "FirstPage")
+		var out []string
+		for _, tn := range page.Turns {
+			out = append(out, fmt.Sprintf("%s@%d", tn.Game, tn.Due))
+		}
+		return out
+	}
+	mustOK(t, s.PutTurn(ctx, store.Turn{Email: a, Game: "g1", Due: 100}), "PutTurn")
+	mustOK(t, s.MoveTurns(ctx, nil, nil), "MoveTurns(nothing)")
+	// The turn passes from a to b, and a owes g2 anew.
+	mustOK(t, s.MoveTurns(ctx,
+		[]store.Turn{{Email: strings.ToUpper(a), Game: "g1", Due: 100}, {Email: b, Game: "g9", Due: 50}},
+		[]store.Turn{{Email: b, Game: "g1", Due: 200}, {Email: a, Game: "g2", Due: 300}}), "MoveTurns")
+	if got := turns(a); !slices.Equal(got, []string{"g2@300"}) {
+		t.Fatalf("turns of a = %v", got)
+	}
+	if got := turns(b); !slices.Equal(got, []string{"g1@200"}) {
+		t.Fatalf("turns of b = %v", got)
+	}
+	// Gone and put at once: put.
+	mustOK(t, s.MoveTurns(ctx, []store.Turn{{Email: a, Game: "g3", Due: 400}}, []store.Turn{{Email: a, Game: "g3", Due: 400}}), "MoveTurns(both)")
+	if got := turns(a); !slices.Equal(got, []string{"g2@300", "g3@400"}) {
+		t.Fatalf("turns of a after gone and put = %v", got)
+	}
+	if err := s.MoveTurns(ctx, nil, []store.Turn{{Email: "", Game: "g1", Due: 1}}); err == nil {
+		t.Fatal("MoveTurns of a turn without an address: no error")
+	}
+	many := make([]store.Turn, store.MaxTurnMoves+1)
+	for i := range many {
+		many[i] = store.Turn{Email: a, Game: fmt.Sprintf("m%d", i), Due: int64(i + 1)}
+	}
+	if err := s.MoveTurns(ctx, nil, many); err == nil {
+		t.Fatalf("MoveTurns of %d turns: no error", len(many))
 	}
 }
 

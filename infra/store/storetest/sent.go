@@ -3,6 +3,8 @@ package storetest
 import (
 	"context"
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -75,4 +77,62 @@ func mustPutSent(t *testing.T, s SentGames, id, body string) {
 	t.Helper()
 	_, err := s.PutSent(context.Background(), store.Sent{GameID: id, Body: []byte(body)}, 0)
 	mustOK(t, err, "PutSent(%s, 0)", id)
+}
+
+// testGetSents: GetSents reads many games' markers by id, and leaves out
+// the games without one.
+func testGetSents(t *testing.T, s SentGames) {
+	ctx := context.Background()
+	var ids []string
+	for i := range 5 {
+		id := newID(t)
+		ids = append(ids, id)
+		if i%2 == 0 {
+			mustPutSent(t, s, id, fmt.Sprintf("marker %d", i))
+		}
+	}
+	got, err := s.GetSents(ctx, append(ids, ids[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("GetSents: %d markers, want 3", len(got))
+	}
+	for i, id := range ids {
+		m, ok := got[id]
+		if ok != (i%2 == 0) || ok && (m.GameID != id || m.Version != 1 || string(m.Body) != fmt.Sprintf("marker %d", i)) {
+			t.Errorf("marker of game %d: %+v, %v", i, m, ok)
+		}
+	}
+}
+
+// testGetSentPlayers: GetSentPlayers reads a game's marker (version 0
+// where there is none) and the players of the addresses given, keyed by
+// the lower-case address, leaving out those without a player item. A
+// store that is not also a player store, or cannot, is not asked.
+func testGetSentPlayers(t *testing.T, s SentGames) {
+	sp, ok := s.(interface {
+		store.SentPlayersGetter
+		store.PlayerStore
+	})
+	if !ok {
+		t.Skip("the store does not read markers with players")
+	}
+	ctx := context.Background()
+	id, other := newID(t), newID(t)
+	a, b := newEmail(t), newEmail(t)
+	mustSetPrefs(t, sp, a, "en", store.MailTurns, "", false, 5)
+	m, players, err := sp.GetSentPlayers(ctx, id, []string{strings.ToUpper(a), b, a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.GameID != id || m.Version != 0 || len(players) != 1 || players[a].Email != a || players[a].Lang != "en" || players[a].Mail != store.MailTurns {
+		t.Fatalf("without a marker: %+v, %+v", m, players)
+	}
+	mustPutSent(t, s, id, "marker")
+	mustPutSent(t, s, other, "another")
+	m, players, err = sp.GetSentPlayers(ctx, id, nil)
+	if err != nil || m.GameID != id || m.Version != 1 || string(m.Body) != "marker" || len(players) != 0 {
+		t.Fatalf("with a marker: %+v, %+v, %v", m, players, err)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -31,7 +32,9 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store) {
 		{"RaceHasOneWinnerPerRound", testRace},
 		{"ChunksIdempotent", testChunksIdempotent},
 		{"ChunksInOrder", testChunksInOrder},
+		{"ChunksTagged", testChunksTagged},
 		{"PendingOutbox", testPendingOutbox},
+		{"PendingMailByKey", testPendingMail},
 		{"WakingDue", testWakingDue},
 		{"WakingMovedAndCleared", testWakingCleared},
 		{"WakingFailedWriteChangesNothing", testWakingFailedWrite},
@@ -100,6 +103,8 @@ func RunSent(t *testing.T, newStore func(t *testing.T) SentGames) {
 		{"StalePrevConflictsAndChangesNothing", testSentStale},
 		{"RaceHasOneWinner", testSentRace},
 		{"LeavesTheGameAlone", testSentBesideGame},
+		{"ManyAtOnce", testGetSents},
+		{"WithPlayers", testGetSentPlayers},
 	})
 }
 
@@ -146,10 +151,10 @@ func mustPut(t *testing.T, s store.Store, g store.Game, prev int64) int64 {
 func sameGame(t *testing.T, got, want store.Game) {
 	t.Helper()
 	if got.ID != want.ID || got.Version != want.Version || !bytes.Equal(got.Body, want.Body) ||
-		got.OutboxPending != want.OutboxPending || got.UpdatedAt != want.UpdatedAt || got.WakeAt != want.WakeAt {
-		t.Fatalf("game = {%s v%d pending=%v upd=%d wake=%d body=%.40q}, want {%s v%d pending=%v upd=%d wake=%d body=%.40q}",
-			got.ID, got.Version, got.OutboxPending, got.UpdatedAt, got.WakeAt, got.Body,
-			want.ID, want.Version, want.OutboxPending, want.UpdatedAt, want.WakeAt, want.Body)
+		got.OutboxPending != want.OutboxPending || got.OutboxKey != want.OutboxKey || got.UpdatedAt != want.UpdatedAt || got.WakeAt != want.WakeAt {
+		t.Fatalf("game = {%s v%d pending=%v %q upd=%d wake=%d body=%.40q}, want {%s v%d pending=%v %q upd=%d wake=%d body=%.40q}",
+			got.ID, got.Version, got.OutboxPending, got.OutboxKey, got.UpdatedAt, got.WakeAt, got.Body,
+			want.ID, want.Version, want.OutboxPending, want.OutboxKey, want.UpdatedAt, want.WakeAt, want.Body)
 	}
 }
 
@@ -279,6 +284,49 @@ func testChunksIdempotent(t *testing.T, s store.Store) {
 	}
 }
 
+// testChunksTagged: chunks of one Seq and different tags (two commits
+// racing from one version) are kept side by side and listed in Seq, then
+// Tag order, untagged first; each is written once.
+func testChunksTagged(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	id := newID(t)
+	put := []store.Chunk{
+		{GameID: id, Seq: 1, Tag: "b7", Body: []byte("loser")},
+		{GameID: id, Seq: 0, Body: []byte("legacy")},
+		{GameID: id, Seq: 1, Tag: "a9", Body: []byte("winner")},
+		{GameID: id, Seq: 2, Tag: "c", Body: []byte("next")},
+		{GameID: id, Seq: 1, Body: []byte("untagged")},
+	}
+	for _, c := range put {
+		if err := s.PutChunk(ctx, c); err != nil {
+			t.Fatalf("PutChunk %d %q: %v", c.Seq, c.Tag, err)
+		}
+	}
+	if err := s.PutChunk(ctx, store.Chunk{GameID: id, Seq: 1, Tag: "a9", Body: []byte("winner")}); err != nil {
+		t.Fatalf("the same chunk again: %v", err)
+	}
+	if err := s.PutChunk(ctx, store.Chunk{GameID: id, Seq: 1, Tag: "a9", Body: []byte("other")}); !errors.Is(err, store.ErrConflict) {
+		t.Fatalf("another body under one seq and tag: %v, want ErrConflict", err)
+	}
+	for _, bad := range []string{"A", "a#b", "a-b", strings.Repeat("a", 33)} {
+		if err := s.PutChunk(ctx, store.Chunk{GameID: id, Seq: 3, Tag: bad, Body: []byte("x")}); err == nil {
+			t.Errorf("tag %q taken", bad)
+		}
+	}
+	cs, err := s.Chunks(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range cs {
+		got = append(got, fmt.Sprintf("%d%s:%s", c.Seq, c.Tag, c.Body))
+	}
+	want := []string{"0:legacy", "1:untagged", "1a9:winner", "1b7:loser", "2c:next"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("Chunks = %v, want %v", got, want)
+	}
+}
+
 func testChunksInOrder(t *testing.T, s store.Store) {
 	ctx := context.Background()
 	id, other := newID(t), newID(t)
@@ -309,6 +357,54 @@ func testChunksInOrder(t *testing.T, s store.Store) {
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("Chunks seqs = %v, want %v", got, want)
+	}
+}
+
+// testPendingMail: a game with mail is listed under the key its write
+// gives (PendingMail), and only there: a write under another key moves
+// it, one without mail drops it; the games written without a key are
+// PendingOutbox's alone. The key reads back with the game.
+func testPendingMail(t *testing.T, s store.Store) {
+	ctx := context.Background()
+	k1, k2 := "m"+newID(t)[:8], "n"+newID(t)[:8]
+	a, b, c := newID(t), newID(t), newID(t)
+	ga := store.Game{ID: a, Body: []byte("a"), OutboxPending: true, OutboxKey: k1, UpdatedAt: 3, WakeAt: 9}
+	ga.Version = mustPut(t, s, ga, 0)
+	sameGame(t, mustGet(t, s, a), ga)
+	mustPut(t, s, store.Game{ID: b, Body: []byte("b"), OutboxPending: true, OutboxKey: k1}, 0)
+	mustPut(t, s, store.Game{ID: c, Body: []byte("c"), OutboxPending: true}, 0)
+	list := func(key string) []string {
+		t.Helper()
+		ids, err := s.PendingMail(ctx, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Sort(ids)
+		return ids
+	}
+	sorted := func(ids ...string) []string { slices.Sort(ids); return ids }
+	if got := list(k1); !slices.Equal(got, sorted(a, b)) {
+		t.Fatalf("PendingMail(%s) = %v, want %v", k1, got, sorted(a, b))
+	}
+	ids, err := s.PendingOutbox(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(ids, a) || slices.Contains(ids, b) || !slices.Contains(ids, c) {
+		t.Fatalf("PendingOutbox = %v: want %s, not the keyed %s and %s", ids, c, a, b)
+	}
+	mustPut(t, s, store.Game{ID: a, Body: []byte("a2"), OutboxPending: true, OutboxKey: k2}, 1)
+	mustPut(t, s, store.Game{ID: b, Body: []byte("b2")}, 1)
+	if got := list(k1); len(got) != 0 {
+		t.Fatalf("PendingMail(%s) after the moves = %v, want none", k1, got)
+	}
+	if got := list(k2); !slices.Equal(got, []string{a}) {
+		t.Fatalf("PendingMail(%s) = %v, want [%s]", k2, got, a)
+	}
+	for _, bad := range []string{"1", "A", "a b", strings.Repeat("k", 33)} {
+		if _, err := s.PutGame(ctx, store.Game{ID: newID(t), Body: []byte("x"), OutboxPending: true, OutboxKey: bad}, 0); err == nil {
+			t.Errorf("outbox key %q taken", bad)
+		}
 	}
 }
 

@@ -9,14 +9,11 @@
 package main
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"strings"
 	"time"
@@ -27,6 +24,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 
+	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/smoke"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/dynamostore"
@@ -99,7 +97,8 @@ func run() error {
 			b, ok := it[dynamostore.AttrSupp].(*types.AttributeValueMemberBOOL)
 			return ok && b.Value, nil
 		},
-		// The game's record: gzip-compressed JSON in the game item's body,
+		// The game's record: compressed JSON in the game item's body
+		// (service.RecordJSON reads it),
 		// whose "reminded" lists the seats reminded of their decision.
 		Reminded: func(ctx context.Context, game string, seat int) (bool, error) {
 			it, err := item(ctx, "GAME#"+game, "GAME")
@@ -110,11 +109,7 @@ func run() error {
 			if !ok {
 				return false, fmt.Errorf("game %s has no body", game)
 			}
-			zr, err := gzip.NewReader(bytes.NewReader(body.Value))
-			if err != nil {
-				return false, fmt.Errorf("game %s: %w", game, err)
-			}
-			data, err := io.ReadAll(zr)
+			data, err := service.RecordJSON(body.Value)
 			if err != nil {
 				return false, fmt.Errorf("game %s: %w", game, err)
 			}
