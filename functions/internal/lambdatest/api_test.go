@@ -121,15 +121,18 @@ func TestAPIFunction(t *testing.T) {
 	if home.headers["content-security-policy"] == "" || home.headers["x-request-id"] == "" {
 		t.Errorf("GET /: headers %v lack Content-Security-Policy or X-Request-Id", home.headers)
 	}
-	if w.ssm.Reads.Load() != 1 {
-		t.Errorf("the keyring was read %d times, want once, at init", w.ssm.Reads.Load())
-	}
 	t.Logf("cold start: the emulator reports an init of %s", fn.initReport())
 
 	// The game.
 	resp := fn.serveHTTP(apiEvent(t, "create.json", nil))
 	if resp.status != http.StatusCreated {
 		t.Fatalf("POST /api/games: %d %s", resp.status, resp.body)
+	}
+	// The keyring's read starts at init and the pre-rendered home page
+	// does not wait for it, so it may still be on its way when the home
+	// page is answered; the creation signs links and waits for it.
+	if w.ssm.Reads.Load() != 1 {
+		t.Errorf("the keyring was read %d times by the creation, want once (at init, not a request)", w.ssm.Reads.Load())
 	}
 	var created service.Created
 	decodeJSON(t, "POST /api/games", resp, &created)
