@@ -166,3 +166,18 @@ func decodeBatchItem(it attrMap, games map[string]store.Game, markers map[string
 	}
 	return nil
 }
+
+// writeBatch makes every write of puts with BatchWriteItem (its callers
+// bound them to what one request takes: store.MaxTickRequests,
+// store.MaxTurnMoves), asking again for what DynamoDB leaves unprocessed,
+// with batch.run's backoff and bound.
+func (s *Store) writeBatch(ctx context.Context, puts []types.WriteRequest) error {
+	return s.batch.run(ctx, "writes", func() int { return len(puts) }, func() error {
+		out, err := s.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{s.table: puts}})
+		if err != nil {
+			return err
+		}
+		puts = out.UnprocessedItems[s.table]
+		return nil
+	})
+}

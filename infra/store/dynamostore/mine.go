@@ -178,14 +178,7 @@ func (s *Store) MoveTurns(ctx context.Context, gone, put []store.Turn) error {
 		puts = append(puts, types.WriteRequest{PutRequest: &types.PutRequest{Item: items[k]}})
 	}
 	n := len(puts)
-	err := s.batch.run(ctx, "writes", func() int { return len(puts) }, func() error {
-		out, err := s.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{s.table: puts}})
-		if err != nil {
-			return err
-		}
-		puts = out.UnprocessedItems[s.table]
-		return nil
-	})
+	err := s.writeBatch(ctx, puts)
 	if err != nil {
 		return fmt.Errorf("dynamostore: move %d turns: %w", n, err)
 	}

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"github.com/pbmgames/pbm/infra/store"
@@ -81,14 +80,7 @@ func (s *Store) RequestTicks(ctx context.Context, due []store.Due) error {
 		return nil
 	}
 	n := len(puts)
-	err := s.batch.run(ctx, "writes", func() int { return len(puts) }, func() error {
-		out, err := s.client.BatchWriteItem(ctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{s.table: puts}})
-		if err != nil {
-			return err
-		}
-		puts = out.UnprocessedItems[s.table]
-		return nil
-	})
+	err := s.writeBatch(ctx, puts)
 	if err != nil {
 		return fmt.Errorf("dynamostore: request %d ticks: %w", n, err)
 	}
