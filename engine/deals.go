@@ -142,6 +142,18 @@ func (d *Deals) Count(f func(Deal) bool) int {
 	return n
 }
 
+// Holding tells whether seat keeps a purchase for later: it may keep one
+// at a time, so the next purchase it cannot decide at once waits for it.
+func (d *Deals) Holding(seat Seat) bool {
+	return d.Count(func(x Deal) bool { return x.From == Bank && x.To == seat }) > 0
+}
+
+// HeldByOther tells whether another seat keeps cell for later: nobody
+// else may buy it meanwhile.
+func (d *Deals) HeldByOther(seat Seat, cell int) bool {
+	return d.Count(func(x Deal) bool { return x.From == Bank && x.To != seat && x.Offer.Cell == cell }) > 0
+}
+
 // Answerable tells whether a answers a deal open to seat.
 func (d *Deals) Answerable(seat Seat, a Action) bool {
 	if !IsAnswer(a) || a != (Action{Type: a.Type, Deal: a.Deal}) {

@@ -185,11 +185,11 @@ func (s *State) appendCell(out []engine.Choice, seat int, only string) []engine.
 		if abroad(s.Spot) {
 			extra = AbroadSurcharge
 		}
-		if p.Cash >= Board[s.Spot].Price+extra && !s.heldByOther(seat, s.Spot) {
+		if p.Cash >= Board[s.Spot].Price+extra && !s.Deals.HeldByOther(seat, s.Spot) {
 			if wants(only, ABuy) {
 				out = append(out, choice(engine.Action{Type: ABuy, Cell: s.Spot}, false))
 			}
-			if wants(only, AHold) && s.Rules.OpenDeals && !s.holding(seat) {
+			if wants(only, AHold) && s.Rules.OpenDeals && !s.Deals.Holding(seat) {
 				out = append(out, choice(engine.Action{Type: AHold, Cell: s.Spot}, false))
 			}
 		}
@@ -517,16 +517,4 @@ const MaxOpenDeals = 3
 // canPropose tells whether seat may open another deal as its proposer.
 func (s *State) canPropose(seat int) bool {
 	return !s.Rules.OpenDeals || s.Deals.Count(func(d engine.Deal) bool { return d.From == seat }) < MaxOpenDeals
-}
-
-// holding tells whether seat keeps a purchase for later: it may keep one
-// at a time, so the next purchase it cannot decide at once waits for it.
-func (s *State) holding(seat int) bool {
-	return s.Deals.Count(func(d engine.Deal) bool { return d.From == engine.Bank && d.To == seat }) > 0
-}
-
-// heldByOther tells whether another seat keeps cell for later: nobody
-// else may buy it meanwhile.
-func (s *State) heldByOther(seat, cell int) bool {
-	return s.Deals.Count(func(d engine.Deal) bool { return d.From == engine.Bank && d.To != seat && d.Offer.Cell == cell }) > 0
 }

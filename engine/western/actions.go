@@ -147,9 +147,9 @@ func (s *State) appendCellActions(out []engine.Choice, seat int) []engine.Choice
 	c := &Board[p.Cell]
 	switch c.Kind {
 	case KHolding:
-		if s.Owner[c.N] < 0 && s.Used&usedBuy == 0 && p.Cash >= c.Price && !s.heldByOther(seat, c.N) {
+		if s.Owner[c.N] < 0 && s.Used&usedBuy == 0 && p.Cash >= c.Price && !s.Deals.HeldByOther(seat, c.N) {
 			out = append(out, choice(engine.Action{Type: ABuy, Cell: c.N}, false))
-			if s.Rules.OpenDeals && !s.holding(seat) {
+			if s.Rules.OpenDeals && !s.Deals.Holding(seat) {
 				out = append(out, choice(engine.Action{Type: AHold, Cell: c.N}, false))
 			}
 		}
@@ -244,16 +244,4 @@ const MaxOpenDeals = 3
 // canPropose tells whether seat may open another deal as its proposer.
 func (s *State) canPropose(seat int) bool {
 	return !s.Rules.OpenDeals || s.Deals.Count(func(d engine.Deal) bool { return d.From == seat }) < MaxOpenDeals
-}
-
-// holding tells whether seat keeps a purchase for later: it may keep one
-// at a time, so the next purchase it cannot decide at once waits for it.
-func (s *State) holding(seat int) bool {
-	return s.Deals.Count(func(d engine.Deal) bool { return d.From == engine.Bank && d.To == seat }) > 0
-}
-
-// heldByOther tells whether another seat keeps cell for later: nobody
-// else may buy it meanwhile.
-func (s *State) heldByOther(seat, cell int) bool {
-	return s.Deals.Count(func(d engine.Deal) bool { return d.From == engine.Bank && d.To != seat && d.Offer.Cell == cell }) > 0
 }
