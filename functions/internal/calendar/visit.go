@@ -92,19 +92,10 @@ func AnswerDeal(ctx context.Context, svc *service.Service, id string, invite, de
 }
 
 func (h hands) answerDeal(ctx context.Context, id string, invite, dealID int, key func() string) (acted bool, err error) {
-	rec, _, err := h.look.Load(ctx, id)
-	if err != nil || rec.Status != service.StatusPlaying {
+	_, dl, seat, err := h.dealing(ctx, id, invite)
+	if err != nil || dl == nil {
 		return false, err
 	}
-	g, err := h.look.Engine(rec)
-	if err != nil {
-		return false, err
-	}
-	dl, ok := g.(engine.Dealing)
-	if !ok {
-		return false, nil
-	}
-	seat := rec.Seats[invite].Engine
 	for _, d := range dl.Deals() {
 		if d.ID != dealID || d.To != seat {
 			continue
@@ -125,6 +116,22 @@ func (h hands) answerDeal(ctx context.Context, id string, invite, dealID int, ke
 	return false, nil
 }
 
+// dealing reads game id as the person of invitation invite sees it on
+// their deals page: its record, its engine's deals and their seat; dl is
+// nil when the game is not playing or its rules have no deals.
+func (h hands) dealing(ctx context.Context, id string, invite int) (rec *service.Record, dl engine.Dealing, seat int, err error) {
+	rec, _, err = h.look.Load(ctx, id)
+	if err != nil || rec.Status != service.StatusPlaying {
+		return rec, nil, 0, err
+	}
+	g, err := h.look.Engine(rec)
+	if err != nil {
+		return rec, nil, 0, err
+	}
+	dl, _ = g.(engine.Dealing)
+	return rec, dl, rec.Seats[invite].Engine, nil
+}
+
 // PrepareOffer is a person on one of their pages preparing the offer a
 // careful bot would make at its next turn (engine.Dealing's BotOffer),
 // unless they have prepared it already or it is open; prepared tells
@@ -134,19 +141,10 @@ func PrepareOffer(ctx context.Context, svc *service.Service, id string, invite i
 }
 
 func (h hands) prepareOffer(ctx context.Context, id string, invite int) (prepared bool, err error) {
-	rec, _, err := h.look.Load(ctx, id)
-	if err != nil || rec.Status != service.StatusPlaying {
+	rec, dl, seat, err := h.dealing(ctx, id, invite)
+	if err != nil || dl == nil {
 		return false, err
 	}
-	g, err := h.look.Engine(rec)
-	if err != nil {
-		return false, err
-	}
-	dl, ok := g.(engine.Dealing)
-	if !ok {
-		return false, nil
-	}
-	seat := rec.Seats[invite].Engine
 	a, ok := dl.BotOffer(seat)
 	if !ok {
 		return false, nil
