@@ -324,12 +324,7 @@ func formOption(f url.Values, kind, name string) string {
 // createPage creates a game from the home page's form.
 func (a *api) createPage(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
-	err := r.ParseForm()
-	if err != nil {
-		err = formError(err)
-	} else {
-		err = formText(r.Form)
-	}
+	err := readForm(r)
 	if err != nil {
 		e, status := a.classify(r, err)
 		a.renderHome(w, r, status, e.Message(l), nil)

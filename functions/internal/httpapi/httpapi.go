@@ -449,6 +449,18 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 // encoding/json would turn into U+FFFD), is refused as a form's would be
 // (service.NotUTF8), and so is an object that gives a name twice.
 func decodeJSON(r *http.Request, v any) error {
+	if err := jsonContentType(r); err != nil {
+		return err
+	}
+	body, err := readBody(r)
+	if err != nil {
+		return err
+	}
+	return decodeJSONBody(body, v)
+}
+
+// jsonContentType refuses a request that does not say it is JSON in UTF-8.
+func jsonContentType(r *http.Request) error {
 	ct := r.Header.Get("Content-Type")
 	mt, params, err := mime.ParseMediaType(ct)
 	if err != nil || mt != "application/json" {
@@ -457,14 +469,24 @@ func decodeJSON(r *http.Request, v any) error {
 	if cs, ok := params["charset"]; ok && !strings.EqualFold(cs, "utf-8") {
 		return service.Fail(service.CodeMediaType, fmt.Errorf("charset %q", cs))
 	}
+	return nil
+}
+
+// readBody reads a JSON request's body: one over MaxBody is too large.
+func readBody(r *http.Request) ([]byte, error) {
 	body, err := io.ReadAll(r.Body)
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return service.Fail(service.CodeTooLarge, err)
+			return nil, service.Fail(service.CodeTooLarge, err)
 		}
-		return badJSON(err)
+		return nil, badJSON(err)
 	}
+	return body, nil
+}
+
+// decodeJSONBody is decodeJSON once the body is read.
+func decodeJSONBody(body []byte, v any) error {
 	if !utf8.Valid(body) {
 		return service.NotUTF8(errors.New("the JSON body is not UTF-8"))
 	}
@@ -501,19 +523,17 @@ func jsonText(body []byte) error {
 // decodeOptionalJSON is decodeJSON for a body that may be left out: an
 // empty body (whatever its Content-Type says) leaves v as it is.
 func decodeOptionalJSON(r *http.Request, v any) error {
-	body, err := io.ReadAll(r.Body)
+	body, err := readBody(r)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return service.Fail(service.CodeTooLarge, err)
-		}
-		return badJSON(err)
+		return err
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		return nil
 	}
-	r.Body = io.NopCloser(bytes.NewReader(body))
-	return decodeJSON(r, v)
+	if err := jsonContentType(r); err != nil {
+		return err
+	}
+	return decodeJSONBody(body, v)
 }
 
 func badJSON(err error) error {

@@ -58,12 +58,7 @@ func (a *api) renderNewLeague(w http.ResponseWriter, r *http.Request, status int
 // organiser's page; a refusal shows the form again with what was wrong.
 func (a *api) createLeaguePage(w http.ResponseWriter, r *http.Request) {
 	l := lang(r)
-	err := r.ParseForm()
-	if err != nil {
-		err = formError(err)
-	} else {
-		err = formText(r.Form)
-	}
+	err := readForm(r)
 	f := r.PostForm
 	fail := func(err error) {
 		e, status := a.classify(r, err)

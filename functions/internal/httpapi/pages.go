@@ -188,15 +188,21 @@ func formError(err error) error {
 // fields, so a body that cannot be read is answered as such (413, 400)
 // rather than as a missing token. It answers the failure itself.
 func (a *api) parseForm(w http.ResponseWriter, r *http.Request) bool {
-	if err := r.ParseForm(); err != nil {
-		a.pageError(w, r, formError(err))
-		return false
-	}
-	if err := formText(r.Form); err != nil {
+	if err := readForm(r); err != nil {
 		a.pageError(w, r, err)
 		return false
 	}
 	return true
+}
+
+// readForm reads a posted form and holds it to UTF-8 text: the failure
+// for a page that answers it in a form of its own (parseForm answers it
+// with the error page).
+func readForm(r *http.Request) error {
+	if err := r.ParseForm(); err != nil {
+		return formError(err)
+	}
+	return formText(r.Form)
 }
 
 // formText refuses a form whose names or values are not UTF-8 text, as
