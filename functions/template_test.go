@@ -387,8 +387,8 @@ func TestRoutesServed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := httpapi.New(httpapi.Deps{
-		Service: service.New(service.Config{Store: st, Keys: keys, Rand: testenv.Rand(t.Name())}),
+	h := httpapi.New(httpapi.Deps{Games: testGames,
+		Service: service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Rand: testenv.Rand(t.Name())}),
 		Log:     slog.New(slog.DiscardHandler),
 	})
 	for _, route := range slices.Sorted(maps.Keys(declared)) {

@@ -6,8 +6,8 @@ import (
 )
 
 // texts holds every phrase of the pages in Russian and English, with
-// those AddTexts adds; a game's own phrases are in its folder and added
-// by AddGameTexts. The map is made on the first look-up, not at start:
+// those AddTexts adds; a game's own phrases are in its folder, read by
+// its presenter (GameTexts). The map is made on the first look-up, not at start:
 // making it is 38 KB and 0.05 ms of every cold start (issue 16), and the
 // bounces function, or an init that fails, reads none.
 var texts = sync.OnceValue(func() map[string][2]string {
@@ -440,45 +440,26 @@ func sharedTexts() map[string][2]string {
 	}
 }
 
-// gameTexts are the games' own phrases (AddGameTexts), in the order the
-// games were added, each game's read on the first look-up that needs it.
-// They are not read at start: decoding them is 0.07 ms of a cold start
-// per game (issue 16), and most look-ups find their key in texts.
-var gameTexts []func() map[string][2]string
-
-// lookup finds key's texts: the shared ones first, then each game's in
-// turn, reading a game's only when the ones before it lack the key.
+// lookup finds key's shared texts.
 func lookup(key string) ([2]string, bool) {
-	if p, ok := texts()[key]; ok {
-		return p, true
-	}
-	for _, game := range gameTexts {
-		if p, ok := game()[key]; ok {
-			return p, true
-		}
-	}
-	return [2]string{}, false
+	p, ok := texts()[key]
+	return p, ok
 }
 
 // shared tells whether key is one of the shared texts, counted ones
-// included (not a game's: it reads none).
+// included.
 func shared(key string) bool {
 	_, ok := texts()[key]
 	_, count := counted[key]
 	return ok || count
 }
 
-// Has tells whether key has its texts.
-func Has(key string) bool {
-	if shared(key) {
-		return true
-	}
-	_, ok := lookup(key)
-	return ok
-}
+// Has tells whether key has its shared texts.
+func Has(key string) bool { return shared(key) }
 
-// T translates a key; an unknown key is shown as it is, so a missing text
-// is visible rather than blank.
+// T translates a shared key; an unknown key is shown as it is, so a
+// missing text is visible rather than blank. A game's own phrases are
+// its GameTexts'.
 func T(lang, key string) string {
 	p, ok := lookup(key)
 	if !ok {
@@ -487,24 +468,11 @@ func T(lang, key string) string {
 	return Pick(lang, p[0], p[1])
 }
 
-// Keys lists every key that has its texts, counted ones and every game's
-// included. It reads every game's texts, and panics on a key that two of
-// them, or a game and the shared texts, both have (a programming error).
+// Keys lists every shared key that has its texts, counted ones included.
 func Keys() []string {
 	keys := make([]string, 0, len(texts())+len(counted))
-	seen := make(map[string]bool, len(texts()))
 	for k := range texts() {
 		keys = append(keys, k)
-		seen[k] = true
-	}
-	for _, game := range gameTexts {
-		for k := range game() {
-			if seen[k] {
-				panic(fmt.Sprintf("templates: text %q added twice", k))
-			}
-			keys = append(keys, k)
-			seen[k] = true
-		}
 	}
 	for k := range counted {
 		keys = append(keys, k)
@@ -527,12 +495,21 @@ func Pickf(lang, ru, en string, args ...any) string {
 	return Sprintf(lang, Pick(lang, ru, en), args...)
 }
 
-// AddGameTexts adds a game's own phrases, by key, read by load on their
-// first look-up (load panics if they do not read: a programming error).
-// The catalog adds each game's once, at start; a key already taken is a
-// programming error, which Keys (and a look-up that reads them) reports.
-func AddGameTexts(load func() map[string][2]string) {
-	gameTexts = append(gameTexts, sync.OnceValue(func() map[string][2]string {
+// GameTexts are one game's own phrases by key, read on their first
+// look-up, not at start: decoding them is 0.07 ms of a cold start per game
+// (issue 16), and most look-ups find their key in the shared texts. A
+// game's presenter owns its GameTexts; no package-level list of them is
+// kept.
+type GameTexts struct {
+	load func() map[string][2]string
+}
+
+// NewGameTexts are a game's phrases, made by load on their first look-up
+// (load panics if they do not read: a programming error). A key the
+// shared texts have too is a programming error, which that look-up
+// reports.
+func NewGameTexts(load func() map[string][2]string) GameTexts {
+	return GameTexts{load: sync.OnceValue(func() map[string][2]string {
 		add := load()
 		for k := range add {
 			if shared(k) {
@@ -540,7 +517,41 @@ func AddGameTexts(load func() map[string][2]string) {
 			}
 		}
 		return add
-	}))
+	})}
+}
+
+// T translates key, the game's own phrases first, then the shared ones;
+// an unknown key is shown as it is.
+func (g GameTexts) T(lang, key string) string {
+	if g.load != nil {
+		if p, ok := g.load()[key]; ok {
+			return Pick(lang, p[0], p[1])
+		}
+	}
+	return T(lang, key)
+}
+
+// Has tells whether key has its texts, the game's or the shared ones.
+func (g GameTexts) Has(key string) bool {
+	if g.load != nil {
+		if _, ok := g.load()[key]; ok {
+			return true
+		}
+	}
+	return Has(key)
+}
+
+// Keys lists the game's own keys (not the shared ones). It reads them, and
+// panics on a key the shared texts have too.
+func (g GameTexts) Keys() []string {
+	if g.load == nil {
+		return nil
+	}
+	keys := make([]string, 0, len(g.load()))
+	for k := range g.load() {
+		keys = append(keys, k)
+	}
+	return keys
 }
 
 // AddTexts adds shared phrases, by key (the leagues' own), at start,
@@ -548,4 +559,12 @@ func AddGameTexts(load func() map[string][2]string) {
 // already taken is a programming error, which that look-up reports.
 func AddTexts(add func() map[string][2]string) {
 	addedTexts = append(addedTexts, add)
+}
+
+// Tf is Tf of the game's phrase of key, or the shared one.
+func (g GameTexts) Tf(lang, key string, args ...any) string {
+	if _, ok := counted[key]; ok {
+		return Sprintf(lang, key, args...)
+	}
+	return Sprintf(lang, g.T(lang, key), args...)
 }

@@ -16,7 +16,7 @@ func TestEndNow(t *testing.T) {
 	for _, kind := range []string{"western", "businessman"} {
 		t.Run(kind, func(t *testing.T) {
 			seed := [32]byte{7, 1, 7}
-			g, err := New(kind, CurrentRules(kind), nil, 3, seed)
+			g, err := reg.New(kind, reg.CurrentRules(kind), nil, 3, seed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -59,7 +59,7 @@ func TestEndNow(t *testing.T) {
 				t.Fatalf("end twice: %v", err)
 			}
 			log = append(log, engine.Command{Seat: engine.Organiser, Action: end})
-			re, err := Replay(kind, CurrentRules(kind), nil, 3, seed, log)
+			re, err := reg.Replay(kind, reg.CurrentRules(kind), nil, 3, seed, log)
 			if err != nil {
 				t.Fatal(err)
 			}

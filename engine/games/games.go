@@ -1,8 +1,9 @@
-// Package games is the registry of the engine's games: it makes, loads and
-// replays any registered game by name, so the service needs no
-// game-specific code. It names no game itself: each game's package builds
-// its own entry (engine.Def) and the program registers it once
-// (functions/internal/catalog).
+// Package games is a registry of the engine's games, as a value: it
+// makes, loads and replays any game it was given by name, so the service
+// needs no game-specific code. It names no game itself: each game's
+// package builds its own entry (engine.Def) and the program lists the
+// games it serves once, in its wiring (functions/internal/catalog), and
+// hands the registry to what needs it.
 package games
 
 import (
@@ -18,18 +19,29 @@ import (
 // options.
 type Info = engine.Info
 
-var registry = map[string]engine.Def{}
+// Registry is a set of games by kind, in the order they were given: the
+// first is the service's first game (the create form offers it first).
+// Its zero value has no games; it is not changed once made.
+type Registry struct {
+	defs  map[string]engine.Def
+	kinds []string
+}
 
-// Register adds a game. Registering a kind twice is a programming error,
-// met at start-up.
-func Register(d engine.Def) {
-	if d.Info.Kind == "" {
-		panic("games: register a game without a kind")
+// New makes a registry of defs, in their order. A game without a kind, or
+// a kind given twice, is a programming error, met at start-up.
+func New(defs ...engine.Def) *Registry {
+	r := &Registry{defs: make(map[string]engine.Def, len(defs))}
+	for _, d := range defs {
+		if d.Info.Kind == "" {
+			panic("games: a game without a kind")
+		}
+		if _, dup := r.defs[d.Info.Kind]; dup {
+			panic("games: " + d.Info.Kind + " given twice")
+		}
+		r.defs[d.Info.Kind] = d
+		r.kinds = append(r.kinds, d.Info.Kind)
 	}
-	if _, dup := registry[d.Info.Kind]; dup {
-		panic("games: " + d.Info.Kind + " registered twice")
-	}
-	registry[d.Info.Kind] = d
+	return r
 }
 
 // ErrUnknownGame is returned for a kind no game has.
@@ -39,26 +51,35 @@ var ErrUnknownGame = fmt.Errorf("%w: unknown game", engine.ErrBadOptions)
 // play.
 var ErrUnknownRules = engine.ErrUnknownRules
 
+// Kinds are the registry's kinds, in the order they were given.
+func (r *Registry) Kinds() []string { return slices.Clone(r.kinds) }
+
 // List describes every game, in name order.
-func List() []Info {
-	var out []Info
-	for _, d := range registry {
-		out = append(out, d.Info)
+func (r *Registry) List() []Info {
+	out := make([]Info, 0, len(r.kinds))
+	for _, k := range r.kinds {
+		out = append(out, r.defs[k].Info)
 	}
 	slices.SortFunc(out, func(a, b Info) int { return strings.Compare(a.Kind, b.Kind) })
 	return out
 }
 
 // Lookup describes one game.
-func Lookup(kind string) (Info, bool) {
-	d, ok := registry[kind]
+func (r *Registry) Lookup(kind string) (Info, bool) {
+	d, ok := r.defs[kind]
 	return d.Info, ok
+}
+
+// Def is one game's entry.
+func (r *Registry) Def(kind string) (engine.Def, bool) {
+	d, ok := r.defs[kind]
+	return d, ok
 }
 
 // CurrentRules is the rules version new games of kind are made with
 // (0 for an unknown kind).
-func CurrentRules(kind string) int {
-	d, ok := registry[kind]
+func (r *Registry) CurrentRules(kind string) int {
+	d, ok := r.defs[kind]
 	if !ok {
 		return 0
 	}
@@ -68,8 +89,8 @@ func CurrentRules(kind string) int {
 // New starts a game of kind under rules version rules from its options
 // (JSON; missing fields take the defaults, unknown ones are refused), the
 // number of seats and a seed.
-func New(kind string, rules int, opts json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
-	d, ok := registry[kind]
+func (r *Registry) New(kind string, rules int, opts json.RawMessage, seats int, seed [32]byte) (engine.Game, error) {
+	d, ok := r.defs[kind]
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownGame, kind)
 	}
@@ -81,8 +102,8 @@ func New(kind string, rules int, opts json.RawMessage, seats int, seed [32]byte)
 // a later change of the defaults never changes a game already made (New
 // fills what stored options leave out from the engine's own defaults, as
 // games made before Complete existed were made).
-func Complete(kind string, opts json.RawMessage) (json.RawMessage, error) {
-	d, ok := registry[kind]
+func (r *Registry) Complete(kind string, opts json.RawMessage) (json.RawMessage, error) {
+	d, ok := r.defs[kind]
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownGame, kind)
 	}
@@ -90,8 +111,8 @@ func Complete(kind string, opts json.RawMessage) (json.RawMessage, error) {
 }
 
 // Load restores a game of rules version rules from its stored state.
-func Load(kind string, rules int, state []byte) (engine.Game, error) {
-	d, ok := registry[kind]
+func (r *Registry) Load(kind string, rules int, state []byte) (engine.Game, error) {
+	d, ok := r.defs[kind]
 	if !ok {
 		return nil, fmt.Errorf("%w %q", ErrUnknownGame, kind)
 	}
@@ -101,15 +122,15 @@ func Load(kind string, rules int, state []byte) (engine.Game, error) {
 // Secret tells whether an action of a game of kind is secret from the
 // seats other than its own (a sealed bid): they may see its type only
 // (P-3). Nothing of an unknown kind is.
-func Secret(kind string, a engine.Action) bool {
-	d, ok := registry[kind]
+func (r *Registry) Secret(kind string, a engine.Action) bool {
+	d, ok := r.defs[kind]
 	return ok && d.Secret != nil && d.Secret(a)
 }
 
 // Replay plays a log from the start (P-1) under rules version rules and
 // returns the game it leads to.
-func Replay(kind string, rules int, opts json.RawMessage, seats int, seed [32]byte, log []engine.Command) (engine.Game, error) {
-	g, err := New(kind, rules, opts, seats, seed)
+func (r *Registry) Replay(kind string, rules int, opts json.RawMessage, seats int, seed [32]byte, log []engine.Command) (engine.Game, error) {
+	g, err := r.New(kind, rules, opts, seats, seed)
 	if err != nil {
 		return nil, err
 	}

@@ -31,7 +31,7 @@ func TestNewValidatesOptions(t *testing.T) {
 		{"businessman seven seats", "businessman", "", 7, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := New(tc.kind, CurrentRules(tc.kind), []byte(tc.opts), tc.seats, seed)
+			g, err := reg.New(tc.kind, reg.CurrentRules(tc.kind), []byte(tc.opts), tc.seats, seed)
 			if tc.ok != (err == nil) {
 				t.Fatalf("err = %v", err)
 			}
@@ -55,7 +55,7 @@ func TestLoadAndReplay(t *testing.T) {
 
 func loadAndReplay(t *testing.T, kind string) {
 	seed := [32]byte{1, 2, 3}
-	g, err := New(kind, CurrentRules(kind), []byte(`{"laps":2}`), 3, seed)
+	g, err := reg.New(kind, reg.CurrentRules(kind), []byte(`{"laps":2}`), 3, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,12 +69,12 @@ func loadAndReplay(t *testing.T, kind string) {
 		log = append(log, engine.Command{Seat: seat, Action: a})
 	}
 	state, _ := g.MarshalJSON()
-	loaded, err := Load(kind, CurrentRules(kind), state)
+	loaded, err := reg.Load(kind, reg.CurrentRules(kind), state)
 	if err != nil {
 		t.Fatal(err)
 	}
 	again, _ := loaded.MarshalJSON()
-	replayed, err := Replay(kind, CurrentRules(kind), []byte(`{"laps":2}`), 3, seed, log)
+	replayed, err := reg.Replay(kind, reg.CurrentRules(kind), []byte(`{"laps":2}`), 3, seed, log)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,10 +82,10 @@ func loadAndReplay(t *testing.T, kind string) {
 	if string(again) != string(state) || string(viaReplay) != string(state) {
 		t.Fatal("load or replay differs from the played state")
 	}
-	if _, err := Load(kind, CurrentRules(kind), []byte(`{"v":99}`)); err == nil {
+	if _, err := reg.Load(kind, reg.CurrentRules(kind), []byte(`{"v":99}`)); err == nil {
 		t.Fatal("a state of an unknown format loaded")
 	}
-	if len(List()) < 2 {
+	if len(reg.List()) < 2 {
 		t.Fatal("no games listed")
 	}
 }

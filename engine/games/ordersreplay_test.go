@@ -26,17 +26,17 @@ func FuzzOrdersReplay(f *testing.F) {
 		f.Add(kind, []byte("every seat its own orders, most of them set"), uint8(1), uint16(3000), uint64(2027))
 	}
 	f.Fuzz(func(t *testing.T, kind uint8, data []byte, seats uint8, steps uint16, pick uint64) {
-		infos := List()
+		infos := reg.List()
 		info := infos[int(kind)%len(infos)]
 		n := info.MinSeats + int(seats)%(info.MaxSeats-info.MinSeats+1)
 		var seed [32]byte
 		copy(seed[:], data)
-		rules := CurrentRules(info.Kind)
-		g, err := New(info.Kind, rules, nil, n, seed)
+		rules := reg.CurrentRules(info.Kind)
+		g, err := reg.New(info.Kind, rules, nil, n, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
-		twin, err := New(info.Kind, rules, nil, n, seed)
+		twin, err := reg.New(info.Kind, rules, nil, n, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,7 +95,7 @@ func FuzzOrdersReplay(f *testing.F) {
 			g, twin = next, twinNext
 			log = append(log, engine.Command{Seat: seat, Action: a})
 		}
-		r, err := Replay(info.Kind, rules, nil, n, seed, log)
+		r, err := reg.Replay(info.Kind, rules, nil, n, seed, log)
 		if err != nil {
 			t.Fatalf("the log of %d commands (%d by orders) does not replay: %v", len(log), byOrders, err)
 		}

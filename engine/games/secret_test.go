@@ -20,8 +20,8 @@ func TestSecret(t *testing.T) {
 		{"businessman", "buy", false},
 		{"chess", "bid", false},
 	} {
-		if got := Secret(tc.kind, engine.Action{Type: tc.typ, Amount: 5}); got != tc.want {
-			t.Errorf("Secret(%s, %s) = %v, want %v", tc.kind, tc.typ, got, tc.want)
+		if got := reg.Secret(tc.kind, engine.Action{Type: tc.typ, Amount: 5}); got != tc.want {
+			t.Errorf("reg.Secret(%s, %s) = %v, want %v", tc.kind, tc.typ, got, tc.want)
 		}
 	}
 }

@@ -3,8 +3,9 @@
 // one display list (Scene), so they show the same thing.
 //
 // The kit knows no game. Each game's presentation lays out its own board
-// on a Scene (its cells, tracks, tokens, rates and legend) and registers
-// that layout; PNG and SVG draw a view with the layout that takes it.
+// on a Scene (its cells, tracks, tokens, rates and legend); the layout's
+// PNG and SVG draw a view of its game. The kit keeps no list of them: the
+// game's presenter hands its layout to whoever draws.
 //
 // Output is deterministic: the same view, names and language give the same
 // bytes.
@@ -27,6 +28,10 @@ var seatColors = [...]color.RGBA{
 	{0xD5, 0x5E, 0x00, 0xFF}, // vermillion
 }
 
+// SeatColours is the number of seats the palette tells apart; seat
+// SeatColours and on take its colours again.
+const SeatColours = len(seatColors)
+
 // SeatColor is the colour of seat (0-based) on the board: its token, its
 // holdings, its legend entry. Pages should use the same for the seat.
 func SeatColor(seat int) color.RGBA {
@@ -45,10 +50,9 @@ var ErrNoPicture = errors.New("boardpic: no picture of this game")
 // A Layout lays out the picture of a view of its game: names[i] is seat
 // i's name (a missing or empty one is shown as "Игрок i+1"); lang "en" is
 // English, anything else Russian. For a view of another game it returns
-// ErrNoPicture.
+// ErrNoPicture, as the nil Layout (a game without a board) does for every
+// view.
 type Layout func(view any, names []string, lang string) (*Scene, error)
-
-var layouts []Layout
 
 // LayoutOf is the Layout of one game's views, of type V, on a picture
 // w × h pixels: check refuses a view the board cannot show, draw lays out
@@ -71,12 +75,9 @@ func LayoutOf[V any](w, h int, check func(V) error, draw func(sc *Scene, v V, la
 	}
 }
 
-// Register adds a game's layout. The games register theirs once, at start.
-func Register(l Layout) { layouts = append(layouts, l) }
-
 // PNG draws the board of a game's view as a paletted PNG.
-func PNG(view any, names []string, lang string) ([]byte, error) {
-	sc, err := build(view, names, lang)
+func (l Layout) PNG(view any, names []string, lang string) ([]byte, error) {
+	sc, err := l.build(view, names, lang)
 	if err != nil {
 		return nil, err
 	}
@@ -85,21 +86,19 @@ func PNG(view any, names []string, lang string) ([]byte, error) {
 
 // SVG draws the board of a game's view as a self-contained inline SVG
 // (no external references; text in the reader's system sans-serif font).
-func SVG(view any, names []string, lang string) ([]byte, error) {
-	sc, err := build(view, names, lang)
+func (l Layout) SVG(view any, names []string, lang string) ([]byte, error) {
+	sc, err := l.build(view, names, lang)
 	if err != nil {
 		return nil, err
 	}
 	return writeSVG(sc), nil
 }
 
-// build lays out the picture of a view with the layout of its game.
-func build(view any, names []string, lang string) (*Scene, error) {
-	for _, l := range layouts {
-		sc, err := l(view, names, lang)
-		if !errors.Is(err, ErrNoPicture) {
-			return sc, err
-		}
+// build lays out the picture of a view; ErrNoPicture for a view of
+// another game, or with no layout.
+func (l Layout) build(view any, names []string, lang string) (*Scene, error) {
+	if l == nil {
+		return nil, fmt.Errorf("%w: %T", ErrNoPicture, view)
 	}
-	return nil, fmt.Errorf("%w: %T", ErrNoPicture, view)
+	return l(view, names, lang)
 }

@@ -17,7 +17,7 @@ import (
 	"github.com/pbmgames/pbm/engine/businessman"
 	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/boardpic"
-	_ "github.com/pbmgames/pbm/functions/internal/catalog"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	businessmanview "github.com/pbmgames/pbm/functions/internal/present/businessman"
 	westernview "github.com/pbmgames/pbm/functions/internal/present/western"
 )
@@ -79,11 +79,23 @@ func golden(t *testing.T, name string, got []byte) {
 	}
 }
 
+// layoutOf is the board of the game whose view v is, as its presenter
+// gives it to the pages and mails; nil (no picture) for any other.
+func layoutOf(v any) boardpic.Layout {
+	for _, p := range []present.Game{westernview.Presenter, businessmanview.Presenter} {
+		l := present.Board(p)
+		if _, err := l(v, nil, "ru"); !errors.Is(err, boardpic.ErrNoPicture) {
+			return l
+		}
+	}
+	return nil
+}
+
 func TestPNG(t *testing.T) {
 	v := midGame(t)
 	for _, lang := range []string{"ru", "en"} {
 		t.Run(lang, func(t *testing.T) {
-			b, err := boardpic.PNG(v, names, lang)
+			b, err := layoutOf(v).PNG(v, names, lang)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -98,7 +110,7 @@ func TestPNG(t *testing.T) {
 			if got := img.Bounds().Size(); got.X != westernview.Width || got.Y != westernview.Height {
 				t.Errorf("PNG is %v, want %dx%d", got, westernview.Width, westernview.Height)
 			}
-			again, _ := boardpic.PNG(v, names, lang)
+			again, _ := layoutOf(v).PNG(v, names, lang)
 			if !bytes.Equal(b, again) {
 				t.Error("two drawings of one view differ")
 			}
@@ -111,7 +123,7 @@ func TestSVG(t *testing.T) {
 	v := midGame(t)
 	for _, lang := range []string{"ru", "en"} {
 		t.Run(lang, func(t *testing.T) {
-			b, err := boardpic.SVG(v, names, lang)
+			b, err := layoutOf(v).SVG(v, names, lang)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +155,7 @@ func TestSVG(t *testing.T) {
 			if strings.Contains(s, `<"&">`) {
 				t.Error("a name went into the SVG unescaped")
 			}
-			again, _ := boardpic.SVG(v, names, lang)
+			again, _ := layoutOf(v).SVG(v, names, lang)
 			if !bytes.Equal(b, again) {
 				t.Error("two drawings of one view differ")
 			}
@@ -199,10 +211,10 @@ func TestViews(t *testing.T) {
 	over.Phase = western.PhOver
 	for name, v := range map[string]western.View{"start": start, "crowd": crowd, "over": over} {
 		for _, n := range [][]string{nil, names} {
-			if _, err := boardpic.PNG(v, n, "ru"); err != nil {
+			if _, err := layoutOf(v).PNG(v, n, "ru"); err != nil {
 				t.Errorf("%s: PNG: %v", name, err)
 			}
-			b, err := boardpic.SVG(v, n, "en")
+			b, err := layoutOf(v).SVG(v, n, "en")
 			if err != nil {
 				t.Errorf("%s: SVG: %v", name, err)
 			}
@@ -212,7 +224,7 @@ func TestViews(t *testing.T) {
 	bad := start
 	bad.Players = append([]western.Player(nil), start.Players...)
 	bad.Players[0].Cell = 0
-	if _, err := boardpic.PNG(bad, nil, "ru"); err == nil {
+	if _, err := layoutOf(bad).PNG(bad, nil, "ru"); err == nil {
 		t.Error("a token on cell 0 was drawn")
 	}
 }
@@ -236,7 +248,7 @@ func BenchmarkPNG(b *testing.B) {
 	var n int
 	b.ReportAllocs()
 	for b.Loop() {
-		p, err := boardpic.PNG(v, names, "ru")
+		p, err := layoutOf(v).PNG(v, names, "ru")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -250,7 +262,7 @@ func BenchmarkSVG(b *testing.B) {
 	var n int
 	b.ReportAllocs()
 	for b.Loop() {
-		p, err := boardpic.SVG(v, names, "ru")
+		p, err := layoutOf(v).SVG(v, names, "ru")
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -291,11 +303,11 @@ func TestBusinessPictures(t *testing.T) {
 	}
 	for _, lang := range []string{"ru", "en"} {
 		t.Run(lang, func(t *testing.T) {
-			p, err := boardpic.PNG(v, names, lang)
+			p, err := layoutOf(v).PNG(v, names, lang)
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := boardpic.SVG(v, names, lang)
+			s, err := layoutOf(v).SVG(v, names, lang)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -334,8 +346,8 @@ func TestBusinessPictures(t *testing.T) {
 					t.Errorf("cell %d is not numbered", n)
 				}
 			}
-			p2, _ := boardpic.PNG(v, names, lang)
-			s2, _ := boardpic.SVG(v, names, lang)
+			p2, _ := layoutOf(v).PNG(v, names, lang)
+			s2, _ := layoutOf(v).SVG(v, names, lang)
 			if !bytes.Equal(p, p2) || !bytes.Equal(s, s2) {
 				t.Error("two drawings of one view differ")
 			}
@@ -381,14 +393,14 @@ func TestBusinessViews(t *testing.T) {
 	}
 	for name, v := range map[string]businessman.View{"start": start, "crowd": crowd, "over": over, "roulette": roulette, "full": full} {
 		for _, n := range [][]string{nil, names} {
-			p, err := boardpic.PNG(v, n, "ru")
+			p, err := layoutOf(v).PNG(v, n, "ru")
 			if err != nil {
 				t.Errorf("%s: PNG: %v", name, err)
 			}
 			if len(p) > maxPNG {
 				t.Errorf("%s: PNG %d bytes", name, len(p))
 			}
-			b, err := boardpic.SVG(v, n, "en")
+			b, err := layoutOf(v).SVG(v, n, "en")
 			if err != nil {
 				t.Errorf("%s: SVG: %v", name, err)
 			}
@@ -406,10 +418,12 @@ func TestBusinessViews(t *testing.T) {
 	bad := start
 	bad.Players = append([]businessman.PlayerView(nil), start.Players...)
 	bad.Players[0].Cell = 57
-	if _, err := boardpic.PNG(bad, nil, "ru"); err == nil {
+	if _, err := layoutOf(bad).PNG(bad, nil, "ru"); err == nil {
 		t.Error("a token on cell 57 was drawn")
 	}
-	if _, err := boardpic.SVG(struct{}{}, nil, "ru"); !errors.Is(err, boardpic.ErrNoPicture) {
-		t.Errorf("a view of no game: %v", err)
+	for _, l := range []boardpic.Layout{nil, present.Board(westernview.Presenter), present.Board(businessmanview.Presenter)} {
+		if _, err := l.SVG(struct{}{}, nil, "ru"); !errors.Is(err, boardpic.ErrNoPicture) {
+			t.Errorf("a view of no game: %v", err)
+		}
 	}
 }

@@ -8,14 +8,14 @@ import "math"
 // while its smallest text, shown shownPx CSS pixels wide, is at least
 // minPx pixels high. A layout that marks nothing is shown around its
 // middle. The items outside the window are left out.
-func SVGNear(view any, names []string, lang string, shownPx, minPx float64) ([]byte, error) {
-	b, _, _, err := SVGNearSized(view, names, lang, shownPx, minPx)
+func (l Layout) SVGNear(view any, names []string, lang string, shownPx, minPx float64) ([]byte, error) {
+	b, _, _, err := l.SVGNearSized(view, names, lang, shownPx, minPx)
 	return b, err
 }
 
 // SVGNearSized is SVGNear, and the size of the whole picture.
-func SVGNearSized(view any, names []string, lang string, shownPx, minPx float64) ([]byte, int, int, error) {
-	sc, err := build(view, names, lang)
+func (l Layout) SVGNearSized(view any, names []string, lang string, shownPx, minPx float64) ([]byte, int, int, error) {
+	sc, err := l.build(view, names, lang)
 	if err != nil {
 		return nil, 0, 0, err
 	}

@@ -69,14 +69,14 @@ func newSiteAt(t *testing.T, seed string, base func(origin string) string) *site
 	log := slog.New(slog.DiscardHandler)
 	n := &notify.Notifier{Sender: sesmailer.New(testenv.SESClient(t, ses), "games@pbm.test", "pbm"), Players: st,
 		Permanent: sesmailer.IsPermanent, Log: log}
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit,
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: st, Keys: keys, Log: log, AfterCommit: n.AfterCommit,
 		Rand: testenv.Rand(seed), Talk: st})
 	public := srv.URL
 	if base != nil {
 		public = base(srv.URL)
 	}
-	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: public})
-	h = httpapi.New(httpapi.Deps{Service: svc, Log: log, BaseURL: public})
+	n.Service, n.Composer = svc, compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: public})
+	h = httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: log, BaseURL: public})
 	return &site{url: srv.URL, ses: ses, svc: svc, created: created}
 }
 

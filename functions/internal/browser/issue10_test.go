@@ -12,7 +12,6 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/businessman"
 	"github.com/pbmgames/pbm/engine/western"
-	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -189,7 +188,7 @@ func TestSquaresLegibleOnPhone(t *testing.T) {
 			for _, st := range rec.Seats {
 				names[st.Engine] = st.Name
 			}
-			want := present.For(kind).Squares("ru", eg.View(0), func(i int) string { return names[i] })
+			want := testGames.For(kind).Squares("ru", eg.View(0), func(i int) string { return names[i] })
 			owned := 0
 			for _, sq := range want {
 				if sq.Seat >= 0 {

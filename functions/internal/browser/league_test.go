@@ -48,10 +48,10 @@ func (c *leagueClock) add(d time.Duration) time.Time {
 func TestLeaguePages(t *testing.T) {
 	st, keys := scratchStore(t)
 	log := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, Rand: testenv.Rand(t.Name()), Limits: servicetest.Roomy})
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: st, Keys: keys, Log: log, Rand: testenv.Rand(t.Name()), Limits: servicetest.Roomy})
 	clock := &leagueClock{now: time.Now().UTC().Truncate(time.Hour)}
 	lg := leagues.New(leagues.Config{Store: st, Games: svc, Now: clock.Now, Rand: testenv.Rand(t.Name() + "/leagues"), Log: log})
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Leagues: lg, Log: log}))
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Leagues: lg, Log: log}))
 	t.Cleanup(srv.Close)
 	ctx := t.Context()
 
@@ -138,7 +138,7 @@ func TestLeaguePages(t *testing.T) {
 		if err := lg.Sweep(ctx, clock.Now()); err != nil {
 			t.Fatal(err)
 		}
-		clock.add(l.RoundLength() + time.Hour)
+		clock.add(l.RoundLength(testGames.Engines()) + time.Hour)
 		if err := lg.Sweep(ctx, clock.Now()); err != nil {
 			t.Fatal(err)
 		}

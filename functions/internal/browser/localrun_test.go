@@ -33,8 +33,8 @@ func TestLocalRunPagesAccessible(t *testing.T) {
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: log, Rand: testenv.Rand(t.Name())})
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: log, MailboxURL: "/mailbox",
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: st, Keys: keys, Log: log, Rand: testenv.Rand(t.Name())})
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: log, MailboxURL: "/mailbox",
 		Extra: func(mux *http.ServeMux) {
 			mux.Handle("/mailbox", box.Handler())
 			mux.Handle("/mailbox/", box.Handler())

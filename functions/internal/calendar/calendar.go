@@ -29,9 +29,9 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/notify"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store/boltstore"
@@ -70,6 +70,8 @@ func (s Setup) String() string {
 
 // Config says how to simulate.
 type Config struct {
+	// Games are the games played (the catalog's): required.
+	Games *present.Games
 	Model Model
 	// MaxDays caps the simulated time of a game: a game still running
 	// then is reported unfinished.
@@ -182,6 +184,9 @@ func play(ctx context.Context, cfg Config, setup Setup, seed uint64, inspect fun
 // simulated clock, which starts at a seeded time between 09:00 and 21:00
 // Moscow time on the day the organiser creates the game.
 func newSim(ctx context.Context, cfg Config, setup Setup, seed uint64) (s *sim, closeSim func(), err error) {
+	if cfg.Games == nil {
+		return nil, nil, errors.New("calendar: Config.Games is nil")
+	}
 	if cfg.MaxDays == 0 {
 		cfg.MaxDays = DefaultMaxDays
 	}
@@ -197,7 +202,7 @@ func newSim(ctx context.Context, cfg Config, setup Setup, seed uint64) (s *sim, 
 	if err != nil {
 		return nil, nil, err
 	}
-	env := DeployEnv{Now: s.clock, Mail: s, Keys: keys, Rand: rand.NewChaCha8(gameSeed)}
+	env := DeployEnv{Games: cfg.Games, Now: s.clock, Mail: s, Keys: keys, Rand: rand.NewChaCha8(gameSeed)}
 	deploy := cfg.Deploy
 	if deploy == nil {
 		deploy = func(context.Context, DeployEnv) (*Deployment, error) { return localDeployment(cfg.Dir, env) }
@@ -239,10 +244,10 @@ func localDeployment(dir string, env DeployEnv) (*Deployment, error) {
 	}
 	log := slog.New(slog.DiscardHandler)
 	n := &notify.Notifier{Sender: env.Mail, Players: st, Log: log, Now: env.Now}
-	svc := service.New(service.Config{Store: st, Players: st, Keys: env.Keys, Now: env.Now,
+	svc := service.New(service.Config{Games: env.Games.Engines(), Store: st, Players: st, Keys: env.Keys, Now: env.Now,
 		Rand: env.Rand, Log: log, AfterCommit: n.AfterCommit})
 	n.Service = svc
-	n.Composer = compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.example", NoPicture: true})
+	n.Composer = compose.New(compose.Config{Games: env.Games, Service: svc, BaseURL: "https://pbm.example", NoPicture: true})
 	return &Deployment{
 		Service: svc,
 		Sweep: func(ctx context.Context, now time.Time) error {
@@ -630,7 +635,7 @@ func (s *sim) turns(rec *service.Record, res *Result) (int, error) {
 			seats++
 		}
 	}
-	g, err := games.New(rec.Kind, rec.Rules, rec.Options, seats, [32]byte(rec.Seed))
+	g, err := s.cfg.Games.Engines().New(rec.Kind, rec.Rules, rec.Options, seats, [32]byte(rec.Seed))
 	if err != nil {
 		return 0, err
 	}

@@ -68,7 +68,7 @@ func TestPlay(t *testing.T) {
 		{Kind: "businessman", Seats: 2, Options: json.RawMessage(`{"laps":1}`), DeadlineHours: 24},
 	} {
 		t.Run(setup.Kind, func(t *testing.T) {
-			cfg := Config{Model: DefaultModel(), Dir: t.TempDir()}
+			cfg := Config{Games: testGames, Model: DefaultModel(), Dir: t.TempDir()}
 			var first Result
 			var byPerson, byDeadline, byOrder int
 			res, err := play(ctx, cfg, setup, 7, func(s *sim) error {
@@ -152,7 +152,7 @@ func TestPlay(t *testing.T) {
 // BenchmarkPlay: one 2-lap 4-seat «Вестерн» through the service.
 func BenchmarkPlay(b *testing.B) {
 	setup := Setup{Kind: "western", Seats: 4, Options: json.RawMessage(`{"laps":2}`)}
-	cfg := Config{Model: DefaultModel(), Dir: os.Getenv("CALENDAR_DIR")}
+	cfg := Config{Games: testGames, Model: DefaultModel(), Dir: os.Getenv("CALENDAR_DIR")}
 	for i := range b.N {
 		if _, err := Play(context.Background(), cfg, setup, uint64(i+1)); err != nil {
 			b.Fatal(err)
@@ -167,7 +167,7 @@ func BenchmarkPlay(b *testing.B) {
 // simulator flattered the figures by letting old mails end newer waits).
 func TestStaleVisitEndsNoWait(t *testing.T) {
 	ctx := context.Background()
-	cfg := Config{Model: DefaultModel(), Dir: t.TempDir(), People: NoOrders}
+	cfg := Config{Games: testGames, Model: DefaultModel(), Dir: t.TempDir(), People: NoOrders}
 	s, closeSim, err := newSim(ctx, cfg, Setup{Kind: "western", Seats: 2, Options: json.RawMessage(`{"laps":2}`)}, 3)
 	if err != nil {
 		t.Fatal(err)

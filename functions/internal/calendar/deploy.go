@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/notify"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
@@ -59,9 +60,10 @@ const (
 
 // DeployEnv is what a simulation gives the deployment it plays on.
 type DeployEnv struct {
-	Now  func() time.Time // the simulated clock
-	Mail notify.Sender    // the simulated people's mailboxes
-	Keys *linksign.Keyring
+	Games *present.Games   // the games played (Config.Games)
+	Now   func() time.Time // the simulated clock
+	Mail  notify.Sender    // the simulated people's mailboxes
+	Keys  *linksign.Keyring
 	// Rand draws the game's seed and ids: the same seed, the same game.
 	Rand io.Reader
 }

@@ -28,9 +28,9 @@ const LengthGames = 20
 
 // LengthSetups lists the setups of one length: every game at its default
 // variant, every seat count it takes, every simulated deadline.
-func LengthSetups(laps int) []Setup {
+func LengthSetups(reg *games.Registry, laps int) []Setup {
 	var out []Setup
-	for _, info := range games.List() {
+	for _, info := range reg.List() {
 		for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
 			for _, d := range LengthDeadlines {
 				out = append(out, Setup{Kind: info.Kind, Seats: seats, DeadlineHours: d,
@@ -42,8 +42,8 @@ func LengthSetups(laps int) []Setup {
 }
 
 // LengthPoint is the figure of one row for lengths.json.
-func LengthPoint(r Row, laps int) (lengths.Point, error) {
-	variant, err := lengths.Variant(r.Setup.Kind, r.Setup.Options)
+func LengthPoint(reg *games.Registry, r Row, laps int) (lengths.Point, error) {
+	variant, err := lengths.Variant(reg, r.Setup.Kind, r.Setup.Options)
 	if err != nil {
 		return lengths.Point{}, err
 	}
@@ -82,16 +82,17 @@ func Lengths(ctx context.Context, cfg Config, workers int, old lengths.Data, onl
 		Laps:      map[string][]int{},
 		Deadlines: LengthDeadlines,
 	}
-	for _, info := range games.List() {
+	reg := cfg.Games.Engines()
+	for _, info := range reg.List() {
 		d.Laps[info.Kind] = LengthLaps
 	}
 	simulate := func(laps int) error {
-		rows, err := Run(ctx, cfg, LengthSetups(laps), LengthGames, workers, progress)
+		rows, err := Run(ctx, cfg, LengthSetups(reg, laps), LengthGames, workers, progress)
 		if err != nil {
 			return err
 		}
 		for _, r := range rows {
-			p, err := LengthPoint(r, laps)
+			p, err := LengthPoint(reg, r, laps)
 			if err != nil {
 				return err
 			}

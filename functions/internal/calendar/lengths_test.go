@@ -29,7 +29,7 @@ func TestLengthsData(t *testing.T) {
 		have[fmt.Sprint(p.Kind, p.Variant, p.Seats, p.Laps, p.DeadlineHours)] = p
 	}
 	for _, laps := range LengthLaps {
-		for _, s := range LengthSetups(laps) {
+		for _, s := range LengthSetups(testGames.Engines(), laps) {
 			p, ok := have[fmt.Sprint(s.Kind, "", s.Seats, laps, s.DeadlineHours)]
 			if !ok {
 				t.Errorf("lengths.json has no figure for %v: run %s", s, d.Command)
@@ -50,7 +50,7 @@ func TestLengthsData(t *testing.T) {
 func TestLengthsFresh(t *testing.T) {
 	const sample = 5
 	ctx := context.Background()
-	cfg := DefaultConfig() // people who change nothing, as lengths.json was made
+	cfg := DefaultConfig(testGames) // people who change nothing, as lengths.json was made
 	cfg.Dir = t.TempDir()
 	for _, c := range []struct {
 		kind            string
@@ -67,7 +67,7 @@ func TestLengthsFresh(t *testing.T) {
 			t.Fatal(err)
 		}
 		fresh := rows[0].Summary()
-		est, err := lengths.For(c.kind, nil, c.seats, c.dl)
+		est, err := lengths.For(testGames.Engines(), c.kind, nil, c.seats, c.dl)
 		if err != nil {
 			t.Fatal(err)
 		}

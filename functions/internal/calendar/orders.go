@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 )
 
@@ -138,7 +139,7 @@ func PopulationNames() string {
 
 // DefaultConfig is the simulation the table and the lengths data are made
 // with: the default model, the default cap, people who never touch a
-// setting.
-func DefaultConfig() Config {
-	return Config{Model: DefaultModel(), MaxDays: DefaultMaxDays, People: Untouching}
+// setting, playing the games gs.
+func DefaultConfig(gs *present.Games) Config {
+	return Config{Games: gs, Model: DefaultModel(), MaxDays: DefaultMaxDays, People: Untouching}
 }

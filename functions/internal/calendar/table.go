@@ -155,10 +155,10 @@ func WriteTable(w io.Writer, rows []Row) error {
 // DefaultMatrix is the table the command prints: every game at 4 seats
 // at its default options (the length by mail, games.Info.Defaults), at the
 // full board-game length (20 laps), and at 2 laps.
-func DefaultMatrix() []Setup {
+func DefaultMatrix(reg *games.Registry) []Setup {
 	var out []Setup
 	for _, opts := range []json.RawMessage{nil, json.RawMessage(`{"laps":20}`), json.RawMessage(`{"laps":2}`)} {
-		for _, info := range games.List() {
+		for _, info := range reg.List() {
 			out = append(out, Setup{Kind: info.Kind, Seats: 4, Options: opts})
 		}
 	}

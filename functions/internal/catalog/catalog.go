@@ -1,14 +1,12 @@
-// Package catalog registers every game, once: its engine (engine/games)
-// and its presentation (present), in one call a game. It is the one place
-// outside a game's two folders that names the game; a new game is its
-// two folders and a line here. Packages that look games up import it for
-// its side effect.
+// Package catalog lists the games the service serves, once: each one's
+// engine (engine.Def) and its presentation (present.Game). It is the one
+// place outside a game's two folders that names the game; a new game is
+// its two folders and a line here. The programs' wiring calls Games and
+// hands the value to what needs it: no package keeps a list of games of
+// its own.
 package catalog
 
 import (
-	"fmt"
-
-	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/businessman"
 	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/engine/western"
@@ -17,19 +15,11 @@ import (
 	westernview "github.com/pbmgames/pbm/functions/internal/present/western"
 )
 
-// The games, the service's first game first: the create form offers it
-// first (present.Kinds).
-func init() {
-	register(western.Def(), westernview.Presenter)
-	register(businessman.Def(), businessmanview.Presenter)
-}
-
-// register adds one game's engine and presentation; both must name the
-// same kind.
-func register(d engine.Def, p present.Game) {
-	if d.Info.Kind != p.Kind() {
-		panic(fmt.Sprintf("catalog: engine %q registered with the presentation of %q", d.Info.Kind, p.Kind()))
-	}
-	games.Register(d)
-	present.Register(p)
+// Games are the service's games, its first game first: the create form
+// offers it first. Each call makes a new value; a program makes one.
+func Games() *present.Games {
+	return present.NewGames(
+		games.New(western.Def(), businessman.Def()),
+		westernview.Presenter, businessmanview.Presenter,
+	)
 }

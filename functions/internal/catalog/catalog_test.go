@@ -11,8 +11,6 @@ import (
 	"testing"
 
 	"github.com/pbmgames/pbm/engine/games"
-	_ "github.com/pbmgames/pbm/functions/internal/catalog"
-	"github.com/pbmgames/pbm/functions/internal/present"
 )
 
 // module is the module's import path; a package's folder is its import
@@ -34,7 +32,7 @@ var known = []string{}
 // the home page rendered ahead of time, which lists the games (go
 // generate).
 var generated = []string{"functions/internal/lengths/lengths.json", "functions/internal/lengths/lengths_gen.go", "functions/internal/httpapi/openapi.json",
-	"functions/internal/httpapi/prerendered/home.ru.html", "functions/internal/httpapi/prerendered/home.en.html"}
+	"functions/internal/httpapi/prerendered/home.ru.html", "functions/internal/httpapi/prerendered/home.en.html", "functions/internal/httpapi/prerendered/kinds.txt"}
 
 // sources are the kinds of file that make the program: Go and the
 // fragments embedded in it.
@@ -46,7 +44,7 @@ type folders struct{ engine, present string }
 
 func gameFolders(t *testing.T, info games.Info) folders {
 	t.Helper()
-	g, err := games.New(info.Kind, games.CurrentRules(info.Kind), nil, info.MinSeats, [32]byte{})
+	g, err := testGames.Engines().New(info.Kind, testGames.Engines().CurrentRules(info.Kind), nil, info.MinSeats, [32]byte{})
 	if err != nil {
 		t.Fatalf("%s: %v", info.Kind, err)
 	}
@@ -54,7 +52,7 @@ func gameFolders(t *testing.T, info games.Info) folders {
 		// The game's own view type (its Game is the engine's generic
 		// adapter, whose package is engine's).
 		engine:  strings.TrimPrefix(reflect.TypeOf(g.View(0)).PkgPath(), module),
-		present: strings.TrimPrefix(reflect.TypeOf(present.For(info.Kind)).PkgPath(), module),
+		present: strings.TrimPrefix(reflect.TypeOf(testGames.For(info.Kind)).PkgPath(), module),
 	}
 }
 
@@ -91,7 +89,7 @@ func root(t *testing.T) string {
 // and fails if any other source file names a game: a new game is its two
 // folders and one registration, and nothing shared knows it.
 func TestGamesLiveInTheirFolders(t *testing.T) {
-	list := games.List()
+	list := testGames.Engines().List()
 	if len(list) == 0 {
 		t.Fatal("no game registered")
 	}

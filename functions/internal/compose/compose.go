@@ -21,13 +21,14 @@ import (
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/templates"
-
 	// The games the mails show: their presenters register here.
-	_ "github.com/pbmgames/pbm/functions/internal/catalog"
 )
 
 // Config wires a Composer.
 type Config struct {
+	// Games are the games the mails word (the wiring's catalog):
+	// required.
+	Games   *present.Games
 	Service *service.Service
 	// BaseURL is the public origin the links point to.
 	BaseURL string
@@ -37,6 +38,7 @@ type Config struct {
 
 // Composer implements notify.Composer.
 type Composer struct {
+	games     *present.Games
 	svc       *service.Service
 	base      string
 	noPicture bool
@@ -46,7 +48,10 @@ var _ notify.Composer = (*Composer)(nil)
 
 // New makes a Composer.
 func New(c Config) *Composer {
-	return &Composer{svc: c.Service, base: strings.TrimRight(c.BaseURL, "/"), noPicture: c.NoPicture}
+	if c.Games == nil {
+		panic("compose: Config.Games is nil")
+	}
+	return &Composer{games: c.Games, svc: c.Service, base: strings.TrimRight(c.BaseURL, "/"), noPicture: c.NoPicture}
 }
 
 // Data is what the mail templates read.
@@ -116,7 +121,7 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 	}
 	l := to.Lang
 	p := c.player(ctx, to.Email)
-	d := Data{Lang: l, Game: present.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: zoneOf(p)}
+	d := Data{Lang: l, Game: c.games.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: zoneOf(p)}
 	if d.PrefsURL, d.UnsubURL, err = c.personal(ctx, p, l); err != nil {
 		return notify.Message{}, err
 	}
@@ -133,7 +138,7 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		d.Subject = templates.Pick(l, "Подтвердите адрес для игры «"+d.Game+"»", "Confirm your address for a game of "+d.Game)
 		d.Text = fmt.Sprintf(templates.T(l, "mail_confirm"), d.Game, len(rec.Seats))
 		d.Prompt = templates.T(l, "mail_confirm_not_me")
-		d.Others = fmt.Sprintf(templates.T(other, "mail_confirm"), present.GameName(other, rec.Kind), len(rec.Seats)) + " " +
+		d.Others = fmt.Sprintf(templates.T(other, "mail_confirm"), c.games.GameName(other, rec.Kind), len(rec.Seats)) + " " +
 			templates.T(other, "mail_confirm_not_me")
 		d.LinkText = templates.T(l, "confirm_btn")
 		d.Link, err = c.link("/g/"+rec.ID+"/confirm", linksign.PurposeConfirm, rec.ID, linksign.NoSeat, 0, service.ConfirmTokenTTL, l)
@@ -147,9 +152,9 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 		}
 		d.LinkText = templates.T(l, "accept_invite")
 		d.Link, err = c.link("/g/"+rec.ID+"/invite", linksign.PurposeInvite, rec.ID, m.Seat, 0, service.InviteTokenTTL, l)
-		if specs, serr := service.OrderSpecsOf(rec); serr == nil {
+		if specs, serr := service.OrderSpecsOf(c.games.Engines(), rec); serr == nil {
 			o := rec.SeatOrders(m.Seat)
-			if d.Orders = views.OrdersSummary(l, rec.Kind, specs, o); len(o) > 0 {
+			if d.Orders = views.OrdersSummary(l, c.games.For(rec.Kind), specs, o); len(o) > 0 {
 				d.Orders += " " + templates.T(l, "orders_after_accept")
 			}
 		}
@@ -236,7 +241,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		}
 		return "—"
 	}
-	pr := present.For(rec.Kind)
+	pr := c.games.For(rec.Kind)
 	view := g.View(seat)
 	scores := g.Score()
 	for i, p := range pr.Seats(l, view) {
@@ -304,7 +309,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		return err
 	}
 	if !c.noPicture {
-		png, err := boardpic.PNG(view, names, l)
+		png, err := present.Board(pr).PNG(view, names, l)
 		if errors.Is(err, boardpic.ErrNoPicture) {
 			return nil
 		}
@@ -341,7 +346,7 @@ func (c *Composer) deal(rec *service.Record, m service.Mail, d *Data) error {
 	l := d.Lang
 	names := views.SeatNames(rec, g.Seats())
 	name := views.NameFunc(names)
-	pr := present.For(rec.Kind)
+	pr := c.games.For(rec.Kind)
 	d.Text = present.DealText(l, pr, *deal, seat, name)
 	if deal.From == engine.Bank {
 		d.Subject = rec.Title(l, d.Game) + ": " + templates.Pick(l, "отложенная покупка", "a purchase kept for later")
@@ -364,11 +369,11 @@ func (c *Composer) deal(rec *service.Record, m service.Mail, d *Data) error {
 // ordersLine says in d what the standing orders of invitation inv play
 // for it, with the link that changes or turns them off.
 func (c *Composer) ordersLine(rec *service.Record, inv int, d *Data) error {
-	specs, err := service.OrderSpecsOf(rec)
+	specs, err := service.OrderSpecsOf(c.games.Engines(), rec)
 	if err != nil {
 		return err
 	}
-	d.Orders = views.OrdersSummary(d.Lang, rec.Kind, specs, rec.SeatOrders(inv))
+	d.Orders = views.OrdersSummary(d.Lang, c.games.For(rec.Kind), specs, rec.SeatOrders(inv))
 	d.OrdersURL, err = c.link("/g/"+rec.ID+"/orders", linksign.PurposeSeat, rec.ID, inv, 0, service.SeatTokenTTL, d.Lang)
 	return err
 }

@@ -53,7 +53,7 @@ func newGameBy(t testing.TB, organiser service.Person, kind, options string, sea
 	t.Helper()
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now },
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Now: func() time.Time { return now },
 		Rand: rand.NewChaCha8([32]byte{'m', 'a', 'i', 'l'}), Log: slog.New(slog.DiscardHandler)})
 	people := []service.Person{{Name: "Анна", Email: "anna@pbm.test", Lang: "ru"}, {Name: "Bob O'Neil", Email: "bob@pbm.test", Lang: "en"},
 		{Name: "Вера", Email: "vera@pbm.test"}, {Name: "Dan", Email: "dan@pbm.test", Lang: "en"}, {Name: "Егор", Email: "egor@pbm.test"}, {Name: "Fay", Email: "fay@pbm.test", Lang: "en"}}
@@ -88,7 +88,7 @@ func newGameBy(t testing.TB, organiser service.Person, kind, options string, sea
 			t.Fatal(err)
 		}
 	}
-	return fixture{svc: svc, c: compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.example"}), id: created.ID}
+	return fixture{svc: svc, c: compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "https://pbm.example"}), id: created.ID}
 }
 
 // mailFor composes the newest outbox entry of a kind for seat (−1 for any).
@@ -399,7 +399,7 @@ func TestOrganiserGetsTheEnd(t *testing.T) {
 // seat speaks to them («your seat», not their name).
 func TestInvitationNamesTheGame(t *testing.T) {
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC) },
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Now: func() time.Time { return time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC) },
 		Rand: rand.NewChaCha8([32]byte{'n', 'a', 'm', 'e'}), Log: slog.New(slog.DiscardHandler)})
 	created, err := svc.Create(context.Background(), service.CreateRequest{Kind: "western", Name: "Пятничная",
 		Organiser: service.Person{Name: "Org", Email: "org@pbm.test", Lang: "en"},
@@ -408,7 +408,7 @@ func TestInvitationNamesTheGame(t *testing.T) {
 		t.Fatal(err)
 	}
 	servicetest.Confirm(t, svc, created.ID)
-	f := fixture{svc: svc, c: compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.example", NoPicture: true}), id: created.ID}
+	f := fixture{svc: svc, c: compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "https://pbm.example", NoPicture: true}), id: created.ID}
 	for seat, want := range []string{"Пятничная", "Пятничная"} {
 		if s := f.mailFor(t, service.MailInvite, seat).Subject; !strings.Contains(s, want) {
 			t.Errorf("invitation %d: subject %q does not name the game", seat, s)

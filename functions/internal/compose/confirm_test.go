@@ -26,7 +26,7 @@ func TestConfirmMail(t *testing.T) {
 		t.Run(lang, func(t *testing.T) {
 			st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 			now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-			svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
+			svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
 			spam := []string{"Cheap pills at example.net", "Купите слонов", "Win a prize"}
 			created, err := svc.Create(context.Background(), service.CreateRequest{Kind: "western",
 				Organiser: service.Person{Name: spam[0], Email: "victim@pbm.test", Lang: lang},
@@ -41,7 +41,7 @@ func TestConfirmMail(t *testing.T) {
 			if len(rec.Outbox) != 1 || rec.Outbox[0].Kind != service.MailConfirm {
 				t.Fatalf("outbox %+v, want one confirmation", rec.Outbox)
 			}
-			msg, err := compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.example"}).Compose(context.Background(), rec, ver, rec.Outbox[0])
+			msg, err := compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "https://pbm.example"}).Compose(context.Background(), rec, ver, rec.Outbox[0])
 			if err != nil {
 				t.Fatal(err)
 			}

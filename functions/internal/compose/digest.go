@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/notify"
-	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/templates"
@@ -64,7 +63,7 @@ func (c *Composer) Digest(ctx context.Context, email, lang string, items []store
 			for _, s := range rec.Seats {
 				names = append(names, s.Name)
 			}
-			g = &DigestGame{Name: present.GameName(l, rec.Kind), Players: strings.Join(names, ", ")}
+			g = &DigestGame{Name: c.games.GameName(l, rec.Kind), Players: strings.Join(names, ", ")}
 			byID[it.Game] = g
 			games = append(games, g)
 		}

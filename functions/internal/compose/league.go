@@ -10,7 +10,6 @@ import (
 
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/notify"
-	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -164,12 +163,12 @@ func (c *Composer) leagueConfirm(l *leagues.League, m leagues.Letter) (notify.Me
 	}
 	lang := to.Lang
 	other := templates.Pick(lang, "en", "ru")
-	d := Data{Lang: lang, Game: present.GameName(lang, l.Kind), Greeting: greeting(lang, ""),
+	d := Data{Lang: lang, Game: c.games.GameName(lang, l.Kind), Greeting: greeting(lang, ""),
 		Subject:  templates.T(lang, "league_mail_confirm_subject"),
 		Prompt:   templates.T(lang, "league_mail_confirm_not_me"),
 		LinkText: templates.T(lang, "league_confirm_btn")}
 	d.Text = templates.Tf(lang, key, d.Game)
-	d.Others = templates.Tf(other, key, present.GameName(other, l.Kind)) + " " + templates.T(other, "league_mail_confirm_not_me")
+	d.Others = templates.Tf(other, key, c.games.GameName(other, l.Kind)) + " " + templates.T(other, "league_mail_confirm_not_me")
 	var err error
 	if d.Link, err = c.link("/l/"+l.ID+"/confirm", linksign.PurposeLeagueConfirm, l.ID, seat, 0, service.ConfirmTokenTTL, lang); err != nil {
 		return notify.Message{}, err

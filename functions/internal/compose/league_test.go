@@ -23,9 +23,9 @@ import (
 func TestLeagueMails(t *testing.T) {
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2027, 3, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
 		Rand: testenv.Rand(t.Name())})
-	c := compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.test", NoPicture: true})
+	c := compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "https://pbm.test", NoPicture: true})
 
 	lg := &leagues.League{ID: "lg1", Name: "Клуб", Kind: "western", TableSize: 2, Rounds: 1, ProposedAfter: 1,
 		Members: []leagues.Member{{Name: "Анна", Email: "anna@pbm.test", Lang: "ru", TimeZone: "Asia/Yekaterinburg"},
@@ -79,8 +79,8 @@ func TestLeagueMails(t *testing.T) {
 // member's index or none) and an unsubscribe link.
 func TestLeagueConfirmMails(t *testing.T) {
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
-	c := compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.test", NoPicture: true})
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
+	c := compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "https://pbm.test", NoPicture: true})
 	lg := &leagues.League{ID: "lg1", Name: "Buy cheap watches", Kind: "businessman",
 		Organiser: service.Person{Name: "Watch Seller", Email: "seller@example.org", Lang: "en"},
 		Members:   []leagues.Member{{Name: "Watches For You", Email: "victim@example.org", Lang: "ru", Pending: true}}}

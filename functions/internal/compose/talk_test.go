@@ -20,7 +20,7 @@ func talkGame(t *testing.T) (*service.Service, *compose.Composer, string, int) {
 	t.Helper()
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Talk: st, Keys: keys, Now: func() time.Time { now = now.Add(time.Second); return now },
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Talk: st, Keys: keys, Now: func() time.Time { now = now.Add(time.Second); return now },
 		Rand: testenv.Rand(t.Name()), Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy})
 	c := servicetest.Create(t, svc, service.CreateRequest{Kind: "businessman", Organiser: service.Person{Email: "org@pbm.test"},
 		Seats: []service.Person{{Name: "Анна", Email: "a@pbm.test", Lang: "en"}, {Name: "Bob", Email: "b@pbm.test", Lang: "en"}, {Name: "Вера", Email: "v@pbm.test", Lang: "en"}}})
@@ -39,7 +39,7 @@ func talkGame(t *testing.T) (*service.Service, *compose.Composer, string, int) {
 	}
 	for i, s := range rec.Seats {
 		if s.Engine == g.Turn() {
-			return svc, compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.example", NoPicture: true}), c.ID, i
+			return svc, compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "https://pbm.example", NoPicture: true}), c.ID, i
 		}
 	}
 	t.Fatal("nobody's turn")

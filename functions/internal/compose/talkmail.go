@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/notify"
-	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/templates"
 )
@@ -27,7 +26,7 @@ func (c *Composer) TalkMail(ctx context.Context, rec *service.Record, seat int) 
 	}
 	l := to.Lang
 	p := c.player(ctx, to.Email)
-	d := Data{Lang: l, Game: present.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: zoneOf(p)}
+	d := Data{Lang: l, Game: c.games.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: zoneOf(p)}
 	if d.Talk, err = c.foldTalk(ctx, rec, seat, l, func() *time.Location { return d.zone }); err != nil || d.Talk == nil {
 		return notify.Message{}, false, err
 	}

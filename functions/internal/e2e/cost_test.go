@@ -470,7 +470,7 @@ func newMeteredEnv(t *testing.T, clk *clock) (*env, *meter) {
 	mail.enabled.Store(true)
 	n := &notify.Notifier{Sender: mail, Players: ds, Log: discardLog(), Now: clk.now}
 	stream := dynamostore.New(m.look, table)
-	svc := service.New(service.Config{Store: st, Players: ds, Sent: ds, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds, Limits: servicetest.Roomy,
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: ds, Sent: ds, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds, Limits: servicetest.Roomy,
 		Now: clk.now,
 		Committed: func(ctx context.Context, rec *service.Record, ver int64) {
 			image, err := stream.GetGame(ctx, rec.ID)
@@ -484,8 +484,8 @@ func newMeteredEnv(t *testing.T, clk *clock) (*env, *meter) {
 				t.Errorf("notify %s: %v", rec.ID, err)
 			}
 		}})
-	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
-	srv := httptest.NewServer(asAPI(httpapi.New(httpapi.Deps{Service: svc, Log: discardLog()})))
+	n.Service, n.Composer = svc, compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
+	srv := httptest.NewServer(asAPI(httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: discardLog()})))
 	t.Cleanup(srv.Close)
 	return &env{t: t, url: srv.URL, svc: svc, store: st, client: client, table: table, mail: mail}, m
 }

@@ -138,14 +138,14 @@ func newEnv(t testing.TB) *env {
 	n := &notify.Notifier{Sender: mail, Log: discardLog()}
 	// Seeded: the same games every run of the test; roomy limits: the
 	// races and benchmarks make many games.
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds, Limits: servicetest.Roomy,
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds, Limits: servicetest.Roomy,
 		AfterCommit: func(ctx context.Context, id string) {
 			if mail.enabled.Load() {
 				n.AfterCommit(asNotify(ctx), id)
 			}
 		}})
-	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
-	srv := httptest.NewServer(asAPI(httpapi.New(httpapi.Deps{Service: svc, Log: discardLog()})))
+	n.Service, n.Composer = svc, compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
+	srv := httptest.NewServer(asAPI(httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: discardLog()})))
 	t.Cleanup(srv.Close)
 	ops.reset()
 	return &env{t: t, url: srv.URL, svc: svc, store: st, ops: ops, client: client, table: table, mail: mail}

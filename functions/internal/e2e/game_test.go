@@ -11,7 +11,6 @@ import (
 	"testing"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
 )
@@ -123,7 +122,7 @@ func endToEnd(t *testing.T, kind, options string) {
 	for i, en := range full {
 		cmds[i] = engine.Command{Seat: en.Seat, Action: en.Action}
 	}
-	g, err := games.Replay(rec.Kind, rec.Rules, rec.Options, 3, [32]byte(rec.Seed), cmds)
+	g, err := testGames.Engines().Replay(rec.Kind, rec.Rules, rec.Options, 3, [32]byte(rec.Seed), cmds)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,7 +19,6 @@ import (
 	"unicode"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/notify"
@@ -83,10 +82,10 @@ func newMailEnv(t *testing.T) *mailEnv {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.ServeHTTP(w, r) }))
 	t.Cleanup(srv.Close)
 	n := &notify.Notifier{Sender: sesmailer.New(testenv.SESClient(t, ses), "games@pbm.test", "pbm"), Players: st, Permanent: sesmailer.IsPermanent, Log: discardLog()}
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: discardLog(), AfterCommit: n.AfterCommit,
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: st, Keys: keys, Log: discardLog(), AfterCommit: n.AfterCommit,
 		Rand: testenv.Rand(t.Name())})
-	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: srv.URL})
-	h = httpapi.New(httpapi.Deps{Service: svc, Log: discardLog(), BaseURL: srv.URL})
+	n.Service, n.Composer = svc, compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: srv.URL})
+	h = httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: discardLog(), BaseURL: srv.URL})
 	jar, _ := cookiejar.New(nil)
 	e := &env{t: t, url: srv.URL, svc: svc, table: table}
 	return &mailEnv{env: e, ses: ses, store: st, client: &http.Client{Jar: jar}}
@@ -376,7 +375,7 @@ func mailPlaysWholeGame(t *testing.T, kind string, options map[string]any) {
 			t.Fatal(err)
 		}
 		var want []string
-		g, _ := games.Replay(rec.Kind, rec.Rules, rec.Options, 3, [32]byte(rec.Seed), cmds)
+		g, _ := testGames.Engines().Replay(rec.Kind, rec.Rules, rec.Options, 3, [32]byte(rec.Seed), cmds)
 		for _, e := range full[logSeen:] {
 			before := g.Owing()
 			if g, _, err = g.Apply(e.Seat, e.Action); err != nil {

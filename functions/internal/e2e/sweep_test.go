@@ -54,9 +54,9 @@ func TestSweepFansOut(t *testing.T) {
 	clk.unix.Store(time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC).Unix())
 	sender := &countingSender{sent: map[string]int{}}
 	n := &notify.Notifier{Sender: sender, Log: discardLog(), Now: clk.now}
-	svc := service.New(service.Config{Store: ds, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds,
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: ds, Keys: keys, Log: discardLog(), Rand: testenv.Rand(t.Name()), Guard: ds,
 		Limits: servicetest.Roomy, Now: clk.now, Committed: n.Committed})
-	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
+	n.Service, n.Composer = svc, compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
 
 	ids := make([]string, 3*games)
 	for i := range ids {

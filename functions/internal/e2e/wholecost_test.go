@@ -190,10 +190,10 @@ func playDeployed(t *testing.T, cfg calendar.Config, setup calendar.Setup, seed 
 		app := wiring.New(wiring.Parts{Log: log, Store: ds, Keys: env.Keys, Limits: servicetest.Roomy, Now: env.Now, Rand: env.Rand,
 			Mail: wiring.NewMail(env.Mail, nil, false)})
 		// The mails' board pictures cost no request: not drawn here.
-		app.Notifier.Composer = compose.New(compose.Config{Service: app.Service, BaseURL: "https://pbm.test", NoPicture: true})
+		app.Notifier.Composer = compose.New(compose.Config{Games: testGames, Service: app.Service, BaseURL: "https://pbm.test", NoPicture: true})
 		run.app = app
 		lookStore := dynamostore.New(m.look, table)
-		look := service.New(service.Config{Store: lookStore, Players: lookStore, Sent: lookStore, Guard: lookStore, Keys: env.Keys,
+		look := service.New(service.Config{Games: testGames.Engines(), Store: lookStore, Players: lookStore, Sent: lookStore, Guard: lookStore, Keys: env.Keys,
 			Now: env.Now, Log: discardLog(), Limits: servicetest.Roomy, Rand: testenv.Rand("look")}) // it makes no game: its Rand is never drawn
 		return &calendar.Deployment{Service: app.Service, Look: look, Sweep: app.Sweep, Do: run.do,
 			Wake: func(ctx context.Context, id string) ([]int64, error) {
@@ -368,7 +368,7 @@ func TestCostWholeGames(t *testing.T) {
 			name = fmt.Sprintf("%s, %d laps", g.kind, g.laps)
 		}
 		name += fmt.Sprintf(", %d seats", g.seats)
-		cfg := calendar.DefaultConfig()
+		cfg := calendar.DefaultConfig(testGames)
 		if !g.orders {
 			cfg.People = calendar.NoOrders
 			name += ", orders off"

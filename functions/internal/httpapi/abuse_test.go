@@ -31,8 +31,8 @@ func newAbuseFixture(t *testing.T) *abuseFixture {
 		t.Fatal(err)
 	}
 	quiet := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: quiet, Rand: testenv.Rand(t.Name())})
-	return &abuseFixture{t: t, svc: svc, h: httpapi.New(httpapi.Deps{Service: svc, Log: quiet})}
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: st, Keys: keys, Log: quiet, Rand: testenv.Rand(t.Name())})
+	return &abuseFixture{t: t, svc: svc, h: httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: quiet})}
 }
 
 // create posts a game of organiser with three players from client.

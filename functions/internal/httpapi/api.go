@@ -109,9 +109,9 @@ func (a *api) accept(w http.ResponseWriter, r *http.Request) {
 	}
 	out := AcceptAnswer{SeatToken: tok, Seat: seat}
 	if rec, _, err := a.svc.Load(r.Context(), r.PathValue("id")); err == nil {
-		if specs, err := service.OrderSpecsOf(rec); err == nil {
+		if specs, err := service.OrderSpecsOf(a.games.Engines(), rec); err == nil {
 			o := rec.SeatOrders(seat)
-			out.Orders = AcceptedOrders{Set: o, Summary: views.OrdersSummary(lang(r), rec.Kind, specs, o),
+			out.Orders = AcceptedOrders{Set: o, Summary: views.OrdersSummary(lang(r), a.games.For(rec.Kind), specs, o),
 				URL: pageLink("/g/"+rec.ID+"/orders", tok, lang(r)), API: "/api/games/" + rec.ID + "/orders"}
 		}
 	}
@@ -261,7 +261,7 @@ func (a *api) gameLog(w http.ResponseWriter, r *http.Request) {
 		a.fail(w, r, err)
 		return
 	}
-	out := views.LogEntries(rec, entries, rd.view())
+	out := views.LogEntries(a.games, rec, entries, rd.view())
 	writeJSON(w, http.StatusOK, map[string]any{"id": rec.ID, "kind": rec.Kind, "log": out})
 }
 

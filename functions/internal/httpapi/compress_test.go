@@ -17,7 +17,6 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/infra/httpgzip"
 	"github.com/pbmgames/pbm/infra/lambdahttp"
@@ -60,7 +59,7 @@ func TestPagesCompressed(t *testing.T) {
 	}
 	f := newPageFixture(t)
 	clock := func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) }
-	h := httpapi.New(httpapi.Deps{Service: f.svc, Log: slog.New(slog.DiscardHandler), Now: clock})
+	h := httpapi.New(httpapi.Deps{Games: testGames, Service: f.svc, Log: slog.New(slog.DiscardHandler), Now: clock})
 	var raw, packed int
 	var largest []byte
 	// most is the largest share of a page its gzip may weigh: prose
@@ -92,7 +91,7 @@ func TestPagesCompressed(t *testing.T) {
 		}
 		t.Logf("%-40s %6d bytes, gzipped %5d (%4.1f%%)", name, len(page), len(gz), 100*float64(len(gz))/float64(len(page)))
 	}
-	for _, info := range games.List() {
+	for _, info := range testGames.Engines().List() {
 		kind := info.Kind
 		check(kind+": rules", "/rules/"+kind, url.Values{"lang": {"ru"}}, 0.5)
 		c := f.createKind(kind, map[string]any{"laps": 12}, 6, 6)
@@ -139,7 +138,7 @@ func TestPagesCompressed(t *testing.T) {
 // the one spliced from the pieces (its key stored as it is).
 func TestHomePageGzippedAheadOfTime(t *testing.T) {
 	f := newPageFixture(t)
-	h := httpapi.New(httpapi.Deps{Service: f.svc, Log: slog.New(slog.DiscardHandler)})
+	h := httpapi.New(httpapi.Deps{Games: testGames, Service: f.svc, Log: slog.New(slog.DiscardHandler)})
 	key := regexp.MustCompile(`name="key" value="([A-Za-z0-9_-]{27})"`)
 	keyOf := func(page []byte) string {
 		m := key.FindSubmatch(page)

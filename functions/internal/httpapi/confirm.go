@@ -29,7 +29,7 @@ func (a *api) confirmPage(w http.ResponseWriter, r *http.Request) {
 	}
 	l := lang(r)
 	d := confirmData{page: newPage(r, "confirm_title"), ID: rec.ID, Token: token, Email: rec.Organiser.Email,
-		GameName: gameName(l, rec.Kind), Seats: len(rec.Seats), Done: rec.Status != service.StatusUnconfirmed,
+		GameName: a.gameName(l, rec.Kind), Seats: len(rec.Seats), Done: rec.Status != service.StatusUnconfirmed,
 		Cancelled: rec.Status == service.StatusCancelled}
 	if d.Done {
 		org, err := a.svc.Token(linksign.PurposeOrganiser, rec.ID, linksign.NoSeat, 0, service.OrganiserTokenTTL)

@@ -181,10 +181,10 @@ func (a *api) renderAway(w http.ResponseWriter, r *http.Request, token string, s
 	}
 	l := lang(r)
 	link := func(path string, query ...string) string { return pageLink(path, token, l, query...) }
-	d := awayData{page: newPage(r, "away_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Error: errMsg,
+	d := awayData{page: newPage(r, "away_title"), ID: rec.ID, Token: token, GameName: a.gameName(l, rec.Kind), Error: errMsg,
 		GameURL: link("/g/" + rec.ID)}
 	d.Named = rec.Name
-	d.Table = views.Table(views.SeatRequest{Lang: l, Rec: rec, Version: ver, Reader: rd.view(), Now: a.now(), Link: link})
+	d.Table = views.Table(views.SeatRequest{Games: a.games, Lang: l, Rec: rec, Version: ver, Reader: rd.view(), Now: a.now(), Link: link})
 	d.Title = rec.Title(l, d.GameName) + " — " + d.Title
 	if r.Method != http.MethodGet {
 		d.langLinks("/g/"+rec.ID+"/away", token)
@@ -232,7 +232,7 @@ func (a *api) backPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l := lang(r)
-	d := backData{page: newPage(r, "back_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind),
+	d := backData{page: newPage(r, "back_title"), ID: rec.ID, Token: token, GameName: a.gameName(l, rec.Kind),
 		GameURL: pageLink("/g/"+rec.ID, token, l)}
 	d.Named = rec.Name
 	if seat := rec.Seats[rd.claims.Seat].Engine; rec.Status == service.StatusPlaying && seat >= 0 && seat < len(rec.Bots) {

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -26,7 +25,7 @@ func (f *pageFixture) controlMails(id string) []string {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	mails := compose.New(compose.Config{Service: f.svc, BaseURL: f.srv.URL, NoPicture: true})
+	mails := compose.New(compose.Config{Games: testGames, Service: f.svc, BaseURL: f.srv.URL, NoPicture: true})
 	var out, sent []string
 	for _, m := range rec.Outbox {
 		sent = append(sent, m.ID)
@@ -65,7 +64,7 @@ func (f *pageFixture) replaysExactly(id string) {
 	for _, e := range log {
 		cmds = append(cmds, engine.Command{Seat: e.Seat, Action: e.Action})
 	}
-	r, err := games.Replay(rec.Kind, rec.Rules, rec.Options, g.Seats(), [32]byte(rec.Seed), cmds)
+	r, err := testGames.Engines().Replay(rec.Kind, rec.Rules, rec.Options, g.Seats(), [32]byte(rec.Seed), cmds)
 	if err != nil {
 		f.t.Fatal(err)
 	}

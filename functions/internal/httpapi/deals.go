@@ -70,7 +70,7 @@ func (a *api) dealsView(r *http.Request, rec *service.Record, invite int) (Deals
 	if g == nil {
 		return out, nil
 	}
-	pr := present.For(rec.Kind)
+	pr := a.games.For(rec.Kind)
 	name := views.NameFunc(views.SeatNames(rec, g.Seats()))
 	seat := rec.Seats[invite].Engine
 	for _, x := range d.ToMe {
@@ -199,7 +199,7 @@ func (a *api) renderDeals(w http.ResponseWriter, r *http.Request, token string, 
 		a.pageError(w, r, err)
 		return
 	}
-	d := dealsData{page: newPage(r, "deals"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Name: rec.Seats[inv].Name,
+	d := dealsData{page: newPage(r, "deals"), ID: rec.ID, Token: token, GameName: a.gameName(l, rec.Kind), Name: rec.Seats[inv].Name,
 		Notice: notice, Error: errMsg, Over: rec.Status != service.StatusPlaying, Key: newFormKey()}
 	d.Named = rec.Name
 	d.Title = templates.T(l, "deals") + " · " + d.GameName
@@ -226,7 +226,7 @@ func (a *api) renderDeals(w http.ResponseWriter, r *http.Request, token string, 
 		d.FromMe = append(d.FromMe, row)
 	}
 	if !d.Over {
-		pr := present.For(rec.Kind)
+		pr := a.games.For(rec.Kind)
 		g, err := a.svc.Engine(rec)
 		if err != nil {
 			a.pageError(w, r, err)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/boardpic"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/views"
 )
@@ -19,10 +20,11 @@ import (
 // say of the game (panels, story, deadlines) is made in views.
 
 // seatCSS gives each seat's class its board colour: the dots, panels
-// and lines of a seat on the pages match its token.
+// and lines of a seat on the pages match its token. Every colour of the
+// palette has its class, whatever the games' seats.
 func seatCSS() template.CSS {
 	var b strings.Builder
-	for i := range maxSeats() {
+	for i := range boardpic.SeatColours {
 		fmt.Fprintf(&b, ".s%d{--c:%s}", i, boardpic.SeatHex(i))
 	}
 	return template.CSS(b.String()) // made of fixed hex colours only
@@ -42,8 +44,8 @@ const (
 // boardNear draws the part of the board around the reader's token and
 // what just happened, and says the whole picture's size; "" for a game
 // that has no picture.
-func boardNear(l string, g engine.Game, reader int, names []string) (template.HTML, int, int, error) {
-	b, w, h, err := boardpic.SVGNearSized(g.View(reader), names, l, nearShownPx, nearMinPx)
+func boardNear(l string, pr present.Game, g engine.Game, reader int, names []string) (template.HTML, int, int, error) {
+	b, w, h, err := present.Board(pr).SVGNearSized(g.View(reader), names, l, nearShownPx, nearMinPx)
 	if errors.Is(err, boardpic.ErrNoPicture) {
 		return "", 0, 0, nil
 	}
@@ -71,7 +73,7 @@ func (a *api) boardImage(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, service.Fail(service.CodeNotFound, errors.New("no board before the game starts")))
 		return
 	}
-	b, err := boardpic.SVG(g.View(rd.view().Seat(rec)), views.SeatNames(rec, g.Seats()), lang(r))
+	b, err := present.Board(a.games.For(rec.Kind)).SVG(g.View(rd.view().Seat(rec)), views.SeatNames(rec, g.Seats()), lang(r))
 	if errors.Is(err, boardpic.ErrNoPicture) {
 		err = service.Fail(service.CodeNotFound, err)
 	}
@@ -88,8 +90,8 @@ func (a *api) boardImage(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write(b)
 }
 
-func boardSVG(l string, g engine.Game, reader int, names []string) (template.HTML, error) {
-	b, err := boardpic.SVG(g.View(reader), names, l)
+func boardSVG(l string, pr present.Game, g engine.Game, reader int, names []string) (template.HTML, error) {
+	b, err := present.Board(pr).SVG(g.View(reader), names, l)
 	if errors.Is(err, boardpic.ErrNoPicture) {
 		return "", nil
 	}

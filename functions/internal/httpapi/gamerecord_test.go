@@ -107,7 +107,7 @@ func TestGameRecordRoundTrip(t *testing.T) {
 			if sum := sha256.Sum256(seed); doc.SeedSHA256 != published || hex.EncodeToString(sum[:]) != published {
 				t.Fatalf("the record's seed hashes to %x and it carries %s; the commitment published at creation was %s", sum, doc.SeedSHA256, published)
 			}
-			rep, err := record.Verify(doc)
+			rep, err := record.Verify(testGames.Engines(), doc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +140,7 @@ func TestGameRecordRoundTrip(t *testing.T) {
 			if a, b := mustMarshal(t, doc), mustMarshal(t, doc2); !bytes.Equal(a, b) {
 				t.Error("the imported game's record differs from the one imported")
 			}
-			if _, err := record.Verify(doc2); err != nil {
+			if _, err := record.Verify(testGames.Engines(), doc2); err != nil {
 				t.Errorf("the imported game's record does not replay: %v", err)
 			}
 			_, viewed := f.page("/g/"+imp.ID, url.Values{"t": {imp.SpectatorToken}, "lang": {"en"}})

@@ -92,7 +92,7 @@ func TestPagesHideSealedBids(t *testing.T) {
 			leaks(t, who+"'s game page", body)
 			_, body = f.page("/g/"+c.ID+"/log", q(tok))
 			leaks(t, who+"'s log", body)
-			if !strings.Contains(body, templates.T("ru", "sealed_bid")) {
+			if !strings.Contains(body, testGames.For("western").SecretText("ru")) {
 				t.Errorf("%s's log does not mark the sealed bid", who)
 			}
 			for step := rec.Moves - 3; step <= rec.Moves; step++ {
@@ -151,7 +151,7 @@ func TestHiddenExchangeCards(t *testing.T) {
 	c := f.createKind(businessman.Name, map[string]any{"laps": 8}, 3, 3)
 	// The mails are composed as the notifier would, the board picture
 	// left out (it shows no hand: boardpic's tests say so).
-	mails := compose.New(compose.Config{Service: f.svc, BaseURL: f.srv.URL, NoPicture: true})
+	mails := compose.New(compose.Config{Games: testGames, Service: f.svc, BaseURL: f.srv.URL, NoPicture: true})
 	checked, drawn, played, composed, mailed := 0, 0, 0, 0, 0
 	// secrets are how the service would name the cards the seats other
 	// than reader hold: their codes as the pages and mails write them, as

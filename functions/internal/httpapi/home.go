@@ -16,13 +16,10 @@ import (
 
 	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/lengths"
-	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/templates"
-
 	// The games the pages show: their presenters register here.
-	_ "github.com/pbmgames/pbm/functions/internal/catalog"
 )
 
 // The home page creates a game: which game and its options, the time for
@@ -72,16 +69,11 @@ type lengthRow struct {
 type lengthCell struct{ Short string }
 
 // defaultKind is the game the form offers first, whatever the order of
-// the list: the first the catalog registers (SPEC §1: the service's first
-// game), else the list's first.
-func defaultKind() string {
-	for _, k := range present.Kinds() {
-		if _, ok := games.Lookup(k); ok {
-			return k
-		}
-	}
-	if list := games.List(); len(list) > 0 {
-		return list[0].Kind
+// the list: the first the catalog lists (SPEC §1: the service's first
+// game).
+func (a *api) defaultKind() string {
+	if kinds := a.games.Kinds(); len(kinds) > 0 {
+		return kinds[0]
 	}
 	return ""
 }
@@ -125,7 +117,7 @@ func (a *api) homePage(w http.ResponseWriter, r *http.Request) {
 	// with the same key, so that sending it again lands on the game it
 	// made. It holds no secret.
 	w.Header().Set("Cache-Control", "private, no-cache")
-	if pre, ok := prerenderedHome(r); ok {
+	if pre, ok := a.prerenderedHome(r); ok {
 		pre.write(w, r, newFormKey())
 		return
 	}
@@ -135,7 +127,7 @@ func (a *api) homePage(w http.ResponseWriter, r *http.Request) {
 // renderHome draws the form, filled with what was posted when it is shown
 // again with an error.
 func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg string, f url.Values) {
-	d := homeForm(r, msg, f)
+	d := a.homeForm(r, msg, f)
 	if d.Key == "" {
 		d.Key = newFormKey()
 	}
@@ -145,11 +137,11 @@ func (a *api) renderHome(w http.ResponseWriter, r *http.Request, status int, msg
 // homeForm is what the home page shows for r: the blank form (f nil), or
 // the form filled with what was posted (f) and msg, its error. Its Key is
 // the one posted, if any: the caller makes a fresh one.
-func homeForm(r *http.Request, msg string, f url.Values) homeData {
+func (a *api) homeForm(r *http.Request, msg string, f url.Values) homeData {
 	l := lang(r)
 	d := homeData{page: newPage(r, "create"), Error: msg, OrgName: f.Get("org_name"), GameName: f.Get("game_name"), OrgEmail: f.Get("org_email"),
 		OrgLang: f.Get("org_lang"), Misses: f.Get("misses"), Drop: f.Get("on_misses") == service.OnMissesDrop, Key: f.Get("key"),
-		NameHint: gameName(l, defaultKind())}
+		NameHint: a.gameName(l, a.defaultKind())}
 	if d.OrgLang == "" {
 		d.OrgLang = l
 	}
@@ -161,14 +153,14 @@ func homeForm(r *http.Request, msg string, f url.Values) homeData {
 		hours = h
 	}
 	chosen := f.Get("kind")
-	if _, ok := games.Lookup(chosen); !ok {
-		chosen = defaultKind()
+	if _, ok := a.games.Engines().Lookup(chosen); !ok {
+		chosen = a.defaultKind()
 	}
 	var css strings.Builder
-	for _, info := range games.List() {
-		k := kindForm{Kind: info.Kind, Name: gameName(l, info.Kind), MinSeats: info.MinSeats, MaxSeats: info.MaxSeats,
+	for _, info := range a.games.Engines().List() {
+		k := kindForm{Kind: info.Kind, Name: a.gameName(l, info.Kind), MinSeats: info.MinSeats, MaxSeats: info.MaxSeats,
 			Selected: info.Kind == chosen}
-		for _, o := range optionFields(l, info) {
+		for _, o := range a.optionFields(l, info) {
 			if f != nil && k.Selected {
 				v := formOption(f, info.Kind, o.Name)
 				o.Value, o.Checked = v, v != ""
@@ -178,7 +170,7 @@ func homeForm(r *http.Request, msg string, f url.Values) homeData {
 			}
 			k.Fields = append(k.Fields, o)
 		}
-		k.Lengths = lengthsOf(l, info, hours)
+		k.Lengths = a.lengthsOf(l, info, hours)
 		// Without a script, each game's options show only while it is
 		// chosen (kinds are registry names: letters only).
 		fmt.Fprintf(&css, `.create:has(option[value="%s"]:checked) .opts:not(.o-%s){display:none}`, info.Kind, info.Kind)
@@ -187,7 +179,7 @@ func homeForm(r *http.Request, msg string, f url.Values) homeData {
 	if len(d.Kinds) > 1 {
 		d.KindCSS = template.CSS(css.String())
 	}
-	for i := range maxSeats() {
+	for i := range a.maxSeats() {
 		k := strconv.Itoa(i)
 		row := seatRow{N: i + 1, Name: f.Get("name" + k), Email: f.Get("email" + k), Lang: f.Get("lang" + k)}
 		if row.Lang == "" {
@@ -210,7 +202,7 @@ func newFormKey() string {
 
 // lengthsOf is the table of a game's lengths at the default options and
 // the deadline chosen; nil when the simulator has no figures for it.
-func lengthsOf(l string, info games.Info, hours int) *lengthTable {
+func (a *api) lengthsOf(l string, info games.Info, hours int) *lengthTable {
 	d, err := lengths.Current()
 	if err != nil {
 		return nil
@@ -218,7 +210,7 @@ func lengthsOf(l string, info games.Info, hours int) *lengthTable {
 	t := &lengthTable{Deadline: views.Duration(l, timeHours(hours)), Assume: d.Assume.Text(l)}
 	byLaps := map[int]int{} // index in t.Rows
 	for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
-		est, err := lengths.Figures(info.Kind, nil, seats, hours)
+		est, err := lengths.Figures(a.games.Engines(), info.Kind, nil, seats, hours)
 		if err != nil || len(est) == 0 {
 			return nil
 		}
@@ -242,9 +234,9 @@ func lengthsOf(l string, info games.Info, hours int) *lengthTable {
 }
 
 // maxSeats is the most seats any game takes: the rows of the form.
-func maxSeats() int {
+func (a *api) maxSeats() int {
 	n := 0
-	for _, info := range games.List() {
+	for _, info := range a.games.Engines().List() {
 		n = max(n, info.MaxSeats)
 	}
 	return n
@@ -254,8 +246,8 @@ func timeHours(h int) time.Duration { return time.Duration(h) * time.Hour }
 
 // optionFields lists a game's options from its defaults, as its
 // presenter describes them: numbers, yes/no, a value from a list, text.
-func optionFields(l string, info games.Info) []optField {
-	p := present.For(info.Kind)
+func (a *api) optionFields(l string, info games.Info) []optField {
+	p := a.games.For(info.Kind)
 	defs := p.OptionDefaults()
 	if defs == nil {
 		defs = map[string]any{}
@@ -340,13 +332,13 @@ func (a *api) createPage(w http.ResponseWriter, r *http.Request) {
 		Organiser: service.Person{Name: f.Get("org_name"), Email: f.Get("org_email"), Lang: f.Get("org_lang")},
 		OnMisses:  f.Get("on_misses"),
 	}
-	info, ok := games.Lookup(req.Kind)
+	info, ok := a.games.Engines().Lookup(req.Kind)
 	if !ok {
 		fail(http.StatusBadRequest, service.AsError(service.Fail(service.CodeInvalid, fmt.Errorf("kind %q", req.Kind))).Message(l))
 		return
 	}
 	opts := map[string]any{}
-	for _, o := range optionFields(l, info) {
+	for _, o := range a.optionFields(l, info) {
 		v := formOption(f, info.Kind, o.Name)
 		switch o.Input {
 		case "number":
@@ -385,7 +377,7 @@ func (a *api) createPage(w http.ResponseWriter, r *http.Request) {
 			*fld.dst = n
 		}
 	}
-	for i := range maxSeats() {
+	for i := range a.maxSeats() {
 		k := strconv.Itoa(i)
 		name, email := strings.TrimSpace(f.Get("name"+k)), strings.TrimSpace(f.Get("email"+k))
 		if name == "" && email == "" {

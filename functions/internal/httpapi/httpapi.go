@@ -18,12 +18,14 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 
 	"github.com/pbmgames/pbm/functions/internal/leagues"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/httpgzip"
 	"github.com/pbmgames/pbm/infra/httplang"
@@ -41,6 +43,9 @@ type Route struct {
 
 // Deps are what the handler needs.
 type Deps struct {
+	// Games are the games the service offers and shows (the wiring's
+	// catalog): required.
+	Games   *present.Games
 	Service *service.Service
 	// Leagues runs the leagues; nil: their routes answer "not found".
 	Leagues *leagues.Service
@@ -58,6 +63,7 @@ type Deps struct {
 }
 
 type api struct {
+	games   *present.Games
 	svc     *service.Service
 	leagues *leagues.Service
 	log     *slog.Logger
@@ -66,6 +72,10 @@ type api struct {
 	mailbox string
 	// forms refuses the pages' forms sent from other sites (sameSite).
 	forms *http.CrossOriginProtection
+	// openapiDoc is the JSON API's document of games, made once.
+	openapiDoc func() ([]byte, error)
+	// prerendered: the pre-rendered home pages show these games.
+	prerendered bool
 }
 
 // sameSite refuses a page's form that a browser sends from another
@@ -217,8 +227,13 @@ func NewRouter() *Router {
 // the handler serves anything.
 func (rt *Router) Serve(d Deps) http.Handler {
 	a, mux := rt.a, rt.mux
-	*a = api{svc: d.Service, leagues: d.Leagues, log: d.Log, base: strings.TrimRight(d.BaseURL, "/"), now: d.Now, mailbox: d.MailboxURL,
+	if d.Games == nil {
+		panic("httpapi: Deps.Games is nil")
+	}
+	*a = api{games: d.Games, svc: d.Service, leagues: d.Leagues, log: d.Log, base: strings.TrimRight(d.BaseURL, "/"), now: d.Now, mailbox: d.MailboxURL,
 		forms: http.NewCrossOriginProtection()}
+	a.prerendered = prerenderedFor(a.games.Kinds())
+	a.openapiDoc = sync.OnceValues(func() ([]byte, error) { return OpenAPI(a.games) })
 	if a.base != "" {
 		// The public origin may front the API under another host
 		// (a CDN): its pages' forms are the service's own.

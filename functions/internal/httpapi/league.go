@@ -87,7 +87,7 @@ func (a *api) leagueView(r *http.Request, token string, c linksign.Claims, l *le
 		return views.LeaguePage{}, views.LeagueRequest{}, err
 	}
 	lang := lang(r)
-	req := views.LeagueRequest{Lang: lang, League: l, History: hist, Member: -1, Sign: a.sign,
+	req := views.LeagueRequest{Games: a.games, Lang: lang, League: l, History: hist, Member: -1, Sign: a.sign,
 		Link: func(path, token string) string { return pageLink(path, token, lang) }}
 	if len(hist) > 0 {
 		req.Season = hist[len(hist)-1]
@@ -247,7 +247,7 @@ func (a *api) renderJoin(w http.ResponseWriter, r *http.Request, token string, s
 	}
 	lg := lang(r)
 	d := joinData{page: newPage(r, "league_join_title"), ID: l.ID, Token: token, Name: l.Name, Error: errMsg,
-		Text: templates.Tf(lg, "league_join_text", l.Name, gameName(lg, l.Kind), l.TableSize)}
+		Text: templates.Tf(lg, "league_join_text", l.Name, a.gameName(lg, l.Kind), l.TableSize)}
 	d.Title = l.Name + " — " + d.Title
 	if r.Method != http.MethodGet {
 		d.langLinks("/l/"+l.ID+"/join", token)
@@ -620,9 +620,9 @@ func (a *api) confirmLeaguePage(w http.ResponseWriter, r *http.Request) {
 	lg := lang(r)
 	// Nothing the league's maker wrote: the address and the game.
 	d := leagueConfirmData{page: newPage(r, "league_confirm_title"), ID: l.ID, Token: token,
-		Text: templates.Tf(lg, "league_confirm_org", l.Organiser.Email, gameName(lg, l.Kind)), Done: l.Confirmed}
+		Text: templates.Tf(lg, "league_confirm_org", l.Organiser.Email, a.gameName(lg, l.Kind)), Done: l.Confirmed}
 	if c.Seat != linksign.NoSeat {
-		d.Text = templates.Tf(lg, "league_confirm_member", l.Members[c.Seat].Email, gameName(lg, l.Kind))
+		d.Text = templates.Tf(lg, "league_confirm_member", l.Members[c.Seat].Email, a.gameName(lg, l.Kind))
 		d.Done = !l.Members[c.Seat].Pending
 	}
 	if d.Done {

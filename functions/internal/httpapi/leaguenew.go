@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -47,9 +46,9 @@ func (a *api) renderNewLeague(w http.ResponseWriter, r *http.Request, status int
 		TableSize: get("table_size", "4"), Rounds: get("rounds", "4"), Divisions: get("divisions", "1"),
 		Deadline: get("deadline", strconv.Itoa(service.DefaultDeadlineHours)), OrgName: f.Get("org_name"),
 		OrgEmail: f.Get("org_email"), OrgLang: get("org_lang", l)}
-	chosen := get("kind", defaultKind())
-	for _, info := range games.List() {
-		d.Kinds = append(d.Kinds, kindChoice{Kind: info.Kind, Name: gameName(l, info.Kind), Selected: info.Kind == chosen})
+	chosen := get("kind", a.defaultKind())
+	for _, info := range a.games.Engines().List() {
+		d.Kinds = append(d.Kinds, kindChoice{Kind: info.Kind, Name: a.gameName(l, info.Kind), Selected: info.Kind == chosen})
 	}
 	a.render(w, r, status, "league_new.html", d)
 }

@@ -6,7 +6,6 @@ import (
 	"net/http"
 	"strconv"
 
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/lengths"
 	"github.com/pbmgames/pbm/functions/internal/service"
 )
@@ -30,7 +29,8 @@ func (a *api) lengths(w http.ResponseWriter, r *http.Request) {
 	bad := func(ru, en string, cause error) {
 		a.fail(w, r, &service.Error{Code: service.CodeInvalid, RU: ru, EN: en, Cause: cause})
 	}
-	info, ok := games.Lookup(out.Kind)
+	reg := a.games.Engines()
+	info, ok := reg.Lookup(out.Kind)
 	if !ok {
 		bad("Неизвестная игра.", "Unknown game.", fmt.Errorf("kind %q", out.Kind))
 		return
@@ -54,11 +54,11 @@ func (a *api) lengths(w http.ResponseWriter, r *http.Request) {
 		opts = nil
 	}
 	// The engine says which options it takes, as when a game is created.
-	if _, err := games.New(out.Kind, games.CurrentRules(out.Kind), opts, seats, [32]byte{}); err != nil {
+	if _, err := reg.New(out.Kind, reg.CurrentRules(out.Kind), opts, seats, [32]byte{}); err != nil {
 		a.fail(w, r, err)
 		return
 	}
-	if out.Lengths, err = lengths.For(out.Kind, opts, seats, out.DeadlineHours); err != nil {
+	if out.Lengths, err = lengths.For(reg, out.Kind, opts, seats, out.DeadlineHours); err != nil {
 		a.fail(w, r, err)
 		return
 	}

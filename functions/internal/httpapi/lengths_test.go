@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/lengths"
 	"github.com/pbmgames/pbm/templates"
@@ -40,9 +39,9 @@ func checkLengths(t *testing.T, l string, hours, code, want int, page string) {
 	if code != want {
 		t.Fatalf("%s, %d h: status %d, want %d", l, hours, code, want)
 	}
-	for _, info := range games.List() {
+	for _, info := range testGames.Engines().List() {
 		for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
-			est, err := lengths.For(info.Kind, nil, seats, hours)
+			est, err := lengths.For(testGames.Engines(), info.Kind, nil, seats, hours)
 			if err != nil || len(est) == 0 {
 				t.Fatalf("%s at %d seats: no estimates (%v)", info.Kind, seats, err)
 			}
@@ -62,7 +61,7 @@ func checkLengths(t *testing.T, l string, hours, code, want int, page string) {
 	if assume := html.EscapeString(d.Assume.Text(l)); !strings.Contains(page, assume) {
 		t.Errorf("%s, %d h: the create page does not say what its estimates assume (%s)", l, hours, assume)
 	}
-	if n := strings.Count(page, `<table class="lengths">`); n != len(games.List()) {
+	if n := strings.Count(page, `<table class="lengths">`); n != len(testGames.Engines().List()) {
 		t.Errorf("%s, %d h: %d tables of lengths, want one a game", l, hours, n)
 	}
 }

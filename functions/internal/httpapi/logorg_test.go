@@ -189,7 +189,13 @@ func TestTextsComplete(t *testing.T) {
 	verbs := regexp.MustCompile(`%[-+# 0-9.]*[a-zA-Z]`)
 	for k := range keys {
 		ru, en := templates.T("ru", k), templates.T("en", k)
-		if !templates.Has(k) || ru == "" || en == "" {
+		has := templates.Has(k)
+		for _, kind := range testGames.Kinds() { // a game's own text, said by its presenter
+			if p := testGames.For(kind); !has && p.Text("en", k) != k {
+				ru, en, has = p.Text("ru", k), p.Text("en", k), true
+			}
+		}
+		if !has || ru == "" || en == "" {
 			t.Errorf("text %q is missing", k)
 			continue
 		}

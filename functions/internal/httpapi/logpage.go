@@ -29,7 +29,7 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l := lang(r)
-	d := logData{page: newPage(r, "log_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind),
+	d := logData{page: newPage(r, "log_title"), ID: rec.ID, Token: token, GameName: a.gameName(l, rec.Kind),
 		GameURL: pageLink("/g/"+rec.ID, token, l)}
 	d.Named = rec.Name
 	d.Game = true
@@ -43,7 +43,7 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, err)
 		return
 	}
-	q := views.LogRequest{Lang: l, Rec: rec, History: h, Reader: rd.view(),
+	q := views.LogRequest{Games: a.games, Lang: l, Rec: rec, History: h, Reader: rd.view(),
 		Link: func(path string, query ...string) string { return pageLink(path, token, l, query...) }}
 	if s := r.URL.Query().Get("step"); s != "" {
 		q.Replay = true
@@ -65,7 +65,7 @@ func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if d.Replay {
-		if d.Board, err = boardSVG(l, d.At, d.Seat, d.Names); err != nil {
+		if d.Board, err = boardSVG(l, a.games.For(rec.Kind), d.At, d.Seat, d.Names); err != nil {
 			a.pageError(w, r, err)
 			return
 		}

@@ -54,7 +54,7 @@ func (a *api) renderMe(w http.ResponseWriter, r *http.Request, token, notice str
 		data.Mail = store.MailAll
 	}
 	link := func(path, token string) string { return pageLink(path, token, l) }
-	if data.Games, err = views.MyGames(l, mine.Games, a.now(), a.sign, link); err != nil {
+	if data.Games, err = views.MyGames(a.games, l, mine.Games, a.now(), a.sign, link); err != nil {
 		a.pageError(w, r, err)
 		return
 	}

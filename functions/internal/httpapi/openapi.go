@@ -7,12 +7,10 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"text/template"
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/present"
 )
 
@@ -71,17 +69,14 @@ func (o *orderedSchemas) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// OpenAPI is the document describing the JSON API: the base with every
-// registered game's fragment, in the order the games are registered. The
-// file openapi.json beside this one is its copy for readers and tools
+// OpenAPI is the document describing the JSON API of gs: the base with
+// every game's fragment, in the order of gs. The file openapi.json beside
+// this one is its copy, for the catalog's games, for readers and tools
 // (go generate writes it; a test checks it is the one served).
-var OpenAPI = sync.OnceValues(func() ([]byte, error) {
+func OpenAPI(gs *present.Games) ([]byte, error) {
 	var docs []gameDoc
-	for _, kind := range present.Kinds() {
-		if _, ok := games.Lookup(kind); !ok {
-			continue
-		}
-		f, ok := present.File(kind, "openapi.json")
+	for _, kind := range gs.Kinds() {
+		f, ok := present.File(gs.For(kind), "openapi.json")
 		if !ok {
 			return nil, fmt.Errorf("openapi: game %s has no fragment", kind)
 		}
@@ -92,7 +87,7 @@ var OpenAPI = sync.OnceValues(func() ([]byte, error) {
 		docs = append(docs, d)
 	}
 	return assembleOpenAPI(docs)
-})
+}
 
 // assembleOpenAPI fills the base with the games' fragments and indents it.
 func assembleOpenAPI(docs []gameDoc) ([]byte, error) {
@@ -173,7 +168,7 @@ func escape(s string) string {
 }
 
 func (a *api) openapi(w http.ResponseWriter, r *http.Request) {
-	doc, err := OpenAPI()
+	doc, err := a.openapiDoc()
 	if err != nil {
 		a.fail(w, r, err)
 		return

@@ -27,7 +27,6 @@ import (
 	"github.com/getkin/kin-openapi/routers/gorillamux"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -185,8 +184,8 @@ func newContract(t *testing.T, st store.Store) (*contract, *service.Service) {
 	// Seeded: the same games (ids, seeds, so moves) every run.
 	seed := mathrand.NewChaCha8([32]byte{'p', 'b', 'm'})
 	talk, _ := st.(store.TalkStore) // table talk, where the store keeps it
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: quiet, Rand: seed, Talk: talk})
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: quiet, Leagues: contractLeagues(st, svc)}))
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Log: quiet, Rand: seed, Talk: talk})
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: quiet, Leagues: contractLeagues(st, svc)}))
 	t.Cleanup(srv.Close)
 	c := &contract{t: t, svc: svc, srv: srv, router: router, mu: new(sync.Mutex), seen: map[string]map[int]bool{}}
 	c.opts = &openapi3filter.Options{
@@ -1149,7 +1148,7 @@ func contractToTheEnd(t *testing.T, kind string, laps int) {
 // gets.
 func TestOpenAPIOptionDefaults(t *testing.T) {
 	doc, _ := loadDoc(t)
-	for _, info := range games.List() {
+	for _, info := range testGames.Engines().List() {
 		name := strings.ToUpper(info.Kind[:1]) + info.Kind[1:] + "Options"
 		ref := doc.Components.Schemas[name]
 		if ref == nil || ref.Value == nil {

@@ -55,7 +55,7 @@ func (a *api) renderOrders(w http.ResponseWriter, r *http.Request, token string,
 	if shown != nil {
 		o = shown
 	}
-	d := ordersData{page: newPage(r, "orders"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Name: rec.Seats[inv].Name,
+	d := ordersData{page: newPage(r, "orders"), ID: rec.ID, Token: token, GameName: a.gameName(l, rec.Kind), Name: rec.Seats[inv].Name,
 		Notice: notice, Error: errMsg, Over: rec.Status == service.StatusOver}
 	d.Named = rec.Name
 	for _, v := range rec.SeatOrders(inv) {

@@ -43,9 +43,9 @@ func (a *api) orgView(w http.ResponseWriter, r *http.Request, token, errMsg, tit
 		return orgData{}, false
 	}
 	l := lang(r)
-	d := orgData{page: newPage(r, titleKey), Token: token, GameName: gameName(l, rec.Kind)}
+	d := orgData{page: newPage(r, titleKey), Token: token, GameName: a.gameName(l, rec.Kind)}
 	d.Named = rec.Name
-	d.OrgPage, err = views.Organiser(views.OrgRequest{Lang: l, Rec: rec, Game: g, Error: errMsg, Now: a.now(), Sign: a.sign,
+	d.OrgPage, err = views.Organiser(views.OrgRequest{Games: a.games, Lang: l, Rec: rec, Game: g, Error: errMsg, Now: a.now(), Sign: a.sign,
 		Link: func(path string) string { return pageLink(path, token, l) }, Share: a.link})
 	if err != nil {
 		a.pageError(w, r, err)
@@ -97,8 +97,8 @@ func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
 	}
 	l := lang(r)
 	me := rec.Seats[rd.claims.Seat]
-	d := inviteData{page: newPage(r, "invite_title"), ID: rec.ID, Token: token, GameName: gameName(l, rec.Kind), Name: me.Name,
-		Organiser: rec.Organiser.Name, Options: views.OptionsText(l, rec), Deadline: views.Duration(l, timeHours(views.DeadlineHours(rec))),
+	d := inviteData{page: newPage(r, "invite_title"), ID: rec.ID, Token: token, GameName: a.gameName(l, rec.Kind), Name: me.Name,
+		Organiser: rec.Organiser.Name, Options: views.OptionsText(l, a.games.For(rec.Kind), rec), Deadline: views.Duration(l, timeHours(views.DeadlineHours(rec))),
 		Accepted: me.Accepted, Open: rec.Status == service.StatusInvited || rec.Substituting(rd.claims.Seat), RulesURL: rulesLink(rec.Kind, l)}
 	d.Named = rec.Name
 	for i, s := range rec.Seats {
@@ -106,8 +106,8 @@ func (a *api) invitePage(w http.ResponseWriter, r *http.Request) {
 			d.Players = append(d.Players, s.Name)
 		}
 	}
-	if specs, err := service.OrderSpecsOf(rec); err == nil && d.Open {
-		d.Orders = views.OrdersSummary(l, rec.Kind, specs, rec.SeatOrders(rd.claims.Seat))
+	if specs, err := service.OrderSpecsOf(a.games.Engines(), rec); err == nil && d.Open {
+		d.Orders = views.OrdersSummary(l, a.games.For(rec.Kind), specs, rec.SeatOrders(rd.claims.Seat))
 	}
 	if me.Accepted && rec.State != nil {
 		t, err := a.svc.Token(linksign.PurposeSeat, rec.ID, rd.claims.Seat, 0, service.SeatTokenTTL)

@@ -205,8 +205,8 @@ func TestSealedBidRacingBidNotRefused(t *testing.T) {
 	quiet := slog.New(slog.DiscardHandler)
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": make([]byte, 32)})
 	clock := func() time.Time { return time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC) } // the fixture's
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: quiet, Now: clock, Rand: testenv.Rand(t.Name())})
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: quiet, Now: clock}))
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Log: quiet, Now: clock, Rand: testenv.Rand(t.Name())})
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: quiet, Now: clock}))
 	defer srv.Close()
 	c := f.create(3, 20, 3)
 	f.playUntil(c.ID, twoSealedBidsOwed)

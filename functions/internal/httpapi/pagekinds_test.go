@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
@@ -58,9 +57,9 @@ func newPageFixture(t *testing.T) *pageFixture {
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	quiet := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: quiet, Now: clock, Limits: servicetest.Roomy,
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: st, Keys: keys, Log: quiet, Now: clock, Limits: servicetest.Roomy,
 		Rand: mathrand.NewChaCha8([32]byte{'p', 'a', 'g', 'e', 's'})})
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: quiet, Now: clock}))
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: quiet, Now: clock}))
 	t.Cleanup(srv.Close)
 	return &pageFixture{t: t, svc: svc, st: st, srv: srv}
 }
@@ -189,7 +188,7 @@ func pageKinds(t *testing.T, game string) {
 	// found by playing the same bots over the same seed in memory first.
 	rec, g := f.game(c.ID)
 	most, at := 0, 0
-	sim, err := games.New(rec.Kind, rec.Rules, rec.Options, g.Seats(), [32]byte(rec.Seed))
+	sim, err := testGames.Engines().New(rec.Kind, rec.Rules, rec.Options, g.Seats(), [32]byte(rec.Seed))
 	if err != nil {
 		t.Fatal(err)
 	}

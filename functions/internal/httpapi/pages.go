@@ -15,7 +15,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -90,7 +89,7 @@ func (a *api) notFound(w http.ResponseWriter, r *http.Request) {
 		Message: templates.T(lang(r), "not_found"), IsError: true})
 }
 
-func gameName(l, kind string) string { return present.GameName(l, kind) }
+func (a *api) gameName(l, kind string) string { return a.games.GameName(l, kind) }
 
 // langLinks points the language switch at the GET of a page with its
 // token (a page shown in answer to a POST has no URL of its own to reuse).

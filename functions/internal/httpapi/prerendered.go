@@ -6,6 +6,7 @@ import (
 	"bytes"
 	_ "embed"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/pbmgames/pbm/infra/httpgzip"
@@ -32,6 +33,10 @@ import (
 // with the pages), and the gzip of an answer is the two pieces around
 // the key (httpgzip.Spliced), rather than the page compressed at each
 // answer (0.8 MB of compressor, 0.5–0.8 ms at a cold start).
+//
+// The pages are rendered from the catalog's games, whose kinds
+// prerendered/kinds.txt lists: an api given other games (the tests' third
+// game) renders its home page instead.
 
 // homeKeyHole stands for the form's key in the pre-rendered pages: a
 // string no page holds otherwise, which html/template writes unchanged
@@ -51,7 +56,15 @@ var (
 	homeEN1 []byte
 	//go:embed prerendered/home.en.2.deflate
 	homeEN2 []byte
+	//go:embed prerendered/kinds.txt
+	homeKinds string
 )
+
+// prerenderedFor tells whether the pre-rendered pages show the games of
+// kinds.
+func prerenderedFor(kinds []string) bool {
+	return strings.TrimSpace(homeKinds) == strings.Join(kinds, ",")
+}
 
 // homeFiles are the pre-rendered files by language: the page, and the
 // DEFLATE pieces of its halves (httpgzip.DeflateHalves).
@@ -79,8 +92,8 @@ var prerendered = sync.OnceValue(func() map[string]homeHalves {
 // for one: "/" with no query parameter but lang (the page's language
 // links then keep none), outside the local run (whose pages show its
 // mailbox).
-func prerenderedHome(r *http.Request) (homeHalves, bool) {
-	if r.URL.Path != "/" {
+func (a *api) prerenderedHome(r *http.Request) (homeHalves, bool) {
+	if !a.prerendered || r.URL.Path != "/" {
 		return homeHalves{}, false
 	}
 	if mailbox, _ := r.Context().Value(mailboxKey).(string); mailbox != "" {

@@ -14,16 +14,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/pbmgames/pbm/functions/internal/catalog"
 	"github.com/pbmgames/pbm/infra/httpgzip"
 	"github.com/pbmgames/pbm/templates"
 )
 
 var updateHome = flag.Bool("update", false, "write the pre-rendered home pages (prerendered/) anew")
 
+// homeAPI is an api serving the catalog's games, whose home pages are
+// the pre-rendered ones.
+var homeAPI = &api{games: catalog.Games(), prerendered: prerenderedFor(catalog.Games().Kinds())}
+
 // renderedHome is the blank home page rendered for r now, with key.
 func renderedHome(t *testing.T, r *http.Request, key string) []byte {
 	t.Helper()
-	d := homeForm(r, "", nil)
+	d := homeAPI.homeForm(r, "", nil)
 	d.Key = key
 	var buf bytes.Buffer
 	if err := templates.Render(&buf, "home.html", d); err != nil {
@@ -39,6 +44,14 @@ func renderedHome(t *testing.T, r *http.Request, key string) []byte {
 // page: their bytes are compress/flate's, which a Go release may
 // change).
 func TestHomePrerendered(t *testing.T) {
+	kinds := strings.Join(catalog.Games().Kinds(), ",")
+	if *updateHome {
+		if err := os.WriteFile(filepath.Join("prerendered", "kinds.txt"), []byte(kinds+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	} else if !homeAPI.prerendered {
+		t.Errorf("prerendered/kinds.txt is not the catalog's %s: run go generate ./functions/internal/httpapi", kinds)
+	}
 	for l, files := range homeFiles {
 		file := files[0]
 		page := renderedHome(t, httptest.NewRequest(http.MethodGet, "/?lang="+l, nil), homeKeyHole)
@@ -90,7 +103,7 @@ func TestHomeFromPrerendered(t *testing.T) {
 		req(http.MethodGet, "/?lang=en", "Accept-Encoding", "gzip"),
 		req(http.MethodHead, "/", "Accept-Encoding", "gzip"),
 	} {
-		h, ok := prerenderedHome(r)
+		h, ok := homeAPI.prerenderedHome(r)
 		if !ok {
 			t.Errorf("%s %s (%v): rendered, want pre-rendered", r.Method, r.URL, r.Header)
 			continue
@@ -124,7 +137,7 @@ func TestHomeFromPrerendered(t *testing.T) {
 	mailbox := req(http.MethodGet, "/")
 	mailbox = mailbox.WithContext(context.WithValue(mailbox.Context(), mailboxKey, "/mailbox"))
 	for _, r := range []*http.Request{req(http.MethodGet, "/?lang=en&kind=western"), req(http.MethodGet, "/?x"), req(http.MethodGet, "/g/x"), mailbox} {
-		if _, ok := prerenderedHome(r); ok {
+		if _, ok := homeAPI.prerenderedHome(r); ok {
 			t.Errorf("%s: pre-rendered, whose page differs", r.URL)
 		}
 	}

@@ -42,7 +42,7 @@ func TestPreview(t *testing.T) {
 		t.Fatal(err)
 	}
 	quiet := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Log: quiet, Rand: testenv.Rand(t.Name())})
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: st, Keys: keys, Log: quiet, Rand: testenv.Rand(t.Name())})
 	ctx := context.Background()
 	base := "http://" + addr
 	link := func(p linksign.Purpose, path, id string, seat int, l string) string {
@@ -164,7 +164,7 @@ func TestPreview(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: httpapi.New(httpapi.Deps{Service: svc, Log: quiet, BaseURL: base})}
+	srv := &http.Server{Handler: httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: quiet, BaseURL: base})}
 	go srv.Serve(ln)
 	wait := 10 * time.Minute
 	if d, err := time.ParseDuration(os.Getenv("PBM_PREVIEW_FOR")); err == nil {

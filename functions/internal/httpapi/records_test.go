@@ -20,7 +20,6 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 	"github.com/pbmgames/pbm/functions/internal/record"
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -52,7 +51,7 @@ func playedRecord(t *testing.T, kind, options string) []byte {
 	t.Helper()
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	st := servicetest.Bolt(t)
-	svc := service.New(service.Config{Store: st, Keys: servicetest.Keys(t), Now: func() time.Time { return now },
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: servicetest.Keys(t), Now: func() time.Time { return now },
 		Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy, Rand: testenv.Rand(kind)})
 	c := servicetest.Create(t, svc, service.CreateRequest{Kind: kind, Options: []byte(options), Organiser: service.Person{Email: "org@pbm.test"},
 		Seats: []service.Person{{Name: "Анна", Email: "a@pbm.test"}, {Name: "Bob", Email: "b@pbm.test"}, {Name: "Вера", Email: "c@pbm.test"}}})
@@ -107,9 +106,9 @@ func newImporter(t testing.TB, limits service.Limits) *importer {
 	t.Cleanup(func() { st.Close() })
 	fs := &failingStore{Store: st}
 	quiet := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: fs, Players: st, Guard: st, Keys: servicetest.Keys(t), Log: quiet, Limits: limits,
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: fs, Players: st, Guard: st, Keys: servicetest.Keys(t), Log: quiet, Limits: limits,
 		Rand: testenv.Rand(t.Name())})
-	return &importer{svc: svc, h: httpapi.New(httpapi.Deps{Service: svc, Log: quiet}), st: fs}
+	return &importer{svc: svc, h: httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: quiet}), st: fs}
 }
 
 // do sends a request from client; token, if any, goes in the query of a
@@ -350,7 +349,7 @@ func repairRecord(doc *record.Document) {
 	if err != nil {
 		return
 	}
-	g, err := games.New(doc.Kind, doc.Rules, doc.Options, len(doc.Seats), seed)
+	g, err := testGames.Engines().New(doc.Kind, doc.Rules, doc.Options, len(doc.Seats), seed)
 	if err != nil {
 		return
 	}

@@ -3,8 +3,6 @@ package httpapi_test
 import (
 	"net/http"
 	"testing"
-
-	"github.com/pbmgames/pbm/engine/games"
 )
 
 // TestTokenPagesNotIndexed (issue 16): every answer to a request that
@@ -18,7 +16,7 @@ func TestTokenPagesNotIndexed(t *testing.T) {
 		noindex      bool
 	}{
 		{"/", "", false},
-		{"/rules/" + games.List()[0].Kind, "", false},
+		{"/rules/" + testGames.Engines().List()[0].Kind, "", false},
 		{"/me?t=v1.k1.not-a-token", "", true},
 		{"/g/some-game?t=v1.k1.not-a-token", "", true},
 		{"/api/games/some-game", "v1.k1.not-a-token", true},

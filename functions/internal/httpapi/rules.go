@@ -4,7 +4,6 @@ import (
 	"html/template"
 	"net/http"
 
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/templates"
 )
@@ -22,13 +21,13 @@ type rulesData struct {
 // The invitation and the turn card link to it.
 func (a *api) rulesPage(w http.ResponseWriter, r *http.Request) {
 	kind := r.PathValue("kind")
-	if _, ok := games.Lookup(kind); !ok {
+	if _, ok := a.games.Engines().Lookup(kind); !ok {
 		a.notFound(w, r)
 		return
 	}
 	l := lang(r)
-	d := rulesData{page: newPage(r, "rules"), Kind: kind, Rules: present.Rules(l, kind)}
-	d.Title = templates.Tf(l, "rules_of", gameName(l, kind))
+	d := rulesData{page: newPage(r, "rules"), Kind: kind, Rules: present.Rules(l, a.games.For(kind))}
+	d.Title = templates.Tf(l, "rules_of", a.gameName(l, kind))
 	d.LinkRU, d.LinkEN = "/rules/"+kind+"?lang=ru", "/rules/"+kind+"?lang=en"
 	a.render(w, r, http.StatusOK, "rules.html", d)
 }

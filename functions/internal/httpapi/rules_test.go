@@ -9,7 +9,6 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/businessman"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/record"
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -48,7 +47,7 @@ func TestRulesVersionKeepsOldGames(t *testing.T) {
 	} {
 		t.Run(tc.kind, func(t *testing.T) {
 			f := newPageFixture(t)
-			oldVersion := games.CurrentRules(tc.kind)
+			oldVersion := testGames.Engines().CurrentRules(tc.kind)
 			finished := f.createKind(tc.kind, tc.options, 3, 3)
 			f.playUntil(finished.ID, func(engine.Game, int) bool { return false })
 			running := f.createKind(tc.kind, tc.options, 3, 3)
@@ -82,7 +81,7 @@ func TestRulesVersionKeepsOldGames(t *testing.T) {
 			}
 
 			old, changed := tc.bump(t)
-			if games.CurrentRules(tc.kind) != oldVersion+1 {
+			if testGames.Engines().CurrentRules(tc.kind) != oldVersion+1 {
 				t.Fatalf("the new version is not the current one")
 			}
 			for id, was := range before {
@@ -107,7 +106,7 @@ func TestRulesVersionKeepsOldGames(t *testing.T) {
 			if doc.Rules != oldVersion {
 				t.Errorf("the finished game's record says rules %d, want %d", doc.Rules, oldVersion)
 			}
-			if _, err := record.Verify(doc); err != nil {
+			if _, err := record.Verify(testGames.Engines(), doc); err != nil {
 				t.Errorf("the finished game's record no longer replays: %v", err)
 			}
 
@@ -148,7 +147,7 @@ func TestRulesVersionKeepsOldGames(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := record.Verify(doc); err != nil || doc.Rules != g.rules {
+				if _, err := record.Verify(testGames.Engines(), doc); err != nil || doc.Rules != g.rules {
 					t.Errorf("game %s: the record of rules %d does not replay: %v", g.id, doc.Rules, err)
 				}
 			}

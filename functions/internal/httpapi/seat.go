@@ -9,7 +9,6 @@ import (
 	"strconv"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/templates"
@@ -77,9 +76,9 @@ func (a *api) renderSeatWith(w http.ResponseWriter, r *http.Request, token strin
 		return
 	}
 	q := r.URL.Query()
-	d := seatData{page: newPage(r, "game"), Token: token, GameName: gameName(l, rec.Kind), RulesURL: rulesLink(rec.Kind, l)}
+	d := seatData{page: newPage(r, "game"), Token: token, GameName: a.gameName(l, rec.Kind), RulesURL: rulesLink(rec.Kind, l)}
 	d.Named = rec.Name
-	d.SeatPage = views.Seat(views.SeatRequest{Lang: l, Rec: rec, Version: ver, Game: g, Reader: rd.view(),
+	d.SeatPage = views.Seat(views.SeatRequest{Games: a.games, Lang: l, Rec: rec, Version: ver, Game: g, Reader: rd.view(),
 		LinkPosition: rd.claims.Version, Error: errMsg, Done: q.Get("done") != "", Focus: q.Get("show"), Now: a.now(),
 		Link: func(path string, query ...string) string { return pageLink(path, token, l, query...) }})
 	d.Title, d.Game, d.Confirm = rec.Title(l, d.GameName), true, cf
@@ -97,7 +96,7 @@ func (a *api) renderSeatWith(w http.ResponseWriter, r *http.Request, token strin
 		return
 	}
 	d.Talk = a.talkCard(r, rec, rd, token)
-	if d.BoardNear, d.BoardW, d.BoardH, err = boardNear(l, g, d.Seat, d.Names); err != nil {
+	if d.BoardNear, d.BoardW, d.BoardH, err = boardNear(l, a.games.For(rec.Kind), g, d.Seat, d.Names); err != nil {
 		a.pageError(w, r, err)
 		return
 	}
@@ -116,7 +115,7 @@ func (a *api) renderSeatWith(w http.ResponseWriter, r *http.Request, token strin
 // were kept is replayed for each view (a GET never writes).
 func (a *api) chart(r *http.Request, rec *service.Record, l string, names []string) template.HTML {
 	if rec.Chart != nil {
-		return netWorthChart(l, present.For(rec.Kind), *rec.Chart, names)
+		return netWorthChart(l, a.games.For(rec.Kind), *rec.Chart, names)
 	}
 	h, err := views.LoadHistory(r.Context(), a.svc, rec)
 	if err != nil {
@@ -128,7 +127,7 @@ func (a *api) chart(r *http.Request, rec *service.Record, l string, names []stri
 		a.log.ErrorContext(r.Context(), "net worth chart", "game", rec.ID, "err", err.Error())
 		return ""
 	}
-	return netWorthChart(l, present.For(rec.Kind), s, names)
+	return netWorthChart(l, a.games.For(rec.Kind), s, names)
 }
 
 // askToConfirm answers a posted decision whose amount is large
@@ -153,8 +152,8 @@ func (a *api) askToConfirm(w http.ResponseWriter, r *http.Request, token string,
 			continue
 		}
 		cf := &confirmStep{Action: "/g/" + rec.ID + "/act?lang=" + l, Back: pageLink("/g/"+rec.ID, token, l),
-			Button: views.AmountButton(l, present.For(rec.Kind), c, g.View(seat), views.SeatNames(rec, g.Seats()), act.Amount)}
-		cf.Text = templates.Tf(l, "confirm_amount_text", views.AmountText(l, present.For(rec.Kind).Choice(l, c, g.View(seat), views.NameFunc(nil)).Unit, c.Max))
+			Button: views.AmountButton(l, a.games.For(rec.Kind), c, g.View(seat), views.SeatNames(rec, g.Seats()), act.Amount)}
+		cf.Text = templates.Tf(l, "confirm_amount_text", views.AmountText(l, a.games.For(rec.Kind).Choice(l, c, g.View(seat), views.NameFunc(nil)).Unit, c.Max))
 		for _, k := range slices.Sorted(maps.Keys(r.PostForm)) {
 			if k != "sure" {
 				cf.Fields = append(cf.Fields, field{k, r.PostForm.Get(k)})

@@ -39,9 +39,9 @@ func BenchmarkSeatPage(b *testing.B) {
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": make([]byte, 32)})
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	quiet := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: quiet, Now: func() time.Time { return now },
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Log: quiet, Now: func() time.Time { return now },
 		Rand: mathrand.NewChaCha8([32]byte{'b', 'e', 'n', 'c', 'h'})})
-	h := httpapi.New(httpapi.Deps{Service: svc, Log: quiet})
+	h := httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: quiet})
 	ctx := context.Background()
 	req := service.CreateRequest{Kind: "western", Options: []byte(`{"laps":12}`), Organiser: service.Person{Email: "org@pbm.test"}}
 	for i := range 6 {

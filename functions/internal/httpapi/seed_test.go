@@ -37,7 +37,7 @@ func TestSeedHiddenUntilTheEnd(t *testing.T) {
 		base64.StdEncoding.EncodeToString(seed), base64.RawURLEncoding.EncodeToString(seed)}
 	sum := sha256.Sum256(seed)
 	commitment := hex.EncodeToString(sum[:])
-	mails := compose.New(compose.Config{Service: f.svc, BaseURL: f.srv.URL, NoPicture: true})
+	mails := compose.New(compose.Config{Games: testGames, Service: f.svc, BaseURL: f.srv.URL, NoPicture: true})
 
 	spect := f.token(linksign.PurposeSpectator, c.ID, linksign.NoSeat)
 	org := f.token(linksign.PurposeOrganiser, c.ID, linksign.NoSeat)

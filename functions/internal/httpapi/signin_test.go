@@ -131,7 +131,7 @@ func newSigninFixture(t *testing.T) *signinFixture {
 	clock := func() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.now }
 	log := slog.New(slog.DiscardHandler)
 	f.n = &notify.Notifier{Sender: f.box, Players: f.st, Log: log, Now: clock}
-	f.svc = service.New(service.Config{Store: f.st, Players: f.st, Guard: f.st, Keys: keys, Now: clock, Log: log,
+	f.svc = service.New(service.Config{Games: testGames.Engines(), Store: f.st, Players: f.st, Guard: f.st, Keys: keys, Now: clock, Log: log,
 		Rand: testenv.Rand(t.Name()), Limits: servicetest.Roomy, AfterCommit: f.n.AfterCommit,
 		SignIn: func(_ context.Context, email, lang string) {
 			f.mu.Lock()
@@ -139,8 +139,8 @@ func newSigninFixture(t *testing.T) *signinFixture {
 			f.asked = append(f.asked, [2]string{email, lang})
 		}})
 	f.n.Service = f.svc
-	f.n.Composer = compose.New(compose.Config{Service: f.svc, BaseURL: "https://pbm.example", NoPicture: true})
-	f.srv = httptest.NewServer(httpapi.New(httpapi.Deps{Service: f.svc, Log: log, Now: clock}))
+	f.n.Composer = compose.New(compose.Config{Games: testGames, Service: f.svc, BaseURL: "https://pbm.example", NoPicture: true})
+	f.srv = httptest.NewServer(httpapi.New(httpapi.Deps{Games: testGames, Service: f.svc, Log: log, Now: clock}))
 	t.Cleanup(f.srv.Close)
 	return f
 }

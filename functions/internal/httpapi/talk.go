@@ -180,7 +180,7 @@ func (a *api) renderTalk(w http.ResponseWriter, r *http.Request, token string, s
 		return
 	}
 	link := func(path string, query ...string) string { return pageLink(path, token, l, query...) }
-	d := talkData{page: newPage(r, "talk"), Token: token, GameName: gameName(l, rec.Kind), Notice: notice, Error: errMsg,
+	d := talkData{page: newPage(r, "talk"), Token: token, GameName: a.gameName(l, rec.Kind), Notice: notice, Error: errMsg,
 		GameURL: link("/g/" + rec.ID)}
 	d.Named = rec.Name
 	d.Title, d.Game = templates.T(l, "talk")+" · "+rec.Title(l, d.GameName), true

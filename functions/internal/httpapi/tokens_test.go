@@ -34,8 +34,8 @@ func TestTokenSuite(t *testing.T) {
 	other, _ := linksign.NewKeyring("k2", map[string][]byte{"k2": k2}) // a key the service does not know
 	now := time.Date(2026, 11, 30, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: clock, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: slog.New(slog.DiscardHandler)}))
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Now: clock, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: slog.New(slog.DiscardHandler)}))
 	defer srv.Close()
 	ctx := t.Context()
 

@@ -252,7 +252,7 @@ func logCalls(t *testing.T, g *iamwire.Guard) {
 // crypto/rand), and the tests assert of them only what holds for every
 // seed.
 func (w *world) service(now func() time.Time) *service.Service {
-	return service.New(service.Config{Store: w.store, Players: w.store, Keys: w.keys, Now: now,
+	return service.New(service.Config{Games: testGames.Engines(), Store: w.store, Players: w.store, Keys: w.keys, Now: now,
 		Log: slog.New(slog.DiscardHandler), Rand: w.rand})
 }
 

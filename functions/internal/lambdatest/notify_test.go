@@ -243,7 +243,7 @@ func TestNotifyFunction(t *testing.T) {
 	// service that reads the markers, as the deployed ones do, sees the
 	// outbox empty; the game's next write drops the mail (or the sweep's,
 	// which also clears the outbox attribute).
-	marked := service.New(service.Config{Store: w.store, Players: w.store, Sent: w.store, Keys: w.keys,
+	marked := service.New(service.Config{Games: testGames.Engines(), Store: w.store, Players: w.store, Sent: w.store, Keys: w.keys,
 		Log: slog.New(slog.DiscardHandler), Rand: w.rand})
 	after, _, err := marked.Load(ctx, created.ID)
 	if err != nil {

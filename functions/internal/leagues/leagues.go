@@ -113,10 +113,10 @@ func (l *League) Member(name string) (Member, bool) {
 	return l.Members[i], true
 }
 
-// Format is the league's seating and promotion, with the game's seat
-// limits.
-func (l *League) Format() league.Format {
-	info, _ := games.Lookup(l.Kind)
+// Format is the league's seating and promotion, with the seat limits of
+// its game in reg.
+func (l *League) Format(reg *games.Registry) league.Format {
+	info, _ := reg.Lookup(l.Kind)
 	return league.Format{TableSize: l.TableSize, MinSeats: info.MinSeats, MaxSeats: info.MaxSeats, Rounds: l.Rounds, Swap: l.Swap}
 }
 
@@ -192,7 +192,7 @@ func invalid(ru, en string) *service.Error {
 // confirmed already, a mail asks them to confirm it (confirm.go), and
 // the league mails nobody else till then.
 func (s *Service) Create(ctx context.Context, req CreateRequest) (*League, error) {
-	info, ok := games.Lookup(req.Kind)
+	info, ok := s.games.Games().Lookup(req.Kind)
 	if !ok {
 		return nil, invalid("Неизвестная игра.", "Unknown game.")
 	}
@@ -226,7 +226,7 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (*League, error
 	if err != nil {
 		return nil, err
 	}
-	opts, err := games.Complete(req.Kind, req.Options)
+	opts, err := s.games.Games().Complete(req.Kind, req.Options)
 	if err != nil {
 		return nil, err
 	}

@@ -56,11 +56,11 @@ func servicesWithPost(t *testing.T, st gameStore, leagueStore store.LeagueStore,
 		t.Fatal(err)
 	}
 	log := slog.New(slog.DiscardHandler)
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Now: c.Now, Rand: testenv.Rand(t.Name()),
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: st, Keys: keys, Now: c.Now, Rand: testenv.Rand(t.Name()),
 		Limits: servicetest.Roomy, Log: log})
 	var post leagues.Post
 	if box != nil {
-		box.c = compose.New(compose.Config{Service: svc, BaseURL: "https://pbm.test", NoPicture: true})
+		box.c = compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "https://pbm.test", NoPicture: true})
 		post = box.post
 	}
 	lg := leagues.New(leagues.Config{Store: leagueStore, Games: svc, Now: c.Now, Rand: testenv.Rand(t.Name() + "/leagues"), Log: log, Post: post})

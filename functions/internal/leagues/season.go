@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/league"
 	"github.com/pbmgames/pbm/functions/internal/lengths"
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -61,14 +62,14 @@ type Table struct {
 // simulator's length of the league's game at its table size and deadline
 // (package lengths), in whole days, and at least a day; two weeks when the
 // simulator has no figure for the game.
-func (l *League) RoundLength() time.Duration {
+func (l *League) RoundLength(reg *games.Registry) time.Duration {
 	days := l.RoundDays
 	if days == 0 {
 		days = 14
 		var o struct {
 			Laps int `json:"laps"`
 		}
-		est, err := lengths.Figures(l.Kind, l.Options, l.TableSize, l.DeadlineHours)
+		est, err := lengths.Figures(reg, l.Kind, l.Options, l.TableSize, l.DeadlineHours)
 		if err == nil && json.Unmarshal(l.Options, &o) == nil {
 			for _, e := range est {
 				if e.Laps == o.Laps {
@@ -170,13 +171,13 @@ func (s *Service) StartSeason(ctx context.Context, id string, divisions [][]stri
 		}
 	}
 	season := &Season{N: n, Divisions: divisions, Start: start.Unix()}
-	length := l.RoundLength()
+	length := l.RoundLength(s.games.Games())
 	for r := range l.Rounds {
 		from := start.Add(time.Duration(r) * length)
 		season.Rounds = append(season.Rounds, Round{N: r + 1, StartAt: from.Unix(), CloseAt: from.Add(length).Unix()})
 	}
 	for d, members := range divisions {
-		plan, err := league.PlanDivision(members, l.Format(), seatingSeed(l.ID, n, d))
+		plan, err := league.PlanDivision(members, l.Format(s.games.Games()), seatingSeed(l.ID, n, d))
 		if err != nil {
 			return 0, invalid(fmt.Sprintf("Дивизион %d: %v", d+1, err), fmt.Sprintf("Division %d: %v", d+1, err))
 		}

@@ -41,7 +41,7 @@ func TestSeasonOfThreeDivisions(t *testing.T) {
 		t.Fatal(err)
 	}
 	servicetest.ConfirmLeague(t, lg, l.ID)
-	if got, want := l.RoundLength(), 3*24*time.Hour; got != want {
+	if got, want := l.RoundLength(testGames.Engines()), 3*24*time.Hour; got != want {
 		t.Errorf("round length %v, want %v (the 90th percentile of a 4-seat 2-lap «Бизнесмен» at 24 h, 2.2 days, rounded up)", got, want)
 	}
 	for d, div := range simMembers {

@@ -26,7 +26,6 @@ import (
 	"strings"
 
 	"github.com/pbmgames/pbm/engine/games"
-	_ "github.com/pbmgames/pbm/functions/internal/catalog" // registers the games
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -274,8 +273,8 @@ func (e Estimate) Text(lang string) string {
 
 // Variant is the options of a game other than its laps that differ from
 // the game's defaults, as canonical JSON: "" for the defaults.
-func Variant(kind string, opts json.RawMessage) (string, error) {
-	info, ok := games.Lookup(kind)
+func Variant(reg *games.Registry, kind string, opts json.RawMessage) (string, error) {
+	info, ok := reg.Lookup(kind)
 	if !ok {
 		return "", fmt.Errorf("%w %q", games.ErrUnknownGame, kind)
 	}
@@ -311,8 +310,8 @@ func Variant(kind string, opts json.RawMessage) (string, error) {
 // aside) at seats and a deadline of deadlineHours, shortest first, with
 // their words in both languages (Figures, worded): none when the
 // simulator has no figures for them.
-func For(kind string, opts json.RawMessage, seats, deadlineHours int) ([]Estimate, error) {
-	est, err := Figures(kind, opts, seats, deadlineHours)
+func For(reg *games.Registry, kind string, opts json.RawMessage, seats, deadlineHours int) ([]Estimate, error) {
+	est, err := Figures(reg, kind, opts, seats, deadlineHours)
 	for i := range est {
 		est[i].RU, est[i].EN = est[i].words("ru"), est[i].words("en")
 	}
@@ -332,12 +331,12 @@ func (e Estimate) words(lang string) string {
 //
 // Deadlines between those simulated are interpolated linearly, outside
 // them the nearest is taken.
-func Figures(kind string, opts json.RawMessage, seats, deadlineHours int) ([]Estimate, error) {
+func Figures(reg *games.Registry, kind string, opts json.RawMessage, seats, deadlineHours int) ([]Estimate, error) {
 	d, err := data()
 	if err != nil {
 		return nil, err
 	}
-	variant, err := Variant(kind, opts)
+	variant, err := Variant(reg, kind, opts)
 	if err != nil {
 		return nil, err
 	}

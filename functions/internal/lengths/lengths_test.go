@@ -11,8 +11,6 @@ import (
 	"slices"
 	"strconv"
 	"testing"
-
-	"github.com/pbmgames/pbm/engine/games"
 )
 
 func TestVariant(t *testing.T) {
@@ -29,7 +27,7 @@ func TestVariant(t *testing.T) {
 		{"chess", ``, "", true},
 		{"western", `{"laps":`, "", true},
 	} {
-		got, err := Variant(c.kind, json.RawMessage(c.opts))
+		got, err := Variant(testGames.Engines(), c.kind, json.RawMessage(c.opts))
 		if (err != nil) != c.bad || got != c.want {
 			t.Errorf("Variant(%s, %s) = %q, %v; want %q (error %v)", c.kind, c.opts, got, err, c.want, c.bad)
 		}
@@ -59,7 +57,7 @@ func TestFor(t *testing.T) {
 		t.Fatal(err)
 	}
 	for kind, laps := range d.Laps {
-		est, err := For(kind, nil, 4, 72)
+		est, err := For(testGames.Engines(), kind, nil, 4, 72)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -79,7 +77,7 @@ func TestFor(t *testing.T) {
 				}
 			}
 		}
-		figures, err := Figures(kind, nil, 4, 72)
+		figures, err := Figures(testGames.Engines(), kind, nil, 4, 72)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -89,7 +87,7 @@ func TestFor(t *testing.T) {
 		if !slices.Equal(figures, est) {
 			t.Errorf("%s: Figures %v, For less its words %v", kind, figures, est)
 		}
-		if est, err := For(kind, json.RawMessage(`{"laps":3,"no_such_option":1}`), 4, 72); err != nil || len(est) != 0 {
+		if est, err := For(testGames.Engines(), kind, json.RawMessage(`{"laps":3,"no_such_option":1}`), 4, 72); err != nil || len(est) != 0 {
 			t.Errorf("%s with an unknown variant: %v, %v; want none", kind, est, err)
 		}
 	}
@@ -148,12 +146,12 @@ func says(text string, n int) bool {
 // the default deadline, by the simulator's figures: the median within 14
 // days, the 90th percentile within 21. (The figures are rounded up.)
 func TestDefaultLengthFitsTwoWeeks(t *testing.T) {
-	for _, info := range games.List() {
+	for _, info := range testGames.Engines().List() {
 		var def struct{ Laps int }
 		if err := json.Unmarshal(info.Defaults(), &def); err != nil {
 			t.Fatal(err)
 		}
-		est, err := For(info.Kind, nil, 4, 72)
+		est, err := For(testGames.Engines(), info.Kind, nil, 4, 72)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,10 +171,10 @@ func TestDefaultLengthFitsTwoWeeks(t *testing.T) {
 // player plays do not fall as the laps rise. (The simulator plays the same
 // seeds at every length, so a longer game is the shorter one carried on.)
 func TestEstimatesRiseWithLength(t *testing.T) {
-	for _, info := range games.List() {
+	for _, info := range testGames.Engines().List() {
 		for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
 			for _, h := range []int{12, 24, 72, 168, 336} {
-				est, err := For(info.Kind, nil, seats, h)
+				est, err := For(testGames.Engines(), info.Kind, nil, seats, h)
 				if err != nil {
 					t.Fatal(err)
 				}

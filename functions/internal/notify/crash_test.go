@@ -70,10 +70,10 @@ func TestCrashInjection(t *testing.T) {
 			n.AfterCommit(ctx, id)
 		}
 	}
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: slog.New(slog.DiscardHandler), AfterCommit: hook,
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Log: slog.New(slog.DiscardHandler), AfterCommit: hook,
 		Rand: testenv.Rand(t.Name())})
 	obsolete := map[string]bool{}
-	n.Service, n.Composer = svc, obsoleteCounter{compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true}), obsolete, &sync.Mutex{}}
+	n.Service, n.Composer = svc, obsoleteCounter{compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "http://pbm.test", NoPicture: true}), obsolete, &sync.Mutex{}}
 	ctx := context.Background()
 
 	for game := 0; game < 4; game++ {

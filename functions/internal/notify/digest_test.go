@@ -60,9 +60,9 @@ func mailingWorld(t *testing.T) (st *boltstore.Store, svc *service.Service, n *n
 	sender = &recorder{}
 	log := slog.New(slog.DiscardHandler)
 	n = &notify.Notifier{Sender: sender, Players: st, Log: log, Now: clock}
-	svc = service.New(service.Config{Store: st, Players: st, Keys: keys, Now: clock, Log: log, AfterCommit: n.AfterCommit,
+	svc = service.New(service.Config{Games: testGames.Engines(), Store: st, Players: st, Keys: keys, Now: clock, Log: log, AfterCommit: n.AfterCommit,
 		Rand: testenv.Rand(t.Name())})
-	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
+	n.Service, n.Composer = svc, compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
 	return st, svc, n, sender, now
 }
 

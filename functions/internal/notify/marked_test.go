@@ -83,10 +83,10 @@ func TestCrashInjectionMarked(t *testing.T) {
 			n.Committed(ctx, rec, ver)
 		}
 	}
-	svc := service.New(service.Config{Store: st, Sent: st, Keys: keys, Log: slog.New(slog.DiscardHandler), Committed: hook,
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Sent: st, Keys: keys, Log: slog.New(slog.DiscardHandler), Committed: hook,
 		Rand: testenv.Rand(t.Name())})
 	obsolete := map[string]bool{}
-	n.Service, n.Composer = svc, obsoleteCounter{compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true}), obsolete, &sync.Mutex{}}
+	n.Service, n.Composer = svc, obsoleteCounter{compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "http://pbm.test", NoPicture: true}), obsolete, &sync.Mutex{}}
 	ctx := context.Background()
 
 	for game := 0; game < 4; game++ {
@@ -170,8 +170,8 @@ func markedGame(t *testing.T) (st storeAll, svc *service.Service, n *notify.Noti
 	sender = &recorder{}
 	log := slog.New(slog.DiscardHandler)
 	n = &notify.Notifier{Sender: sender, Log: log, Now: clock}
-	svc = service.New(service.Config{Store: bolt, Sent: bolt, Keys: keys, Now: clock, Log: log, Committed: n.Committed, Rand: testenv.Rand(t.Name())})
-	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
+	svc = service.New(service.Config{Games: testGames.Engines(), Store: bolt, Sent: bolt, Keys: keys, Now: clock, Log: log, Committed: n.Committed, Rand: testenv.Rand(t.Name())})
+	n.Service, n.Composer = svc, compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
 	c, err := svc.Create(t.Context(), service.CreateRequest{Kind: "western", Organiser: service.Person{Email: "org@pbm.test"},
 		Seats: []service.Person{{Name: "Anna", Email: "anna@pbm.test"}, {Name: "Bob", Email: "bob@pbm.test"}}})
 	if err != nil {

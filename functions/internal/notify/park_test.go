@@ -80,10 +80,10 @@ func TestUncomposableMailParked(t *testing.T) {
 	keys, _ := linksign.NewKeyring("k1", map[string][]byte{"k1": make([]byte, 32)})
 	var logs bytes.Buffer
 	log := slog.New(slog.NewJSONHandler(&logs, &slog.HandlerOptions{Level: slog.LevelError}))
-	svc := service.New(service.Config{Store: st, Keys: keys, Log: log, Rand: testenv.Rand(t.Name())})
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Log: log, Rand: testenv.Rand(t.Name())})
 	sender := &outbox{}
 	n := &notify.Notifier{Service: svc, Sender: sender, Log: log,
-		Composer: compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})}
+		Composer: compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "http://pbm.test", NoPicture: true})}
 	ctx := t.Context()
 	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", Organiser: service.Person{Email: "org@pbm.test"},
 		Seats: []service.Person{{Name: "Анна", Email: "anna@pbm.test"}, {Name: "Bob", Email: "bob@pbm.test", Lang: "en"}}})
@@ -134,7 +134,7 @@ func TestUncomposableMailParked(t *testing.T) {
 	if !strings.Contains(logs.String(), `"msg":"mail parked"`) || !strings.Contains(logs.String(), "pigeon-1") {
 		t.Errorf("no error logged for the operator:\n%s", logs.String())
 	}
-	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Service: svc, Log: slog.New(slog.DiscardHandler)}))
+	srv := httptest.NewServer(httpapi.New(httpapi.Deps{Games: testGames, Service: svc, Log: slog.New(slog.DiscardHandler)}))
 	defer srv.Close()
 	for _, l := range []string{"ru", "en"} {
 		resp, err := srv.Client().Get(srv.URL + "/g/" + c.ID + "/org?" + url.Values{"t": {c.OrganiserToken}, "lang": {l}}.Encode())

@@ -24,8 +24,8 @@ func TestSweepClock(t *testing.T) {
 	sender := &recorder{fail: true}
 	log := slog.New(slog.DiscardHandler)
 	n := &notify.Notifier{Sender: sender, Log: log, Now: clock}
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: clock, Log: log, AfterCommit: n.AfterCommit, Rand: testenv.Rand(t.Name())})
-	n.Service, n.Composer = svc, compose.New(compose.Config{Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Now: clock, Log: log, AfterCommit: n.AfterCommit, Rand: testenv.Rand(t.Name())})
+	n.Service, n.Composer = svc, compose.New(compose.Config{Games: testGames, Service: svc, BaseURL: "http://pbm.test", NoPicture: true})
 	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", Organiser: service.Person{Email: "org@pbm.test"},
 		Seats: []service.Person{{Name: "Anna", Email: "anna@pbm.test"}, {Name: "Bob", Email: "bob@pbm.test"}}})
 	if err != nil {

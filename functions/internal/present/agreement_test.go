@@ -14,7 +14,6 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/grammar"
-	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/templates"
 )
 
@@ -83,7 +82,7 @@ var pairs = [][]string{{"Вера", "Борис", "Анна", "Игорь", "О�
 func TestRussianAgrees(t *testing.T) {
 	for _, gm := range bothGames {
 		t.Run(gm.kind, func(t *testing.T) {
-			p := present.For(gm.kind)
+			p := testGames.For(gm.kind)
 			events := constants(t, gm.dir, "Ev")
 			actions := append(constants(t, gm.dir, "A"), engine.Resign)
 			if len(events) < 30 || len(actions) < 10 {
@@ -143,28 +142,64 @@ func TestRussianAgrees(t *testing.T) {
 	}
 	// The texts of the pages and mails stand beside names (badges, the
 	// organiser's list): none may agree with one.
-	for _, k := range templates.Keys() {
-		text := templates.T("ru", k)
-		if ownSubject[k] {
+	for _, k := range allTexts(t) {
+		text := k.t("ru")
+		if ownSubject[k.key] {
 			continue
 		}
 		for _, pr := range grammar.Problems(text, true) {
-			t.Errorf("text %s %q: %s", k, text, pr)
+			t.Errorf("text %s %q: %s", k.key, text, pr)
 		}
 	}
-	for k := range nameFirst {
+	byKey := map[string]keyedText{}
+	for _, k := range allTexts(t) {
+		byKey[k.key] = k
+	}
+	for key := range nameFirst {
+		k, ok := byKey[key]
+		if !ok {
+			t.Errorf("text %s: no such text", key)
+			continue
+		}
 		for _, n := range []string{"Вера", "Борис"} {
-			text := templates.T("ru", k)
+			text := k.t("ru")
 			args := []any{n}
 			for range strings.Count(text, "%") - 1 {
 				args = append(args, "X")
 			}
-			filled := templates.Tf("ru", k, args...)
+			filled := k.tf("ru", args...)
 			for _, pr := range grammar.Problems(filled, false, n) {
-				t.Errorf("text %s %q: %s", k, filled, pr)
+				t.Errorf("text %s %q: %s", key, filled, pr)
 			}
 		}
 	}
+}
+
+// keyedText is a text by key: a shared one (templates) or a game's own
+// (its presenter's Text).
+type keyedText struct {
+	key string
+	t   func(l string) string
+	tf  func(l string, args ...any) string
+}
+
+// allTexts are the shared texts and every game's own.
+func allTexts(t *testing.T) []keyedText {
+	var out []keyedText
+	for _, k := range templates.Keys() {
+		out = append(out, keyedText{k, func(l string) string { return templates.T(l, k) },
+			func(l string, args ...any) string { return templates.Tf(l, k, args...) }})
+	}
+	for _, kind := range testGames.Kinds() {
+		p := testGames.For(kind)
+		var texts map[string][2]string
+		read(t, kind, "texts.json", &texts)
+		for k := range texts {
+			out = append(out, keyedText{k, func(l string) string { return p.Text(l, k) },
+				func(l string, args ...any) string { return templates.Sprintf(l, p.Text(l, k), args...) }})
+		}
+	}
+	return out
 }
 
 // ownSubject are texts whose past tense agrees with their own subject,
@@ -195,18 +230,18 @@ func TestEnglishCounts(t *testing.T) {
 			t.Errorf("%s: %q", what, text)
 		}
 	}
-	for _, k := range templates.Keys() {
+	for _, k := range allTexts(t) {
 		for _, n := range []int{1, 2} {
-			text := templates.T("en", k)
-			if !strings.Contains(text, "%d") && templates.Has(k) && text != k {
+			text := k.t("en")
+			if !strings.Contains(text, "%d") && text != k.key {
 				continue
 			}
-			check("text "+k, templates.Tf("en", k, n, n, n))
+			check("text "+k.key, k.tf("en", n, n, n))
 		}
 	}
 	name := func(s int) string { return "P" + strconv.Itoa(s) }
 	for _, gm := range bothGames {
-		p := present.For(gm.kind)
+		p := testGames.For(gm.kind)
 		for _, typ := range constants(t, gm.dir, "Ev") {
 			for _, n := range []int{1, 2, -1, -2} {
 				for _, cell := range gm.cells {

@@ -2,12 +2,10 @@ package present_test
 
 import (
 	"encoding/json"
-	"slices"
 	"testing"
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/present"
-	"github.com/pbmgames/pbm/templates"
 )
 
 // TestGameFilesRead: every game's files read, and its presenter reads
@@ -15,13 +13,15 @@ import (
 // 16: cold starts), so a broken file would otherwise show only on the
 // first page or mail that needs it; here it fails at once.
 func TestGameFilesRead(t *testing.T) {
-	keys := templates.Keys() // reads every game's texts.json; panics on a broken one or a key taken twice
-	for _, kind := range present.Kinds() {
+	for _, kind := range testGames.Kinds() {
 		var texts map[string][2]string
 		read(t, kind, "texts.json", &texts)
-		for k := range texts {
-			if !slices.Contains(keys, k) {
-				t.Errorf("%s: text %q is not among templates.Keys", kind, k)
+		// The presenter says each of its own texts (its first look-up
+		// reads them all, and panics on a key the shared texts have too).
+		for k, want := range texts {
+			p := testGames.For(kind)
+			if got := [2]string{p.Text("ru", k), p.Text("en", k)}; got != want {
+				t.Errorf("%s: text %q says %q, want %q", kind, k, got, want)
 			}
 		}
 		var phrases present.Phrases
@@ -29,12 +29,12 @@ func TestGameFilesRead(t *testing.T) {
 		var api any
 		read(t, kind, "openapi.json", &api)
 		for _, l := range []string{"ru", "en"} {
-			if present.Rules(l, kind) == "" {
+			if present.Rules(l, testGames.For(kind)) == "" {
 				t.Errorf("%s: no rules in %s", kind, l)
 			}
 		}
 		// The presenter's own copy of its phrases, read on first use.
-		p := present.For(kind)
+		p := testGames.For(kind)
 		for typ, words := range phrases.Actions {
 			name := func(int) string { return "A" }
 			if got := p.ActionLabel("en", engine.Action{Type: typ}, name); got == typ && words[1] != typ {
@@ -48,7 +48,7 @@ func TestGameFilesRead(t *testing.T) {
 // read decodes a game's file into v.
 func read(t *testing.T, kind, name string, v any) {
 	t.Helper()
-	b, ok := present.File(kind, name)
+	b, ok := present.File(testGames.For(kind), name)
 	if !ok {
 		t.Fatalf("%s: no %s", kind, name)
 	}

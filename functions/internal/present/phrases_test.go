@@ -14,7 +14,7 @@ import (
 // typo, a renamed type) fails here rather than falling back to the code.
 func TestPhrasesNameTypes(t *testing.T) {
 	for _, gm := range bothGames {
-		b, ok := present.File(gm.kind, "phrases.json")
+		b, ok := present.File(testGames.For(gm.kind), "phrases.json")
 		if !ok {
 			t.Fatalf("%s: no phrases.json", gm.kind)
 		}

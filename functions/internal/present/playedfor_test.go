@@ -12,7 +12,7 @@ import (
 // TestPlayedFor: the service's origins of a command are worded in both
 // languages; a player's own command (or a bot's) is not.
 func TestPlayedFor(t *testing.T) {
-	g := present.For("western")
+	g := testGames.For("western")
 	name := func(i int) string { return "P" }
 	roll := engine.Action{Type: "roll"}
 	for _, c := range []struct {

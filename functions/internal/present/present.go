@@ -2,8 +2,10 @@
 // cells, goods, events and positions of a game in Russian and English.
 // Pages and mails both ask it; no rule lives here.
 //
-// Each game has a presenter (Game), registered by the catalog and chosen
-// by the game's kind with For. The pages and mails only ever talk to that
+// Each game has a presenter (Game); the games a program serves are a
+// value, Games (made once, in the program's wiring: functions/internal/
+// catalog), which chooses a game's presenter by its kind with For. The
+// pages and mails only ever talk to that
 // interface, so a game's wording, its money, its panels, its decision
 // groups and its board are all in the game's own folder below this one
 // (present/<kind>/); this package knows no game.
@@ -67,6 +69,9 @@ type Game interface {
 	// Squares lists every square of the board the view shows: its
 	// number, name and owner, for a reader the picture is too small for.
 	Squares(l string, view any, name func(int) string) []Square
+	// Text is the text of a key, the game's own phrases (its texts.json)
+	// first, then the shared ones: a Group's title, a Choice's Group.
+	Text(l, key string) string
 }
 
 // Square is one square of the board in words. Owner is the owning seat,
@@ -148,11 +153,6 @@ type Option struct {
 // OptionChoice is one value of an option chosen from a list.
 type OptionChoice struct{ Value, Label string }
 
-var (
-	presenters = map[string]Game{}
-	kinds      []string // in the order of registration
-)
-
 // Filer is a presenter that brings files to the shared parts.
 type Filer interface {
 	// Files are the game's own files: texts.json (its phrases by key,
@@ -163,10 +163,10 @@ type Filer interface {
 	Files() embed.FS
 }
 
-// File is one of the files of a kind of game (Filer); false if it has
-// none of that name.
-func File(kind, name string) ([]byte, bool) {
-	f, ok := For(kind).(Filer)
+// File is one of a presenter's files (Filer); false if it has none of
+// that name.
+func File(g Game, name string) ([]byte, bool) {
+	f, ok := g.(Filer)
 	if !ok {
 		return nil, false
 	}
@@ -174,11 +174,29 @@ func File(kind, name string) ([]byte, bool) {
 	return b, err == nil
 }
 
-// Rules are the rules in short of a kind of game, in the reader's
-// language; "" for a game without them.
-func Rules(l, kind string) template.HTML {
-	b, _ := File(kind, "rules."+templates.Pick(l, "ru", "en")+".html")
+// Rules are the rules in short of a game, in the reader's language; ""
+// for a game without them.
+func Rules(l string, g Game) template.HTML {
+	b, _ := File(g, "rules."+templates.Pick(l, "ru", "en")+".html")
 	return template.HTML(b) // the game's own file, not input
+}
+
+// LazyTexts are a game's own phrases by key (its texts.json), read on
+// their first look-up (templates.GameTexts). A file that does not read is
+// a programming error, and that look-up panics on it (TestGameFilesRead
+// reads every game's).
+func LazyTexts(files embed.FS, name string) templates.GameTexts {
+	return templates.NewGameTexts(func() map[string][2]string {
+		var texts map[string][2]string
+		b, err := files.ReadFile(name)
+		if err == nil {
+			err = json.Unmarshal(b, &texts)
+		}
+		if err != nil {
+			panic(fmt.Sprintf("present: texts %s: %v", name, err))
+		}
+		return texts
+	})
 }
 
 // Phrases are a game's texts of its actions and events by type, each a
@@ -239,12 +257,13 @@ func OptionsText(l string, ok bool, laps int, notes ...string) string {
 	return s
 }
 
-// NoteIf is the text of key when on holds, else "".
-func NoteIf(l string, on bool, key string) string {
+// NoteIf is the text of key (a game's own phrase or a shared one) when on
+// holds, else "".
+func NoteIf(texts templates.GameTexts, l string, on bool, key string) string {
 	if !on {
 		return ""
 	}
-	return templates.T(l, key)
+	return texts.T(l, key)
 }
 
 // Boarder is a presenter that draws its game's board.
@@ -253,48 +272,65 @@ type Boarder interface {
 	Board() boardpic.Layout
 }
 
-// Register makes g the presenter of its kind, and adds what it brings
-// to the shared parts: its phrases (texts.json of Filer), read on their
-// first look-up (templates.AddGameTexts), and its board (Boarder). A
-// game's phrases that do not read are a programming error, and their
-// first look-up panics on them (TestGameFilesRead reads them all). The catalog calls it once
-// for each game, at start, the service's first game first.
-func Register(g Game) {
-	if _, again := presenters[g.Kind()]; !again {
-		kinds = append(kinds, g.Kind())
-	}
-	presenters[g.Kind()] = g
-	if b, ok := File(g.Kind(), "texts.json"); ok {
-		kind := g.Kind()
-		templates.AddGameTexts(func() map[string][2]string {
-			var texts map[string][2]string
-			if err := json.Unmarshal(b, &texts); err != nil {
-				panic(fmt.Sprintf("present: the texts of %s: %v", kind, err))
-			}
-			return texts
-		})
-	}
+// Board is the layout of a game's board; nil (no picture) for a game
+// that has none.
+func Board(g Game) boardpic.Layout {
 	if b, ok := g.(Boarder); ok {
-		boardpic.Register(b.Board())
+		return b.Board()
 	}
+	return nil
 }
 
-// Kinds are the kinds of the registered games, in the order of their
-// registration: the first is the one a form offers first.
-func Kinds() []string { return slices.Clone(kinds) }
+// Games are the games a program serves, as a value: each one's engine
+// entry (games.Registry) and its presenter, in the order the program
+// listed them. Nothing else keeps a list of games: what a function serves
+// is what its wiring hands it.
+type Games struct {
+	engines    *games.Registry
+	presenters map[string]Game
+}
+
+// NewGames pairs the games of engines with their presenters; a game
+// without a presenter, or a presenter without a game, is a programming
+// error, met at start-up.
+func NewGames(engines *games.Registry, presenters ...Game) *Games {
+	gs := &Games{engines: engines, presenters: make(map[string]Game, len(presenters))}
+	for _, p := range presenters {
+		if _, ok := engines.Lookup(p.Kind()); !ok {
+			panic(fmt.Sprintf("present: a presenter of %q, a game not given", p.Kind()))
+		}
+		if _, dup := gs.presenters[p.Kind()]; dup {
+			panic(fmt.Sprintf("present: %q presented twice", p.Kind()))
+		}
+		gs.presenters[p.Kind()] = p
+	}
+	for _, k := range engines.Kinds() {
+		if _, ok := gs.presenters[k]; !ok {
+			panic(fmt.Sprintf("present: %q has no presenter", k))
+		}
+	}
+	return gs
+}
+
+// Engines are the games' engine entries.
+func (gs *Games) Engines() *games.Registry { return gs.engines }
+
+// Kinds are the games' kinds, in the order the program listed them: the
+// first is the one a form offers first.
+func (gs *Games) Kinds() []string { return gs.engines.Kinds() }
 
 // For is the presenter of a kind of game; an unknown kind gets a plain
 // one that shows codes.
-func For(kind string) Game {
-	if g, ok := presenters[kind]; ok {
+func (gs *Games) For(kind string) Game {
+	if g, ok := gs.presenters[kind]; ok {
 		return g
 	}
 	return plain{kind}
 }
 
 // GameName is the name of a kind of game.
-func GameName(lang, kind string) string {
-	if info, ok := games.Lookup(kind); ok {
+func (gs *Games) GameName(lang, kind string) string {
+	if info, ok := gs.engines.Lookup(kind); ok {
 		return templates.Pick(lang, info.RU, info.EN)
 	}
 	return kind
@@ -349,13 +385,13 @@ func Abs(v int64) int64 {
 
 // PartsIn lists parts in the order of keys (with their text keys), the
 // unknown ones last by name.
-func PartsIn(l string, parts map[string]int64, order [][2]string) []Part {
+func PartsIn(texts templates.GameTexts, l string, parts map[string]int64, order [][2]string) []Part {
 	var out []Part
 	known := map[string]bool{}
 	for _, o := range order {
 		known[o[0]] = true
 		if v, ok := parts[o[0]]; ok {
-			out = append(out, Part{templates.T(l, o[1]), v})
+			out = append(out, Part{texts.T(l, o[1]), v})
 		}
 	}
 	var rest []string
@@ -366,7 +402,7 @@ func PartsIn(l string, parts map[string]int64, order [][2]string) []Part {
 	}
 	slices.Sort(rest)
 	for _, k := range rest {
-		out = append(out, Part{templates.T(l, k), parts[k]})
+		out = append(out, Part{texts.T(l, k), parts[k]})
 	}
 	return out
 }
@@ -403,7 +439,10 @@ func (plain) EventText(_ string, e engine.Event, name func(int) string) string {
 func (plain) Choice(l string, c engine.Choice, _ any, _ func(int) string) Choice {
 	return Choice{Label: c.Type, Group: "grp_other"}
 }
-func (plain) Parts(l string, parts map[string]int64) []Part  { return PartsIn(l, parts, nil) }
+func (plain) Parts(l string, parts map[string]int64) []Part {
+	return PartsIn(templates.GameTexts{}, l, parts, nil)
+}
+func (plain) Text(l, key string) string                      { return templates.T(l, key) }
 func (plain) Squares(string, any, func(int) string) []Square { return nil }
 
 // PlayedFor says, to the seat itself only, what was played for it without

@@ -7,8 +7,6 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/businessman"
-	"github.com/pbmgames/pbm/engine/games"
-	_ "github.com/pbmgames/pbm/functions/internal/catalog"
 	"github.com/pbmgames/pbm/functions/internal/present"
 )
 
@@ -23,7 +21,7 @@ func botGameSeed(t *testing.T, kind, salt string, seats int, options string, see
 	t.Helper()
 	var seed [32]byte
 	copy(seed[:], "present "+kind+salt)
-	g, err := games.New(kind, games.CurrentRules(kind), []byte(options), seats, seed)
+	g, err := testGames.Engines().New(kind, testGames.Engines().CurrentRules(kind), []byte(options), seats, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +53,7 @@ func TestEverythingWorded(t *testing.T) {
 		{"businessman", `{"laps":6,"rent_claim":"claim"}`},
 	} {
 		t.Run(tc.kind, func(t *testing.T) {
-			p := present.For(tc.kind)
+			p := testGames.For(tc.kind)
 			name := func(s int) string { return "P" + string(rune('0'+s)) }
 			events, choices := map[string]bool{}, map[string]bool{}
 			for _, salt := range []string{"", "1", "2", "3"} {
@@ -97,7 +95,7 @@ func TestEverythingWorded(t *testing.T) {
 // TestOwnHandOnly (B-2, P-3): a «Бизнесмен» panel lists the exchange
 // cards of the reader's own seat, from its own view, and no other.
 func TestOwnHandOnly(t *testing.T) {
-	p := present.For(businessman.Name)
+	p := testGames.For(businessman.Name)
 	botGame(t, businessman.Name, 3, `{"laps":2}`, func(g engine.Game, _ []engine.Event) {
 		for reader := engine.Spectator; reader < g.Seats(); reader++ {
 			for i, s := range p.Seats("ru", g.View(reader)) {
@@ -117,8 +115,8 @@ func TestOwnHandOnly(t *testing.T) {
 // TestOptions: each game's create-form options are labelled, and
 // «Бизнесмен»'s rent is chosen from its two words.
 func TestOptions(t *testing.T) {
-	for _, info := range games.List() {
-		p := present.For(info.Kind)
+	for _, info := range testGames.Engines().List() {
+		p := testGames.For(info.Kind)
 		for name := range p.OptionDefaults() {
 			for _, l := range []string{"ru", "en"} {
 				if o := p.Option(l, name); o.Label == "" || strings.HasPrefix(o.Label, "opt_") {
@@ -127,11 +125,11 @@ func TestOptions(t *testing.T) {
 			}
 		}
 	}
-	rent := present.For(businessman.Name).Option("ru", "rent_claim")
+	rent := testGames.For(businessman.Name).Option("ru", "rent_claim")
 	if len(rent.Choices) != 2 || rent.Choices[0].Value != businessman.RentAuto {
 		t.Errorf("rent_claim: %+v", rent)
 	}
-	if s := present.For(businessman.Name).Options("ru", []byte(`{"laps":5,"rent_claim":"claim"}`)); s != "5 кругов, аренду требует владелец" {
+	if s := testGames.For(businessman.Name).Options("ru", []byte(`{"laps":5,"rent_claim":"claim"}`)); s != "5 кругов, аренду требует владелец" {
 		t.Errorf("options: %q", s)
 	}
 }
@@ -140,7 +138,7 @@ func TestOptions(t *testing.T) {
 // says nothing the default contradicts: the default claims the rent, so
 // the prompt may not say the rent is lost unless claimed.
 func TestClaimPromptMatchesDefault(t *testing.T) {
-	p := present.For(businessman.Name)
+	p := testGames.For(businessman.Name)
 	name := func(s int) string { return "P" + string(rune('0'+s)) }
 	asked := 0
 	botGame(t, businessman.Name, 4, `{"laps":6,"rent_claim":"claim"}`, func(g engine.Game, _ []engine.Event) {

@@ -16,7 +16,6 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/games"
-	_ "github.com/pbmgames/pbm/functions/internal/catalog" // registers the games
 )
 
 // Format names the document and its version.
@@ -129,7 +128,7 @@ func (d *Document) SeedBytes() ([32]byte, error) {
 // the events recorded — every roll, every card drawn — and that the game
 // ends with the recorded result. The error is a *Divergence naming the
 // first step that does not replay.
-func Verify(d *Document) (Report, error) {
+func Verify(reg *games.Registry, d *Document) (Report, error) {
 	if d.Format != Format {
 		return Report{}, fmt.Errorf("%w: format %q, want %q", ErrFormat, d.Format, Format)
 	}
@@ -137,7 +136,7 @@ func Verify(d *Document) (Report, error) {
 	if err != nil {
 		return Report{}, err
 	}
-	g, err := games.New(d.Kind, d.Rules, d.Options, len(d.Seats), seed)
+	g, err := reg.New(d.Kind, d.Rules, d.Options, len(d.Seats), seed)
 	if err != nil {
 		return Report{}, &Divergence{Step: -1, Reason: fmt.Sprintf("the game cannot be made: %v", err)}
 	}

@@ -8,19 +8,18 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/record"
 )
 
 // botGame is the record of a whole game the engine's bots play.
 func botGame(t *testing.T, kind, options string, seats int, seed [32]byte) *record.Document {
 	t.Helper()
-	g, err := games.New(kind, games.CurrentRules(kind), json.RawMessage(options), seats, seed)
+	g, err := testGames.Engines().New(kind, testGames.Engines().CurrentRules(kind), json.RawMessage(options), seats, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(seed[:])
-	doc := &record.Document{Format: record.Format, ID: "bots", Kind: kind, Rules: games.CurrentRules(kind), Options: json.RawMessage(options),
+	doc := &record.Document{Format: record.Format, ID: "bots", Kind: kind, Rules: testGames.Engines().CurrentRules(kind), Options: json.RawMessage(options),
 		SeedSHA256: hex.EncodeToString(sum[:]), Seed: hex.EncodeToString(seed[:])}
 	for i := range seats {
 		doc.Seats = append(doc.Seats, record.Seat{Name: string(rune('A' + i))})
@@ -74,7 +73,7 @@ func TestVerifyWholeGames(t *testing.T) {
 	for _, k := range kinds {
 		t.Run(k.kind, func(t *testing.T) {
 			doc := roundTrip(t, botGame(t, k.kind, k.options, k.seats, [32]byte{1, 5}))
-			rep, err := record.Verify(doc)
+			rep, err := record.Verify(testGames.Engines(), doc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -143,7 +142,7 @@ func TestVerifyNamesFirstDivergence(t *testing.T) {
 			t.Run(k.kind+"/"+tc.name, func(t *testing.T) {
 				d := roundTrip(t, base)
 				tc.edit(d)
-				_, err := record.Verify(d)
+				_, err := record.Verify(testGames.Engines(), d)
 				var div *record.Divergence
 				if !errors.As(err, &div) {
 					t.Fatalf("Verify: %v, want a divergence", err)

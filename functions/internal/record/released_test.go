@@ -61,7 +61,7 @@ func TestReleasedVersionsReplay(t *testing.T) {
 			if doc.Rules != r.rules {
 				t.Fatalf("%s is of rules version %d", path, doc.Rules)
 			}
-			rep, err := record.Verify(doc)
+			rep, err := record.Verify(testGames.Engines(), doc)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/record"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -49,7 +48,7 @@ func (g *seededGame) replaysExactly(t *testing.T) {
 	for _, e := range log {
 		cmds = append(cmds, engine.Command{Seat: e.Seat, Action: e.Action})
 	}
-	r, err := games.Replay(rec.Kind, rec.Rules, rec.Options, eg.Seats(), [32]byte(rec.Seed), cmds)
+	r, err := testGames.Engines().Replay(rec.Kind, rec.Rules, rec.Options, eg.Seats(), [32]byte(rec.Seed), cmds)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +195,7 @@ func TestControlBotAndEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := record.Verify(doc); err != nil {
+			if _, err := record.Verify(testGames.Engines(), doc); err != nil {
 				t.Fatal(err)
 			}
 			if err := g.svc.Control(ctx, g.id, service.ControlRequest{Control: service.ControlEnd}); service.AsError(err).Code != service.CodeWrongStatus {

@@ -9,7 +9,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -70,7 +69,7 @@ type Created struct {
 // organiser's address (CodeTooMany beyond them); one with a key seen
 // before answers the game that key made and counts nothing.
 func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error) {
-	org, err := checkCreate(&req)
+	org, err := s.checkCreate(&req)
 	if err != nil {
 		return Created{}, err
 	}
@@ -96,12 +95,12 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 	// The options are written out whole (the game's length by mail where
 	// none is given) and checked by making the game now; it is made again,
 	// with the seats that accept, when it starts.
-	rec.Rules = games.CurrentRules(req.Kind)
-	opts, err := games.Complete(req.Kind, req.Options)
+	rec.Rules = s.games.CurrentRules(req.Kind)
+	opts, err := s.games.Complete(req.Kind, req.Options)
 	if err != nil {
 		return Created{}, err
 	}
-	g, err := games.New(req.Kind, rec.Rules, opts, len(req.Seats), [32]byte(rec.Seed))
+	g, err := s.games.New(req.Kind, rec.Rules, opts, len(req.Seats), [32]byte(rec.Seed))
 	if err != nil {
 		return Created{}, err
 	}
@@ -168,8 +167,8 @@ func (s *Service) Create(ctx context.Context, req CreateRequest) (Created, error
 
 // checkCreate checks a creation's game, its number of seats, its name
 // (trimmed) and its deadlines, and cleans its organiser.
-func checkCreate(req *CreateRequest) (Person, error) {
-	info, ok := games.Lookup(req.Kind)
+func (s *Service) checkCreate(req *CreateRequest) (Person, error) {
+	info, ok := s.games.Lookup(req.Kind)
 	if !ok {
 		return Person{}, invalid("Неизвестная игра.", "Unknown game.")
 	}
@@ -330,13 +329,13 @@ func (s *Service) start(rec *Record) error {
 			n++
 		}
 	}
-	info, _ := games.Lookup(rec.Kind)
+	info, _ := s.games.Lookup(rec.Kind)
 	if n < info.MinSeats {
 		return newError(CodeWrongStatus,
 			fmt.Sprintf("Нужно хотя бы %d принявших приглашение игроков.", info.MinSeats),
 			fmt.Sprintf("At least %d players must have accepted.", info.MinSeats), nil)
 	}
-	g, err := games.New(rec.Kind, rec.Rules, rec.Options, n, [32]byte(rec.Seed))
+	g, err := s.games.New(rec.Kind, rec.Rules, rec.Options, n, [32]byte(rec.Seed))
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ import (
 func TestDeadlines(t *testing.T) {
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
 		Rand: testenv.Rand(t.Name())})
 	ctx := context.Background()
 	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", DeadlineHours: 4, Options: []byte(`{"laps":20}`),
@@ -156,7 +156,7 @@ func mustRecent(t *testing.T, rec *service.Record) []service.Entry {
 func TestDeadlinesDrop(t *testing.T) {
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
 		Rand: testenv.Rand(t.Name())})
 	ctx := context.Background()
 	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", DeadlineHours: 1, OnMisses: service.OnMissesDrop,

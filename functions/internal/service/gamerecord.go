@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/record"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
@@ -130,7 +129,7 @@ func importID(doc *record.Document) (string, error) {
 // importRecord replays doc and makes the finished game it keeps, without
 // its id; the error is the refusal of a record that does not replay.
 func (s *Service) importRecord(doc *record.Document) (*Record, record.Report, error) {
-	rep, err := record.Verify(doc)
+	rep, err := record.Verify(s.games, doc)
 	if err != nil {
 		var d *record.Divergence
 		if errors.As(err, &d) && d.Step < 0 {
@@ -146,7 +145,7 @@ func (s *Service) importRecord(doc *record.Document) (*Record, record.Report, er
 	if !doc.Result.Over {
 		return nil, rep, invalid("Запись неоконченной игры не принимается.", "Only the record of a finished game is taken.")
 	}
-	info, _ := games.Lookup(doc.Kind)
+	info, _ := s.games.Lookup(doc.Kind)
 	if n := len(doc.Seats); n < info.MinSeats || n > info.MaxSeats {
 		return nil, rep, invalid(fmt.Sprintf("В игре должно быть от %d до %d игроков.", info.MinSeats, info.MaxSeats),
 			fmt.Sprintf("A game needs %d to %d players.", info.MinSeats, info.MaxSeats))

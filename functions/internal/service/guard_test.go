@@ -17,7 +17,7 @@ func guardWorld(t *testing.T, limits service.Limits) (*service.Service, *time.Ti
 	t.Helper()
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler), Limits: limits, Rand: testenv.Rand(t.Name())})
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler), Limits: limits, Rand: testenv.Rand(t.Name())})
 	return svc, &now
 }
 

@@ -74,7 +74,7 @@ func TestConfirmCancelledGame(t *testing.T) {
 	ctx := context.Background()
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Players: st, Guard: st, Keys: keys, Now: func() time.Time { return now },
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: st, Guard: st, Keys: keys, Now: func() time.Time { return now },
 		Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy, Rand: testenv.Rand(t.Name())})
 	c, err := svc.Create(ctx, service.CreateRequest{Kind: "western", Organiser: service.Person{Email: "org@pbm.test"},
 		Seats: []service.Person{{Name: "A", Email: "never-invited-a@pbm.test"}, {Name: "B", Email: "never-invited-b@pbm.test"}}})

@@ -80,18 +80,18 @@ func (c *chunkBody) decode(body []byte) error {
 // rules version rules and with seats seats: the one replay of the service
 // and of the pages. visit, when set, sees the game at the start and after
 // each entry (n: the entries played so far).
-func Replay(rec *Record, rules, seats int, entries []Entry, visit func(n int, g engine.Game)) (engine.Game, error) {
+func Replay(reg *games.Registry, rec *Record, rules, seats int, entries []Entry, visit func(n int, g engine.Game)) (engine.Game, error) {
 	if len(rec.Seed) != 32 {
 		return nil, fmt.Errorf("replay game %s: seed of %d bytes", rec.ID, len(rec.Seed))
 	}
 	if visit == nil {
-		g, err := games.Replay(rec.Kind, rules, rec.Options, seats, [32]byte(rec.Seed), commands(entries))
+		g, err := reg.Replay(rec.Kind, rules, rec.Options, seats, [32]byte(rec.Seed), commands(entries))
 		if err != nil {
 			return nil, fmt.Errorf("replay game %s: %w", rec.ID, err)
 		}
 		return g, nil
 	}
-	g, err := games.New(rec.Kind, rules, rec.Options, seats, [32]byte(rec.Seed))
+	g, err := reg.New(rec.Kind, rules, rec.Options, seats, [32]byte(rec.Seed))
 	if err != nil {
 		return nil, fmt.Errorf("replay game %s: %w", rec.ID, err)
 	}
@@ -129,11 +129,11 @@ const ChartPoints = 200
 // NetWorth replays entries, the whole log of a game of seats seats, and
 // samples every seat's net worth at most points times, the start and the
 // end included.
-func NetWorth(rec *Record, seats int, entries []Entry, points int) (Chart, error) {
+func NetWorth(reg *games.Registry, rec *Record, seats int, entries []Entry, points int) (Chart, error) {
 	n := len(entries)
 	every := max(1, (n+points-2)/max(points-1, 1))
 	c := Chart{Worth: make([][]int64, seats)}
-	_, err := Replay(rec, rec.Rules, seats, entries, func(moves int, g engine.Game) {
+	_, err := Replay(reg, rec, rec.Rules, seats, entries, func(moves int, g engine.Game) {
 		if moves != 0 && moves%every != 0 && moves != n {
 			return
 		}
@@ -164,7 +164,7 @@ func (s *Service) keepChart(ctx context.Context, rec *Record) {
 		var entries []Entry
 		if entries, err = s.FullLog(ctx, rec); err == nil {
 			var c Chart
-			if c, err = NetWorth(rec, g.Seats(), entries, ChartPoints); err == nil {
+			if c, err = NetWorth(s.games, rec, g.Seats(), entries, ChartPoints); err == nil {
 				rec.Chart = &c
 				return
 			}

@@ -44,7 +44,7 @@ func newInvitedGame(t *testing.T, kind, options string, seats int) *seededGame {
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
 	g := &seededGame{now: &now, rng: rand.New(rand.NewPCG(7, 11))}
-	g.svc = service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return *g.now },
+	g.svc = service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Now: func() time.Time { return *g.now },
 		Rand: rand.NewChaCha8([32]byte{13}), Log: slog.New(slog.DiscardHandler)})
 	var people []service.Person
 	for i := range seats {

@@ -20,7 +20,7 @@ import (
 func TestMyGamesFollowTheGames(t *testing.T) {
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Players: st, Guard: st, Keys: keys, Now: func() time.Time { return now },
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: st, Guard: st, Keys: keys, Now: func() time.Time { return now },
 		Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy, Rand: testenv.Rand(t.Name())})
 	ctx := t.Context()
 	var ids []string

@@ -64,17 +64,19 @@ func (r *Record) setUnasked(seat int, v bool) {
 }
 
 // OrderSpecs lists the standing orders the game of rec takes.
-func (s *Service) OrderSpecs(rec *Record) ([]engine.OrderSpec, error) { return OrderSpecsOf(rec) }
+func (s *Service) OrderSpecs(rec *Record) ([]engine.OrderSpec, error) {
+	return OrderSpecsOf(s.games, rec)
+}
 
 // OrderSpecsOf lists the standing orders the game of rec takes, started
 // or not.
-func OrderSpecsOf(rec *Record) ([]engine.OrderSpec, error) {
+func OrderSpecsOf(reg *games.Registry, rec *Record) ([]engine.OrderSpec, error) {
 	var g engine.Game
 	var err error
 	if rec.State != nil {
-		g, err = games.Load(rec.Kind, rec.Rules, rec.State)
+		g, err = reg.Load(rec.Kind, rec.Rules, rec.State)
 	} else {
-		g, err = games.New(rec.Kind, rec.Rules, rec.Options, len(rec.Seats), [32]byte(rec.Seed))
+		g, err = reg.New(rec.Kind, rec.Rules, rec.Options, len(rec.Seats), [32]byte(rec.Seed))
 	}
 	if err != nil {
 		return nil, err

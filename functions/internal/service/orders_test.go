@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/service"
 )
 
@@ -64,7 +63,7 @@ func TestOrdersReplayExactly(t *testing.T) {
 			if byOrder[0] == 0 || byOrder[1] == 0 || byOrder[2] != 0 {
 				t.Fatalf("moves by order per seat: %v", byOrder)
 			}
-			r, err := games.Replay(rec.Kind, rec.Rules, rec.Options, len(rec.Seats), [32]byte(rec.Seed), cmds)
+			r, err := testGames.Engines().Replay(rec.Kind, rec.Rules, rec.Options, len(rec.Seats), [32]byte(rec.Seed), cmds)
 			if err != nil {
 				t.Fatal(err)
 			}

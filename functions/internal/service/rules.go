@@ -7,7 +7,6 @@ import (
 	"reflect"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 )
 
 // FirstRules is the rules version of games stored before versions were
@@ -25,13 +24,13 @@ func (s *Service) settleRules(ctx context.Context, rec *Record) error {
 	if rec.Rules != 0 {
 		return nil
 	}
-	current := games.CurrentRules(rec.Kind)
+	current := s.games.CurrentRules(rec.Kind)
 	if rec.State == nil {
 		rec.Rules = current
 		return nil
 	}
 	rec.Rules = FirstRules
-	stored, err := games.Load(rec.Kind, current, rec.State)
+	stored, err := s.games.Load(rec.Kind, current, rec.State)
 	if err != nil {
 		return err
 	}
@@ -39,7 +38,7 @@ func (s *Service) settleRules(ctx context.Context, rec *Record) error {
 	if err != nil {
 		return err
 	}
-	replayed, err := Replay(rec, current, stored.Seats(), entries, nil)
+	replayed, err := Replay(s.games, rec, current, stored.Seats(), entries, nil)
 	if err != nil {
 		return nil // it does not even replay: a first-version game
 	}

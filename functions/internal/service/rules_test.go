@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/engine/western"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
@@ -54,7 +53,7 @@ func unversion(t *testing.T, st *boltstore.Store, id string) {
 func TestUnversionedGamesSettleTheirRules(t *testing.T) {
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler),
 		Limits: servicetest.Roomy, Rand: testenv.Rand(t.Name())})
 	create := func(accept bool) string {
 		var people []service.Person
@@ -108,7 +107,7 @@ func TestUnversionedGamesSettleTheirRules(t *testing.T) {
 		}
 		return rec, g
 	}
-	today := games.CurrentRules(western.Name)
+	today := testGames.Engines().CurrentRules(western.Name)
 
 	waiting, playing := create(false), create(true)
 	unversion(t, st, waiting)

@@ -18,7 +18,7 @@ import (
 // it; FoldSent writes a game once, only while it holds marked mail.
 func TestSentMarker(t *testing.T) {
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
-	svc := service.New(service.Config{Store: st, Sent: st, Keys: keys, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Sent: st, Keys: keys, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
 	ctx := t.Context()
 	c := servicetest.Create(t, svc, service.CreateRequest{Kind: "western", Organiser: service.Person{Email: "o@pbm.test"},
 		Seats: []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}}})

@@ -68,6 +68,9 @@ const (
 
 // Config wires a Service.
 type Config struct {
+	// Games are the games the service plays (the wiring's catalog):
+	// required.
+	Games *games.Registry
 	Store store.Store
 	// Players indexes players' games and keeps their mail preferences;
 	// optional (tests of the game alone leave it out).
@@ -125,6 +128,7 @@ type Config struct {
 
 // Service is safe for concurrent use.
 type Service struct {
+	games       *games.Registry
 	store       store.Store
 	players     store.PlayerStore
 	guard       store.GuardStore
@@ -144,9 +148,12 @@ type Service struct {
 
 // New makes a Service.
 func New(c Config) *Service {
-	s := &Service{store: c.Store, players: c.Players, guard: c.Guard, sent: c.Sent, limits: c.Limits.withDefaults(), keys: newKeySource(c.Keys, c.KeysLater),
+	s := &Service{games: c.Games, store: c.Store, players: c.Players, guard: c.Guard, sent: c.Sent, limits: c.Limits.withDefaults(), keys: newKeySource(c.Keys, c.KeysLater),
 		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed, signIn: c.SignIn, talk: c.Talk,
 		talkPosted: c.TalkPosted, handOut: c.HandOut}
+	if s.games == nil {
+		panic("service: Config.Games is nil")
+	}
 	if s.guard == nil {
 		g, ok := c.Store.(store.GuardStore)
 		if !ok {
@@ -165,6 +172,9 @@ func New(c Config) *Service {
 	}
 	return s
 }
+
+// Games are the games the service plays.
+func (s *Service) Games() *games.Registry { return s.games }
 
 // Load reads a game and its version. Where the service keeps sent
 // markers, the mail the game's marker says was sent is dropped from the
@@ -228,9 +238,9 @@ func (s *Service) Engine(rec *Record) (engine.Game, error) {
 	if rec.State == nil {
 		return nil, Fail(CodeWrongStatus, errors.New("game not started"))
 	}
-	g, err := games.Load(rec.Kind, rec.Rules, rec.State)
+	g, err := s.games.Load(rec.Kind, rec.Rules, rec.State)
 	if errors.Is(err, games.ErrUnknownRules) {
-		if g, err = games.Load(rec.Kind, games.CurrentRules(rec.Kind), rec.State); err == nil {
+		if g, err = s.games.Load(rec.Kind, s.games.CurrentRules(rec.Kind), rec.State); err == nil {
 			return frozen{Game: g, rules: rec.Rules}, nil
 		}
 	}

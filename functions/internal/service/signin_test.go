@@ -21,7 +21,7 @@ import (
 func TestSignInLinks(t *testing.T) {
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Players: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: st, Keys: keys, Now: func() time.Time { return now }, Log: slog.New(slog.DiscardHandler), Rand: testenv.Rand(t.Name())})
 	ctx := t.Context()
 
 	if _, _, ok, err := svc.IssueSignIn(ctx, "stranger@pbm.test"); ok || err != nil {

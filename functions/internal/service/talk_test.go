@@ -20,7 +20,7 @@ func talkWorld(t *testing.T) (*service.Service, *service.Record, *time.Time) {
 	t.Helper()
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Talk: st, Keys: keys, Now: func() time.Time { return now },
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Talk: st, Keys: keys, Now: func() time.Time { return now },
 		Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy, Rand: testenv.Rand(t.Name())})
 	c := servicetest.Create(t, svc, service.CreateRequest{Kind: "businessman", Organiser: service.Person{Email: "o@pbm.test"},
 		Seats: []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}, {Name: "C", Email: "c@pbm.test"}}})

@@ -26,8 +26,7 @@ import (
 	"time"
 
 	// The games, registered (present.Kinds).
-	_ "github.com/pbmgames/pbm/functions/internal/catalog"
-	"github.com/pbmgames/pbm/functions/internal/present"
+	"github.com/pbmgames/pbm/functions/internal/catalog"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
@@ -192,7 +191,7 @@ func (r *run) play(ctx context.Context) error {
 	r.emails = []string{r.Success("smoke-a"), r.Success("smoke-b")}
 	req := map[string]any{
 		// The service's first game (the create form's first), its default options.
-		"kind": present.Kinds()[0], "deadline_hours": DeadlineHours,
+		"kind": catalog.Games().Kinds()[0], "deadline_hours": DeadlineHours,
 		"organiser": map[string]string{"name": "Smoke", "email": r.Success("smoke-org"), "lang": "en"},
 		"seats": []map[string]string{
 			{"name": "Anna", "email": r.emails[0], "lang": "en"},

@@ -100,9 +100,8 @@ func Game(rec *service.Record, ver int64, g engine.Game, rd Reader) GameView {
 }
 
 // LogEntries is the whole log of rec as reader rd may see it.
-func LogEntries(rec *service.Record, entries []service.Entry, rd Reader) []LogEntry {
+func LogEntries(gs *present.Games, rec *service.Record, entries []service.Entry, rd Reader) []LogEntry {
 	seat := rd.Seat(rec)
-	pr := present.For(rec.Kind)
 	out := make([]LogEntry, 0, len(entries))
 	for _, e := range entries {
 		le := LogEntry{N: e.N, Seat: e.Seat, Action: e.Action, At: e.At, Events: []engine.Event{}}
@@ -114,7 +113,7 @@ func LogEntries(rec *service.Record, entries []service.Entry, rd Reader) []LogEn
 		if e.Seat == seat && e.Delegated() {
 			le.By = e.By
 		}
-		if Hidden(pr, e, seat) {
+		if Hidden(gs, rec.Kind, e, seat) {
 			le.Action = engine.Action{Type: e.Action.Type} // a sealed bid's amount stays secret (P-3)
 		}
 		out = append(out, le)

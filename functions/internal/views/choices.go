@@ -134,7 +134,7 @@ func Arrange(l string, p present.Game, legal []engine.Choice, view any, names []
 	var out []Group
 	for _, gr := range p.Groups() {
 		if cs := byGroup[gr.Key]; len(cs) > 0 {
-			out = append(out, newGroup(l, gr, cs, focus, more))
+			out = append(out, newGroup(l, p, gr, cs, focus, more))
 		}
 	}
 	fit(out, focus, more)
@@ -233,10 +233,10 @@ func (f *Choice) join(cv Choice, alt Alt) {
 
 // newGroup makes the group gr of forms cs: its title, and whether it is
 // folded or left to a page of its own.
-func newGroup(l string, gr present.Group, cs []Choice, focus string, more func(string) string) Group {
+func newGroup(l string, p present.Game, gr present.Group, cs []Choice, focus string, more func(string) string) Group {
 	title := ""
 	if gr.Key != groupHere {
-		title = templates.T(l, gr.Key)
+		title = p.Text(l, gr.Key)
 	}
 	n := 0
 	for i, c := range cs {
@@ -340,7 +340,7 @@ func AmountButton(l string, p present.Game, c engine.Choice, view any, names []s
 	pc := p.Choice(l, c, view, NameFunc(names))
 	cv := Choice{Choice: c, Unit: pc.Unit, Verb: pc.Label, Format: pc.Button, Value: amount}
 	if pc.Form != "" && pc.Group != "" && pc.Group != groupHere && pc.Button == "" {
-		cv.Verb = templates.T(l, pc.Group)
+		cv.Verb = p.Text(l, pc.Group)
 	}
 	return cv.ButtonText(l)
 }

@@ -5,9 +5,7 @@ import (
 	"testing"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/engine/western"
-	"github.com/pbmgames/pbm/functions/internal/present"
 )
 
 // TestTurnEndersMarked (issue 10, 14): buying narcotics ends the turn at
@@ -17,11 +15,11 @@ import (
 func TestTurnEndersMarked(t *testing.T) {
 	var seed [32]byte
 	copy(seed[:], "turn enders")
-	g, err := games.New(western.Name, games.CurrentRules(western.Name), []byte(`{"laps":30}`), 4, seed)
+	g, err := testGames.Engines().New(western.Name, testGames.Engines().CurrentRules(western.Name), []byte(`{"laps":30}`), 4, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := present.For(western.Name)
+	p := testGames.For(western.Name)
 	names := []string{"Вера", "Борис", "Анна", "Игорь"}
 	seen, ended := 0, 0
 	for n := 0; !g.Over() && n < 20_000 && seen < 5; n++ {

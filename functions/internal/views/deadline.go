@@ -90,8 +90,8 @@ func WaitingFor(l string, rec *service.Record, g engine.Game, names []string, no
 }
 
 // OptionsText sums up a game's options: "20 кругов, для начинающих".
-func OptionsText(l string, rec *service.Record) string {
-	return present.For(rec.Kind).Options(l, rec.Options)
+func OptionsText(l string, pr present.Game, rec *service.Record) string {
+	return pr.Options(l, rec.Options)
 }
 
 // DeadlineHours is the time a decision gets.

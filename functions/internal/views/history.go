@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/service"
 )
 
@@ -12,6 +13,7 @@ import (
 // seed (P-1): the game-over chart and the log's replay step through it.
 // The seed stays on the server; pages show only views.
 type History struct {
+	games   *games.Registry
 	rec     *service.Record
 	Entries []service.Entry
 	Seats   int
@@ -30,12 +32,12 @@ func LoadHistory(ctx context.Context, svc *service.Service, rec *service.Record)
 	if err != nil {
 		return nil, err
 	}
-	return &History{rec: rec, Entries: entries, Seats: g.Seats()}, nil
+	return &History{games: svc.Games(), rec: rec, Entries: entries, Seats: g.Seats()}, nil
 }
 
 // At is the game after its first n commands.
 func (h *History) At(n int) (engine.Game, error) {
-	return service.Replay(h.rec, h.rec.Rules, h.Seats, h.Entries[:min(max(n, 0), len(h.Entries))], nil)
+	return service.Replay(h.games, h.rec, h.rec.Rules, h.Seats, h.Entries[:min(max(n, 0), len(h.Entries))], nil)
 }
 
 // Series is every seat's net worth through the game, sampled; a game
@@ -45,5 +47,5 @@ type Series = service.Chart
 // NetWorth replays the whole game and samples every seat's net worth at
 // most points times, the start and the end included.
 func (h *History) NetWorth(points int) (Series, error) {
-	return service.NetWorth(h.rec, h.Seats, h.Entries, points)
+	return service.NetWorth(h.games, h.rec, h.Seats, h.Entries, points)
 }

@@ -16,6 +16,7 @@ import (
 
 // LeagueRequest is what the league's pages are drawn from.
 type LeagueRequest struct {
+	Games   *present.Games
 	Lang    string
 	League  *leagues.League
 	Season  *leagues.Season // nil before the first
@@ -122,7 +123,7 @@ type LeagueMember struct {
 func LeagueView(req LeagueRequest) (LeaguePage, error) {
 	l, lg := req.Lang, req.League
 	p := LeaguePage{ID: lg.ID, Name: lg.Name, Kind: lg.Kind, TieBreak: templates.T(l, "league_tiebreak"),
-		Settings:  templates.Tf(l, "league_settings", present.GameName(l, lg.Kind), lg.TableSize, lg.Rounds, Duration(l, time.Duration(lg.DeadlineHours)*time.Hour)),
+		Settings:  templates.Tf(l, "league_settings", req.Games.GameName(l, lg.Kind), lg.TableSize, lg.Rounds, Duration(l, time.Duration(lg.DeadlineHours)*time.Hour)),
 		Divisions: []DivisionView{}, Rounds: []RoundView{}, Ratings: []RatingView{}, Moves: []string{}}
 	me := ""
 	if req.Member >= 0 && req.Member < len(lg.Members) {
@@ -212,7 +213,7 @@ func LeagueView(req LeagueRequest) (LeaguePage, error) {
 		}
 		for i, row := range rows {
 			rv := RowView{Rank: row.Rank, Member: row.Member, Played: row.Played, Points: points(l, row.Points),
-				NetWorth: present.For(lg.Kind).Money(l, row.NetWorth), Me: row.Member == me, Games: []LinkView{}}
+				NetWorth: req.Games.For(lg.Kind).Money(l, row.NetWorth), Me: row.Member == me, Games: []LinkView{}}
 			rv.Note = tieNote(l, rows, i)
 			rv.Places = strings.Join(places[row.Member], " · ")
 			for _, g := range row.Games {

@@ -33,7 +33,7 @@ func TestLeagueView(t *testing.T) {
 		{N: 2, StartAt: 86400, CloseAt: 2 * 86400, Started: true, Closed: true, Tables: []leagues.Table{{Seats: []string{"Boris", "Anna", "Clara", "Denis"}, Game: "g2", Result: r2}}},
 	}}
 	signed := map[linksign.Purpose]int{}
-	req := views.LeagueRequest{Lang: "ru", League: lg, Season: season, History: []*leagues.Season{season}, Member: 1,
+	req := views.LeagueRequest{Games: testGames, Lang: "ru", League: lg, Season: season, History: []*leagues.Season{season}, Member: 1,
 		Sign: func(p linksign.Purpose, game string, seat int, _ time.Duration) (string, error) {
 			signed[p]++
 			return string(p) + "-" + game, nil
@@ -94,7 +94,7 @@ func TestLeagueBeforeAnyGame(t *testing.T) {
 	season := &leagues.Season{N: 1, Divisions: [][]string{members}, Rounds: []leagues.Round{
 		{N: 1, StartAt: 0, CloseAt: 86400, Started: true, Tables: []leagues.Table{{Seats: members, Game: "g1"}}},
 		{N: 2, StartAt: 86400, CloseAt: 2 * 86400}}}
-	p, err := views.LeagueView(views.LeagueRequest{Lang: "ru", League: lg, Season: season, History: []*leagues.Season{season}, Member: 0,
+	p, err := views.LeagueView(views.LeagueRequest{Games: testGames, Lang: "ru", League: lg, Season: season, History: []*leagues.Season{season}, Member: 0,
 		Sign: func(p linksign.Purpose, game string, seat int, _ time.Duration) (string, error) { return "tok", nil },
 		Link: func(path, token string) string { return path + "?t=" + token }})
 	if err != nil {

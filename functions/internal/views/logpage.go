@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 )
@@ -48,6 +47,7 @@ type LogPage struct {
 
 // LogRequest is what a log page is made from.
 type LogRequest struct {
+	Games   *present.Games
 	Lang    string
 	Rec     *service.Record
 	History *History
@@ -101,8 +101,8 @@ func (d *LogPage) replay(q LogRequest) error {
 		d.Entry = &e
 		d.ListURL = q.link("from", (step-1)/logPageSize*logPageSize+1)
 	}
-	d.Panels = Panels(q.Lang, q.Rec.Kind, g, d.Seat, d.Names)
-	d.Squares = present.For(q.Rec.Kind).Squares(q.Lang, g.View(d.Seat), NameFunc(d.Names))
+	d.Panels = Panels(q.Lang, q.Games.For(q.Rec.Kind), g, d.Seat, d.Names)
+	d.Squares = q.Games.For(q.Rec.Kind).Squares(q.Lang, g.View(d.Seat), NameFunc(d.Names))
 	d.ToStart, d.ToEnd = q.link("step", 0), q.link("step", d.Total)
 	if step > 0 {
 		d.Back, d.Back10 = q.link("step", step-1), q.link("step", max(step-10, 0))
@@ -115,11 +115,11 @@ func (d *LogPage) replay(q LogRequest) error {
 
 // row is command i of the log as the reader may see it.
 func (d *LogPage) row(q LogRequest, i int) LogRow {
-	l, pr, name := q.Lang, present.For(q.Rec.Kind), NameFunc(d.Names)
+	l, pr, name := q.Lang, q.Games.For(q.Rec.Kind), NameFunc(d.Names)
 	e := q.History.Entries[i]
 	le := LogRow{N: i + 1, Seat: e.Seat, Name: name(e.Seat), Action: pr.Command(l, e.Action, name),
 		At: DateTime(l, time.Unix(e.At, 0).UTC()), Step: q.link("step", i+1)}
-	if Hidden(pr, e, d.Seat) {
+	if Hidden(q.Games, q.Rec.Kind, e, d.Seat) {
 		le.Action = pr.SecretText(l) // its details stay secret (P-3)
 	}
 	if e.Seat == d.Seat {
@@ -139,6 +139,6 @@ func (q LogRequest) link(k string, v int) string {
 
 // Hidden tells whether the command's details are secret from seat: a
 // secret action (a sealed bid) of another seat, as its game says.
-func Hidden(p present.Game, e service.Entry, seat int) bool {
-	return e.Seat != seat && games.Secret(p.Kind(), e.Action)
+func Hidden(gs *present.Games, kind string, e service.Entry, seat int) bool {
+	return e.Seat != seat && gs.Engines().Secret(kind, e.Action)
 }

@@ -35,10 +35,10 @@ type Signer func(p linksign.Purpose, game string, seat int, ttl time.Duration) (
 // games" page, in the order given (needs you now first, then newest:
 // service.MyGames), each with a link signed now. link makes a page's link
 // with a token.
-func MyGames(l string, games []service.GameSummary, now time.Time, sign Signer, link func(path, token string) string) ([]MyGame, error) {
+func MyGames(gs *present.Games, l string, games []service.GameSummary, now time.Time, sign Signer, link func(path, token string) string) ([]MyGame, error) {
 	out := make([]MyGame, 0, len(games))
 	for _, sum := range games {
-		g, err := myGame(l, sum, now, sign, link)
+		g, err := myGame(gs, l, sum, now, sign, link)
 		if err != nil {
 			return nil, err
 		}
@@ -57,13 +57,13 @@ func MyGames(l string, games []service.GameSummary, now time.Time, sign Signer, 
 }
 
 // myGame is the game of sum as its player sees it in their games.
-func myGame(l string, sum service.GameSummary, now time.Time, sign Signer, link func(path, token string) string) (MyGame, error) {
+func myGame(gs *present.Games, l string, sum service.GameSummary, now time.Time, sign Signer, link func(path, token string) string) (MyGame, error) {
 	g := MyGame{Status: templates.T(l, "status_"+sum.Status), Phase: sum.Status, Players: strings.Join(sum.Players, ", ")}
 	// A game is named as its organiser named it, else by its kind and
 	// players, as in its mails' subjects; not by an id nobody remembers.
-	g.Name = sum.Title(l, present.GameName(l, sum.Kind))
+	g.Name = sum.Title(l, gs.GameName(l, sum.Kind))
 	if sum.Seat >= 0 {
-		if err := g.seat(l, sum, now, sign, link); err != nil {
+		if err := g.seat(gs.For(sum.Kind), l, sum, now, sign, link); err != nil {
 			return MyGame{}, err
 		}
 	}
@@ -94,7 +94,7 @@ func myGame(l string, sum service.GameSummary, now time.Time, sign Signer, link 
 
 // seat links g to the player's seat of the game of sum: its page (the
 // invitation while it waits), its orders, and the decision it owes.
-func (g *MyGame) seat(l string, sum service.GameSummary, now time.Time, sign Signer, link func(path, token string) string) error {
+func (g *MyGame) seat(pr present.Game, l string, sum service.GameSummary, now time.Time, sign Signer, link func(path, token string) string) error {
 	purpose, path := linksign.PurposeSeat, "/g/"+sum.ID
 	if !sum.Accepted && sum.Status == service.StatusInvited {
 		purpose, path = linksign.PurposeInvite, "/g/"+sum.ID+"/invite"
@@ -121,7 +121,7 @@ func (g *MyGame) seat(l string, sum service.GameSummary, now time.Time, sign Sig
 		}
 		what := ""
 		if sum.View != nil {
-			what = present.For(sum.Kind).Prompt(l, sum.View, sum.Me, true, names)
+			what = pr.Prompt(l, sum.View, sum.Me, true, names)
 		}
 		key := "owe_decision"
 		if sum.MyTurn {

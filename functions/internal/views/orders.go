@@ -15,11 +15,10 @@ import (
 // them, with their amounts in the game's money; or, with none, that every
 // decision is mailed. An order whose amount is 0 plays nothing (credit
 // up to 0, accept offers from 0 %) and is left out.
-func OrdersSummary(l, kind string, specs []engine.OrderSpec, o engine.Orders) string {
+func OrdersSummary(l string, pr present.Game, specs []engine.OrderSpec, o engine.Orders) string {
 	if len(o) == 0 {
 		return templates.T(l, "orders_none")
 	}
-	pr := present.For(kind)
 	var parts []string
 	for _, s := range specs {
 		v, set := o[s.Name]

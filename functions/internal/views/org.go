@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -46,6 +45,7 @@ type OrgPage struct {
 
 // OrgRequest is what the organiser's page is made from.
 type OrgRequest struct {
+	Games *present.Games
 	Lang  string
 	Rec   *service.Record
 	Game  engine.Game // nil before the game starts
@@ -61,8 +61,8 @@ type OrgRequest struct {
 // Organiser makes the organiser's page.
 func Organiser(q OrgRequest) (OrgPage, error) {
 	l, rec := q.Lang, q.Rec
-	info, _ := games.Lookup(rec.Kind)
-	d := OrgPage{ID: rec.ID, Status: rec.Status, Error: q.Error, Options: OptionsText(l, rec), Deadline: DeadlineText(l, rec),
+	info, _ := q.Games.Engines().Lookup(rec.Kind)
+	d := OrgPage{ID: rec.ID, Status: rec.Status, Error: q.Error, Options: OptionsText(l, q.Games.For(rec.Kind), rec), Deadline: DeadlineText(l, rec),
 		MinSeats: info.MinSeats, Unconfirmed: rec.Status == service.StatusUnconfirmed, OrgEmail: rec.Organiser.Email,
 		Invited: rec.Status == service.StatusInvited, Playing: rec.Status == service.StatusPlaying, Over: rec.Status == service.StatusOver}
 	spect, err := q.Sign(linksign.PurposeSpectator, rec.ID, linksign.NoSeat, service.OrganiserTokenTTL)
@@ -115,7 +115,7 @@ func (d *OrgPage) standings(q OrgRequest) {
 		for _, sc := range scores {
 			if sc.Seat == p.Seat {
 				p.NetWorth, p.Out = sc.NetWorth, sc.Bankrupt
-				p.Worth = present.For(rec.Kind).Money(l, sc.NetWorth)
+				p.Worth = q.Games.For(rec.Kind).Money(l, sc.NetWorth)
 			}
 		}
 	}

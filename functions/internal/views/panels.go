@@ -37,8 +37,7 @@ func breakdown(l string, p present.Game, parts map[string]int64) []PartRow {
 }
 
 // Panels makes the panel of every seat from the game as reader sees it.
-func Panels(l string, kind string, g engine.Game, reader int, names []string) []Panel {
-	p := present.For(kind)
+func Panels(l string, p present.Game, g engine.Game, reader int, names []string) []Panel {
 	scores := g.Score()
 	owing := g.Owing()
 	out := make([]Panel, g.Seats())

@@ -19,6 +19,7 @@ const (
 
 // SeatRequest is what a game page is made from.
 type SeatRequest struct {
+	Games   *present.Games
 	Lang    string
 	Rec     *service.Record
 	Version int64
@@ -91,13 +92,13 @@ type SeatPage struct {
 func Seat(q SeatRequest) SeatPage {
 	l, rec, g := q.Lang, q.Rec, q.Game
 	d := SeatPage{ID: rec.ID, Status: rec.Status, Error: q.Error, Role: q.Reader.Role, Seated: q.Reader.Invite >= 0,
-		Version: q.Version, Moves: rec.Moves, Options: OptionsText(l, rec), Deadline: DeadlineText(l, rec),
+		Version: q.Version, Moves: rec.Moves, Options: OptionsText(l, q.Games.For(rec.Kind), rec), Deadline: DeadlineText(l, rec),
 		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed(), Seat: engine.Spectator, Table: Table(q)}
 	if d.Seated && (rec.Status == service.StatusInvited || rec.Status == service.StatusPlaying) {
 		d.OrdersURL = q.Link("/g/" + rec.ID + "/orders")
-		if specs, err := service.OrderSpecsOf(rec); err == nil && q.Focus == "" { // a page of one group of decisions says only them
+		if specs, err := service.OrderSpecsOf(q.Games.Engines(), rec); err == nil && q.Focus == "" { // a page of one group of decisions says only them
 			o := rec.SeatOrders(q.Reader.Invite)
-			d.Orders, d.OrdersOn = OrdersSummary(l, rec.Kind, specs, o), len(o) > 0
+			d.Orders, d.OrdersOn = OrdersSummary(l, q.Games.For(rec.Kind), specs, o), len(o) > 0
 		}
 	}
 	if g == nil {
@@ -116,7 +117,7 @@ func Seat(q SeatRequest) SeatPage {
 	}
 	d.Seat, d.Names = q.Reader.Seat(rec), SeatNames(rec, g.Seats())
 	name := NameFunc(d.Names)
-	pr := present.For(rec.Kind)
+	pr := q.Games.For(rec.Kind)
 	view := g.View(d.Seat)
 	if legal := d.legal(q); len(legal) > 0 {
 		d.decide(q, pr, legal, view)
@@ -124,7 +125,7 @@ func Seat(q SeatRequest) SeatPage {
 		d.Waiting = WaitingFor(l, rec, g, d.Names, q.Now)
 		d.Prompt = pr.Prompt(l, view, d.Seat, false, name)
 	}
-	all := Panels(l, rec.Kind, g, d.Seat, d.Names)
+	all := Panels(l, pr, g, d.Seat, d.Names)
 	for i := range all {
 		switch {
 		case d.Over: // the standings tell each seat's net worth, broken down
@@ -146,7 +147,7 @@ func Seat(q SeatRequest) SeatPage {
 		}
 	}
 	if d.Focus == "" {
-		d.Events, d.EventsMore = StorySince(rec, d.Seat, l, name, lines)
+		d.Events, d.EventsMore = StorySince(pr, rec, d.Seat, l, name, lines)
 	}
 	return d
 }

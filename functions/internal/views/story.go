@@ -33,7 +33,7 @@ func EventLines(l string, p present.Game, evs []engine.Event, reader int, name f
 // moves, then its own in the turn it is making (for a reader with no
 // seat, or one that has not moved yet: the last lines). It keeps at most
 // max lines, the newest; more tells that older lines were left out.
-func StorySince(rec *service.Record, seat int, l string, name func(int) string, max int) (lines []EventLine, more bool) {
+func StorySince(p present.Game, rec *service.Record, seat int, l string, name func(int) string, max int) (lines []EventLine, more bool) {
 	log, err := rec.Recent()
 	if err != nil {
 		return nil, false // the page shows the state without the story
@@ -54,7 +54,6 @@ func StorySince(rec *service.Record, seat int, l string, name func(int) string, 
 		}
 	}
 	more = from == 0 && rec.Moves > len(log)
-	p := present.For(rec.Kind)
 	for _, e := range log[from:] {
 		if e.Seat == seat {
 			if t := present.PlayedFor(l, p, e.Action, e.By, name); t != "" {

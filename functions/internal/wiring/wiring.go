@@ -17,9 +17,11 @@ import (
 	"slices"
 	"time"
 
+	"github.com/pbmgames/pbm/functions/internal/catalog"
 	"github.com/pbmgames/pbm/functions/internal/compose"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/notify"
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
@@ -38,6 +40,9 @@ type Store interface {
 
 // Parts are what a deployment brings.
 type Parts struct {
+	// Games are the games the deployment serves: the catalog's
+	// (catalog.Games) when nil. The tests hand theirs.
+	Games *present.Games
 	Log   *slog.Logger
 	Store Store
 	// Keys sign and check links; nil for a function that handles none
@@ -88,7 +93,7 @@ func NewMail(sender notify.Sender, permanent func(error) bool, afterEachCommit b
 }
 
 func newNotifier(a *App, baseURL string, m *Mail) (*notify.Notifier, leagues.Post) {
-	c := compose.New(compose.Config{Service: a.Service, BaseURL: baseURL})
+	c := compose.New(compose.Config{Games: a.Games, Service: a.Service, BaseURL: baseURL})
 	// A league's own mails go out by the same sender, unless the
 	// address bounced or complained.
 	post := func(ctx context.Context, l *leagues.League, season *leagues.Season, letter leagues.Letter) error {
@@ -121,6 +126,8 @@ func newNotifier(a *App, baseURL string, m *Mail) (*notify.Notifier, leagues.Pos
 
 // App is a wired deployment.
 type App struct {
+	// Games are the games served (Parts.Games).
+	Games   *present.Games
 	Log     *slog.Logger
 	Store   Store
 	Service *service.Service
@@ -140,7 +147,10 @@ func New(p Parts) *App {
 	if p.Log == nil {
 		p.Log = slog.Default()
 	}
-	a := &App{Log: p.Log, Store: p.Store, baseURL: p.BaseURL, mailboxURL: p.MailboxURL, extra: p.Extra, now: p.Now, closers: p.Closers}
+	if p.Games == nil {
+		p.Games = catalog.Games()
+	}
+	a := &App{Games: p.Games, Log: p.Log, Store: p.Store, baseURL: p.BaseURL, mailboxURL: p.MailboxURL, extra: p.Extra, now: p.Now, closers: p.Closers}
 	var committed func(context.Context, *service.Record, int64)
 	var signIn func(ctx context.Context, email, lang string)
 	var talkPosted func(ctx context.Context, game, key string)
@@ -159,7 +169,7 @@ func New(p Parts) *App {
 	if p.Mail != nil && !p.Mail.afterEachCommit {
 		handOut, _ = p.Store.(store.TickRequester)
 	}
-	a.Service = service.New(service.Config{Store: p.Store, Players: p.Store, Guard: p.Store, Sent: p.Store, Limits: p.Limits, Keys: p.Keys, KeysLater: p.KeysLater, Log: p.Log,
+	a.Service = service.New(service.Config{Games: p.Games.Engines(), Store: p.Store, Players: p.Store, Guard: p.Store, Sent: p.Store, Limits: p.Limits, Keys: p.Keys, KeysLater: p.KeysLater, Log: p.Log,
 		Now: p.Now, Rand: p.Rand, Committed: committed, SignIn: signIn, Talk: talk,
 		TalkPosted: talkPosted, HandOut: handOut})
 	var post leagues.Post

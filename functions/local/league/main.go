@@ -21,13 +21,13 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/pbmgames/pbm/functions/internal/catalog" // registers the games
-	"github.com/pbmgames/pbm/functions/internal/present"
+	"github.com/pbmgames/pbm/functions/internal/catalog"
 )
 
 func main() {
 	base := flag.String("url", "http://localhost:8080", "the local service")
-	kind := flag.String("kind", present.Kinds()[len(present.Kinds())-1], "the league's game, one of "+strings.Join(present.Kinds(), ", "))
+	kinds := catalog.Games().Kinds()
+	kind := flag.String("kind", kinds[len(kinds)-1], "the league's game, one of "+strings.Join(kinds, ", "))
 	wait := flag.Duration("wait", 10*time.Minute, "how long to wait for the confirmations in the mailbox before giving up")
 	flag.Parse()
 	if err := run(*base, *kind, *wait); err != nil {

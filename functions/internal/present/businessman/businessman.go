@@ -319,18 +319,18 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 // Options sums up the options: the laps, and the rent left to the owner's claim when it is.
 func (businessGame) Options(l string, raw json.RawMessage) string {
 	o, ok := present.ReadOptions(raw, bm.DefaultOptions())
-	return present.OptionsText(l, ok, o.Laps, present.NoteIf(l, o.RentClaim == bm.RentClaim, "rent_claim_short"))
+	return present.OptionsText(l, ok, o.Laps, present.NoteIf(texts, l, o.RentClaim == bm.RentClaim, "rent_claim_short"))
 }
 
 func (businessGame) OptionDefaults() map[string]any { return present.Defaults(bm.DefaultOptions()) }
 
 func (businessGame) Option(l, name string) present.Option {
-	o := present.Option{Label: templates.T(l, "opt_"+name)}
+	o := present.Option{Label: texts.T(l, "opt_"+name)}
 	switch name {
 	case "laps":
 		o.Min, o.Max = 1, 200
 	case "rent_claim":
-		o.Choices = []present.OptionChoice{{Value: bm.RentAuto, Label: templates.T(l, "opt_rent_claim_auto")}, {Value: bm.RentClaim, Label: templates.T(l, "opt_rent_claim_claim")}}
+		o.Choices = []present.OptionChoice{{Value: bm.RentAuto, Label: texts.T(l, "opt_rent_claim_auto")}, {Value: bm.RentClaim, Label: texts.T(l, "opt_rent_claim_claim")}}
 	}
 	return o
 }
@@ -343,17 +343,17 @@ func (b businessGame) Seats(l string, view any) []present.Seat {
 	out := make([]present.Seat, len(v.Players))
 	for i, p := range v.Players {
 		s := present.Seat{Cell: b.CellName(l, p.Cell), Laps: p.Laps, LapsOf: v.Laps, Cash: p.Cash, Bankrupt: p.Bankrupt}
-		s.Facts = []present.Fact{{Label: templates.T(l, "cash"), Value: templates.Money(l, p.Cash)}, {Label: templates.T(l, "xcards"), Value: fmt.Sprint(p.Cards)}}
+		s.Facts = []present.Fact{{Label: texts.T(l, "cash"), Value: templates.Money(l, p.Cash)}, {Label: texts.T(l, "xcards"), Value: fmt.Sprint(p.Cards)}}
 		if p.Passes != 0 {
 			s.Notes = append(s.Notes, templates.Pick(l, "хранит карту «Сыграть на бирже»", "keeps a «Play on the exchange» card"))
 		}
-		shares := present.List{Title: templates.T(l, "shares")}
+		shares := present.List{Title: texts.T(l, "shares")}
 		for k, n := range p.Shares {
 			if n > 0 {
 				shares.Items = append(shares.Items, present.Item{Text: fmt.Sprintf("%s %d", bmColour(l, bm.Groups[k].Key), n), Colour: GroupHex(k)})
 			}
 		}
-		lots := present.List{Title: templates.T(l, "lots")}
+		lots := present.List{Title: texts.T(l, "lots")}
 		for _, pr := range v.Properties {
 			if pr.Owner != i {
 				continue
@@ -381,7 +381,7 @@ func (b businessGame) Seats(l string, view any) []present.Seat {
 			}
 		}
 		if i == v.Seat && len(v.Hand) > 0 { // the reader's own hand, in its own view only
-			hand := present.List{Title: templates.T(l, "my_xcards"), Private: true}
+			hand := present.List{Title: texts.T(l, "my_xcards"), Private: true}
 			for _, c := range v.Hand {
 				hand.Items = append(hand.Items, present.Item{Text: bmXCard(l, c.ID)})
 			}
@@ -513,7 +513,7 @@ func (b businessGame) Choice(l string, c engine.Choice, view any, name func(int)
 	within := func(p int64) int64 { return min(max(p, c.Min), c.Max) }
 	switch c.Type {
 	case bm.ABuy:
-		ch.Note = templates.Tf(l, "note_price", templates.Money(l, price(c.Cell)))
+		ch.Note = texts.Tf(l, "note_price", templates.Money(l, price(c.Cell)))
 		if c.Cell >= bm.AbroadFirst && c.Cell <= bm.AbroadLast {
 			ch.Note += " + " + templates.Money(l, bm.AbroadSurcharge)
 		}
@@ -527,13 +527,13 @@ func (b businessGame) Choice(l string, c engine.Choice, view any, name func(int)
 	case bm.AAccept:
 		if o := v.Offer; o != nil && o.Price > 0 {
 			if o.Kind == bm.AOfferBuy {
-				ch.Note = templates.Tf(l, "note_get", templates.Money(l, o.Price))
+				ch.Note = texts.Tf(l, "note_get", templates.Money(l, o.Price))
 			} else {
-				ch.Note = templates.Tf(l, "note_pay", templates.Money(l, o.Price))
+				ch.Note = texts.Tf(l, "note_pay", templates.Money(l, o.Price))
 			}
 		}
 	case bm.ABroker:
-		ch.Note = templates.Tf(l, "note_pay", templates.Money(l, bm.BrokerFee))
+		ch.Note = texts.Tf(l, "note_pay", templates.Money(l, bm.BrokerFee))
 	case bm.AAbroad:
 		ch.Note = templates.Pickf(l, "%s и половина акций банку", "%s and half your shares to the bank", templates.Money(l, bm.CustomsFee))
 	case bm.APlayCard: // one list of every card and colour
@@ -542,7 +542,7 @@ func (b businessGame) Choice(l string, c engine.Choice, view any, name func(int)
 		ch.Alt = bmCardPlay(l, c.Cell, c.Good, c.Amount)
 	case bm.ABuyShares, bm.ASellShares:
 		ch.Unit = templates.Pick(l, "акций", "shares")
-		ch.Note = templates.Tf(l, "note_each", templates.Money(l, share(c.Good)))
+		ch.Note = texts.Tf(l, "note_each", templates.Money(l, share(c.Good)))
 	case bm.ABuild:
 		cell := bm.Board[max(0, min(c.Cell, bm.NumCells-1))]
 		if level(c.Cell) == 0 {
@@ -556,13 +556,13 @@ func (b businessGame) Choice(l string, c engine.Choice, view any, name func(int)
 		if level(c.Cell) == 2 {
 			cost = cell.Enterprise
 		}
-		ch.Note = templates.Tf(l, "note_get", templates.Money(l, cost*bm.BuildingSalePct/100))
+		ch.Note = texts.Tf(l, "note_get", templates.Money(l, cost*bm.BuildingSalePct/100))
 	case bm.AMortgage:
-		ch.Note = templates.Tf(l, "note_get", templates.Money(l, price(c.Cell)*bm.MortgagePct/100))
+		ch.Note = texts.Tf(l, "note_get", templates.Money(l, price(c.Cell)*bm.MortgagePct/100))
 	case bm.ARedeem:
-		ch.Note = templates.Tf(l, "note_pay", templates.Money(l, price(c.Cell)*bm.RedeemPct/100))
+		ch.Note = texts.Tf(l, "note_pay", templates.Money(l, price(c.Cell)*bm.RedeemPct/100))
 	case bm.ASellBank:
-		ch.Note = templates.Tf(l, "note_get", templates.Money(l, price(c.Cell)*bm.BankBuyPct/100))
+		ch.Note = texts.Tf(l, "note_get", templates.Money(l, price(c.Cell)*bm.BankBuyPct/100))
 	case bm.AOfferSell: // one list of every lot and buyer
 		ch.Label = templates.Pick(l, "Предложить продать участок", "Offer to sell a lot")
 		ch.Form, ch.AltLabel = "sell", templates.Pick(l, "Участок и покупатель", "Lot and buyer")
@@ -592,7 +592,7 @@ var bmParts = [][2]string{
 }
 
 func (businessGame) Parts(l string, parts map[string]int64) []present.Part {
-	return present.PartsIn(l, parts, bmParts)
+	return present.PartsIn(texts, l, parts, bmParts)
 }
 
 func (businessGame) Squares(l string, view any, name func(int) string) []present.Square {
@@ -640,6 +640,13 @@ var files embed.FS
 // phrases are the texts of the actions and events by type, read on their
 // first use (present.LazyPhrases).
 var phrases = present.LazyPhrases(files, "phrases.json")
+
+// texts are the game's own phrases by key (texts.json), the shared ones
+// behind them, read on their first look-up.
+var texts = present.LazyTexts(files, "texts.json")
+
+// Text is the text of a key, the game's own phrases first.
+func (businessGame) Text(l, key string) string { return texts.T(l, key) }
 
 // Files are the game's own files (present.Filer).
 func (businessGame) Files() embed.FS { return files }

@@ -20,7 +20,7 @@ func Handler(a *wiring.App) http.Handler { return On(httpapi.NewRouter(), a) }
 // (httpapi.NewRouter).
 func On(routes *httpapi.Router, a *wiring.App) http.Handler {
 	w := a.Web()
-	return routes.Serve(httpapi.Deps{Service: a.Service, Leagues: a.Leagues, Log: a.Log, BaseURL: w.BaseURL, Extra: w.Extra, MailboxURL: w.MailboxURL})
+	return routes.Serve(httpapi.Deps{Games: a.Games, Service: a.Service, Leagues: a.Leagues, Log: a.Log, BaseURL: w.BaseURL, Extra: w.Extra, MailboxURL: w.MailboxURL})
 }
 
 // Lazy is Handler made at its first request rather than at once: the api

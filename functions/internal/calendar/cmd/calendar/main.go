@@ -18,8 +18,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/calendar"
+	"github.com/pbmgames/pbm/functions/internal/catalog"
 	"github.com/pbmgames/pbm/functions/internal/lengths"
 )
 
@@ -42,7 +42,8 @@ func main() {
 		out      = flag.String("out", "functions/internal/lengths/lengths.json", "with -write: the file (run from the repository's root)")
 	)
 	flag.Parse()
-	cfg := calendar.DefaultConfig()
+	gs := catalog.Games()
+	cfg := calendar.DefaultConfig(gs)
 	cfg.MaxDays = *maxDays
 	pop, ok := calendar.Populations[*people]
 	if !ok {
@@ -53,7 +54,7 @@ func main() {
 		cfg.People = calendar.NoOrders
 	}
 	cfg.NoTrade = *noTrade
-	setups := calendar.DefaultMatrix()
+	setups := calendar.DefaultMatrix(gs.Engines())
 	if *kind != "" {
 		s := calendar.Setup{Kind: *kind, Seats: *seats, DeadlineHours: *deadline, MissesToBot: *misses}
 		if *options != "" {
@@ -119,11 +120,5 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// kinds lists the registered games' kinds for the help text.
-func kinds() string {
-	var out []string
-	for _, info := range games.List() {
-		out = append(out, info.Kind)
-	}
-	return strings.Join(out, ", ")
-}
+// kinds lists the catalog's games' kinds for the help text.
+func kinds() string { return strings.Join(catalog.Games().Kinds(), ", ") }

@@ -9,13 +9,14 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/pbmgames/pbm/functions/internal/catalog"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
 )
 
 func main() {
 	out := flag.String("o", "", "the file to write (empty: standard output)")
 	flag.Parse()
-	doc, err := httpapi.OpenAPI()
+	doc, err := httpapi.OpenAPI(catalog.Games())
 	if err == nil {
 		if *out == "" {
 			_, err = os.Stdout.Write(doc)

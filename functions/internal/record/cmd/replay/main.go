@@ -14,6 +14,7 @@ import (
 	"slices"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/catalog"
 	"github.com/pbmgames/pbm/functions/internal/record"
 )
 
@@ -47,7 +48,7 @@ func check(path string) error {
 	if err != nil {
 		return err
 	}
-	rep, err := record.Verify(doc)
+	rep, err := record.Verify(catalog.Games().Engines(), doc)
 	if err != nil {
 		return err
 	}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/functions/internal/record"
 )
 
@@ -17,12 +16,12 @@ import (
 // divergent step of one that does not.
 func TestCheck(t *testing.T) {
 	seed := [32]byte{3}
-	g, err := games.New("businessman", games.CurrentRules("businessman"), json.RawMessage(`{"laps":2}`), 2, seed)
+	g, err := testGames.Engines().New("businessman", testGames.Engines().CurrentRules("businessman"), json.RawMessage(`{"laps":2}`), 2, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(seed[:])
-	doc := record.Document{Format: record.Format, ID: "cmd", Kind: "businessman", Rules: games.CurrentRules("businessman"), Options: json.RawMessage(`{"laps":2}`),
+	doc := record.Document{Format: record.Format, ID: "cmd", Kind: "businessman", Rules: testGames.Engines().CurrentRules("businessman"), Options: json.RawMessage(`{"laps":2}`),
 		Seats: []record.Seat{{Name: "A"}, {Name: "B"}}, SeedSHA256: hex.EncodeToString(sum[:]), Seed: hex.EncodeToString(seed[:])}
 	for n := 0; !g.Over(); n++ {
 		seat := g.Owing()[0]
