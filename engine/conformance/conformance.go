@@ -74,7 +74,6 @@ const GameOver = "game_over"
 
 // Run holds d to the contract of every game; see the package doc.
 func Run(t *testing.T, d engine.Def) {
-	t.Helper()
 	t.Run("info", func(t *testing.T) { checkInfo(t, d) })
 	t.Run("options", func(t *testing.T) { checkOptions(t, d) })
 	t.Run("new", func(t *testing.T) { checkNew(t, d) })
@@ -248,7 +247,6 @@ func sample(step int) bool { return step < 50 || step%7 == 0 }
 // checks the replay of its log and its stored form; mustEnd fails a game
 // not over by then.
 func play(t *testing.T, d engine.Def, g engine.Game, seats int, opts json.RawMessage, seed [32]byte, pick picker, limit int, mustEnd bool) []engine.Command {
-	t.Helper()
 	var log []engine.Command
 	for step := 0; step < limit && !g.Over(); step++ {
 		owing := g.Owing()
@@ -286,7 +284,6 @@ func play(t *testing.T, d engine.Def, g engine.Game, seats int, opts json.RawMes
 
 // checkStep holds one position of a game in play.
 func checkStep(t *testing.T, d engine.Def, g engine.Game, step int, owing []engine.Seat) {
-	t.Helper()
 	n := g.Seats()
 	if len(owing) == 0 {
 		t.Fatalf("step %d: the game is not over and nobody owes", step)
@@ -332,7 +329,6 @@ func checkStep(t *testing.T, d engine.Def, g engine.Game, step int, owing []engi
 // checkOrders: standing orders, when the game takes them, play one of
 // the seat's choices and change nothing.
 func checkOrders(t *testing.T, g engine.Game, step int, seat engine.Seat, legal []engine.Choice) {
-	t.Helper()
 	st, ok := g.(engine.Standing)
 	if !ok {
 		return
@@ -360,7 +356,6 @@ func checkOrders(t *testing.T, g engine.Game, step int, seat engine.Seat, legal 
 // checkDeals: a game's open deals, when it has them, are answered by its
 // bots with one of the deal's two answers.
 func checkDeals(t *testing.T, g engine.Game, step int) {
-	t.Helper()
 	dl, ok := g.(engine.Dealing)
 	if !ok {
 		return
@@ -378,7 +373,6 @@ func checkDeals(t *testing.T, g engine.Game, step int) {
 
 // checkViews: every seat's view and the spectator's are made and marshal.
 func checkViews(t *testing.T, g engine.Game, step int) {
-	t.Helper()
 	for seat := engine.Spectator; seat < g.Seats(); seat++ {
 		v := g.View(seat)
 		if v == nil {
@@ -393,7 +387,6 @@ func checkViews(t *testing.T, g engine.Game, step int) {
 // checkEvents: an action's events name seats of the game (or none), and
 // the move that ends a game ends its events with game_over.
 func checkEvents(t *testing.T, step int, g engine.Game, ev []engine.Event, seats int) {
-	t.Helper()
 	for i, e := range ev {
 		if e.Type == "" || e.Seat < -1 || e.Seat >= seats {
 			t.Fatalf("step %d: event %+v", step, e)
@@ -409,7 +402,6 @@ func checkEvents(t *testing.T, step int, g engine.Game, ev []engine.Event, seats
 
 // checkOver holds a finished game.
 func checkOver(t *testing.T, g engine.Game) {
-	t.Helper()
 	if len(g.Owing()) != 0 {
 		t.Errorf("over, yet %v owe", g.Owing())
 	}
@@ -433,7 +425,6 @@ func checkOver(t *testing.T, g engine.Game) {
 
 // checkScore: every seat once, in seat order, with places 1…n.
 func checkScore(t *testing.T, g engine.Game) {
-	t.Helper()
 	sc := g.Score()
 	if len(sc) != g.Seats() {
 		t.Fatalf("%d scores of %d seats", len(sc), g.Seats())
@@ -463,7 +454,6 @@ func checkScore(t *testing.T, g engine.Game) {
 // checkReplay: the log replays from the seed to the same stored state,
 // and the stored state loads back to an equal game that plays on alike.
 func checkReplay(t *testing.T, d engine.Def, g engine.Game, opts json.RawMessage, seats int, seed [32]byte, log []engine.Command) {
-	t.Helper()
 	want := stored(t, g)
 	r := newGame(t, d, opts, seats, seed)
 	for i, c := range log {
