@@ -23,7 +23,8 @@
 //     (an amount anywhere in its range), for a bounded number of steps,
 //     each step checked alike; standing orders (Standing) are asked at
 //     every step, with the sensible values and with all set to their
-//     maximum, and must give a legal action and change nothing.
+//     minimum and to their maximum (values engine.CheckOrders accepts),
+//     and must give a legal action and change nothing.
 //   - replay: the log of each of those games replays from its seed to the
 //     same stored state (P-1); the stored state loads back (Def.Load) to
 //     a game whose stored state is the same, and which plays on alike.
@@ -34,8 +35,8 @@
 //   - load: a stored form of an unknown format, and an unknown rules
 //     version, are refused.
 //
-// A step: each owing seat has choices; a seat that owes nothing has
-// none; Default and Bot give one of the seat's own choices, and the
+// A step: each owing seat has choices, the same when asked again; a
+// seat that owes nothing has none; Default and Bot give one of the seat's own choices, and the
 // choice marked Default admits Default's action; Secret answers for every
 // choice; each seat's View (and the spectator's) is made and marshals;
 // Apply of the bot's (or picked) action succeeds, leaves its receiver
@@ -305,6 +306,9 @@ func checkStep(t *testing.T, d engine.Def, g engine.Game, step int, owing []engi
 		if len(legal) == 0 {
 			t.Fatalf("step %d: seat %d owes but has no choices", step, seat)
 		}
+		if again := g.Legal(seat); !slices.EqualFunc(legal, again, func(a, b engine.Choice) bool { return a == b }) {
+			t.Fatalf("step %d: seat %d's choices change when asked again: %v, then %v", step, seat, legal, again)
+		}
 		def, ok := g.Default(seat)
 		if !ok || engine.Find(legal, def) < 0 {
 			t.Fatalf("step %d: seat %d's default %v (%v) is not among its choices %v", step, seat, def, ok, legal)
@@ -334,11 +338,17 @@ func checkOrders(t *testing.T, g engine.Game, step int, seat engine.Seat, legal 
 		return
 	}
 	specs := st.OrderSpecs()
-	max := engine.Orders{}
+	low, high := engine.Orders{}, engine.Orders{}
 	for _, s := range specs {
-		max[s.Name] = s.Max
+		low[s.Name], high[s.Name] = s.Min, s.Max
+		if s.Kind == engine.OrderFlag {
+			low[s.Name], high[s.Name] = 0, 1
+		}
 	}
-	for _, o := range []engine.Orders{engine.SensibleOrders(specs), max} {
+	for _, o := range []engine.Orders{engine.SensibleOrders(specs), low, high} {
+		if err := engine.CheckOrders(specs, o); err != nil {
+			t.Fatalf("the game's own orders are refused: %v", err)
+		}
 		var before []byte
 		if sample(step) {
 			before = stored(t, g)
