@@ -1,7 +1,7 @@
 // Package raceview presents «Гонка» (engine/testgame/race), the game kept
 // for the tests only: it proves a presenter plugs into present.Game with
 // no laps, no board picture (no present.Boarder) and two seats. Nothing
-// in production imports it; the catalog does not register it.
+// in production imports it; the catalog does not list it.
 package raceview
 
 import (
@@ -114,7 +114,7 @@ func (raceGame) Options(l string, raw json.RawMessage) string {
 func (raceGame) OptionDefaults() map[string]any { return present.Defaults(race.DefaultOptions()) }
 
 func (raceGame) Option(l, name string) present.Option {
-	o := present.Option{Label: templates.T(l, "opt_"+name)}
+	o := present.Option{Label: texts.T(l, "opt_"+name)}
 	if name == "track" {
 		o.Min, o.Max = race.MinTrack, race.MaxTrack
 	}
@@ -133,14 +133,14 @@ func (g raceGame) Seats(l string, view any) []present.Seat {
 	for i, p := range v.Players {
 		s := present.Seat{Cell: g.CellName(l, p.Cell), Cash: p.Coins, Bankrupt: p.Resigned}
 		s.Facts = []present.Fact{
-			{Label: templates.T(l, "race_coins"), Value: g.Money(l, p.Coins)},
-			{Label: templates.T(l, "race_to_go"), Value: fmt.Sprint(v.Track - p.Cell)},
+			{Label: texts.T(l, "race_coins"), Value: g.Money(l, p.Coins)},
+			{Label: texts.T(l, "race_to_go"), Value: fmt.Sprint(v.Track - p.Cell)},
 		}
 		if p.Finished {
-			s.Notes = append(s.Notes, templates.T(l, "race_finished"))
+			s.Notes = append(s.Notes, texts.T(l, "race_finished"))
 		}
 		if p.Resigned {
-			s.Notes = append(s.Notes, templates.T(l, "race_resigned"))
+			s.Notes = append(s.Notes, texts.T(l, "race_resigned"))
 		}
 		out[i] = s
 	}
@@ -188,7 +188,7 @@ func (g raceGame) Choice(l string, c engine.Choice, _ any, name func(int) string
 var raceParts = [][2]string{{race.PartCells, "race_cells"}, {race.PartCoins, "race_coins"}, {race.PartFinish, "race_finish"}}
 
 func (raceGame) Parts(l string, parts map[string]int64) []present.Part {
-	return present.PartsIn(l, parts, raceParts)
+	return present.PartsIn(texts, l, parts, raceParts)
 }
 
 // Squares lists the track's cells, start to finish, and who stands where.
@@ -226,6 +226,13 @@ var files embed.FS
 // phrases are the texts of the actions and events by type, read on their
 // first use (present.LazyPhrases).
 var phrases = present.LazyPhrases(files, "phrases.json")
+
+// texts are the game's own phrases by key (texts.json), the shared ones
+// behind them, read on their first look-up.
+var texts = present.LazyTexts(files, "texts.json")
+
+// Text is the text of a key, the game's own phrases first.
+func (raceGame) Text(l, key string) string { return texts.T(l, key) }
 
 // Files are the game's own files (present.Filer).
 func (raceGame) Files() embed.FS { return files }

@@ -12,15 +12,11 @@ import (
 	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/engine/testgame/race"
 	"github.com/pbmgames/pbm/functions/internal/present"
-	"github.com/pbmgames/pbm/templates"
 )
 
-// The game is registered for these tests only, as the catalog registers
-// the real ones.
-func init() {
-	games.Register(race.Def())
-	present.Register(Presenter)
-}
+// raceGames are the games of these tests: «Гонка» alone, as the
+// catalog lists the real ones.
+var raceGames = present.NewGames(games.New(race.Def()), Presenter)
 
 var langs = []string{"ru", "en"}
 
@@ -29,10 +25,10 @@ func name(s int) string { return "P" + string(rune('0'+s)) }
 // TestRegistered: the presenter is the one For finds, and the game's name
 // and files reach the shared parts.
 func TestRegistered(t *testing.T) {
-	if present.For(race.Name) != Presenter || !slices.Contains(present.Kinds(), race.Name) {
-		t.Fatal("the presenter is not registered")
+	if raceGames.For(race.Name) != Presenter || !slices.Contains(raceGames.Kinds(), race.Name) {
+		t.Fatal("the presenter is not the game's")
 	}
-	if got := present.GameName("ru", race.Name) + "/" + present.GameName("en", race.Name); got != "Гонка/Race" {
+	if got := raceGames.GameName("ru", race.Name) + "/" + raceGames.GameName("en", race.Name); got != "Гонка/Race" {
 		t.Errorf("names %q", got)
 	}
 	if _, ok := Presenter.(present.Boarder); ok {
@@ -40,18 +36,14 @@ func TestRegistered(t *testing.T) {
 	}
 }
 
-// TestFilesRead: every file reads, its texts are the shared parts' keys
-// (templates.Keys panics on a key another text has), its phrases are
+// TestFilesRead: every file reads, the presenter says its texts (their
+// first look-up panics on a key a shared text has), its phrases are
 // keyed by the engine's types, its rules are there in both languages.
 func TestFilesRead(t *testing.T) {
-	keys := templates.Keys()
 	var texts map[string][2]string
 	read(t, "texts.json", &texts)
 	for k, v := range texts {
-		if !slices.Contains(keys, k) {
-			t.Errorf("text %q is not among templates.Keys", k)
-		}
-		if v[0] == "" || v[1] == "" || templates.T("ru", k) != v[0] || templates.T("en", k) != v[1] {
+		if v[0] == "" || v[1] == "" || Presenter.Text("ru", k) != v[0] || Presenter.Text("en", k) != v[1] {
 			t.Errorf("text %q: %q", k, v)
 		}
 	}
@@ -75,7 +67,7 @@ func TestFilesRead(t *testing.T) {
 		}
 	}
 	for _, l := range langs {
-		if r := present.Rules(l, race.Name); !strings.Contains(string(r), "<h2>") {
+		if r := present.Rules(l, Presenter); !strings.Contains(string(r), "<h2>") {
 			t.Errorf("no rules in %s", l)
 		}
 	}
@@ -94,7 +86,7 @@ func TestFilesRead(t *testing.T) {
 
 func read(t *testing.T, file string, v any) {
 	t.Helper()
-	b, ok := present.File(race.Name, file)
+	b, ok := present.File(Presenter, file)
 	if !ok {
 		t.Fatalf("no %s", file)
 	}
@@ -112,7 +104,7 @@ func playAll(t *testing.T, see func(g engine.Game, ev []engine.Event)) {
 	for i := range 30 {
 		seed := [32]byte{byte(i), 'p'}
 		opts := []byte(`{"track":` + []string{"10", "20", "40"}[i%3] + `}`)
-		g, err := games.New(race.Name, games.CurrentRules(race.Name), opts, 2, seed)
+		g, err := raceGames.Engines().New(race.Name, raceGames.Engines().CurrentRules(race.Name), opts, 2, seed)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -153,7 +145,7 @@ func fallback(e engine.Event) string { return name(e.Seat) + ": " + e.Type }
 // listed cell by cell, a finished game says why it ended and its score's
 // parts are named.
 func TestEverythingWorded(t *testing.T) {
-	p := present.For(race.Name)
+	p := raceGames.For(race.Name)
 	events, choices, overs := map[string]bool{}, map[string]bool{}, map[int]bool{}
 	playAll(t, func(g engine.Game, ev []engine.Event) {
 		for _, l := range langs {
@@ -232,7 +224,7 @@ func TestEverythingWorded(t *testing.T) {
 
 // TestOptions: the options are summed up and described for the form.
 func TestOptions(t *testing.T) {
-	p := present.For(race.Name)
+	p := raceGames.For(race.Name)
 	for _, tc := range []struct{ l, raw, want string }{
 		{"ru", ``, "трасса — 20 клеток"},
 		{"ru", `{"track":21}`, "трасса — 21 клетка"},
