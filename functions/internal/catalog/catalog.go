@@ -7,6 +7,7 @@
 package catalog
 
 import (
+	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/businessman"
 	"github.com/pbmgames/pbm/engine/games"
 	"github.com/pbmgames/pbm/engine/western"
@@ -15,11 +16,33 @@ import (
 	westernview "github.com/pbmgames/pbm/functions/internal/present/western"
 )
 
-// Games are the service's games, its first game first: the create form
-// offers it first. Each call makes a new value; a program makes one.
-func Games() *present.Games {
-	return present.NewGames(
-		games.New(western.Def(), businessman.Def()),
-		westernview.Presenter, businessmanview.Presenter,
-	)
+// Game is one game: its engine and its presentation.
+type Game struct {
+	Def     engine.Def
+	Present present.Game
+}
+
+// list is the service's games, its first game first: the create form
+// offers it first.
+func list() []Game {
+	return []Game{
+		{western.Def(), westernview.Presenter},
+		{businessman.Def(), businessmanview.Presenter},
+	}
+}
+
+// Games are the service's games. Each call makes a new value; a program
+// makes one.
+func Games() *present.Games { return GamesWith() }
+
+// GamesWith are the service's games and more after them: the tests'
+// wiring hands the test-only game this way.
+func GamesWith(more ...Game) *present.Games {
+	all := append(list(), more...)
+	defs := make([]engine.Def, len(all))
+	ps := make([]present.Game, len(all))
+	for i, g := range all {
+		defs[i], ps[i] = g.Def, g.Present
+	}
+	return present.NewGames(games.New(defs...), ps...)
 }

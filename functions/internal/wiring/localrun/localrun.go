@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
 	"github.com/pbmgames/pbm/functions/internal/wiring/web"
@@ -24,6 +25,8 @@ import (
 
 // Config is what the local run is configured with.
 type Config struct {
+	// Games are the games served: the catalog's when nil.
+	Games *present.Games
 	// Dir holds the games (games.db), the link-signing key
 	// (link-keys.json) and the mailbox (mailbox.db); made if missing.
 	Dir string
@@ -64,6 +67,7 @@ func New(c Config) (*App, error) {
 		return nil, errors.Join(fmt.Errorf("open mailbox: %w", err), st.Close())
 	}
 	return &App{wiring.New(wiring.Parts{
+		Games:   c.Games,
 		Log:     c.Log,
 		Store:   st,
 		Keys:    keys,
