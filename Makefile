@@ -174,8 +174,9 @@ calendar:
 ## estimates (functions/internal/lengths/lengths.json, and the same as Go,
 ## lengths_gen.go, which the service reads), and the pre-rendered home
 ## pages that show them (functions/internal/httpapi/prerendered/); takes a
-## while.
+## while (about 20 CPU-minutes). GAME=<kind> simulates that game's
+## lengths only, keeping the others' figures.
 lengths:
-	$(GO) run ./functions/internal/calendar/cmd/calendar -write $(CALENDAR_FLAGS)
+	$(GO) run ./functions/internal/calendar/cmd/calendar -write $(if $(GAME),-game $(GAME)) $(CALENDAR_FLAGS)
 	$(GO) generate ./functions/internal/lengths
 	$(GO) generate ./functions/internal/httpapi

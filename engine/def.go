@@ -8,18 +8,57 @@ import (
 	"sync"
 )
 
-// Info describes a game for the service: its name, seat limits and the
-// options a game by mail gets unless its organiser chooses others.
+// Info describes a game for the service: its name, seat limits, its
+// length and the options a game by mail gets unless its organiser chooses
+// others. The service's shared parts (the create page, the lengths'
+// estimates, league rounds) ask it rather than assume a game's shape.
 type Info struct {
 	Kind     string
 	RU, EN   string
 	MinSeats int
 	MaxSeats int
+	// Length is the option that sets how long a game runs; the zero
+	// Length for a game that has none.
+	Length Length
 	// Defaults are the options of a game by mail, as JSON: written out on
 	// first use, not when the games are registered (at a function's
 	// init, where encoding/json's first use costs 0.07 ms of a cold
 	// start).
 	Defaults func() json.RawMessage
+}
+
+// Length is a game's length option: its name among the options ("laps"),
+// and the values the create page offers with the calendar simulator's
+// estimates of their days, shortest first (what the organiser may choose
+// is the options' own check, Options.Validate).
+type Length struct {
+	Option  string
+	Offered []int
+}
+
+// Has tells whether the game has a length option.
+func (l Length) Has() bool { return l.Option != "" }
+
+// Of is the length options opts set, and whether they set one.
+func (l Length) Of(opts json.RawMessage) (int, bool) {
+	if !l.Has() || len(opts) == 0 {
+		return 0, false
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(opts, &m) != nil {
+		return 0, false
+	}
+	var n int
+	if raw, ok := m[l.Option]; !ok || json.Unmarshal(raw, &n) != nil {
+		return 0, false
+	}
+	return n, true
+}
+
+// Options are options that set the length to n, the rest left to the
+// defaults.
+func (l Length) Options(n int) json.RawMessage {
+	return mustJSON(map[string]int{l.Option: n})
 }
 
 // Def is one game's entry in the registry (engine/games): how to make,

@@ -5,7 +5,10 @@ import "github.com/pbmgames/pbm/engine"
 // Def is the game's entry in the registry (engine/games). A game by mail
 // gets the default track.
 func Def() engine.Def {
-	info := engine.Info{Kind: Name, RU: "Гонка", EN: "Race", MinSeats: MinSeats, MaxSeats: MaxSeats}
+	// Its length is the track's; no length is offered with estimates (the
+	// calendar simulator plays the catalog's games only).
+	info := engine.Info{Kind: Name, RU: "Гонка", EN: "Race", MinSeats: MinSeats, MaxSeats: MaxSeats,
+		Length: engine.Length{Option: "track"}}
 	return engine.Define[Options, *State, View](info, DefaultOptions, DefaultOptions(), &Rulebook, &CurrentRules, New, Unmarshal, Secret)
 }
 

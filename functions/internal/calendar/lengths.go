@@ -2,7 +2,6 @@ package calendar
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"slices"
 
@@ -10,13 +9,11 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/lengths"
 )
 
-// The lengths the create page offers, in laps, and the deadlines they are
-// simulated at (lengths.For interpolates the others linearly: a missed
-// mail costs the deadline, the rest does not depend on it).
-var (
-	LengthLaps      = []int{1, 2, 3, 5, 10, 20}
-	LengthDeadlines = []int{12, 72, 336}
-)
+// The deadlines the lengths are simulated at (lengths.For interpolates
+// the others linearly: a missed mail costs the deadline, the rest does
+// not depend on it). The lengths are each game's own
+// (engine.Info.Length.Offered).
+var LengthDeadlines = []int{12, 72, 336}
 
 // LengthGames is how many seeded games each length is estimated from. It
 // is the same at every length, and the seeds are the same (1…n): a longer
@@ -26,23 +23,21 @@ var (
 // than 10.
 const LengthGames = 20
 
-// LengthSetups lists the setups of one length: every game at its default
-// variant, every seat count it takes, every simulated deadline.
-func LengthSetups(reg *games.Registry, laps int) []Setup {
+// LengthSetups lists the setups of one length of the game info: its
+// default variant at that length, every seat count it takes, every
+// simulated deadline.
+func LengthSetups(info games.Info, n int) []Setup {
 	var out []Setup
-	for _, info := range reg.List() {
-		for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
-			for _, d := range LengthDeadlines {
-				out = append(out, Setup{Kind: info.Kind, Seats: seats, DeadlineHours: d,
-					Options: json.RawMessage(fmt.Sprintf(`{"laps":%d}`, laps))})
-			}
+	for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
+		for _, d := range LengthDeadlines {
+			out = append(out, Setup{Kind: info.Kind, Seats: seats, DeadlineHours: d, Options: info.Length.Options(n)})
 		}
 	}
 	return out
 }
 
 // LengthPoint is the figure of one row for lengths.json.
-func LengthPoint(reg *games.Registry, r Row, laps int) (lengths.Point, error) {
+func LengthPoint(reg *games.Registry, r Row, n int) (lengths.Point, error) {
 	variant, err := lengths.Variant(reg, r.Setup.Kind, r.Setup.Options)
 	if err != nil {
 		return lengths.Point{}, err
@@ -51,7 +46,7 @@ func LengthPoint(reg *games.Registry, r Row, laps int) (lengths.Point, error) {
 	if s.Unfinished > 0 {
 		return lengths.Point{}, fmt.Errorf("%v: %d games unfinished", r.Setup, s.Unfinished)
 	}
-	return lengths.Point{Kind: r.Setup.Kind, Variant: variant, Seats: r.Setup.Seats, Laps: laps,
+	return lengths.Point{Kind: r.Setup.Kind, Variant: variant, Seats: r.Setup.Seats, Laps: n,
 		DeadlineHours: r.Setup.DeadlineHours, Games: s.Games, TurnsEach: round1(s.TurnsEach),
 		Days: round1(s.DaysMedian), DaysP90: round1(s.DaysP90),
 		DaysSampled: round1(s.DaysMedian), DaysP90Sampled: round1(s.DaysP90)}, nil
@@ -59,11 +54,24 @@ func LengthPoint(reg *games.Registry, r Row, laps int) (lengths.Point, error) {
 
 func round1(x float64) float64 { return float64(int(x*10+0.5)) / 10 }
 
-// Lengths simulates the lengths the create page offers, shortest first —
-// only those listed in only, if any, keeping the figures of the others
-// from old — and answers the data lengths.json keeps; done, if not nil,
-// is given the data so far after each length.
-func Lengths(ctx context.Context, cfg Config, workers int, old lengths.Data, only []int, progress func(Setup, Result), done func(lengths.Data) error) (lengths.Data, error) {
+// Only picks what Lengths simulates again: the lengths listed (none: all)
+// of the games listed (none: all). The figures of the rest are kept from
+// the old data.
+type Only struct {
+	Lengths []int
+	Kinds   []string
+}
+
+func (o Only) picks(kind string, n int) bool {
+	return (len(o.Lengths) == 0 || slices.Contains(o.Lengths, n)) && (len(o.Kinds) == 0 || slices.Contains(o.Kinds, kind))
+}
+
+// Lengths simulates the lengths each game offers (Info.Length.Offered;
+// a game with none offers none), shortest first — only those only
+// picks, keeping the figures of the others from old — and answers the
+// data lengths.json keeps; done, if not nil, is given the data so far
+// after each length.
+func Lengths(ctx context.Context, cfg Config, workers int, old lengths.Data, only Only, progress func(Setup, Result), done func(lengths.Data) error) (lengths.Data, error) {
 	m := cfg.Model
 	if len(m.Zones) == 0 {
 		m = DefaultModel()
@@ -72,6 +80,11 @@ func Lengths(ctx context.Context, cfg Config, workers int, old lengths.Data, onl
 	// play: they are for those who change nothing, as most will.
 	if cfg.People.Name != "" && cfg.People.Name != Untouching.Name {
 		return lengths.Data{}, fmt.Errorf("the lengths' estimates are for people who change no setting, not %q", cfg.People.Name)
+	}
+	for _, k := range only.Kinds {
+		if _, ok := cfg.Games.Engines().Lookup(k); !ok {
+			return lengths.Data{}, fmt.Errorf("%w %q", games.ErrUnknownGame, k)
+		}
 	}
 	d := lengths.Data{
 		Model: fmt.Sprintf("people answer a decision mail after a log-normal delay (median %s, 90th percentile %s) counted in their waking hours (%02d:00–%02d:00, three time zones), miss %.0f %% of them; %s",
@@ -83,32 +96,43 @@ func Lengths(ctx context.Context, cfg Config, workers int, old lengths.Data, onl
 		Deadlines: LengthDeadlines,
 	}
 	reg := cfg.Games.Engines()
+	var all []int // every length any game offers, shortest first
 	for _, info := range reg.List() {
-		d.Laps[info.Kind] = LengthLaps
-	}
-	simulate := func(laps int) error {
-		rows, err := Run(ctx, cfg, LengthSetups(reg, laps), LengthGames, workers, progress)
-		if err != nil {
-			return err
+		if len(info.Length.Offered) > 0 {
+			d.Laps[info.Kind] = slices.Clone(info.Length.Offered)
+			all = append(all, info.Length.Offered...)
 		}
-		for _, r := range rows {
-			p, err := LengthPoint(reg, r, laps)
-			if err != nil {
-				return err
+	}
+	slices.Sort(all)
+	all = slices.Compact(all)
+	for _, n := range all {
+		var setups []Setup
+		for _, info := range reg.List() {
+			if !slices.Contains(info.Length.Offered, n) {
+				continue
 			}
-			d.Points = append(d.Points, p)
-		}
-		return nil
-	}
-	for _, laps := range LengthLaps {
-		if len(only) > 0 && !slices.Contains(only, laps) {
-			for _, p := range old.Points {
-				if p.Laps == laps {
-					d.Points = append(d.Points, p)
+			if !only.picks(info.Kind, n) {
+				for _, p := range old.Points {
+					if p.Kind == info.Kind && p.Laps == n {
+						d.Points = append(d.Points, p)
+					}
 				}
+				continue
 			}
-		} else if err := simulate(laps); err != nil {
-			return d, err
+			setups = append(setups, LengthSetups(info, n)...)
+		}
+		if len(setups) > 0 {
+			rows, err := Run(ctx, cfg, setups, LengthGames, workers, progress)
+			if err != nil {
+				return d, err
+			}
+			for _, r := range rows {
+				p, err := LengthPoint(reg, r, n)
+				if err != nil {
+					return d, err
+				}
+				d.Points = append(d.Points, p)
+			}
 		}
 		d.Points = lengths.FitRising(d.Points)
 		if done != nil {

@@ -28,15 +28,17 @@ func TestLengthsData(t *testing.T) {
 	for _, p := range d.Points {
 		have[fmt.Sprint(p.Kind, p.Variant, p.Seats, p.Laps, p.DeadlineHours)] = p
 	}
-	for _, laps := range LengthLaps {
-		for _, s := range LengthSetups(testGames.Engines(), laps) {
-			p, ok := have[fmt.Sprint(s.Kind, "", s.Seats, laps, s.DeadlineHours)]
-			if !ok {
-				t.Errorf("lengths.json has no figure for %v: run %s", s, d.Command)
-				continue
-			}
-			if p.Games != LengthGames || p.Days <= 0 || p.TurnsEach <= 0 || p.DaysP90 < p.Days {
-				t.Errorf("%v: %+v", s, p)
+	for _, info := range testGames.Engines().List() {
+		for _, laps := range info.Length.Offered {
+			for _, s := range LengthSetups(info, laps) {
+				p, ok := have[fmt.Sprint(s.Kind, "", s.Seats, laps, s.DeadlineHours)]
+				if !ok {
+					t.Errorf("lengths.json has no figure for %v: run %s", s, d.Command)
+					continue
+				}
+				if p.Games != LengthGames || p.Days <= 0 || p.TurnsEach <= 0 || p.DaysP90 < p.Days {
+					t.Errorf("%v: %+v", s, p)
+				}
 			}
 		}
 	}

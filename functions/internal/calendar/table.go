@@ -2,7 +2,6 @@ package calendar
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -153,13 +152,25 @@ func WriteTable(w io.Writer, rows []Row) error {
 }
 
 // DefaultMatrix is the table the command prints: every game at 4 seats
-// at its default options (the length by mail, games.Info.Defaults), at the
-// full board-game length (20 laps), and at 2 laps.
+// (or its nearest) at its default options (the length by mail,
+// games.Info.Defaults), at the longest length it offers (the full
+// board-game length, 20 laps) and at its second shortest (2 laps).
 func DefaultMatrix(reg *games.Registry) []Setup {
 	var out []Setup
-	for _, opts := range []json.RawMessage{nil, json.RawMessage(`{"laps":20}`), json.RawMessage(`{"laps":2}`)} {
+	for _, pick := range []func(offered []int) int{
+		nil, // the default options
+		func(o []int) int { return slices.Max(o) },
+		func(o []int) int { return o[min(1, len(o)-1)] },
+	} {
 		for _, info := range reg.List() {
-			out = append(out, Setup{Kind: info.Kind, Seats: 4, Options: opts})
+			s := Setup{Kind: info.Kind, Seats: min(max(4, info.MinSeats), info.MaxSeats)}
+			if pick != nil {
+				if len(info.Length.Offered) == 0 {
+					continue
+				}
+				s.Options = info.Length.Options(pick(info.Length.Offered))
+			}
+			out = append(out, s)
 		}
 	}
 	return out

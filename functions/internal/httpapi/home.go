@@ -44,6 +44,7 @@ type optChoice struct {
 // kindForm is one game on the form.
 type kindForm struct {
 	Kind, Name         string
+	Players            string // how many players it takes, in words
 	MinSeats, MaxSeats int
 	Selected           bool
 	Fields             []optField
@@ -55,13 +56,18 @@ type kindForm struct {
 type lengthTable struct {
 	Deadline string
 	Assume   string // what the simulated people do, in words
-	Seats    []int
-	Rows     []lengthRow
+	// Header names the game's length (its texts' lengths_<option>: for
+	// laps, «Кругов»).
+	Header string
+	Seats  []int
+	Rows   []lengthRow
 }
 
+// lengthRow is one length the game offers (Info.Length): its value and
+// the estimates at each seat count.
 type lengthRow struct {
-	Laps  int
-	Cells []lengthCell
+	Length int
+	Cells  []lengthCell
 }
 
 // lengthCell is one estimate, short: the note under the table says it
@@ -158,7 +164,7 @@ func (a *api) homeForm(r *http.Request, msg string, f url.Values) homeData {
 	}
 	var css strings.Builder
 	for _, info := range a.games.Engines().List() {
-		k := kindForm{Kind: info.Kind, Name: a.gameName(l, info.Kind), MinSeats: info.MinSeats, MaxSeats: info.MaxSeats,
+		k := kindForm{Kind: info.Kind, Name: a.gameName(l, info.Kind), Players: seatRange(l, info), MinSeats: info.MinSeats, MaxSeats: info.MaxSeats,
 			Selected: info.Kind == chosen}
 		for _, o := range a.optionFields(l, info) {
 			if f != nil && k.Selected {
@@ -207,8 +213,12 @@ func (a *api) lengthsOf(l string, info games.Info, hours int) *lengthTable {
 	if err != nil {
 		return nil
 	}
-	t := &lengthTable{Deadline: views.Duration(l, timeHours(hours)), Assume: d.Assume.Text(l)}
-	byLaps := map[int]int{} // index in t.Rows
+	if !info.Length.Has() {
+		return nil
+	}
+	t := &lengthTable{Deadline: views.Duration(l, timeHours(hours)), Assume: d.Assume.Text(l),
+		Header: a.games.For(info.Kind).Text(l, "lengths_"+info.Length.Option)}
+	byLength := map[int]int{} // index in t.Rows
 	for seats := info.MinSeats; seats <= info.MaxSeats; seats++ {
 		est, err := lengths.Figures(a.games.Engines(), info.Kind, nil, seats, hours)
 		if err != nil || len(est) == 0 {
@@ -216,11 +226,11 @@ func (a *api) lengthsOf(l string, info games.Info, hours int) *lengthTable {
 		}
 		t.Seats = append(t.Seats, seats)
 		for _, e := range est {
-			i, ok := byLaps[e.Laps]
+			i, ok := byLength[e.Laps]
 			if !ok {
 				i = len(t.Rows)
-				t.Rows = append(t.Rows, lengthRow{Laps: e.Laps})
-				byLaps[e.Laps] = i
+				t.Rows = append(t.Rows, lengthRow{Length: e.Laps})
+				byLength[e.Laps] = i
 			}
 			t.Rows[i].Cells = append(t.Rows[i].Cells, lengthCell{Short: templates.Tf(l, "length_cell", e.Days, e.DaysP90, e.TurnsEach)})
 		}
@@ -231,6 +241,15 @@ func (a *api) lengthsOf(l string, info games.Info, hours int) *lengthTable {
 		}
 	}
 	return t
+}
+
+// seatRange says how many players a game takes: «2–6 игроков», or «2
+// игрока» for a game of one seat count.
+func seatRange(l string, info games.Info) string {
+	if info.MinSeats == info.MaxSeats {
+		return templates.Count(l, "n_players_exactly", info.MinSeats)
+	}
+	return templates.Tf(l, "n_players", info.MinSeats, info.MaxSeats)
 }
 
 // maxSeats is the most seats any game takes: the rows of the form.

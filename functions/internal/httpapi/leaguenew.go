@@ -1,7 +1,6 @@
 package httpapi
 
 import (
-	"encoding/json"
 	"errors"
 	"net/http"
 	"net/url"
@@ -86,13 +85,17 @@ func (a *api) createLeaguePage(w http.ResponseWriter, r *http.Request) {
 			*fld.dst = n
 		}
 	}
+	// The form's length ("laps") is the chosen game's length option; a
+	// game without one takes its default length.
 	if v := strings.TrimSpace(f.Get("laps")); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil {
 			fail(service.Fail(service.CodeInvalid, err))
 			return
 		}
-		req.Options, _ = json.Marshal(map[string]int{"laps": n})
+		if info, ok := a.games.Engines().Lookup(req.Kind); ok && info.Length.Has() {
+			req.Options = info.Length.Options(n)
+		}
 	}
 	lg, err := a.leagues.Create(r.Context(), req)
 	if err != nil {

@@ -66,13 +66,12 @@ func (l *League) RoundLength(reg *games.Registry) time.Duration {
 	days := l.RoundDays
 	if days == 0 {
 		days = 14
-		var o struct {
-			Laps int `json:"laps"`
-		}
+		info, _ := reg.Lookup(l.Kind)
+		n, set := info.Length.Of(l.Options)
 		est, err := lengths.Figures(reg, l.Kind, l.Options, l.TableSize, l.DeadlineHours)
-		if err == nil && json.Unmarshal(l.Options, &o) == nil {
+		if err == nil && set {
 			for _, e := range est {
-				if e.Laps == o.Laps {
+				if e.Laps == n {
 					days = max(1, e.DaysP90)
 				}
 			}

@@ -32,10 +32,13 @@ import (
 // Point is one simulated setup: the medians of its seeded games.
 type Point struct {
 	Kind string `json:"kind"`
-	// Variant is the game's options other than the laps, where they
+	// Variant is the game's options other than its length, where they
 	// differ from the defaults, as canonical JSON ("" for the defaults).
-	Variant       string  `json:"variant,omitempty"`
-	Seats         int     `json:"seats"`
+	Variant string `json:"variant,omitempty"`
+	Seats   int    `json:"seats"`
+	// Laps is the value of the game's length option (engine.Info.Length:
+	// laps for both games today; the name stays the file's and the
+	// API's).
 	Laps          int     `json:"laps"`
 	DeadlineHours int     `json:"deadline_hours"`
 	Games         int     `json:"games"`
@@ -123,7 +126,8 @@ type Data struct {
 	Model   string      `json:"model"`
 	Command string      `json:"command"`
 	Assume  Assumptions `json:"assume"`
-	// Laps are the lengths offered, per game; Deadlines the deadlines
+	// Laps are the lengths offered, per game (Info.Length.Offered);
+	// Deadlines the deadlines
 	// simulated (others are interpolated between them).
 	Laps      map[string][]int `json:"laps"`
 	Deadlines []int            `json:"deadlines"`
@@ -253,7 +257,8 @@ func Marshal(d Data) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// Estimate is what the create page and the API say of one length.
+// Estimate is what the create page and the API say of one length. Laps
+// is the value of the game's length option (Point.Laps).
 type Estimate struct {
 	Laps      int    `json:"laps"`
 	TurnsEach int    `json:"turns_each"`
@@ -271,8 +276,9 @@ func (e Estimate) Text(lang string) string {
 	return e.RU
 }
 
-// Variant is the options of a game other than its laps that differ from
-// the game's defaults, as canonical JSON: "" for the defaults.
+// Variant is the options of a game other than its length (its
+// Info.Length option: laps) that differ from the game's defaults, as
+// canonical JSON: "" for the defaults.
 func Variant(reg *games.Registry, kind string, opts json.RawMessage) (string, error) {
 	info, ok := reg.Lookup(kind)
 	if !ok {
@@ -295,7 +301,7 @@ func Variant(reg *games.Registry, kind string, opts json.RawMessage) (string, er
 		d, ok := def[k]
 		// An option the defaults leave out is at its zero value.
 		same := ok && fmt.Sprint(d) == fmt.Sprint(v) || !ok && (v == nil || v == false || v == 0.0 || v == "")
-		if k == "laps" || same {
+		if k == info.Length.Option || same {
 			delete(got, k)
 		}
 	}

@@ -36,6 +36,7 @@ func main() {
 		verbose  = flag.Bool("v", false, "print each game as it ends")
 		write    = flag.Bool("write", false, "simulate the lengths the create page offers and write their estimates to -out")
 		only     = flag.String("laps", "", "with -write: only these lengths, comma-separated (the others keep their figures in -out)")
+		onlyGame = flag.String("game", "", "with -write: only this game's lengths, or these games' (comma-separated; the others keep their figures in -out)")
 		noOrders = flag.Bool("no-orders", false, "everyone turns standing orders off (-people no-orders)")
 		people   = flag.String("people", "untouched", "what the people do with their standing orders: "+calendar.PopulationNames())
 		noTrade  = flag.Bool("no-trade", false, "people never prepare an offer (they still answer the others')")
@@ -83,15 +84,22 @@ func main() {
 			return os.WriteFile(*out, b, 0o644)
 		}
 		var old lengths.Data
-		var laps []int
+		var pick calendar.Only
 		if *only != "" {
 			for _, f := range strings.Split(*only, ",") {
 				n, err := strconv.Atoi(strings.TrimSpace(f))
 				if err != nil {
 					fail(fmt.Errorf("-laps: %w", err))
 				}
-				laps = append(laps, n)
+				pick.Lengths = append(pick.Lengths, n)
 			}
+		}
+		if *onlyGame != "" {
+			for _, k := range strings.Split(*onlyGame, ",") {
+				pick.Kinds = append(pick.Kinds, strings.TrimSpace(k))
+			}
+		}
+		if len(pick.Lengths) > 0 || len(pick.Kinds) > 0 {
 			b, err := os.ReadFile(*out)
 			if err != nil {
 				fail(err)
@@ -100,7 +108,7 @@ func main() {
 				fail(fmt.Errorf("%s: %w", *out, err))
 			}
 		}
-		if _, err := calendar.Lengths(context.Background(), cfg, *workers, old, laps, progress, save); err != nil {
+		if _, err := calendar.Lengths(context.Background(), cfg, *workers, old, pick, progress, save); err != nil {
 			fail(err)
 		}
 		return
