@@ -501,7 +501,19 @@ func Pickf(lang, ru, en string, args ...any) string {
 // game's presenter owns its GameTexts; no package-level list of them is
 // kept.
 type GameTexts struct {
-	load func() map[string][2]string
+	// texts points at the loader, so that a presenter holding its
+	// GameTexts stays comparable.
+	texts *gameTexts
+}
+
+type gameTexts struct{ load func() map[string][2]string }
+
+// load reads the game's phrases; none for the zero GameTexts.
+func (g GameTexts) load() map[string][2]string {
+	if g.texts == nil {
+		return nil
+	}
+	return g.texts.load()
 }
 
 // NewGameTexts are a game's phrases, made by load on their first look-up
@@ -509,7 +521,7 @@ type GameTexts struct {
 // shared texts have too is a programming error, which that look-up
 // reports.
 func NewGameTexts(load func() map[string][2]string) GameTexts {
-	return GameTexts{load: sync.OnceValue(func() map[string][2]string {
+	return GameTexts{&gameTexts{load: sync.OnceValue(func() map[string][2]string {
 		add := load()
 		for k := range add {
 			if shared(k) {
@@ -517,26 +529,22 @@ func NewGameTexts(load func() map[string][2]string) GameTexts {
 			}
 		}
 		return add
-	})}
+	})}}
 }
 
 // T translates key, the game's own phrases first, then the shared ones;
 // an unknown key is shown as it is.
 func (g GameTexts) T(lang, key string) string {
-	if g.load != nil {
-		if p, ok := g.load()[key]; ok {
-			return Pick(lang, p[0], p[1])
-		}
+	if p, ok := g.load()[key]; ok {
+		return Pick(lang, p[0], p[1])
 	}
 	return T(lang, key)
 }
 
 // Has tells whether key has its texts, the game's or the shared ones.
 func (g GameTexts) Has(key string) bool {
-	if g.load != nil {
-		if _, ok := g.load()[key]; ok {
-			return true
-		}
+	if _, ok := g.load()[key]; ok {
+		return true
 	}
 	return Has(key)
 }
@@ -544,9 +552,6 @@ func (g GameTexts) Has(key string) bool {
 // Keys lists the game's own keys (not the shared ones). It reads them, and
 // panics on a key the shared texts have too.
 func (g GameTexts) Keys() []string {
-	if g.load == nil {
-		return nil
-	}
 	keys := make([]string, 0, len(g.load()))
 	for k := range g.load() {
 		keys = append(keys, k)

@@ -56,6 +56,8 @@ func New(c Config) *Composer {
 
 // Data is what the mail templates read.
 type Data struct {
+	// Words are what the game calls its score and cash (present.Words).
+	Words                         present.Words
 	Lang, Subject, Game, Greeting string
 	Text, Prompt                  string
 	Link, LinkText                string
@@ -121,7 +123,7 @@ func (c *Composer) Compose(ctx context.Context, rec *service.Record, version int
 	}
 	l := to.Lang
 	p := c.player(ctx, to.Email)
-	d := Data{Lang: l, Game: c.games.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: zoneOf(p)}
+	d := Data{Words: c.games.For(rec.Kind).Words(l), Lang: l, Game: c.games.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: zoneOf(p)}
 	if d.PrefsURL, d.UnsubURL, err = c.personal(ctx, p, l); err != nil {
 		return notify.Message{}, err
 	}

@@ -26,7 +26,7 @@ func (c *Composer) TalkMail(ctx context.Context, rec *service.Record, seat int) 
 	}
 	l := to.Lang
 	p := c.player(ctx, to.Email)
-	d := Data{Lang: l, Game: c.games.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: zoneOf(p)}
+	d := Data{Words: c.games.For(rec.Kind).Words(l), Lang: l, Game: c.games.GameName(l, rec.Kind), Greeting: greeting(l, to.Name), zone: zoneOf(p)}
 	if d.Talk, err = c.foldTalk(ctx, rec, seat, l, func() *time.Location { return d.zone }); err != nil || d.Talk == nil {
 		return notify.Message{}, false, err
 	}

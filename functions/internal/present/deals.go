@@ -42,7 +42,7 @@ func DealText(l string, g Game, d engine.Deal, reader int, name func(int) string
 	if d.From >= 0 {
 		from = name(d.From)
 	}
-	if w, ok := g.(DealWorder); ok {
+	if w, ok := optional[DealWorder](g); ok {
 		if f, ok := w.DealPhrases()[d.Offer.Type]; ok {
 			good := d.Offer.Good
 			if good != "" {

@@ -25,10 +25,12 @@ import (
 	"github.com/pbmgames/pbm/templates"
 )
 
-// Game presents one kind of game. Every method takes the reader's
-// language ("en" English, anything else Russian). The views are the
-// engine's View(seat) values, made for one reader (P-3): a presenter shows
-// what is in them and nothing else.
+// Game presents one kind of game, as the pages and mails ask it: a
+// game's Presenter made a Game by Of (contract.go), which gives it its
+// own view type. Every method takes the reader's language ("en" English,
+// anything else Russian). The views are the engine's View(seat) values,
+// made for one reader (P-3): a presenter shows what is in them and
+// nothing else.
 type Game interface {
 	// Kind is the game's registry name.
 	Kind() string
@@ -72,6 +74,9 @@ type Game interface {
 	// Text is the text of a key, the game's own phrases (its texts.json)
 	// first, then the shared ones: a Group's title, a Choice's Group.
 	Text(l, key string) string
+	// Words are what the pages and mails call its score and cash, and
+	// what its revealed seed lets a player check.
+	Words(l string) Words
 }
 
 // Square is one square of the board in words. Owner is the owning seat,
@@ -166,7 +171,7 @@ type Filer interface {
 // File is one of a presenter's files (Filer); false if it has none of
 // that name.
 func File(g Game, name string) ([]byte, bool) {
-	f, ok := g.(Filer)
+	f, ok := optional[Filer](g)
 	if !ok {
 		return nil, false
 	}
@@ -234,7 +239,9 @@ func MustPhrases(files embed.FS, name string) Phrases {
 
 // Unworded is how game g shows an event it has no words for: its seat,
 // its type and its amount in the game's money.
-func Unworded(l string, g Game, who string, e engine.Event) string {
+func Unworded(l string, g interface {
+	Money(l string, v int64) string
+}, who string, e engine.Event) string {
 	if e.Amount != 0 {
 		return fmt.Sprintf("%s: %s %s", who, e.Type, g.Money(l, e.Amount))
 	}
@@ -275,7 +282,7 @@ type Boarder interface {
 // Board is the layout of a game's board; nil (no picture) for a game
 // that has none.
 func Board(g Game) boardpic.Layout {
-	if b, ok := g.(Boarder); ok {
+	if b, ok := optional[Boarder](g); ok {
 		return b.Board()
 	}
 	return nil
@@ -325,7 +332,7 @@ func (gs *Games) For(kind string) Game {
 	if g, ok := gs.presenters[kind]; ok {
 		return g
 	}
-	return plain{kind}
+	return Of[any](plain{kind: kind})
 }
 
 // GameName is the name of a kind of game.
@@ -406,44 +413,6 @@ func PartsIn(texts templates.GameTexts, l string, parts map[string]int64, order 
 	}
 	return out
 }
-
-// plain presents a game this package does not know: codes and numbers.
-type plain struct{ kind string }
-
-func (p plain) Kind() string                         { return p.kind }
-func (plain) Money(l string, v int64) string         { return templates.Money(l, v) }
-func (plain) Currency() string                       { return "" }
-func (plain) CellName(_ string, n int) string        { return fmt.Sprint(n) }
-func (plain) SecretText(l string) string             { return "" }
-func (plain) TurnEvent(e engine.Event) bool          { return e.Type == "turn" || e.Type == "game_over" }
-func (plain) Options(string, json.RawMessage) string { return "" }
-func (plain) Option(l, name string) Option           { return Option{Label: name} }
-func (plain) OptionDefaults() map[string]any         { return nil }
-func (plain) Seats(string, any) []Seat               { return nil }
-func (plain) Groups() []Group {
-	return []Group{{Key: "grp_here"}, {Key: "grp_other"}, {Key: "grp_leave"}}
-}
-func (plain) Prompt(string, any, int, bool, func(int) string) string {
-	return ""
-}
-func (plain) ActionLabel(_ string, a engine.Action, _ func(int) string) string { return a.Type }
-func (p plain) Command(l string, a engine.Action, name func(int) string) string {
-	if a.Amount != 0 {
-		return a.Type + ": " + templates.Money(l, a.Amount)
-	}
-	return a.Type
-}
-func (plain) EventText(_ string, e engine.Event, name func(int) string) string {
-	return name(e.Seat) + ": " + e.Type
-}
-func (plain) Choice(l string, c engine.Choice, _ any, _ func(int) string) Choice {
-	return Choice{Label: c.Type, Group: "grp_other"}
-}
-func (plain) Parts(l string, parts map[string]int64) []Part {
-	return PartsIn(templates.GameTexts{}, l, parts, nil)
-}
-func (plain) Text(l, key string) string                      { return templates.T(l, key) }
-func (plain) Squares(string, any, func(int) string) []Square { return nil }
 
 // PlayedFor says, to the seat itself only, what was played for it without
 // its player: by is a log entry's origin, "order" (its standing orders)

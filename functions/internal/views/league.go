@@ -33,6 +33,8 @@ type LeagueRequest struct {
 // rounds and their games, and the ratings. It is also the JSON of GET
 // /api/leagues/{id}.
 type LeaguePage struct {
+	// Words are what the game calls its score and cash (present.Words).
+	Words      present.Words  `json:"-"`
 	ID         string         `json:"id"`
 	Name       string         `json:"name"`
 	Kind       string         `json:"kind"`
@@ -122,7 +124,7 @@ type LeagueMember struct {
 // LeagueView builds the league's page for a reader.
 func LeagueView(req LeagueRequest) (LeaguePage, error) {
 	l, lg := req.Lang, req.League
-	p := LeaguePage{ID: lg.ID, Name: lg.Name, Kind: lg.Kind, TieBreak: templates.T(l, "league_tiebreak"),
+	p := LeaguePage{Words: req.Games.For(lg.Kind).Words(l), ID: lg.ID, Name: lg.Name, Kind: lg.Kind, TieBreak: templates.T(l, "league_tiebreak"),
 		Settings:  templates.Tf(l, "league_settings", req.Games.GameName(l, lg.Kind), lg.TableSize, lg.Rounds, Duration(l, time.Duration(lg.DeadlineHours)*time.Hour)),
 		Divisions: []DivisionView{}, Rounds: []RoundView{}, Ratings: []RatingView{}, Moves: []string{}}
 	me := ""

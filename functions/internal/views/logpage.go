@@ -25,6 +25,8 @@ type LogRow struct {
 
 // LogPage is the log page: a page of commands, or the replay at a step.
 type LogPage struct {
+	// Words are what the game calls its score and cash (present.Words).
+	Words present.Words `json:"-"`
 	Total int
 	// The list.
 	Entries               []LogRow
@@ -66,7 +68,7 @@ type LogRequest struct {
 // the reader may see of them, a page at a time, or the board and the
 // players as they were after a command, replayed from the seed.
 func Log(q LogRequest) (LogPage, error) {
-	d := LogPage{Total: len(q.History.Entries), Seat: q.Reader.Seat(q.Rec), Names: SeatNames(q.Rec, q.History.Seats)}
+	d := LogPage{Words: q.Games.For(q.Rec.Kind).Words(q.Lang), Total: len(q.History.Entries), Seat: q.Reader.Seat(q.Rec), Names: SeatNames(q.Rec, q.History.Seats)}
 	d.StartURL, d.ListURL = q.link("step", 0), q.Link("/g/"+q.Rec.ID+"/log")
 	if q.Replay {
 		return d, d.replay(q)

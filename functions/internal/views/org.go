@@ -30,6 +30,8 @@ type OrgPlayer struct {
 // OrgPage is the organiser's page: who accepted and who cannot be
 // mailed, the invitation links, the start, and later who is to move.
 type OrgPage struct {
+	// Words are what the game calls its score and cash (present.Words).
+	Words                               present.Words `json:"-"`
 	ID, Status, Error                   string
 	Options, Deadline                   string
 	Unconfirmed, Invited, Playing, Over bool
@@ -62,7 +64,7 @@ type OrgRequest struct {
 func Organiser(q OrgRequest) (OrgPage, error) {
 	l, rec := q.Lang, q.Rec
 	info, _ := q.Games.Engines().Lookup(rec.Kind)
-	d := OrgPage{ID: rec.ID, Status: rec.Status, Error: q.Error, Options: OptionsText(l, q.Games.For(rec.Kind), rec), Deadline: DeadlineText(l, rec),
+	d := OrgPage{Words: q.Games.For(rec.Kind).Words(l), ID: rec.ID, Status: rec.Status, Error: q.Error, Options: OptionsText(l, q.Games.For(rec.Kind), rec), Deadline: DeadlineText(l, rec),
 		MinSeats: info.MinSeats, Unconfirmed: rec.Status == service.StatusUnconfirmed, OrgEmail: rec.Organiser.Email,
 		Invited: rec.Status == service.StatusInvited, Playing: rec.Status == service.StatusPlaying, Over: rec.Status == service.StatusOver}
 	spect, err := q.Sign(linksign.PurposeSpectator, rec.ID, linksign.NoSeat, service.OrganiserTokenTTL)

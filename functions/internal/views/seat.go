@@ -40,6 +40,8 @@ type SeatRequest struct {
 // SeatPage is the game page: a seat's (with its decisions), the
 // organiser's or a spectator's (read only), and the game-over page.
 type SeatPage struct {
+	// Words are what the game calls its score and cash (present.Words).
+	Words                 present.Words `json:"-"`
 	ID, Status            string
 	Notice, Error         string
 	Role                  string // seat, organiser or spectator
@@ -91,7 +93,7 @@ type SeatPage struct {
 // Seat makes the game page of q's reader.
 func Seat(q SeatRequest) SeatPage {
 	l, rec, g := q.Lang, q.Rec, q.Game
-	d := SeatPage{ID: rec.ID, Status: rec.Status, Error: q.Error, Role: q.Reader.Role, Seated: q.Reader.Invite >= 0,
+	d := SeatPage{Words: q.Games.For(rec.Kind).Words(l), ID: rec.ID, Status: rec.Status, Error: q.Error, Role: q.Reader.Role, Seated: q.Reader.Invite >= 0,
 		Version: q.Version, Moves: rec.Moves, Options: OptionsText(l, q.Games.For(rec.Kind), rec), Deadline: DeadlineText(l, rec),
 		SeedSHA256: rec.SeedCommitment(), Seed: rec.RevealedSeed(), Seat: engine.Spectator, Table: Table(q)}
 	if d.Seated && (rec.Status == service.StatusInvited || rec.Status == service.StatusPlaying) {

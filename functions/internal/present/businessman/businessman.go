@@ -16,10 +16,10 @@ import (
 // position and the reader's own exchange cards only (B-2, P-3): the
 // other hands are counts, and a card drawn by another seat is an event
 // the reader does not get. Nothing here looks further than the view.
-type businessGame struct{}
+type businessGame struct{ present.Base[bm.View] }
 
 // Presenter presents the game; the catalog registers it.
-var Presenter present.Game = businessGame{}
+var Presenter = present.Of[bm.View](businessGame{present.Base[bm.View]{Texts: texts}})
 
 func (businessGame) Kind() string { return bm.Name }
 
@@ -335,11 +335,7 @@ func (businessGame) Option(l, name string) present.Option {
 	return o
 }
 
-func (b businessGame) Seats(l string, view any) []present.Seat {
-	v, ok := view.(bm.View)
-	if !ok {
-		return nil
-	}
+func (b businessGame) Seats(l string, v bm.View) []present.Seat {
 	out := make([]present.Seat, len(v.Players))
 	for i, p := range v.Players {
 		s := present.Seat{Cell: b.CellName(l, p.Cell), Laps: p.Laps, LapsOf: v.Laps, Cash: p.Cash, Bankrupt: p.Bankrupt}
@@ -392,9 +388,8 @@ func (b businessGame) Seats(l string, view any) []present.Seat {
 	return out
 }
 
-func (b businessGame) Prompt(l string, view any, seat int, owes bool, name func(int) string) string {
-	v, ok := view.(bm.View)
-	if !ok || seat < 0 || seat >= len(v.Players) || !owes {
+func (b businessGame) Prompt(l string, v bm.View, seat int, owes bool, name func(int) string) string {
+	if seat < 0 || seat >= len(v.Players) || !owes {
 		return ""
 	}
 	p := v.Players[seat]
@@ -482,12 +477,11 @@ func (businessGame) Groups() []present.Group {
 		{Key: "grp_deals"}, {Key: "grp_other"}, {Key: "grp_leave"}}
 }
 
-func (b businessGame) Choice(l string, c engine.Choice, view any, name func(int) string) present.Choice {
+func (b businessGame) Choice(l string, c engine.Choice, v bm.View, name func(int) string) present.Choice {
 	ch := present.Choice{Label: b.ActionLabel(l, c.Action, name), Group: bmGroups[c.Type]}
 	if ch.Group == "" {
 		ch.Group = "grp_here"
 	}
-	v, _ := view.(bm.View)
 	price := func(cell int) int64 {
 		if cell > 0 && cell < bm.NumCells {
 			return bm.Board[cell].Price
@@ -595,11 +589,7 @@ func (businessGame) Parts(l string, parts map[string]int64) []present.Part {
 	return present.PartsIn(texts, l, parts, bmParts)
 }
 
-func (businessGame) Squares(l string, view any, name func(int) string) []present.Square {
-	v, ok := view.(bm.View)
-	if !ok {
-		return nil
-	}
+func (businessGame) Squares(l string, v bm.View, name func(int) string) []present.Square {
 	props := map[int]bm.PropertyView{}
 	for _, p := range v.Properties {
 		props[p.Cell] = p
@@ -644,9 +634,6 @@ var phrases = present.LazyPhrases(files, "phrases.json")
 // texts are the game's own phrases by key (texts.json), the shared ones
 // behind them, read on their first look-up.
 var texts = present.LazyTexts(files, "texts.json")
-
-// Text is the text of a key, the game's own phrases first.
-func (businessGame) Text(l, key string) string { return texts.T(l, key) }
 
 // Files are the game's own files (present.Filer).
 func (businessGame) Files() embed.FS { return files }

@@ -14,10 +14,10 @@ import (
 
 // westernGame presents «Вестерн». Everything in its views is public but
 // the other seats' sealed bids, which the views leave out.
-type westernGame struct{}
+type westernGame struct{ present.Base[western.View] }
 
 // Presenter presents the game; the catalog registers it.
-var Presenter present.Game = westernGame{}
+var Presenter = present.Of[western.View](westernGame{present.Base[western.View]{Texts: texts}})
 
 func (westernGame) Kind() string     { return western.Name }
 func (westernGame) Currency() string { return "$" }
@@ -217,11 +217,7 @@ func (westernGame) Option(l, name string) present.Option {
 	return o
 }
 
-func (w westernGame) Seats(l string, view any) []present.Seat {
-	v, ok := view.(western.View)
-	if !ok {
-		return nil
-	}
+func (w westernGame) Seats(l string, v western.View) []present.Seat {
 	usd := func(n int64) string { return templates.USD(l, n) }
 	out := make([]present.Seat, len(v.Players))
 	for i, p := range v.Players {
@@ -270,9 +266,8 @@ func (w westernGame) Seats(l string, view any) []present.Seat {
 	return out
 }
 
-func (w westernGame) Prompt(l string, view any, seat int, owes bool, name func(int) string) string {
-	v, ok := view.(western.View)
-	if !ok || seat < 0 || seat >= len(v.Players) {
+func (w westernGame) Prompt(l string, v western.View, seat int, owes bool, name func(int) string) string {
+	if seat < 0 || seat >= len(v.Players) {
 		return ""
 	}
 	if !owes {
@@ -334,7 +329,7 @@ func (westernGame) Groups() []present.Group {
 		{Key: "grp_sell", Own: true}, {Key: "grp_other"}, {Key: "grp_leave"}}
 }
 
-func (w westernGame) Choice(l string, c engine.Choice, view any, name func(int) string) present.Choice {
+func (w westernGame) Choice(l string, c engine.Choice, v western.View, name func(int) string) present.Choice {
 	ch := present.Choice{Label: w.ActionLabel(l, c.Action, name), Group: westernGroups[c.Type]}
 	if ch.Group == "" {
 		ch.Group = "grp_other"
@@ -351,10 +346,6 @@ func (w westernGame) Choice(l string, c engine.Choice, view any, name func(int) 
 	switch ch.Group {
 	case "grp_offer", "grp_spec", "grp_sell": // the group's title says what is done
 		ch.Label = w.CellName(l, c.Cell)
-	}
-	v, ok := view.(western.View)
-	if !ok {
-		return ch
 	}
 	var me *western.Player
 	if v.Seat >= 0 && v.Seat < len(v.Players) {
@@ -426,9 +417,8 @@ func (westernGame) Parts(l string, parts map[string]int64) []present.Part {
 	return present.PartsIn(texts, l, parts, westernParts)
 }
 
-func (westernGame) Squares(l string, view any, name func(int) string) []present.Square {
-	v, ok := view.(western.View)
-	if !ok || len(v.Owner) <= western.NumCells {
+func (westernGame) Squares(l string, v western.View, name func(int) string) []present.Square {
+	if len(v.Owner) <= western.NumCells {
 		return nil
 	}
 	out := make([]present.Square, 0, western.NumCells)
@@ -459,9 +449,6 @@ var phrases = present.LazyPhrases(files, "phrases.json")
 // texts are the game's own phrases by key (texts.json), the shared ones
 // behind them, read on their first look-up.
 var texts = present.LazyTexts(files, "texts.json")
-
-// Text is the text of a key, the game's own phrases first.
-func (westernGame) Text(l, key string) string { return texts.T(l, key) }
 
 // Files are the game's own files (present.Filer).
 func (westernGame) Files() embed.FS { return files }

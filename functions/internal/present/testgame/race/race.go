@@ -18,16 +18,16 @@ import (
 
 // raceGame presents «Гонка». Its views hold the whole position:
 // nothing of a seat is hidden from another.
-type raceGame struct{}
+type raceGame struct{ present.Base[race.View] }
 
 // Presenter presents the game; a test registers it.
-var Presenter present.Game = raceGame{}
+var Presenter = present.Of[race.View](raceGame{present.Base[race.View]{Texts: texts}})
 
 func (raceGame) Kind() string { return race.Name }
 
-// The game counts coins, in plain numbers.
-func (raceGame) Money(l string, v int64) string { return templates.Money(l, v) }
-func (raceGame) Currency() string               { return "" }
+// The game counts coins, in plain numbers, nothing of it is secret, and
+// its turns start at "turn": present.Base's Money, Currency, SecretText
+// and TurnEvent say so.
 
 // CellName is a cell's number, and the start's name; the finish depends
 // on the track, which a cell's number alone does not tell.
@@ -50,10 +50,6 @@ func (g raceGame) Command(l string, a engine.Action, name func(int) string) stri
 }
 
 // No action of this game is secret (race.Secret).
-func (raceGame) SecretText(string) string { return "" }
-
-func (raceGame) TurnEvent(e engine.Event) bool { return e.Type == race.EvTurn || e.Type == race.EvEnd }
-
 func (g raceGame) EventText(l string, e engine.Event, name func(int) string) string {
 	who := name(e.Seat)
 	if f, ok := phrases().Events[e.Type]; ok {
@@ -124,11 +120,7 @@ func (raceGame) Option(l, name string) present.Option {
 // Seats shows each seat's cell, coins and what is left to the finish.
 // A race has no laps: Laps and LapsOf stay 0, which the pages read as
 // "no laps to show".
-func (g raceGame) Seats(l string, view any) []present.Seat {
-	v, ok := view.(race.View)
-	if !ok {
-		return nil
-	}
+func (g raceGame) Seats(l string, v race.View) []present.Seat {
 	out := make([]present.Seat, len(v.Players))
 	for i, p := range v.Players {
 		s := present.Seat{Cell: g.CellName(l, p.Cell), Cash: p.Coins, Bankrupt: p.Resigned}
@@ -147,9 +139,8 @@ func (g raceGame) Seats(l string, view any) []present.Seat {
 	return out
 }
 
-func (g raceGame) Prompt(l string, view any, seat int, owes bool, name func(int) string) string {
-	v, ok := view.(race.View)
-	if !ok || seat < 0 || seat >= len(v.Players) {
+func (g raceGame) Prompt(l string, v race.View, seat int, owes bool, name func(int) string) string {
+	if seat < 0 || seat >= len(v.Players) {
 		return ""
 	}
 	if !owes {
@@ -167,11 +158,17 @@ func (g raceGame) Prompt(l string, view any, seat int, owes bool, name func(int)
 	return s + " " + templates.Pick(l, "Монет уже пять: бросайте кубик.", "You hold five coins: roll the die.")
 }
 
+// Words: the game's score is points, its cash coins, and its seed decides
+// the rolls alone.
+func (raceGame) Words(l string) present.Words {
+	return present.Words{Worth: texts.T(l, "race_points"), Cash: texts.T(l, "race_coins"), Checks: texts.T(l, "race_seed_checks")}
+}
+
 func (raceGame) Groups() []present.Group {
 	return []present.Group{{Key: "grp_here"}, {Key: "grp_leave"}}
 }
 
-func (g raceGame) Choice(l string, c engine.Choice, _ any, name func(int) string) present.Choice {
+func (g raceGame) Choice(l string, c engine.Choice, _ race.View, name func(int) string) present.Choice {
 	ch := present.Choice{Label: g.ActionLabel(l, c.Action, name), Group: "grp_here"}
 	switch c.Type {
 	case race.ARoll:
@@ -192,11 +189,7 @@ func (raceGame) Parts(l string, parts map[string]int64) []present.Part {
 }
 
 // Squares lists the track's cells, start to finish, and who stands where.
-func (g raceGame) Squares(l string, view any, name func(int) string) []present.Square {
-	v, ok := view.(race.View)
-	if !ok {
-		return nil
-	}
+func (g raceGame) Squares(l string, v race.View, name func(int) string) []present.Square {
 	out := make([]present.Square, 0, v.Track+1)
 	for n := 0; n <= v.Track; n++ {
 		sq := present.Square{N: n, Seat: -1}
@@ -230,9 +223,6 @@ var phrases = present.LazyPhrases(files, "phrases.json")
 // texts are the game's own phrases by key (texts.json), the shared ones
 // behind them, read on their first look-up.
 var texts = present.LazyTexts(files, "texts.json")
-
-// Text is the text of a key, the game's own phrases first.
-func (raceGame) Text(l, key string) string { return texts.T(l, key) }
 
 // Files are the game's own files (present.Filer).
 func (raceGame) Files() embed.FS { return files }

@@ -31,7 +31,7 @@ func TestRegistered(t *testing.T) {
 	if got := raceGames.GameName("ru", race.Name) + "/" + raceGames.GameName("en", race.Name); got != "Гонка/Race" {
 		t.Errorf("names %q", got)
 	}
-	if _, ok := Presenter.(present.Boarder); ok {
+	if present.Board(Presenter) != nil {
 		t.Error("«Гонка» draws no board: it proves a game without one is allowed")
 	}
 }
