@@ -4,6 +4,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"strings"
@@ -24,19 +25,26 @@ import (
 //go:embed openapi.tmpl
 var openapiBase string
 
+// openapiCreate is a game's create request, made from its kind, name and
+// options' schema (createSchema).
+//
+//go:embed openapi_create.tmpl
+var openapiCreate string
+
 // gameDoc is one game's fragment of the document, its openapi.json
 // (present.File).
 type gameDoc struct {
 	Kind string `json:"-"`
-	// The names of its options, its create request and its view schema.
+	// The names of its options and its view schema; its create request,
+	// Create<name> for options <name>Options, is made (createSchema).
 	Options string `json:"options"`
-	Create  string `json:"create"`
+	Create  string `json:"-"`
 	View    string `json:"view"`
 	// Text is what the game adds to a shared description, by the
 	// description's key; a game that adds nothing leaves the key out.
 	Text map[string]string `json:"text"`
 	// Schemas are its schemas by where the document lists them
-	// ("options", "create", "view"), each group in its own order.
+	// ("options", "view"; "create" is made), each group in its own order.
 	Schemas map[string]orderedSchemas `json:"schemas"`
 }
 
@@ -84,9 +92,40 @@ func OpenAPI(gs *present.Games) ([]byte, error) {
 		if err := json.Unmarshal(f, &d); err != nil {
 			return nil, fmt.Errorf("openapi: fragment of %s: %w", kind, err)
 		}
+		info, _ := gs.Engines().Lookup(kind)
+		if err := d.createSchema(info.RU); err != nil {
+			return nil, fmt.Errorf("openapi: create request of %s: %w", kind, err)
+		}
 		docs = append(docs, d)
 	}
 	return assembleOpenAPI(docs)
+}
+
+// createSchema makes the game's create request from its kind, its
+// Russian name and its options' schema: the same for every game but for
+// those, it is not in the games' fragments.
+func (d *gameDoc) createSchema(ru string) error {
+	name, ok := strings.CutSuffix(d.Options, "Options")
+	if !ok || name == "" {
+		return fmt.Errorf("options schema %q: want <Name>Options", d.Options)
+	}
+	t, err := template.New("create").Delims("<%", "%>").Funcs(template.FuncMap{"quote": quote}).Parse(openapiCreate)
+	if err != nil {
+		return err
+	}
+	var b bytes.Buffer
+	if err := t.Execute(&b, map[string]string{"Kind": d.Kind, "RU": escape(ru), "Options": d.Options}); err != nil {
+		return err
+	}
+	if !json.Valid(b.Bytes()) {
+		return errors.New("not JSON")
+	}
+	d.Create = "Create" + name
+	if d.Schemas == nil {
+		d.Schemas = map[string]orderedSchemas{}
+	}
+	d.Schemas["create"] = orderedSchemas{{Name: d.Create, Schema: bytes.TrimSpace(b.Bytes())}}
+	return nil
 }
 
 // assembleOpenAPI fills the base with the games' fragments and indents it.
