@@ -152,9 +152,8 @@ func (n *Notifier) drain(ctx context.Context, rec *service.Record, ver int64, se
 			errs = append(errs, fmt.Errorf("mail %s of game %s: %w", m.ID, gameID, err))
 			continue
 		}
-		err = n.Sender.Send(ctx, msg)
-		if err != nil && n.Permanent != nil && n.Permanent(err) {
-			n.Log.ErrorContext(ctx, "mail refused for good: dropped", "game", gameID, "mail", m.ID, "err", err)
+		dropped, err := n.send(ctx, msg, "mail", "game", gameID, "mail", m.ID)
+		if dropped {
 			sent = append(sent, m.ID)
 			if m.Seat >= 0 {
 				unreachable = append(unreachable, m.Seat)
@@ -172,15 +171,6 @@ func (n *Notifier) drain(ctx context.Context, rec *service.Record, ver int64, se
 	}
 	return errors.Join(errs...)
 }
-
-type verdict int
-
-const (
-	deliver    verdict = iota
-	skip               // the player does not want this kind of mail
-	queue              // the player wants it in the daily digest
-	suppressed         // the address bounced or complained
-)
 
 // Recipient is the address an outbox entry goes to.
 func Recipient(rec *service.Record, m service.Mail) (service.Person, error) {
@@ -215,15 +205,10 @@ func (n *Notifier) wanted(ctx context.Context, rec *service.Record, m service.Ma
 		return deliver, nil
 	case err != nil:
 		return deliver, err
-	case p.Suppressed:
-		return suppressed, nil
 	case asksToAct(m.Kind):
-	case p.Unsubscribed || p.Mail == store.MailTurns:
-		return skip, nil
-	case p.Mail == store.MailDigest:
-		return queue, nil
+		return Route(p, ClassAct), nil
 	}
-	return deliver, nil
+	return Route(p, ClassGame), nil
 }
 
 // queue puts a mail into its recipient's daily digest.
@@ -293,7 +278,7 @@ func (n *Notifier) sendDigest(ctx context.Context, email string) error {
 	if err != nil || len(items) == 0 {
 		return err
 	}
-	if p.Suppressed || p.Unsubscribed || p.Mail == store.MailTurns {
+	if !Delivers(p, ClassDigest) {
 		n.Log.InfoContext(ctx, "digest dropped: the player no longer wants it", "items", len(items))
 		return nil
 	}
@@ -302,11 +287,7 @@ func (n *Notifier) sendDigest(ctx context.Context, email string) error {
 		return nil
 	}
 	if err == nil {
-		err = n.Sender.Send(ctx, msg)
-	}
-	if err != nil && n.Permanent != nil && n.Permanent(err) {
-		n.Log.ErrorContext(ctx, "digest refused for good: dropped", "err", err)
-		return nil
+		_, err = n.send(ctx, msg, "digest")
 	}
 	if err != nil {
 		// Back into the queue, with their times: due again at once.

@@ -50,7 +50,7 @@ func (n *Notifier) sendTalk(ctx context.Context, tc TalkComposer, rec *service.R
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		if p.Suppressed || p.Unsubscribed {
+		if !Delivers(p, ClassTalk) {
 			n.Log.InfoContext(ctx, "talk mail skipped: the player gets none", "game", rec.ID, "seat", seat)
 			return nil
 		}
@@ -59,12 +59,8 @@ func (n *Notifier) sendTalk(ctx context.Context, tc TalkComposer, rec *service.R
 	if err != nil || !ok {
 		return err
 	}
-	err = n.Sender.Send(ctx, msg)
-	if err != nil && n.Permanent != nil && n.Permanent(err) {
-		n.Log.ErrorContext(ctx, "talk mail refused for good: dropped", "game", rec.ID, "seat", seat, "err", err)
-		return nil
-	}
-	if err == nil {
+	dropped, err := n.send(ctx, msg, "talk mail", "game", rec.ID, "seat", seat)
+	if err == nil && !dropped {
 		n.Log.InfoContext(ctx, "talk mail sent", "game", rec.ID, "seat", seat)
 	}
 	return err

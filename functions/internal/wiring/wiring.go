@@ -94,26 +94,7 @@ func NewMail(sender notify.Sender, permanent func(error) bool, afterEachCommit b
 
 func newNotifier(a *App, baseURL string, m *Mail) (*notify.Notifier, leagues.Post) {
 	c := compose.New(compose.Config{Games: a.Games, Service: a.Service, BaseURL: baseURL})
-	// A league's own mails go out by the same sender, unless the
-	// address bounced or complained.
-	post := func(ctx context.Context, l *leagues.League, season *leagues.Season, letter leagues.Letter) error {
-		msg, err := c.League(ctx, l, season, letter)
-		if err != nil {
-			return err
-		}
-		// A bounced address gets nothing; one unsubscribed from all but
-		// its own moves only its table for a round.
-		if p, err := a.Store.GetPlayer(ctx, msg.To); err == nil && (p.Suppressed || p.Unsubscribed && letter.Kind != leagues.LetterRound) {
-			return nil
-		}
-		err = m.sender.Send(ctx, msg)
-		if err != nil && m.permanent != nil && m.permanent(err) {
-			a.Log.ErrorContext(ctx, "league mail refused for good: dropped", "league", l.ID, "err", err)
-			return nil
-		}
-		return err
-	}
-	return &notify.Notifier{
+	n := &notify.Notifier{
 		Service:   a.Service,
 		Composer:  c,
 		Sender:    m.sender,
@@ -121,7 +102,22 @@ func newNotifier(a *App, baseURL string, m *Mail) (*notify.Notifier, leagues.Pos
 		Permanent: m.permanent,
 		Log:       a.Log,
 		Now:       a.now,
-	}, post
+	}
+	// A league's own letters go out by the same sender and the same
+	// delivery rules (notify.Route): a round's table asks its member to
+	// play, the others are the league's news.
+	post := func(ctx context.Context, l *leagues.League, season *leagues.Season, letter leagues.Letter) error {
+		msg, err := c.League(ctx, l, season, letter)
+		if err != nil {
+			return err
+		}
+		class := notify.ClassLeague
+		if letter.Kind == leagues.LetterRound {
+			class = notify.ClassAct
+		}
+		return n.SendLeague(ctx, msg, class, l.ID)
+	}
+	return n, post
 }
 
 // App is a wired deployment.
