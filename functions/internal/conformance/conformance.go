@@ -34,6 +34,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"unicode"
 
@@ -47,12 +48,19 @@ import (
 	"github.com/pbmgames/pbm/templates"
 )
 
+// dumped numbers the pages written to CONFORMANCE_DUMP.
+var dumped atomic.Int64
+
 // langs are the languages every page and mail is checked in.
 var langs = []string{"ru", "en"}
 
 // apiMoves is how many decisions the players make themselves, through
 // the API, before the organiser hands every seat to a bot.
 const apiMoves = 8
+
+// maxSecretPages bounds the log's pages a reader's secrets are looked
+// for on, in each language and stage.
+const maxSecretPages = 4
 
 // maxTicks bounds the clock's ticks the bots get to finish the game in.
 const maxTicks = 500
@@ -575,7 +583,18 @@ func (tb *table) pages(t *testing.T, stage string) {
 			case doc.status >= 500:
 				t.Errorf("%s: the record before the end: %d %.200s", what, doc.status, doc.body)
 			}
-			tb.secrets(t, what, l, rd, seatName(rec0), entries, shown)
+			// The log's pages that hold other seats' secrets (a page
+			// lists a few dozen actions from its first).
+			name := seatName(rec0)
+			last, more := -1000, 0
+			for _, e := range entries {
+				if more == maxSecretPages || e.N < last+20 || !tb.secret(l, rd, e, name) {
+					continue
+				}
+				last, more = e.N, more+1
+				shown = append(shown, tb.d.page(t, base+"/log"+q+"&from="+strconv.Itoa(max(e.N, 1)), l, http.StatusOK))
+			}
+			tb.secrets(t, what, l, rd, name, entries, shown)
 		}
 		tb.apiSecrets(t, stage, rd, entries)
 	}
@@ -587,12 +606,16 @@ func (tb *table) pages(t *testing.T, stage string) {
 func (tb *table) secrets(t *testing.T, what, l string, rd reader, name func(int) string, entries []service.Entry, pages []string) {
 	t.Helper()
 	p := tb.d.gs.For(tb.kind)
+	// What rd may see said the same way (its own bid of the same amount).
+	own := map[string]bool{}
 	for _, e := range entries {
-		if e.Seat == rd.seat || e.Seat < 0 || !tb.d.gs.Engines().Secret(tb.kind, e.Action) {
-			continue
+		if !tb.d.gs.Engines().Secret(tb.kind, e.Action) || e.Seat == rd.seat {
+			own[p.Command(l, e.Action, name)] = true
 		}
-		full, hidden := p.Command(l, e.Action, name), p.Command(l, engine.Action{Type: e.Action.Type}, name)
-		if full == hidden {
+	}
+	for _, e := range entries {
+		full := p.Command(l, e.Action, name)
+		if !tb.secret(l, rd, e, name) || own[full] {
 			continue
 		}
 		for _, page := range pages {
@@ -601,6 +624,16 @@ func (tb *table) secrets(t *testing.T, what, l string, rd reader, name func(int)
 			}
 		}
 	}
+}
+
+// secret tells whether e is another seat's secret for rd whose wording
+// tells more than its kind (a sealed bid's amount).
+func (tb *table) secret(l string, rd reader, e service.Entry, name func(int) string) bool {
+	if e.Seat == rd.seat || e.Seat < 0 || !tb.d.gs.Engines().Secret(tb.kind, e.Action) {
+		return false
+	}
+	p := tb.d.gs.For(tb.kind)
+	return p.Command(l, e.Action, name) != p.Command(l, engine.Action{Type: e.Action.Type}, name)
 }
 
 // apiSecrets: the API's log for a reader carries no other seat's secret
@@ -644,7 +677,7 @@ func (d *deployment) page(t *testing.T, path, l string, want int) string {
 	page := string(a.body)
 	if dir := os.Getenv("CONFORMANCE_DUMP"); dir != "" {
 		f := strings.NewReplacer("/", "_", "?", "_", "&", "_", "=", "_").Replace(redact(path))
-		_ = os.WriteFile(filepath.Join(dir, f+".html"), []byte(visible(page)), 0o644)
+		_ = os.WriteFile(filepath.Join(dir, fmt.Sprintf("%05d%s.txt", dumped.Add(1), f)), []byte(visible(page)), 0o644)
 	}
 	if !strings.HasPrefix(a.ctype, "text/html") {
 		t.Errorf("GET %s: %s, not a page", redact(path), a.ctype)
