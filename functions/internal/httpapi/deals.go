@@ -314,7 +314,7 @@ func prepareForms(l string, pr present.Game, choices []engine.Choice, name func(
 	for _, c := range choices {
 		i := slices.IndexFunc(out, func(f prepareForm) bool { return f.Type == c.Type })
 		if i < 0 {
-			out = append(out, prepareForm{Type: c.Type, Title: templates.T(l, "prepare_"+c.Type), Ranged: c.Ranged(), Min: c.Min, Max: c.Max, Step: c.Step})
+			out = append(out, prepareForm{Type: c.Type, Title: pr.Text(l, "prepare_"+c.Type), Ranged: c.Ranged(), Min: c.Min, Max: c.Max, Step: c.Step})
 			i = len(out) - 1
 		}
 		f := &out[i]

@@ -66,7 +66,7 @@ func New(c Config) (*App, error) {
 	if err != nil {
 		return nil, errors.Join(fmt.Errorf("open mailbox: %w", err), st.Close())
 	}
-	return &App{wiring.New(wiring.Parts{
+	return &App{App: wiring.New(wiring.Parts{
 		Games:   c.Games,
 		Log:     c.Log,
 		Store:   st,
@@ -83,12 +83,16 @@ func New(c Config) (*App, error) {
 		Rand:       c.Rand,
 		Limits:     c.Limits,
 		Closers:    []io.Closer{st, mbox},
-	})}, nil
+	}), Mailbox: mbox}, nil
 }
 
 // App is the local run's deployment: the wired service and notifier,
 // served over HTTP with the mailbox.
-type App struct{ *wiring.App }
+type App struct {
+	*wiring.App
+	// Mailbox is where the mail goes: what a test reads of it.
+	Mailbox *mailbox.Mailbox
+}
 
 // Handler is the HTTP API, the pages and the mailbox.
 func (a *App) Handler() http.Handler { return web.Handler(a.App) }
