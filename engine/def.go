@@ -20,6 +20,9 @@ type Info struct {
 	// Length is the option that sets how long a game runs; the zero
 	// Length for a game that has none.
 	Length Length
+	// Deals tells whether players make one another offers (engine.Deal):
+	// the pages and mails then link to the seat's deals.
+	Deals bool
 	// Defaults are the options of a game by mail, as JSON: written out on
 	// first use, not when the games are registered (at a function's
 	// init, where encoding/json's first use costs 0.07 ms of a cold

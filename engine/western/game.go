@@ -15,7 +15,7 @@ var OfferedLaps = []int{1, 2, 3, 5, 10, 20}
 // Def is the game's entry in the registry (engine/games).
 func Def() engine.Def {
 	info := engine.Info{Kind: Name, RU: "Вестерн", EN: "Western", MinSeats: MinSeats, MaxSeats: MaxSeats,
-		Length: engine.Length{Option: "laps", Offered: OfferedLaps}}
+		Length: engine.Length{Option: "laps", Offered: OfferedLaps}, Deals: true}
 	return engine.Define[Options, *State, View](info, DefaultOptions, Options{Laps: MailLaps}, &Rulebook, &CurrentRules, New, Unmarshal, Secret)
 }
 

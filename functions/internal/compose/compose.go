@@ -303,7 +303,7 @@ func (c *Composer) game(rec *service.Record, version int64, m service.Mail, d *D
 		if err == nil && m.Orders {
 			err = c.ordersLine(rec, m.Seat, d)
 		}
-		if _, ok := g.(engine.Dealing); ok && err == nil {
+		if info, _ := c.games.Engines().Lookup(rec.Kind); info.Deals && err == nil {
 			d.DealsURL, err = c.link("/g/"+rec.ID+"/deals", linksign.PurposeSeat, rec.ID, m.Seat, 0, service.SeatTokenTTL, l)
 		}
 	}

@@ -551,9 +551,18 @@ func (tb *table) pages(t *testing.T, stage string) {
 				shown = append(shown, page)
 			}
 			look(base, http.StatusOK)
+			if info, _ := tb.d.gs.Engines().Lookup(tb.kind); !info.Deals && strings.Contains(shown[len(shown)-1], base+"/deals") {
+				t.Errorf("%s: the game page links to deals in a game without them", what)
+			}
 			if over && !rd.org {
-				if p := shown[len(shown)-1]; !strings.Contains(p, html.EscapeString(templates.T(l, "standings"))) {
+				p := shown[len(shown)-1]
+				if !strings.Contains(p, html.EscapeString(templates.T(l, "standings"))) {
 					t.Errorf("%s: the game-over page shows no standings", what)
+				}
+				// The standings call the score what the game calls it
+				// (present.Words), not another game's money.
+				if w := tb.d.gs.For(tb.kind).Words(l).Worth; !strings.Contains(p, html.EscapeString(w)) {
+					t.Errorf("%s: the standings do not call the score %q", what, w)
 				}
 			}
 			look(base+"/log", http.StatusOK)
@@ -753,6 +762,12 @@ func (tb *table) mailsCompose(t *testing.T) {
 			if bad := tb.d.unresolved(visible(m.HTML)); bad != "" {
 				t.Errorf("%s (HTML): %s", what, bad)
 			}
+		}
+		if info, _ := tb.d.gs.Engines().Lookup(tb.kind); !info.Deals && strings.Contains(m.Text, "/g/"+tb.id+"/deals") {
+			t.Errorf("%s: links to deals in a game without them", what)
+		}
+		if w := tb.d.gs.For(tb.kind).Words(l).Worth; kind == service.MailOver && m.HTML != "" && !strings.Contains(visible(m.HTML), w) {
+			t.Errorf("%s: the final standings do not call the score %q", what, w)
 		}
 		cyr := strings.ContainsFunc(m.Subject, func(r rune) bool { return unicode.Is(unicode.Cyrillic, r) })
 		if cyr != (l == "ru") {

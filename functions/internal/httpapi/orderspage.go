@@ -79,7 +79,7 @@ func (a *api) renderOrders(w http.ResponseWriter, r *http.Request, token string,
 		d.GameURL = pageLink("/g/"+rec.ID, fresh, l)
 	}
 	for _, s := range specs {
-		row := orderRow{Name: s.Name, Label: templates.T(l, "order_"+s.Name), Flag: s.Kind == engine.OrderFlag, Min: s.Min, Max: s.Max}
+		row := orderRow{Name: s.Name, Label: a.games.For(rec.Kind).Text(l, "order_"+s.Name), Flag: s.Kind == engine.OrderFlag, Min: s.Min, Max: s.Max}
 		if v := o[s.Name]; v != 0 { // 0 is off: left blank, not «accept any offer»
 			row.On = true
 			row.Value = strconv.FormatInt(v, 10)

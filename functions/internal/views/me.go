@@ -63,7 +63,7 @@ func myGame(gs *present.Games, l string, sum service.GameSummary, now time.Time,
 	// players, as in its mails' subjects; not by an id nobody remembers.
 	g.Name = sum.Title(l, gs.GameName(l, sum.Kind))
 	if sum.Seat >= 0 {
-		if err := g.seat(gs.For(sum.Kind), l, sum, now, sign, link); err != nil {
+		if err := g.seat(gs, l, sum, now, sign, link); err != nil {
 			return MyGame{}, err
 		}
 	}
@@ -94,7 +94,8 @@ func myGame(gs *present.Games, l string, sum service.GameSummary, now time.Time,
 
 // seat links g to the player's seat of the game of sum: its page (the
 // invitation while it waits), its orders, and the decision it owes.
-func (g *MyGame) seat(pr present.Game, l string, sum service.GameSummary, now time.Time, sign Signer, link func(path, token string) string) error {
+func (g *MyGame) seat(gs *present.Games, l string, sum service.GameSummary, now time.Time, sign Signer, link func(path, token string) string) error {
+	pr := gs.For(sum.Kind)
 	purpose, path := linksign.PurposeSeat, "/g/"+sum.ID
 	if !sum.Accepted && sum.Status == service.StatusInvited {
 		purpose, path = linksign.PurposeInvite, "/g/"+sum.ID+"/invite"
@@ -107,7 +108,7 @@ func (g *MyGame) seat(pr present.Game, l string, sum service.GameSummary, now ti
 	if purpose == linksign.PurposeSeat && sum.Status != service.StatusOver {
 		g.OrdersURL = link("/g/"+sum.ID+"/orders", t)
 	}
-	if purpose == linksign.PurposeSeat && sum.Status == service.StatusPlaying {
+	if purpose == linksign.PurposeSeat && sum.Status == service.StatusPlaying && deals(gs, sum.Kind) {
 		g.DealsURL = link("/g/"+sum.ID+"/deals", t)
 	}
 	g.YourTurn = sum.Status == service.StatusPlaying && sum.YourTurn()

@@ -25,7 +25,7 @@ func OrdersSummary(l string, pr present.Game, specs []engine.OrderSpec, o engine
 		if !set || v == 0 {
 			continue
 		}
-		phrase := templates.T(l, "order_short_"+s.Name)
+		phrase := pr.Text(l, "order_short_"+s.Name)
 		switch {
 		case s.Kind == engine.OrderFlag:
 			parts = append(parts, phrase)
@@ -38,5 +38,11 @@ func OrdersSummary(l string, pr present.Game, specs []engine.OrderSpec, o engine
 	if len(parts) == 0 {
 		return templates.T(l, "orders_none")
 	}
-	return fmt.Sprintf(templates.T(l, "orders_summary"), strings.Join(parts, ", "))
+	// What is left to the player is the game's to say (its texts'
+	// orders_rest: «чужие предложения и крупные траты»).
+	rest := pr.Text(l, "orders_rest")
+	if rest == "orders_rest" {
+		rest = templates.T(l, "orders_rest_any")
+	}
+	return fmt.Sprintf(templates.T(l, "orders_summary"), strings.Join(parts, ", ")) + " " + rest
 }

@@ -108,7 +108,7 @@ func Seat(q SeatRequest) SeatPage {
 	}
 	d.Started, d.Over = true, g.Over()
 	d.LogURL = q.Link("/g/" + rec.ID + "/log")
-	if dl, ok := g.(engine.Dealing); ok && d.Seated && !d.Over && q.Focus == "" { // a page of one group of decisions says only them
+	if dl, ok := g.(engine.Dealing); ok && deals(q.Games, rec.Kind) && d.Seated && !d.Over && q.Focus == "" { // a page of one group of decisions says only them
 		d.DealsURL = q.Link("/g/" + rec.ID + "/deals")
 		seat := q.Reader.Seat(rec)
 		for _, x := range dl.Deals() {
@@ -192,4 +192,11 @@ func (d *SeatPage) decide(q SeatRequest, pr present.Game, legal []engine.Choice,
 	d.AllURL = q.Link("/g/" + rec.ID)
 	d.Due = NewDeadline(l, Due(rec, d.Seat), q.Now)
 	d.Prompt = pr.Prompt(l, view, d.Seat, true, NameFunc(d.Names))
+}
+
+// deals tells whether the game of kind has deals between players: its
+// pages link to a seat's deals only then.
+func deals(gs *present.Games, kind string) bool {
+	info, _ := gs.Engines().Lookup(kind)
+	return info.Deals
 }
