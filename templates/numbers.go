@@ -28,7 +28,7 @@ var counted = map[string]countedText{
 	"n_laps":            {1, [3]string{"%d круг", "%d круга", "%d кругов"}, [2]string{"%d lap", "%d laps"}},
 	"skipping":          {1, [3]string{"пропускает %d ход", "пропускает %d хода", "пропускает %d ходов"}, [2]string{"misses %d turn", "misses %d turns"}},
 	"note_turns":        {1, [3]string{"%d ход", "%d хода", "%d ходов"}, [2]string{"%d turn", "%d turns"}},
-	"chart_desc":        {1, [3]string{"Капитал каждого игрока за %d действие.", "Капитал каждого игрока за %d действия.", "Капитал каждого игрока за %d действий."}, [2]string{"Each player's net worth over %d action.", "Each player's net worth over %d actions."}},
+	"chart_desc":        {2, [3]string{"%[1]s каждого игрока за %[2]d действие.", "%[1]s каждого игрока за %[2]d действия.", "%[1]s каждого игрока за %[2]d действий."}, [2]string{"%[1]s of each player over %[2]d action.", "%[1]s of each player over %[2]d actions."}},
 	"n_players_exactly": {1, [3]string{"%d игрок", "%d игрока", "%d игроков"}, [2]string{"%d player", "%d players"}},
 	"n_players":         {2, [3]string{"%d–%d игрок", "%d–%d игрока", "%d–%d игроков"}, [2]string{"%d–%d player", "%d–%d players"}},
 	"n_units":           {1, [3]string{"%d ед.", "%d ед.", "%d ед."}, [2]string{"%d unit", "%d units"}},

@@ -59,7 +59,7 @@ func netWorthChart(l string, pr present.Game, s views.Series, names []string) te
 	height := legendTop + rows*chartLegend + 4
 
 	var b strings.Builder
-	title := templates.T(l, "chart_title")
+	title := pr.Words(l).Chart
 	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" role="img" aria-label="%s" class="chart" font-family="system-ui,sans-serif" font-size="%d" fill="#2b2118">`,
 		chartW, height, html.EscapeString(title), chartFont)
 	fmt.Fprintf(&b, "<title>%s</title><desc>%s</desc>\n", html.EscapeString(title), html.EscapeString(chartDesc(l, pr, s, names)))
@@ -156,9 +156,9 @@ func chartLegendRows(b *strings.Builder, n, top int, name func(int) string) {
 // chartY is the title of the net-worth axis, with the game's currency.
 func chartY(l string, pr present.Game) string {
 	if c := pr.Currency(); c != "" {
-		return templates.T(l, "net_worth") + ", " + c
+		return pr.Words(l).Worth + ", " + c
 	}
-	return templates.T(l, "net_worth")
+	return pr.Words(l).Worth
 }
 
 // marker is a seat's numbered disc, as on the board.
@@ -202,7 +202,7 @@ func chartDesc(l string, pr present.Game, s views.Series, names []string) string
 		}
 		parts = append(parts, templates.Tf(l, "chart_desc_seat", views.NameFunc(names)(seat), pr.Money(l, top), pr.Money(l, w[len(w)-1])))
 	}
-	return templates.Tf(l, "chart_desc", s.Moves[len(s.Moves)-1]) + " " + strings.Join(parts, "; ") + "."
+	return templates.Tf(l, "chart_desc", pr.Words(l).Worth, s.Moves[len(s.Moves)-1]) + " " + strings.Join(parts, "; ") + "."
 }
 
 // clip shortens s to n characters.

@@ -73,7 +73,12 @@ type Defaulted[V any] interface {
 // every game: the standings' score (its net worth), a seat's cash, and
 // the sentence before the revealed seed saying what a player can check
 // with it.
-type Words struct{ Worth, Cash, Checks string }
+type Words struct {
+	Worth, Cash, Checks string
+	// Chart is the title of the score's chart through the game, Parts
+	// the heading of what the score is made of.
+	Chart, Parts string
+}
 
 // Base gives every method of Defaulted: amounts as plain numbers, cells
 // by number, nothing secret, a turn at the events "turn" and
@@ -100,7 +105,8 @@ func (b Base[V]) Parts(l string, parts map[string]int64) []Part {
 func (Base[V]) Squares(string, V, func(int) string) []Square { return nil }
 func (b Base[V]) Text(l, key string) string                  { return b.Texts.T(l, key) }
 func (Base[V]) Words(l string) Words {
-	return Words{Worth: templates.T(l, "net_worth"), Cash: templates.T(l, "cash"), Checks: templates.T(l, "seed_revealed")}
+	return Words{Worth: templates.T(l, "net_worth"), Cash: templates.T(l, "cash"), Checks: templates.T(l, "seed_revealed"),
+		Chart: templates.T(l, "chart_title"), Parts: templates.T(l, "breakdown_nw")}
 }
 
 // Of is the Game of presenter p: the pages and mails hand it any view,

@@ -161,7 +161,8 @@ func (g raceGame) Prompt(l string, v race.View, seat int, owes bool, name func(i
 // Words: the game's score is points, its cash coins, and its seed decides
 // the rolls alone.
 func (raceGame) Words(l string) present.Words {
-	return present.Words{Worth: texts.T(l, "race_points"), Cash: texts.T(l, "race_coins"), Checks: texts.T(l, "race_seed_checks")}
+	return present.Words{Worth: texts.T(l, "race_points"), Cash: texts.T(l, "race_coins"), Checks: texts.T(l, "race_seed_checks"),
+		Chart: texts.T(l, "race_points_chart"), Parts: texts.T(l, "race_points_parts")}
 }
 
 func (raceGame) Groups() []present.Group {
