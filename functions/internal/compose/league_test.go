@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/compose"
-	"github.com/pbmgames/pbm/functions/internal/league"
+	"github.com/pbmgames/pbm/functions/internal/leaguerules"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
@@ -30,8 +30,8 @@ func TestLeagueMails(t *testing.T) {
 	lg := &leagues.League{ID: "lg1", Name: "Клуб", Kind: "western", TableSize: 2, Rounds: 1, ProposedAfter: 1,
 		Members: []leagues.Member{{Name: "Анна", Email: "anna@pbm.test", Lang: "ru", TimeZone: "Asia/Yekaterinburg"},
 			{Name: "Bob", Email: "bob@pbm.test", Lang: "en", TimeZone: "Europe/London"}},
-		Moves: []league.Move{{Member: "Bob", From: 0, To: 1}}}
-	res := &league.Table{Game: "g1", Round: 1, Finished: true, Results: []league.Result{{Member: "Анна", Place: 1, NetWorth: 9}, {Member: "Bob", Place: 2, NetWorth: 3}}}
+		Moves: []leaguerules.Move{{Member: "Bob", From: 0, To: 1}}}
+	res := &leaguerules.Table{Game: "g1", Round: 1, Finished: true, Results: []leaguerules.Result{{Member: "Анна", Place: 1, NetWorth: 9}, {Member: "Bob", Place: 2, NetWorth: 3}}}
 	season := &leagues.Season{N: 1, Divisions: [][]string{{"Анна", "Bob"}}, Rounds: []leagues.Round{
 		{N: 1, StartAt: now.Unix(), CloseAt: now.Add(72 * time.Hour).Unix(), Started: true, Closed: true, Tables: []leagues.Table{{Seats: []string{"Анна", "Bob"}, Game: "g1", Result: res}}}}}
 	for _, tc := range []struct {

@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing"
 
-	"github.com/pbmgames/pbm/functions/internal/league"
+	"github.com/pbmgames/pbm/functions/internal/leaguerules"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
@@ -45,9 +45,9 @@ func TestLeaguePageSizeFullSeason(t *testing.T) {
 		for d, div := range divisions {
 			for _, seats := range [][]string{{div[(r)%7], div[(r+1)%7], div[(r+2)%7], div[(r+3)%7]}, {div[(r+4)%7], div[(r+5)%7], div[(r+6)%7]}} {
 				game := fmt.Sprintf("%024d", len(round.Tables)+r*100+d*10)
-				res := &league.Table{Game: game, Round: r + 1, Finished: r%2 == 0}
+				res := &leaguerules.Table{Game: game, Round: r + 1, Finished: r%2 == 0}
 				for i, m := range seats {
-					res.Results = append(res.Results, league.Result{Member: m, Place: i + 1, NetWorth: int64(100000 - 1000*i - r)})
+					res.Results = append(res.Results, leaguerules.Result{Member: m, Place: i + 1, NetWorth: int64(100000 - 1000*i - r)})
 				}
 				round.Tables = append(round.Tables, leagues.Table{Division: d, Seats: seats, Game: game, Result: res})
 			}

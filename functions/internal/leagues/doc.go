@@ -1,4 +1,4 @@
-// Package leagues runs leagues over the pure core of package league
+// Package leagues runs leagues over the pure core of package leaguerules
 // (issue 14, SPEC §1 "League organisers"): a league's members and
 // divisions, its seasons of rounds, the games of each round made and
 // played by the game service like any other, the results, the season

@@ -13,7 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/pbmgames/pbm/engine/games"
-	"github.com/pbmgames/pbm/functions/internal/league"
+	"github.com/pbmgames/pbm/functions/internal/leaguerules"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -68,16 +68,16 @@ type League struct {
 	// Outbox is the league's confirmation letters not yet sent.
 	Outbox []Letter `json:"outbox,omitempty"`
 
-	Ratings map[string]league.Rating `json:"ratings,omitempty"`
+	Ratings map[string]leaguerules.Rating `json:"ratings,omitempty"`
 	// Rated lists the rounds the ratings include ("0001/01": season 1,
 	// round 1), so that each round is rated once.
 	Rated []string `json:"rated,omitempty"`
 	// Proposal is the next season's divisions, proposed at the end of
 	// season ProposedAfter from its tables (promotion and relegation,
 	// leavers out, newcomers in the bottom division), with the moves.
-	ProposedAfter int           `json:"proposed_after,omitempty"`
-	Proposal      [][]string    `json:"proposal,omitempty"`
-	Moves         []league.Move `json:"moves,omitempty"`
+	ProposedAfter int                `json:"proposed_after,omitempty"`
+	Proposal      [][]string         `json:"proposal,omitempty"`
+	Moves         []leaguerules.Move `json:"moves,omitempty"`
 }
 
 // Member is one member of a league; the name identifies them in the
@@ -115,9 +115,9 @@ func (l *League) Member(name string) (Member, bool) {
 
 // Format is the league's seating and promotion, with the seat limits of
 // its game in reg.
-func (l *League) Format(reg *games.Registry) league.Format {
+func (l *League) Format(reg *games.Registry) leaguerules.Format {
 	info, _ := reg.Lookup(l.Kind)
-	return league.Format{TableSize: l.TableSize, MinSeats: info.MinSeats, MaxSeats: info.MaxSeats, Rounds: l.Rounds, Swap: l.Swap}
+	return leaguerules.Format{TableSize: l.TableSize, MinSeats: info.MinSeats, MaxSeats: info.MaxSeats, Rounds: l.Rounds, Swap: l.Swap}
 }
 
 // Config wires a Service.
@@ -127,8 +127,8 @@ type Config struct {
 	Now   func() time.Time // time.Now when nil
 	Rand  io.Reader        // league ids; the games' seeds come from Games
 	Log   *slog.Logger
-	// Rating is the rating model; league.DefaultRatingModel when zero.
-	Rating league.RatingModel
+	// Rating is the rating model; leaguerules.DefaultRatingModel when zero.
+	Rating leaguerules.RatingModel
 	// Post sends the league's own mails (letters.go). Without it the
 	// league decides none, unless Queue: another function of the
 	// deployment sends them (in AWS the api function decides them, the
@@ -144,7 +144,7 @@ type Service struct {
 	now    func() time.Time
 	rand   io.Reader
 	log    *slog.Logger
-	rating league.RatingModel
+	rating leaguerules.RatingModel
 	post   Post
 	queue  bool
 }
@@ -158,8 +158,8 @@ func New(c Config) *Service {
 	if s.log == nil {
 		s.log = slog.Default()
 	}
-	if s.rating == (league.RatingModel{}) {
-		s.rating = league.DefaultRatingModel()
+	if s.rating == (leaguerules.RatingModel{}) {
+		s.rating = leaguerules.DefaultRatingModel()
 	}
 	return s
 }

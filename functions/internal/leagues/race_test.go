@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbmgames/pbm/functions/internal/league"
+	"github.com/pbmgames/pbm/functions/internal/leaguerules"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
@@ -113,7 +113,7 @@ func raceClose(t *testing.T, st gameStore) {
 	if _, v, err := svc.Load(ctx, game); err != nil || v != gameVersion {
 		t.Errorf("the game after its round closed: version %d (%v), want %d, untouched", v, err, gameVersion)
 	}
-	wantResults, err := league.Results(s.Rounds[0].Tables[0].Seats, scores)
+	wantResults, err := leaguerules.Results(s.Rounds[0].Tables[0].Seats, scores)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func raceClose(t *testing.T, st gameStore) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := league.DefaultRatingModel().RateTables(nil, []league.Table{*r.Tables[0].Result})
+	want, err := leaguerules.DefaultRatingModel().RateTables(nil, []leaguerules.Table{*r.Tables[0].Result})
 	if err != nil {
 		t.Fatal(err)
 	}

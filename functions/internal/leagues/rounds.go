@@ -7,7 +7,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/pbmgames/pbm/functions/internal/league"
+	"github.com/pbmgames/pbm/functions/internal/leaguerules"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -260,11 +260,11 @@ func (s *Service) closeRound(ctx context.Context, r *Round, now time.Time) (bool
 				seats[st.Engine] = t.Seats[first]
 			}
 		}
-		results, err := league.Results(seats, g.Score())
+		results, err := leaguerules.Results(seats, g.Score())
 		if err != nil {
 			return false, fmt.Errorf("game %s: %w", t.Game, err)
 		}
-		t.Result = &league.Table{Game: t.Game, Round: r.N, Finished: rec.Status == service.StatusOver, Results: results}
+		t.Result = &leaguerules.Table{Game: t.Game, Round: r.N, Finished: rec.Status == service.StatusOver, Results: results}
 	}
 	r.Closed, r.ClosedAt = true, now.Unix()
 	return true, nil
@@ -285,10 +285,10 @@ func (l *League) tookIn(season *Season) bool {
 }
 
 // takeIn rates the season's closed rounds the league has not rated yet,
-// each once and in order (league.RatingModel.RateTables over the round's
+// each once and in order (leaguerules.RatingModel.RateTables over the round's
 // tables of every division), and at the season's end proposes the next
-// one: promotion and relegation (league.Promote), the members leaving out
-// and those who joined in the bottom division (league.NextSeason).
+// one: promotion and relegation (leaguerules.Promote), the members leaving out
+// and those who joined in the bottom division (leaguerules.NextSeason).
 func (s *Service) takeIn(ctx context.Context, id string, season *Season) error {
 	return s.updateLeague(ctx, id, func(l *League) error {
 		if l.tookIn(season) {
@@ -299,7 +299,7 @@ func (s *Service) takeIn(ctx context.Context, id string, season *Season) error {
 			if !r.Closed || slices.Contains(l.Rated, key) {
 				continue
 			}
-			var tables []league.Table
+			var tables []leaguerules.Table
 			for _, t := range r.Tables {
 				tables = append(tables, *t.Result)
 			}
@@ -310,7 +310,7 @@ func (s *Service) takeIn(ctx context.Context, id string, season *Season) error {
 			l.Ratings, l.Rated = ratings, append(l.Rated, key)
 		}
 		if season.Over && l.ProposedAfter != season.N {
-			next, moves, err := league.Promote(season.Tables, l.Swap)
+			next, moves, err := leaguerules.Promote(season.Tables, l.Swap)
 			if err != nil {
 				// Divisions too small to swap so many: the organiser
 				// decides; the proposal keeps the divisions.
@@ -339,7 +339,7 @@ func (s *Service) takeIn(ctx context.Context, id string, season *Season) error {
 					joining = append(joining, m.Name)
 				}
 			}
-			proposal, err := league.NextSeason(next, leaving, joining)
+			proposal, err := leaguerules.NextSeason(next, leaving, joining)
 			if err != nil {
 				return fmt.Errorf("propose season %d: %w", season.N+1, err)
 			}

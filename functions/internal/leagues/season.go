@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine/games"
-	"github.com/pbmgames/pbm/functions/internal/league"
+	"github.com/pbmgames/pbm/functions/internal/leaguerules"
 	"github.com/pbmgames/pbm/functions/internal/lengths"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/store"
@@ -27,7 +27,7 @@ type Season struct {
 	Rounds    []Round    `json:"rounds"`
 	Over      bool       `json:"over,omitempty"`
 	// Tables is each division's season table, once the season is over.
-	Tables [][]league.Row `json:"tables,omitempty"`
+	Tables [][]leaguerules.Row `json:"tables,omitempty"`
 	// Substitutes seated by the organiser (substitutes.go).
 	Substitutes []Substitute `json:"substitutes,omitempty"`
 	// Outbox is the league's mails decided and not yet sent; DigestAt is
@@ -54,7 +54,7 @@ type Table struct {
 	Seats    []string `json:"seats"`    // members in seat (turn) order
 	Game     string   `json:"game,omitempty"`
 	// Result is the table's result, recorded once when the round closes.
-	Result *league.Table `json:"result,omitempty"`
+	Result *leaguerules.Table `json:"result,omitempty"`
 }
 
 // RoundLength is the time a round of the league is given: RoundDays if
@@ -117,7 +117,7 @@ func (s *Service) Proposal(ctx context.Context, id string) ([][]string, error) {
 
 // StartSeason starts the next season with the divisions the organiser
 // confirmed (nil: the proposal as it stands), its first round at start:
-// each division is seated for the whole season (league.PlanDivision, from
+// each division is seated for the whole season (leaguerules.PlanDivision, from
 // a seed made of the league, the season and the division, so the same
 // season is seated the same way). The sweep then makes each round's games
 // on its date. It answers the season's number. Of two starts at once one
@@ -176,7 +176,7 @@ func (s *Service) StartSeason(ctx context.Context, id string, divisions [][]stri
 		season.Rounds = append(season.Rounds, Round{N: r + 1, StartAt: from.Unix(), CloseAt: from.Add(length).Unix()})
 	}
 	for d, members := range divisions {
-		plan, err := league.PlanDivision(members, l.Format(s.games.Games()), seatingSeed(l.ID, n, d))
+		plan, err := leaguerules.PlanDivision(members, l.Format(s.games.Games()), seatingSeed(l.ID, n, d))
 		if err != nil {
 			return 0, invalid(fmt.Sprintf("Дивизион %d: %v", d+1, err), fmt.Sprintf("Division %d: %v", d+1, err))
 		}
@@ -244,8 +244,8 @@ func (s *Service) current(ctx context.Context, id string) (*Season, int64, int64
 }
 
 // Results is every recorded table of division d, in round order.
-func (season *Season) Results(d int) []league.Table {
-	var out []league.Table
+func (season *Season) Results(d int) []leaguerules.Table {
+	var out []leaguerules.Table
 	for _, r := range season.Rounds {
 		for _, t := range r.Tables {
 			if t.Division == d && t.Result != nil {
@@ -257,10 +257,10 @@ func (season *Season) Results(d int) []league.Table {
 }
 
 // Standings is each division's season table from the rounds closed so far.
-func (season *Season) Standings() ([][]league.Row, error) {
-	out := make([][]league.Row, len(season.Divisions))
+func (season *Season) Standings() ([][]leaguerules.Row, error) {
+	out := make([][]leaguerules.Row, len(season.Divisions))
 	for d, members := range season.Divisions {
-		rows, err := league.Standings(members, season.Results(d))
+		rows, err := leaguerules.Standings(members, season.Results(d))
 		if err != nil {
 			return nil, fmt.Errorf("season %d division %d: %w", season.N, d+1, err)
 		}
@@ -272,7 +272,7 @@ func (season *Season) Standings() ([][]league.Row, error) {
 // PointsByRound is each member of division d's running total of points
 // after each round (hundredths), for the chart of the season.
 func (season *Season) PointsByRound(d int) (map[string][]int64, error) {
-	return league.PointsByRound(season.Divisions[d], season.Results(d), len(season.Rounds))
+	return leaguerules.PointsByRound(season.Divisions[d], season.Results(d), len(season.Rounds))
 }
 
 // wakeAt is when the season next needs the sweep: a round's start still

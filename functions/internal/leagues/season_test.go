@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/calendar"
-	"github.com/pbmgames/pbm/functions/internal/league"
+	"github.com/pbmgames/pbm/functions/internal/leaguerules"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
@@ -120,11 +120,11 @@ func TestSeasonOfThreeDivisions(t *testing.T) {
 	checkLetters(t, box, l, 4, 1)
 
 	// The ratings are the season's tables rated one after another.
-	var all []league.Table
+	var all []leaguerules.Table
 	for d := range season.Divisions {
 		all = append(all, season.Results(d)...)
 	}
-	want, err := league.DefaultRatingModel().RateTables(nil, all)
+	want, err := leaguerules.DefaultRatingModel().RateTables(nil, all)
 	if err != nil {
 		t.Fatal(err)
 	}

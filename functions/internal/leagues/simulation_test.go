@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/calendar"
-	"github.com/pbmgames/pbm/functions/internal/league"
+	"github.com/pbmgames/pbm/functions/internal/leaguerules"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/service"
 )
@@ -179,15 +179,15 @@ func describe(s *leagues.Season) string {
 	var b strings.Builder
 	for _, r := range s.Rounds {
 		for _, t := range r.Tables {
-			pts, _ := league.TablePoints(t.Result.Results)
+			pts, _ := leaguerules.TablePoints(t.Result.Results)
 			fmt.Fprintf(&b, "R%d D%d finished=%v:", r.N, t.Division+1, t.Result.Finished)
 			order := slices.Clone(t.Result.Results)
 			for i := range order {
 				order[i].NetWorth = pts[i]*1_000_000_000 + order[i].NetWorth // carry the points along
 			}
-			slices.SortFunc(order, func(a, b league.Result) int { return a.Place - b.Place })
+			slices.SortFunc(order, func(a, b leaguerules.Result) int { return a.Place - b.Place })
 			for _, res := range order {
-				fmt.Fprintf(&b, " %d.%s(%s, nw %d)", res.Place, res.Member, league.FormatPoints(res.NetWorth/1_000_000_000), res.NetWorth%1_000_000_000)
+				fmt.Fprintf(&b, " %d.%s(%s, nw %d)", res.Place, res.Member, leaguerules.FormatPoints(res.NetWorth/1_000_000_000), res.NetWorth%1_000_000_000)
 			}
 			b.WriteByte('\n')
 		}
@@ -196,12 +196,12 @@ func describe(s *leagues.Season) string {
 }
 
 // standingsText is each division's table: rank, member, points, net worth.
-func standingsText(tables [][]league.Row) string {
+func standingsText(tables [][]leaguerules.Row) string {
 	var b strings.Builder
 	for d, rows := range tables {
 		fmt.Fprintf(&b, "D%d:", d+1)
 		for _, r := range rows {
-			fmt.Fprintf(&b, " %d.%s %s/%d", r.Rank, r.Member, league.FormatPoints(r.Points), r.NetWorth)
+			fmt.Fprintf(&b, " %d.%s %s/%d", r.Rank, r.Member, leaguerules.FormatPoints(r.Points), r.NetWorth)
 		}
 		b.WriteByte('\n')
 	}

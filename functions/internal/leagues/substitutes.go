@@ -11,7 +11,7 @@ import (
 
 // Substitute is someone the organiser seats in a member's place from a
 // round on: they play the member's seat in the games made from then, and
-// the results still count for the member (package league's doc).
+// the results still count for the member (package leaguerules' doc).
 type Substitute struct {
 	Member    string         `json:"member"`
 	FromRound int            `json:"from_round"`

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/pbmgames/pbm/functions/internal/league"
+	"github.com/pbmgames/pbm/functions/internal/leaguerules"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/present"
 	"github.com/pbmgames/pbm/functions/internal/service"
@@ -261,7 +261,7 @@ func LeagueView(req LeagueRequest) (LeaguePage, error) {
 
 // tieNote says how row i's place against its neighbours on points was
 // decided, "" when its points alone did.
-func tieNote(l string, rows []league.Row, i int) string {
+func tieNote(l string, rows []leaguerules.Row, i int) string {
 	if rows[i].Played == 0 {
 		return "" // nothing played yet: nothing decided, nothing tied
 	}
@@ -280,16 +280,16 @@ func tieNote(l string, rows []league.Row, i int) string {
 }
 
 // resultText is a table's result: its members by place with their points.
-func resultText(l string, t *league.Table) string {
-	pts, err := league.TablePoints(t.Results)
+func resultText(l string, t *leaguerules.Table) string {
+	pts, err := leaguerules.TablePoints(t.Results)
 	if err != nil {
 		return ""
 	}
 	order := slices.Clone(t.Results)
-	slices.SortFunc(order, func(a, b league.Result) int { return a.Place - b.Place })
+	slices.SortFunc(order, func(a, b leaguerules.Result) int { return a.Place - b.Place })
 	var parts []string
 	for _, r := range order {
-		i := slices.IndexFunc(t.Results, func(o league.Result) bool { return o.Member == r.Member })
+		i := slices.IndexFunc(t.Results, func(o leaguerules.Result) bool { return o.Member == r.Member })
 		parts = append(parts, fmt.Sprintf("%d. %s %s", r.Place, r.Member, points(l, pts[i])))
 	}
 	s := strings.Join(parts, "; ")
@@ -303,7 +303,7 @@ func resultText(l string, t *league.Table) string {
 func ratingText(l string, lg *leagues.League, member string) string {
 	r, ok := lg.Ratings[member]
 	if !ok {
-		r = league.DefaultRatingModel().New()
+		r = leaguerules.DefaultRatingModel().New()
 	}
 	s := fmt.Sprintf("%.1f ± %.1f", r.Mu, r.Sigma)
 	return templates.Pick(l, strings.ReplaceAll(s, ".", ","), s)
@@ -314,7 +314,7 @@ func ratingText(l string, lg *leagues.League, member string) string {
 func LeaguePoints(l string, centi int64) string { return points(l, centi) }
 
 func points(l string, centi int64) string {
-	s := league.FormatPoints(centi)
+	s := leaguerules.FormatPoints(centi)
 	return templates.Pick(l, strings.ReplaceAll(s, ".", ","), s)
 }
 

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/pbmgames/pbm/functions/internal/league"
+	"github.com/pbmgames/pbm/functions/internal/leaguerules"
 	"github.com/pbmgames/pbm/functions/internal/leagues"
 	"github.com/pbmgames/pbm/functions/internal/views"
 	"github.com/pbmgames/pbm/infra/linksign"
@@ -18,15 +18,15 @@ import (
 func TestLeagueView(t *testing.T) {
 	members := []string{"Anna", "Boris", "Clara", "Denis"}
 	lg := &leagues.League{ID: "lg1", Name: "Club", Kind: "western", TableSize: 4, Rounds: 2, DeadlineHours: 72,
-		Ratings: map[string]league.Rating{"Anna": {Mu: 27.5, Sigma: 7.25}}}
+		Ratings: map[string]leaguerules.Rating{"Anna": {Mu: 27.5, Sigma: 7.25}}}
 	for _, m := range members {
 		lg.Members = append(lg.Members, leagues.Member{Name: m, Email: strings.ToLower(m) + "@pbm.test", Lang: "en"})
 	}
 	// Round 1: Anna, Boris, Clara, Denis in that order. Round 2: Boris
 	// first, Anna second, Clara and Denis level (equal net worth).
-	r1 := &league.Table{Game: "g1", Round: 1, Finished: true, Results: []league.Result{
+	r1 := &leaguerules.Table{Game: "g1", Round: 1, Finished: true, Results: []leaguerules.Result{
 		{Member: "Anna", Place: 1, NetWorth: 400}, {Member: "Boris", Place: 2, NetWorth: 300}, {Member: "Clara", Place: 3, NetWorth: 200}, {Member: "Denis", Place: 4, NetWorth: 100}}}
-	r2 := &league.Table{Game: "g2", Round: 2, Finished: false, Results: []league.Result{
+	r2 := &leaguerules.Table{Game: "g2", Round: 2, Finished: false, Results: []leaguerules.Result{
 		{Member: "Boris", Place: 1, NetWorth: 500}, {Member: "Anna", Place: 2, NetWorth: 300}, {Member: "Clara", Place: 3, NetWorth: 150}, {Member: "Denis", Place: 4, NetWorth: 150}}}
 	season := &leagues.Season{N: 1, Divisions: [][]string{members}, Rounds: []leagues.Round{
 		{N: 1, StartAt: 0, CloseAt: 86400, Started: true, Closed: true, Tables: []leagues.Table{{Seats: members, Game: "g1", Result: r1}}},

@@ -1,4 +1,4 @@
-package league
+package leaguerules
 
 import (
 	"os/exec"
@@ -15,7 +15,7 @@ func TestLeagueImportsOnlyEngineAndStandardLibrary(t *testing.T) {
 	}
 	const module = "github.com/pbmgames/pbm/"
 	for _, pkg := range strings.Fields(string(out)) {
-		if pkg != module+"functions/internal/league" && pkg != module+"engine" {
+		if pkg != module+"functions/internal/leaguerules" && pkg != module+"engine" {
 			t.Errorf("league depends on %s", pkg)
 		}
 	}

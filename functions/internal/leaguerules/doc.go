@@ -1,4 +1,4 @@
-// Package league is the pure core of league play: seating a season's
+// Package leaguerules is the pure core of league play: seating a season's
 // rounds, points and the season table, promotion and relegation, and a
 // multi-player rating across seasons. It does no I/O and knows no store,
 // mail or clock; the service keeps a league's members, seasons and games
@@ -74,4 +74,4 @@
 // A seat played by standing orders, a bot or a substitute the organiser
 // seated still counts for the member seated there (Result.Member is the
 // league member), so a round's tables always hand out the same points.
-package league
+package leaguerules
