@@ -39,8 +39,8 @@ import (
 	"unicode"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/gamerecord"
 	"github.com/pbmgames/pbm/functions/internal/present"
-	"github.com/pbmgames/pbm/functions/internal/record"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/wiring/localrun"
 	"github.com/pbmgames/pbm/infra/mailer/mailbox"
@@ -786,11 +786,11 @@ func (tb *table) record(t *testing.T) {
 	if a.status != http.StatusOK {
 		t.Fatalf("record: %d %.300s", a.status, a.body)
 	}
-	doc, err := record.Decode(bytes.NewReader(a.body))
+	doc, err := gamerecord.Decode(bytes.NewReader(a.body))
 	if err != nil {
 		t.Fatalf("the record does not decode: %v", err)
 	}
-	rep, err := record.Verify(tb.d.gs.Engines(), doc)
+	rep, err := gamerecord.Verify(tb.d.gs.Engines(), doc)
 	if err != nil {
 		t.Fatalf("the record does not verify: %v", err)
 	}
@@ -803,7 +803,7 @@ func (tb *table) record(t *testing.T) {
 	if back.status != http.StatusOK {
 		t.Fatalf("the imported game's record: %d %.300s", back.status, back.body)
 	}
-	again, err := record.Decode(bytes.NewReader(back.body))
+	again, err := gamerecord.Decode(bytes.NewReader(back.body))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,7 +6,7 @@ import (
 	"io"
 	"net/http"
 
-	"github.com/pbmgames/pbm/functions/internal/record"
+	"github.com/pbmgames/pbm/functions/internal/gamerecord"
 	"github.com/pbmgames/pbm/functions/internal/service"
 )
 
@@ -15,7 +15,7 @@ import (
 // 6 MB payload.
 const MaxRecordBody = 4 << 20
 
-// gameRecord answers the finished game's record (record.Document) to
+// gameRecord answers the finished game's record (gamerecord.Document) to
 // any reader of the game, as a file to keep.
 func (a *api) gameRecord(w http.ResponseWriter, r *http.Request) {
 	a.serveRecord(w, r, bearer(r), a.fail)
@@ -45,7 +45,7 @@ func (a *api) serveRecord(w http.ResponseWriter, r *http.Request, token string, 
 // finished game to view; one that does not replay is refused with its
 // first divergent step.
 func (a *api) importRecord(w http.ResponseWriter, r *http.Request) {
-	var doc record.Document
+	var doc gamerecord.Document
 	if err := decodeJSON(r, &doc); err != nil {
 		a.fail(w, r, err)
 		return
@@ -77,7 +77,7 @@ func (a *api) importPage(w http.ResponseWriter, r *http.Request) {
 		a.pageError(w, r, formError(err))
 		return
 	}
-	doc, err := record.Decode(bytes.NewReader(raw))
+	doc, err := gamerecord.Decode(bytes.NewReader(raw))
 	if err != nil {
 		a.pageError(w, r, &service.Error{Code: service.CodeInvalid, RU: "Это не запись партии.", EN: "This is not a game record.", Cause: err})
 		return

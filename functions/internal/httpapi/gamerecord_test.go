@@ -16,8 +16,8 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/businessman"
 	"github.com/pbmgames/pbm/engine/western"
+	"github.com/pbmgames/pbm/functions/internal/gamerecord"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
-	"github.com/pbmgames/pbm/functions/internal/record"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
@@ -96,7 +96,7 @@ func TestGameRecordRoundTrip(t *testing.T) {
 
 			// From the record alone: the published commitment, the
 			// revealed seed, every roll and card.
-			doc, err := record.Decode(bytes.NewReader(raw))
+			doc, err := gamerecord.Decode(bytes.NewReader(raw))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,7 +107,7 @@ func TestGameRecordRoundTrip(t *testing.T) {
 			if sum := sha256.Sum256(seed); doc.SeedSHA256 != published || hex.EncodeToString(sum[:]) != published {
 				t.Fatalf("the record's seed hashes to %x and it carries %s; the commitment published at creation was %s", sum, doc.SeedSHA256, published)
 			}
-			rep, err := record.Verify(testGames.Engines(), doc)
+			rep, err := gamerecord.Verify(testGames.Engines(), doc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -132,7 +132,7 @@ func TestGameRecordRoundTrip(t *testing.T) {
 			if status != http.StatusOK {
 				t.Fatalf("GET the imported record: %d %s", status, again)
 			}
-			doc2, err := record.Decode(bytes.NewReader(again))
+			doc2, err := gamerecord.Decode(bytes.NewReader(again))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -140,7 +140,7 @@ func TestGameRecordRoundTrip(t *testing.T) {
 			if a, b := mustMarshal(t, doc), mustMarshal(t, doc2); !bytes.Equal(a, b) {
 				t.Error("the imported game's record differs from the one imported")
 			}
-			if _, err := record.Verify(testGames.Engines(), doc2); err != nil {
+			if _, err := gamerecord.Verify(testGames.Engines(), doc2); err != nil {
 				t.Errorf("the imported game's record does not replay: %v", err)
 			}
 			_, viewed := f.page("/g/"+imp.ID, url.Values{"t": {imp.SpectatorToken}, "lang": {"en"}})
@@ -169,9 +169,9 @@ func TestGameRecordRoundTrip(t *testing.T) {
 			for _, tamper := range []struct {
 				name string
 				step string
-				edit func(d *record.Document)
+				edit func(d *gamerecord.Document)
 			}{
-				{"a roll changed", "step " + strconv.Itoa(roll), func(d *record.Document) {
+				{"a roll changed", "step " + strconv.Itoa(roll), func(d *gamerecord.Document) {
 					for k, e := range d.Commands[roll].Events {
 						if e.Type == "roll" {
 							if e.Other > 0 {
@@ -183,20 +183,20 @@ func TestGameRecordRoundTrip(t *testing.T) {
 						}
 					}
 				}},
-				{"a command dropped", "step " + strconv.Itoa(mid), func(d *record.Document) {
+				{"a command dropped", "step " + strconv.Itoa(mid), func(d *gamerecord.Document) {
 					d.Commands = append(d.Commands[:mid:mid], d.Commands[mid+1:]...)
 					for k := mid; k < len(d.Commands); k++ {
 						d.Commands[k].N = k
 					}
 				}},
-				{"another seed", "before the first step", func(d *record.Document) {
+				{"another seed", "before the first step", func(d *gamerecord.Document) {
 					d.Seed = strings.Repeat("0", 64)
 				}},
-				{"a score raised", "step " + strconv.Itoa(len(doc.Commands)), func(d *record.Document) {
+				{"a score raised", "step " + strconv.Itoa(len(doc.Commands)), func(d *gamerecord.Document) {
 					d.Result.Scores[0].NetWorth += 1000
 				}},
 			} {
-				var bad record.Document
+				var bad gamerecord.Document
 				if err := json.Unmarshal(raw, &bad); err != nil {
 					t.Fatal(err)
 				}
@@ -261,7 +261,7 @@ func TestImportPage(t *testing.T) {
 	if status != http.StatusOK || !strings.Contains(page, `id="st-h"`) || !strings.Contains(page, `id="ch-h"`) {
 		t.Errorf("the imported game's page: %d, standings or chart missing", status)
 	}
-	var doc record.Document
+	var doc gamerecord.Document
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		t.Fatal(err)
 	}

@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/functions/internal/gamerecord"
 	"github.com/pbmgames/pbm/functions/internal/httpapi"
-	"github.com/pbmgames/pbm/functions/internal/record"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/store"
@@ -35,7 +35,7 @@ var updateRecords = flag.Bool("update-records", false, "play the games of testda
 // the service writes (servicetest.EveryCommand: players, standing orders,
 // a bot, a missed deadline, a removed player's resignation, the
 // organiser's end), for both games: FuzzRecordImport's seeds, beside the
-// released versions' records of package record.
+// released versions' records of package gamerecord.
 var recordSeeds = []struct{ kind, options string }{
 	{"western", `{"laps":3}`},
 	{"businessman", `{"laps":6}`},
@@ -205,7 +205,7 @@ func TestImportFailureNotCounted(t *testing.T) {
 // FuzzRecordImport (issue 25): no record, however mutated, makes the
 // import or the imported game's pages fail (5xx). The seeds are valid
 // records of both games with every kind of command (and the released
-// versions' records of package record); seed picks one, and each three
+// versions' records of package gamerecord); seed picks one, and each three
 // bytes of ops are a mutation of it: what to change (a command's seat,
 // type, amount or time, a command dropped, doubled or cut off after, the
 // seats, the options, the rules, a name), where, and to what (v, or the
@@ -215,7 +215,7 @@ func TestImportFailureNotCounted(t *testing.T) {
 // and the result recomputed, the organiser's end appended if the game is
 // not over. raw, when it does not decode as a record, is sent as it is.
 func FuzzRecordImport(f *testing.F) {
-	var seeds []*record.Document
+	var seeds []*gamerecord.Document
 	for _, s := range recordSeeds {
 		seeds = append(seeds, readRecord(f, recordSeedPath(s.kind)))
 	}
@@ -233,7 +233,7 @@ func FuzzRecordImport(f *testing.F) {
 	f.Fuzz(func(t *testing.T, seed uint8, ops []byte, v int64, text []byte, repair bool, raw []byte) {
 		body := raw
 		if len(raw) == 0 {
-			var doc record.Document
+			var doc gamerecord.Document
 			b, _ := json.Marshal(seeds[int(seed)%len(seeds)])
 			_ = json.Unmarshal(b, &doc) // a copy to change
 			for i := 0; i+2 < len(ops); i += 3 {
@@ -268,13 +268,13 @@ func FuzzRecordImport(f *testing.F) {
 }
 
 // readRecord reads a record file.
-func readRecord(t testing.TB, path string) *record.Document {
+func readRecord(t testing.TB, path string) *gamerecord.Document {
 	t.Helper()
 	raw, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	doc, err := record.Decode(bytes.NewReader(raw))
+	doc, err := gamerecord.Decode(bytes.NewReader(raw))
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
@@ -287,9 +287,9 @@ const recordMutations = 12
 // mutateRecord changes one thing of doc: op says what, at which command
 // (a share of them: at of 256) or seat, small and big to what, text for
 // a name or the options.
-func mutateRecord(doc *record.Document, op byte, at int, small, big int64, text string) {
+func mutateRecord(doc *gamerecord.Document, op byte, at int, small, big int64, text string) {
 	n := len(doc.Commands)
-	var c *record.Step
+	var c *gamerecord.Step
 	i := at * n / 256
 	if n > 0 {
 		c = &doc.Commands[i]
@@ -326,7 +326,7 @@ func mutateRecord(doc *record.Document, op byte, at int, small, big int64, text 
 	case 8:
 		k := int(uint64(small) % 9)
 		for len(doc.Seats) < k {
-			doc.Seats = append(doc.Seats, record.Seat{Name: fmt.Sprintf("S%d", len(doc.Seats))})
+			doc.Seats = append(doc.Seats, gamerecord.Seat{Name: fmt.Sprintf("S%d", len(doc.Seats))})
 		}
 		doc.Seats = doc.Seats[:k]
 	case 9:
@@ -344,7 +344,7 @@ func mutateRecord(doc *record.Document, op byte, at int, small, big int64, text 
 // would: its commands replayed from the seed up to the first the engine
 // refuses, each with the events it causes, the organiser's end after
 // them if the game is not over, and the result as it comes out.
-func repairRecord(doc *record.Document) {
+func repairRecord(doc *gamerecord.Document) {
 	seed, err := doc.SeedBytes()
 	if err != nil {
 		return
@@ -367,9 +367,9 @@ func repairRecord(doc *record.Document) {
 		if err != nil {
 			return
 		}
-		kept = append(kept, record.Step{N: len(kept), Seat: engine.Organiser, Action: engine.Action{Type: engine.End}, Events: ev})
+		kept = append(kept, gamerecord.Step{N: len(kept), Seat: engine.Organiser, Action: engine.Action{Type: engine.End}, Events: ev})
 		g = next
 	}
 	doc.Commands = kept
-	doc.Result = record.Result{Over: g.Over(), Scores: g.Score()}
+	doc.Result = gamerecord.Result{Over: g.Over(), Scores: g.Score()}
 }

@@ -10,7 +10,7 @@ import (
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/engine/businessman"
 	"github.com/pbmgames/pbm/engine/western"
-	"github.com/pbmgames/pbm/functions/internal/record"
+	"github.com/pbmgames/pbm/functions/internal/gamerecord"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
@@ -99,14 +99,14 @@ func TestRulesVersionKeepsOldGames(t *testing.T) {
 					t.Errorf("game %s: the record changed", id)
 				}
 			}
-			doc, err := record.Decode(bytes.NewReader(before[finished.ID].record))
+			doc, err := gamerecord.Decode(bytes.NewReader(before[finished.ID].record))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if doc.Rules != oldVersion {
 				t.Errorf("the finished game's record says rules %d, want %d", doc.Rules, oldVersion)
 			}
-			if _, err := record.Verify(testGames.Engines(), doc); err != nil {
+			if _, err := gamerecord.Verify(testGames.Engines(), doc); err != nil {
 				t.Errorf("the finished game's record no longer replays: %v", err)
 			}
 
@@ -143,11 +143,11 @@ func TestRulesVersionKeepsOldGames(t *testing.T) {
 					t.Errorf("game %s never paid %s: the rule was not put to the test", g.id, tc.event)
 				}
 				_, raw := f.send("GET", "/api/games/"+g.id+"/record", f.token(linksign.PurposeSpectator, g.id, linksign.NoSeat), nil)
-				doc, err := record.Decode(bytes.NewReader(raw))
+				doc, err := gamerecord.Decode(bytes.NewReader(raw))
 				if err != nil {
 					t.Fatal(err)
 				}
-				if _, err := record.Verify(testGames.Engines(), doc); err != nil || doc.Rules != g.rules {
+				if _, err := gamerecord.Verify(testGames.Engines(), doc); err != nil || doc.Rules != g.rules {
 					t.Errorf("game %s: the record of rules %d does not replay: %v", g.id, doc.Rules, err)
 				}
 			}

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/pbmgames/pbm/engine"
-	"github.com/pbmgames/pbm/functions/internal/record"
+	"github.com/pbmgames/pbm/functions/internal/gamerecord"
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
@@ -128,7 +128,7 @@ func TestControlPauseResumeExtend(t *testing.T) {
 // TestControlBotAndEnd: a seat handed to a bot plays at once and comes
 // back to its player; a removed player resigns at their next decision;
 // the game ended now is scored by net worth, and its record replays and
-// verifies (record.Verify).
+// verifies (gamerecord.Verify).
 func TestControlBotAndEnd(t *testing.T) {
 	for _, f := range mailFixtures {
 		t.Run(f.kind, func(t *testing.T) {
@@ -195,7 +195,7 @@ func TestControlBotAndEnd(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if _, err := record.Verify(testGames.Engines(), doc); err != nil {
+			if _, err := gamerecord.Verify(testGames.Engines(), doc); err != nil {
 				t.Fatal(err)
 			}
 			if err := g.svc.Control(ctx, g.id, service.ControlRequest{Control: service.ControlEnd}); service.AsError(err).Code != service.CodeWrongStatus {

@@ -10,15 +10,15 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/pbmgames/pbm/functions/internal/record"
+	"github.com/pbmgames/pbm/functions/internal/gamerecord"
 	"github.com/pbmgames/pbm/infra/linksign"
 	"github.com/pbmgames/pbm/infra/store"
 )
 
 // GameRecord is a finished game as one document anyone can replay
-// (record.Document). It holds the seed and every hidden event, so it
+// (gamerecord.Document). It holds the seed and every hidden event, so it
 // exists only once the game is over.
-func (s *Service) GameRecord(ctx context.Context, rec *Record) (*record.Document, error) {
+func (s *Service) GameRecord(ctx context.Context, rec *Record) (*gamerecord.Document, error) {
 	if rec.Status != StatusOver {
 		return nil, newError(CodeWrongStatus,
 			"Запись партии с зерном и скрытыми ходами выдаётся, когда игра окончена.",
@@ -33,11 +33,11 @@ func (s *Service) GameRecord(ctx context.Context, rec *Record) (*record.Document
 	if err != nil {
 		return nil, err
 	}
-	doc := &record.Document{Format: record.Format, ID: rec.ID, Kind: rec.Kind, Rules: rec.Rules, Options: rec.Options,
+	doc := &gamerecord.Document{Format: gamerecord.Format, ID: rec.ID, Kind: rec.Kind, Rules: rec.Rules, Options: rec.Options,
 		SeedSHA256: rec.SeedCommitment(), Seed: hex.EncodeToString(rec.Seed),
-		Seats:    make([]record.Seat, g.Seats()),
-		Commands: make([]record.Step, 0, len(entries)),
-		Result:   record.Result{Over: g.Over(), Scores: g.Score()}}
+		Seats:    make([]gamerecord.Seat, g.Seats()),
+		Commands: make([]gamerecord.Step, 0, len(entries)),
+		Result:   gamerecord.Result{Over: g.Over(), Scores: g.Score()}}
 	if len(doc.Options) == 0 {
 		doc.Options = []byte("null")
 	}
@@ -47,7 +47,7 @@ func (s *Service) GameRecord(ctx context.Context, rec *Record) (*record.Document
 		}
 	}
 	for _, e := range entries {
-		doc.Commands = append(doc.Commands, record.Step{N: e.N, Seat: e.Seat, Action: e.Action, At: e.At, Events: e.Events})
+		doc.Commands = append(doc.Commands, gamerecord.Step{N: e.N, Seat: e.Seat, Action: e.Action, At: e.At, Events: e.Events})
 	}
 	return doc, nil
 }
@@ -61,7 +61,7 @@ type Imported struct {
 	Cards          int    `json:"cards"`
 }
 
-// Import checks a game record by replaying it (record.Verify) and keeps
+// Import checks a game record by replaying it (gamerecord.Verify) and keeps
 // it as a finished game of this instance that anyone with the answer's
 // link can view: its pages, chart and log replay. A record that does not
 // replay is refused with the first divergent step named; nobody is mailed.
@@ -71,7 +71,7 @@ type Imported struct {
 // has done its part: a client over its limit is refused before the
 // replay (Blocked), a record is counted once refused or kept, and a
 // request the server fails uses up nothing of the limit.
-func (s *Service) Import(ctx context.Context, doc *record.Document, client string) (Imported, error) {
+func (s *Service) Import(ctx context.Context, doc *gamerecord.Document, client string) (Imported, error) {
 	if err := s.Blocked(ctx, CountGames, "", client); err != nil {
 		return Imported{}, err
 	}
@@ -117,7 +117,7 @@ func (s *Service) Import(ctx context.Context, doc *record.Document, client strin
 
 // importID is the id of the game a record imports as: the same record,
 // whoever imports it, makes the same game.
-func importID(doc *record.Document) (string, error) {
+func importID(doc *gamerecord.Document) (string, error) {
 	b, err := json.Marshal(doc) // compact: the options as sent, but spaced alike
 	if err != nil {
 		return "", Fail(CodeInvalid, fmt.Errorf("record: %w", err))
@@ -128,10 +128,10 @@ func importID(doc *record.Document) (string, error) {
 
 // importRecord replays doc and makes the finished game it keeps, without
 // its id; the error is the refusal of a record that does not replay.
-func (s *Service) importRecord(doc *record.Document) (*Record, record.Report, error) {
-	rep, err := record.Verify(s.games, doc)
+func (s *Service) importRecord(doc *gamerecord.Document) (*Record, gamerecord.Report, error) {
+	rep, err := gamerecord.Verify(s.games, doc)
 	if err != nil {
-		var d *record.Divergence
+		var d *gamerecord.Divergence
 		if errors.As(err, &d) && d.Step < 0 {
 			return nil, rep, newError(CodeInvalid, "Запись не воспроизводится, ещё до первого шага: "+d.Reason+".",
 				"The record does not replay: "+d.Error()+".", err)
@@ -184,7 +184,7 @@ func (s *Service) importRecord(doc *record.Document) (*Record, record.Report, er
 
 // imported answers an import of rec: its spectator's link. steps < 0: rec
 // was imported before, and its log says how many.
-func (s *Service) imported(rec *Record, doc *record.Document, steps int) (Imported, error) {
+func (s *Service) imported(rec *Record, doc *gamerecord.Document, steps int) (Imported, error) {
 	if rec.Status != StatusOver {
 		return Imported{}, fmt.Errorf("import %s: the id is a game not imported", rec.ID)
 	}

@@ -1,4 +1,4 @@
-package record_test
+package gamerecord_test
 
 import "github.com/pbmgames/pbm/functions/internal/catalog"
 

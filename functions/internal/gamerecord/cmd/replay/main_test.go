@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/pbmgames/pbm/functions/internal/record"
+	"github.com/pbmgames/pbm/functions/internal/gamerecord"
 )
 
 // TestCheck: the command accepts a record file that replays and names the
@@ -21,8 +21,8 @@ func TestCheck(t *testing.T) {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(seed[:])
-	doc := record.Document{Format: record.Format, ID: "cmd", Kind: "businessman", Rules: testGames.Engines().CurrentRules("businessman"), Options: json.RawMessage(`{"laps":2}`),
-		Seats: []record.Seat{{Name: "A"}, {Name: "B"}}, SeedSHA256: hex.EncodeToString(sum[:]), Seed: hex.EncodeToString(seed[:])}
+	doc := gamerecord.Document{Format: gamerecord.Format, ID: "cmd", Kind: "businessman", Rules: testGames.Engines().CurrentRules("businessman"), Options: json.RawMessage(`{"laps":2}`),
+		Seats: []gamerecord.Seat{{Name: "A"}, {Name: "B"}}, SeedSHA256: hex.EncodeToString(sum[:]), Seed: hex.EncodeToString(seed[:])}
 	for n := 0; !g.Over(); n++ {
 		seat := g.Owing()[0]
 		a, _ := g.Bot(seat)
@@ -30,11 +30,11 @@ func TestCheck(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc.Commands = append(doc.Commands, record.Step{N: n, Seat: seat, Action: a, Events: ev})
+		doc.Commands = append(doc.Commands, gamerecord.Step{N: n, Seat: seat, Action: a, Events: ev})
 		g = next
 	}
-	doc.Result = record.Result{Over: true, Scores: g.Score()}
-	write := func(name string, d record.Document) string {
+	doc.Result = gamerecord.Result{Over: true, Scores: g.Score()}
+	write := func(name string, d gamerecord.Document) string {
 		b, err := json.Marshal(d)
 		if err != nil {
 			t.Fatal(err)
@@ -49,7 +49,7 @@ func TestCheck(t *testing.T) {
 		t.Fatalf("a good record: %v", err)
 	}
 	doc.Commands[3].Seat = 1 - doc.Commands[3].Seat
-	var div *record.Divergence
+	var div *gamerecord.Divergence
 	if err := check(write("bad.json", doc)); !errors.As(err, &div) || div.Step != 3 {
 		t.Fatalf("a record with step 3 by the other seat: %v, want a divergence at step 3", err)
 	}

@@ -1,4 +1,4 @@
-package record_test
+package gamerecord_test
 
 import (
 	"bytes"
@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/pbmgames/pbm/functions/internal/record"
+	"github.com/pbmgames/pbm/functions/internal/gamerecord"
 )
 
 var update = flag.Bool("update", false, "record the released-version games in testdata/ anew (only for a version that has none yet)")
@@ -54,14 +54,14 @@ func TestReleasedVersionsReplay(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			doc, err := record.Decode(bytes.NewReader(raw))
+			doc, err := gamerecord.Decode(bytes.NewReader(raw))
 			if err != nil {
 				t.Fatal(err)
 			}
 			if doc.Rules != r.rules {
 				t.Fatalf("%s is of rules version %d", path, doc.Rules)
 			}
-			rep, err := record.Verify(testGames.Engines(), doc)
+			rep, err := gamerecord.Verify(testGames.Engines(), doc)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -2,7 +2,7 @@
 // card drawn of each game from its seed and its commands, and says
 // whether they match the record, naming the first step that does not.
 //
-//	go run ./functions/internal/record/cmd/replay record.json...
+//	go run ./functions/internal/gamerecord/cmd/replay record.json...
 //
 // It exits 1 if any record does not replay, 2 if one cannot be read.
 package main
@@ -15,7 +15,7 @@ import (
 
 	"github.com/pbmgames/pbm/engine"
 	"github.com/pbmgames/pbm/functions/internal/catalog"
-	"github.com/pbmgames/pbm/functions/internal/record"
+	"github.com/pbmgames/pbm/functions/internal/gamerecord"
 )
 
 func main() {
@@ -27,7 +27,7 @@ func main() {
 	for _, path := range os.Args[1:] {
 		if err := check(path); err != nil {
 			fmt.Fprintf(os.Stderr, "%s: %v\n", path, err)
-			var d *record.Divergence
+			var d *gamerecord.Divergence
 			if errors.As(err, &d) {
 				code = max(code, 1)
 			} else {
@@ -44,11 +44,11 @@ func check(path string) error {
 		return err
 	}
 	defer f.Close()
-	doc, err := record.Decode(f)
+	doc, err := gamerecord.Decode(f)
 	if err != nil {
 		return err
 	}
-	rep, err := record.Verify(catalog.Games().Engines(), doc)
+	rep, err := gamerecord.Verify(catalog.Games().Engines(), doc)
 	if err != nil {
 		return err
 	}

@@ -1,9 +1,9 @@
-// Package record is a whole game as one JSON document anyone can check:
+// Package gamerecord is a whole game as one JSON document anyone can check:
 // its options, rules version, seats, seed and every command with what
 // it caused. Verify replays it from the seed alone and names the first
 // step where the replay and the record part. The format is documented
 // as the GameRecord schema of the API's OpenAPI document.
-package record
+package gamerecord
 
 import (
 	"bytes"

@@ -1,4 +1,4 @@
-package record_test
+package gamerecord_test
 
 import (
 	"bytes"
@@ -8,21 +8,21 @@ import (
 	"errors"
 	"testing"
 
-	"github.com/pbmgames/pbm/functions/internal/record"
+	"github.com/pbmgames/pbm/functions/internal/gamerecord"
 )
 
 // botGame is the record of a whole game the engine's bots play.
-func botGame(t *testing.T, kind, options string, seats int, seed [32]byte) *record.Document {
+func botGame(t *testing.T, kind, options string, seats int, seed [32]byte) *gamerecord.Document {
 	t.Helper()
 	g, err := testGames.Engines().New(kind, testGames.Engines().CurrentRules(kind), json.RawMessage(options), seats, seed)
 	if err != nil {
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256(seed[:])
-	doc := &record.Document{Format: record.Format, ID: "bots", Kind: kind, Rules: testGames.Engines().CurrentRules(kind), Options: json.RawMessage(options),
+	doc := &gamerecord.Document{Format: gamerecord.Format, ID: "bots", Kind: kind, Rules: testGames.Engines().CurrentRules(kind), Options: json.RawMessage(options),
 		SeedSHA256: hex.EncodeToString(sum[:]), Seed: hex.EncodeToString(seed[:])}
 	for i := range seats {
-		doc.Seats = append(doc.Seats, record.Seat{Name: string(rune('A' + i))})
+		doc.Seats = append(doc.Seats, gamerecord.Seat{Name: string(rune('A' + i))})
 	}
 	for n := 0; !g.Over(); n++ {
 		if n > 50000 {
@@ -37,21 +37,21 @@ func botGame(t *testing.T, kind, options string, seats int, seed [32]byte) *reco
 		if err != nil {
 			t.Fatal(err)
 		}
-		doc.Commands = append(doc.Commands, record.Step{N: n, Seat: seat, Action: a, Events: ev})
+		doc.Commands = append(doc.Commands, gamerecord.Step{N: n, Seat: seat, Action: a, Events: ev})
 		g = next
 	}
-	doc.Result = record.Result{Over: true, Scores: g.Score()}
+	doc.Result = gamerecord.Result{Over: true, Scores: g.Score()}
 	return doc
 }
 
 // roundTrip writes a document and reads it back, as a file does.
-func roundTrip(t *testing.T, doc *record.Document) *record.Document {
+func roundTrip(t *testing.T, doc *gamerecord.Document) *gamerecord.Document {
 	t.Helper()
 	b, err := json.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := record.Decode(bytes.NewReader(b))
+	out, err := gamerecord.Decode(bytes.NewReader(b))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestVerifyWholeGames(t *testing.T) {
 	for _, k := range kinds {
 		t.Run(k.kind, func(t *testing.T) {
 			doc := roundTrip(t, botGame(t, k.kind, k.options, k.seats, [32]byte{1, 5}))
-			rep, err := record.Verify(testGames.Engines(), doc)
+			rep, err := gamerecord.Verify(testGames.Engines(), doc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -89,7 +89,7 @@ func TestVerifyWholeGames(t *testing.T) {
 func TestVerifyNamesFirstDivergence(t *testing.T) {
 	for _, k := range kinds {
 		base := botGame(t, k.kind, k.options, k.seats, [32]byte{2, 7})
-		firstRoll := func(d *record.Document, from int) (int, int) {
+		firstRoll := func(d *gamerecord.Document, from int) (int, int) {
 			for i := from; i < len(d.Commands); i++ {
 				for j, e := range d.Commands[i].Events {
 					if e.Type == "roll" {
@@ -105,9 +105,9 @@ func TestVerifyNamesFirstDivergence(t *testing.T) {
 		for _, tc := range []struct {
 			name string
 			step int // −2: some step, wherever the first roll or card now differs
-			edit func(d *record.Document)
+			edit func(d *gamerecord.Document)
 		}{
-			{"a die changed", rolled, func(d *record.Document) {
+			{"a die changed", rolled, func(d *gamerecord.Document) {
 				i, j := firstRoll(d, mid)
 				e := &d.Commands[i].Events[j]
 				if e.Other > 0 {
@@ -116,34 +116,34 @@ func TestVerifyNamesFirstDivergence(t *testing.T) {
 					e.Cell = e.Cell%6 + 1
 				}
 			}},
-			{"an event dropped", mid, func(d *record.Document) {
+			{"an event dropped", mid, func(d *gamerecord.Document) {
 				if len(d.Commands[mid].Events) == 0 {
 					d.Commands[mid].Events = append(d.Commands[mid].Events, d.Commands[mid-1].Events...)
 					return
 				}
 				d.Commands[mid].Events = d.Commands[mid].Events[1:]
 			}},
-			{"a command by another seat", mid, func(d *record.Document) {
+			{"a command by another seat", mid, func(d *gamerecord.Document) {
 				d.Commands[mid].Seat = (d.Commands[mid].Seat + 1) % len(d.Seats)
 			}},
-			{"a command renumbered", mid, func(d *record.Document) { d.Commands[mid].N++ }},
-			{"the last command dropped", len(base.Commands) - 1, func(d *record.Document) {
+			{"a command renumbered", mid, func(d *gamerecord.Document) { d.Commands[mid].N++ }},
+			{"the last command dropped", len(base.Commands) - 1, func(d *gamerecord.Document) {
 				d.Commands = d.Commands[:len(d.Commands)-1]
 			}},
-			{"a net worth raised", len(base.Commands), func(d *record.Document) { d.Result.Scores[1].NetWorth++ }},
-			{"another seed", -1, func(d *record.Document) { d.Seed = d.Seed[2:] + "00" }},
-			{"a seed and commitment both swapped", -2, func(d *record.Document) {
+			{"a net worth raised", len(base.Commands), func(d *gamerecord.Document) { d.Result.Scores[1].NetWorth++ }},
+			{"another seed", -1, func(d *gamerecord.Document) { d.Seed = d.Seed[2:] + "00" }},
+			{"a seed and commitment both swapped", -2, func(d *gamerecord.Document) {
 				seed := [32]byte{9}
 				sum := sha256.Sum256(seed[:])
 				d.Seed, d.SeedSHA256 = hex.EncodeToString(seed[:]), hex.EncodeToString(sum[:])
 			}},
-			{"other options", -2, func(d *record.Document) { d.Options = json.RawMessage(`{"laps":2}`) }},
+			{"other options", -2, func(d *gamerecord.Document) { d.Options = json.RawMessage(`{"laps":2}`) }},
 		} {
 			t.Run(k.kind+"/"+tc.name, func(t *testing.T) {
 				d := roundTrip(t, base)
 				tc.edit(d)
-				_, err := record.Verify(testGames.Engines(), d)
-				var div *record.Divergence
+				_, err := gamerecord.Verify(testGames.Engines(), d)
+				var div *gamerecord.Divergence
 				if !errors.As(err, &div) {
 					t.Fatalf("Verify: %v, want a divergence", err)
 				}
@@ -164,7 +164,7 @@ func TestVerifyNamesFirstDivergence(t *testing.T) {
 func TestDecodeRefusesOtherDocuments(t *testing.T) {
 	for _, in := range []string{``, `[]`, `{"format":"pbm-game-record/2"}`, `{"format":"pbm-game-record/1","colour":1}`,
 		`{"format":"pbm-game-record/1"} {}`} {
-		if _, err := record.Decode(bytes.NewReader([]byte(in))); !errors.Is(err, record.ErrFormat) {
+		if _, err := gamerecord.Decode(bytes.NewReader([]byte(in))); !errors.Is(err, gamerecord.ErrFormat) {
 			t.Errorf("Decode(%s): %v, want ErrFormat", in, err)
 		}
 	}
