@@ -12,7 +12,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
-	"github.com/pbmgames/pbm/functions/internal/bounces"
+	"github.com/pbmgames/pbm/functions/internal/suppression"
 	"github.com/pbmgames/pbm/functions/internal/wiring/lambdaenv"
 )
 
@@ -21,6 +21,6 @@ func main() {
 	env, err := lambdaenv.Load(context.Background(), log, 0, nil) // the table only
 	lambdaenv.Must(log, "wiring", err)
 	lambda.Start(func(ctx context.Context, ev events.SNSEvent) error {
-		return bounces.Handle(ctx, ev, env.Store.Suppress, log)
+		return suppression.Handle(ctx, ev, env.Store.Suppress, log)
 	})
 }

@@ -1,4 +1,4 @@
-package bounces
+package suppression
 
 import (
 	"context"

@@ -1,10 +1,11 @@
-// Package bounces reads the bounce and complaint events SES publishes, through
-// the configuration set's event destination, to an SNS topic (the bounces
-// Lambda, BouncesFunction in template.yaml), and suppresses the addresses
+// Package suppression reads the bounce and complaint events SES
+// publishes, through the configuration set's event destination, to an SNS
+// topic (the bounces Lambda, functions/bounces: BouncesFunction in
+// template.yaml, whose handler this is), and suppresses the addresses
 // that must not be mailed again (SPEC §4): every recipient of a permanent
 // bounce or of a complaint. Transient and undetermined bounces are only
 // logged: SES retries those itself, and the address may work tomorrow.
-package bounces
+package suppression
 
 import (
 	"context"
