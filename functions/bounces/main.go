@@ -1,7 +1,7 @@
 // Command bounces is the Lambda function subscribed to the SNS topic the SES
 // configuration set publishes bounce and complaint events to
 // (BouncesFunction in template.yaml): it suppresses the addresses of
-// permanent bounces and complaints (package bounces). It needs the table
+// permanent bounces and complaints (package suppression). It needs the table
 // only: no keys, no mail, and so not the game's wiring (package wiring)
 // either, whose service and pages would only lengthen its cold starts.
 package main
