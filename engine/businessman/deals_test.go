@@ -137,7 +137,7 @@ func TestP1_DealsReplayExactly(t *testing.T) {
 				}
 			}
 			cash := cashOf(s)
-			ev, err := s.Play(seat, a, nil)
+			ev, err := engine.Play(s, seat, a, nil)
 			if err != nil {
 				t.Fatalf("seed %d: %v of seat %d refused: %v", seed, a, seat, err)
 			}

@@ -151,7 +151,7 @@ func TestByOrders(t *testing.T) {
 			}
 			// Cases set cash directly, so money is not conserved here: only
 			// legality is checked.
-			if _, _, err := s.Apply(c.seat, a); ok && err != nil {
+			if _, _, err := engine.Apply(s, c.seat, a); ok && err != nil {
 				t.Fatalf("%v refused: %v", a, err)
 			}
 		})
@@ -185,7 +185,7 @@ func TestOrdersPlayWholeGames(t *testing.T) {
 			} else if a, ok = s.Bot(seat); !ok {
 				t.Fatalf("seed %d: seat %d owes with no bot move", seed, seat)
 			}
-			n, _, err := s.Apply(seat, a)
+			n, _, err := engine.Apply(s, seat, a)
 			if err != nil {
 				t.Fatalf("seed %d: %v refused: %v", seed, a, err)
 			}
@@ -236,7 +236,7 @@ func FuzzByOrders(f *testing.F) {
 			if !ok {
 				a, _ = s.Bot(seat)
 			}
-			next, _, err := s.Apply(seat, a)
+			next, _, err := engine.Apply(s, seat, a)
 			if err != nil {
 				t.Fatalf("step %d: orders %v played %v: %v", n, o, a, err)
 			}

@@ -161,7 +161,7 @@ func TestP1_DealsReplayExactly(t *testing.T) {
 					}
 				}
 			}
-			n, _, err := s.Apply(seat, a)
+			n, _, err := engine.Apply(s, seat, a)
 			if err != nil {
 				t.Fatalf("seed %d: %v of seat %d refused: %v", seed, a, seat, err)
 			}

@@ -6,7 +6,9 @@ import (
 
 // Event types of «Вестерн». Amount is signed money for the seat (+ in,
 // − out) on every event that moves money; Sum of those equals the change
-// of the seat's cash + deposit.
+// of the seat's cash + deposit. Turns, resignations and the end are the
+// shared engine.EvTurn, engine.EvResign (Amount: the money left to the
+// bank) and engine.EvGameOver (Other: engine.OverLaps, engine.OverLastOne).
 const (
 	EvRoll        = "roll"        // Other: the die
 	EvMove        = "move"        // Cell: where the token stopped
@@ -52,20 +54,7 @@ const (
 	EvLabour      = "labour" // Other: new marker
 	EvForced      = "forced_sale"
 	EvBankrupt    = "bankrupt"
-	EvResign      = "resign" // Amount: the money left to the bank
-	EvTurn        = "turn"
-	EvEnd         = "game_over" // Other: why (engine.OverLaps, engine.OverLastOne)
 )
-
-// Apply is engine.Apply: the new state and the events of a legal action.
-func (s *State) Apply(seat engine.Seat, a engine.Action) (*State, []engine.Event, error) {
-	return engine.Apply(s, seat, a)
-}
-
-// Play is engine.Play: Apply in place, for play-outs and replays.
-func (s *State) Play(seat engine.Seat, a engine.Action, ev []engine.Event) ([]engine.Event, error) {
-	return engine.Play(s, seat, a, ev)
-}
 
 // Do applies a legal action (engine.Machine): it checks nothing.
 func (s *State) Do(seat int, a engine.Action, ev []engine.Event) []engine.Event {
@@ -314,7 +303,7 @@ func (s *State) bankrupt(seat int, ev []engine.Event) []engine.Event {
 	}
 	if left <= 1 { // W-40: the last one standing
 		s.finish()
-		return append(ev, engine.Event{Type: EvEnd, Seat: seat, Other: engine.OverLastOne})
+		return append(ev, engine.Event{Type: engine.EvGameOver, Seat: seat, Other: engine.OverLastOne})
 	}
 	if seat == s.Turn && s.Phase != PhOver && s.Phase != PhAuction {
 		return s.endTurn(ev) // an open auction closes first (settleAuction)
@@ -330,7 +319,7 @@ func (s *State) resign(seat int, ev []engine.Event) []engine.Event {
 	left := p.Cash + p.Deposit
 	p.Cash, p.Deposit = 0, 0
 	s.Bank -= left
-	ev = append(ev, engine.Event{Type: EvResign, Seat: seat, Amount: -left})
+	ev = append(ev, engine.Event{Type: engine.EvResign, Seat: seat, Amount: -left})
 	switch s.Phase {
 	case PhOffer: // only the offered seat owes now
 		s.Offer, s.Phase = Offer{}, PhAct
@@ -370,7 +359,7 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 		break
 	}
 	s.Turn, s.Phase = next, PhRoll
-	return append(ev, engine.Event{Type: EvTurn, Seat: next})
+	return append(ev, engine.Event{Type: engine.EvTurn, Seat: next})
 }
 
 // finish ends the game: its open deals lapse with it.
@@ -425,5 +414,5 @@ func (s *State) EndNow(ev []engine.Event) []engine.Event {
 	ev = s.Deals.LapseAll(engine.LapseOver, ev)
 	s.Auction.reset()
 	s.finish()
-	return append(ev, engine.Event{Type: EvEnd, Seat: -1, Other: engine.OverEnded})
+	return append(ev, engine.Event{Type: engine.EvGameOver, Seat: -1, Other: engine.OverEnded})
 }

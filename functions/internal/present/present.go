@@ -348,7 +348,7 @@ func OverText(p Game, l string, evs []engine.Event, name func(int) string) strin
 }
 
 // gameOver is the type of every game's last event.
-const gameOver = "game_over"
+const gameOver = engine.EvGameOver
 
 // ReadOptions reads a game's stored options (JSON) over its defaults;
 // false if they do not read.
@@ -410,12 +410,14 @@ func PartsIn(texts templates.GameTexts, l string, parts map[string]int64, order 
 // plain presents a game this package does not know: codes and numbers.
 type plain struct{ kind string }
 
-func (p plain) Kind() string                         { return p.kind }
-func (plain) Money(l string, v int64) string         { return templates.Money(l, v) }
-func (plain) Currency() string                       { return "" }
-func (plain) CellName(_ string, n int) string        { return fmt.Sprint(n) }
-func (plain) SecretText(l string) string             { return "" }
-func (plain) TurnEvent(e engine.Event) bool          { return e.Type == "turn" || e.Type == "game_over" }
+func (p plain) Kind() string                  { return p.kind }
+func (plain) Money(l string, v int64) string  { return templates.Money(l, v) }
+func (plain) Currency() string                { return "" }
+func (plain) CellName(_ string, n int) string { return fmt.Sprint(n) }
+func (plain) SecretText(l string) string      { return "" }
+func (plain) TurnEvent(e engine.Event) bool {
+	return e.Type == engine.EvTurn || e.Type == engine.EvGameOver
+}
 func (plain) Options(string, json.RawMessage) string { return "" }
 func (plain) Option(l, name string) Option           { return Option{Label: name} }
 func (plain) OptionDefaults() map[string]any         { return nil }

@@ -200,7 +200,9 @@ func (b businessGame) Command(l string, a engine.Action, name func(int) string) 
 // when it is played, face up; the draws are private events.
 func (businessGame) SecretText(string) string { return "" }
 
-func (businessGame) TurnEvent(e engine.Event) bool { return e.Type == bm.EvTurn || e.Type == bm.EvEnd }
+func (businessGame) TurnEvent(e engine.Event) bool {
+	return e.Type == engine.EvTurn || e.Type == engine.EvGameOver
+}
 
 func (b businessGame) EventText(l string, e engine.Event, name func(int) string) string {
 	who := name(e.Seat)
@@ -302,7 +304,7 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 		return templates.Pickf(l, "Рулетка: %s", "Roulette: %s", cell)
 	case bm.EvDebt:
 		return templates.Pickf(l, "%s: не хватает денег, долг %s", "%s is short of cash: owes %s", who, templates.Money(l, int64(e.Other)))
-	case bm.EvEnd:
+	case engine.EvGameOver:
 		switch e.Other {
 		case engine.OverLaps:
 			return templates.Pick(l, "Игра окончена: последний круг пройден, ход доигран.", "The game is over: the last lap is done and its turn played out.")

@@ -109,7 +109,7 @@ func westernUnit(l, typ string) string {
 func (westernGame) SecretText(l string) string { return texts.T(l, "sealed_bid") }
 
 func (westernGame) TurnEvent(e engine.Event) bool {
-	return e.Type == western.EvTurn || e.Type == western.EvEnd
+	return e.Type == engine.EvTurn || e.Type == engine.EvGameOver
 }
 
 func (w westernGame) EventText(l string, e engine.Event, name func(int) string) string {
@@ -137,7 +137,7 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 		return templates.Pickf(l, "Торги: %s, от %s", "Auction: %s, from %s", cell, templates.USD(l, int64(e.Other)))
 	case western.EvPrison:
 		return templates.Pickf(l, "%s в тюрьме: %s", "%s is jailed: %s", who, templates.Count(l, "skipping", e.Other))
-	case western.EvEnd:
+	case engine.EvGameOver:
 		switch e.Other {
 		case engine.OverLaps:
 			return templates.Pickf(l, "Игра окончена: %s завершает последний круг.", "The game is over: %s completes the last lap.", who)

@@ -52,7 +52,9 @@ func (g raceGame) Command(l string, a engine.Action, name func(int) string) stri
 // No action of this game is secret (race.Secret).
 func (raceGame) SecretText(string) string { return "" }
 
-func (raceGame) TurnEvent(e engine.Event) bool { return e.Type == race.EvTurn || e.Type == race.EvEnd }
+func (raceGame) TurnEvent(e engine.Event) bool {
+	return e.Type == engine.EvTurn || e.Type == engine.EvGameOver
+}
 
 func (g raceGame) EventText(l string, e engine.Event, name func(int) string) string {
 	who := name(e.Seat)
@@ -64,7 +66,7 @@ func (g raceGame) EventText(l string, e engine.Event, name func(int) string) str
 		return templates.Pickf(l, "%s бросает кубик: %d", "%s rolls %d", who, e.Other)
 	case race.EvCoin:
 		return templates.Pickf(l, "%s отдыхает: монет +%d", "%s rests: +%d %s", who, e.Amount, coinsEN(e.Amount))
-	case race.EvEnd:
+	case engine.EvGameOver:
 		switch e.Other {
 		case race.OverFinish:
 			return templates.Pick(l, "Игра окончена: финиш достигнут.", "The game is over: the finish is reached.")
