@@ -18,10 +18,10 @@ import (
 
 // raceGame presents «Гонка». Its views hold the whole position:
 // nothing of a seat is hidden from another.
-type raceGame struct{}
+type raceGame struct{ *present.Own }
 
 // Presenter presents the game; a test registers it.
-var Presenter present.Game = raceGame{}
+var Presenter present.Game = raceGame{own}
 
 func (raceGame) Kind() string { return race.Name }
 
@@ -39,7 +39,7 @@ func (raceGame) CellName(l string, n int) string {
 }
 
 func (raceGame) ActionLabel(l string, a engine.Action, _ func(int) string) string {
-	if w, ok := phrases().Actions[a.Type]; ok {
+	if w, ok := own.Phrases().Actions[a.Type]; ok {
 		return templates.Pick(l, w[0], w[1])
 	}
 	return a.Type
@@ -58,7 +58,7 @@ func (raceGame) TurnEvent(e engine.Event) bool {
 
 func (g raceGame) EventText(l string, e engine.Event, name func(int) string) string {
 	who := name(e.Seat)
-	if f, ok := phrases().Events[e.Type]; ok {
+	if f, ok := own.Phrases().Events[e.Type]; ok {
 		return templates.Pickf(l, f[0], f[1], who, g.CellName(l, e.Cell), g.Money(l, present.Abs(e.Amount)))
 	}
 	switch e.Type {
@@ -116,7 +116,7 @@ func (raceGame) Options(l string, raw json.RawMessage) string {
 func (raceGame) OptionDefaults() map[string]any { return present.Defaults(race.DefaultOptions()) }
 
 func (raceGame) Option(l, name string) present.Option {
-	o := present.Option{Label: texts.T(l, "opt_"+name)}
+	o := present.Option{Label: own.Texts.T(l, "opt_"+name)}
 	if name == "track" {
 		o.Min, o.Max = race.MinTrack, race.MaxTrack
 	}
@@ -135,14 +135,14 @@ func (g raceGame) Seats(l string, view any) []present.Seat {
 	for i, p := range v.Players {
 		s := present.Seat{Cell: g.CellName(l, p.Cell), Cash: p.Coins, Bankrupt: p.Resigned}
 		s.Facts = []present.Fact{
-			{Label: texts.T(l, "race_coins"), Value: g.Money(l, p.Coins)},
-			{Label: texts.T(l, "race_to_go"), Value: fmt.Sprint(v.Track - p.Cell)},
+			{Label: own.Texts.T(l, "race_coins"), Value: g.Money(l, p.Coins)},
+			{Label: own.Texts.T(l, "race_to_go"), Value: fmt.Sprint(v.Track - p.Cell)},
 		}
 		if p.Finished {
-			s.Notes = append(s.Notes, texts.T(l, "race_finished"))
+			s.Notes = append(s.Notes, own.Texts.T(l, "race_finished"))
 		}
 		if p.Resigned {
-			s.Notes = append(s.Notes, texts.T(l, "race_resigned"))
+			s.Notes = append(s.Notes, own.Texts.T(l, "race_resigned"))
 		}
 		out[i] = s
 	}
@@ -190,7 +190,7 @@ func (g raceGame) Choice(l string, c engine.Choice, _ any, name func(int) string
 var raceParts = [][2]string{{race.PartCells, "race_cells"}, {race.PartCoins, "race_coins"}, {race.PartFinish, "race_finish"}}
 
 func (raceGame) Parts(l string, parts map[string]int64) []present.Part {
-	return present.PartsIn(texts, l, parts, raceParts)
+	return present.PartsIn(own.Texts, l, parts, raceParts)
 }
 
 // Squares lists the track's cells, start to finish, and who stands where.
@@ -220,21 +220,12 @@ func (g raceGame) Squares(l string, view any, name func(int) string) []present.S
 	return out
 }
 
-// files are what the game brings besides its code (present.Filer).
+// files are what the game brings besides its code (present.Own): its
+// phrases by key, the texts of its actions and events, its rules page in
+// each language and its part of the JSON API's document.
 //
 //go:embed texts.json phrases.json rules.ru.html rules.en.html openapi.json
 var files embed.FS
 
-// phrases are the texts of the actions and events by type, read on their
-// first use (present.LazyPhrases).
-var phrases = present.LazyPhrases(files, "phrases.json")
-
-// texts are the game's own phrases by key (texts.json), the shared ones
-// behind them, read on their first look-up.
-var texts = present.LazyTexts(files, "texts.json")
-
-// Text is the text of a key, the game's own phrases first.
-func (raceGame) Text(l, key string) string { return texts.T(l, key) }
-
-// Files are the game's own files (present.Filer).
-func (raceGame) Files() embed.FS { return files }
+// own are the game's files and what it reads of them (present.Own).
+var own = present.NewOwn(files)
