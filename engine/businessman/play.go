@@ -219,37 +219,18 @@ func (s *State) answer(seat int, a engine.Action, ev []engine.Event) []engine.Ev
 	why := 0
 	switch o.Type {
 	case ABuy: // a purchase kept for later: the bank sells at the price kept
-		switch {
-		case s.Owner[o.Cell] >= 0:
-			why = engine.LapseTaken
-		case s.Players[to].Cash < o.Amount:
-			why = engine.LapseCash
-		}
+		why = engine.LapseWhy(s.Owner[o.Cell] >= 0, engine.LapseTaken, s.Players[to].Cash, o.Amount)
 	case AOfferSell:
-		switch {
-		case !lot(o.Cell, from):
-			why = engine.LapseGone
-		case s.Players[to].Cash < o.Amount:
-			why = engine.LapseCash
-		}
+		why = engine.LapseWhy(!lot(o.Cell, from), engine.LapseGone, s.Players[to].Cash, o.Amount)
 	case AOfferBuy:
-		switch {
-		case !lot(o.Cell, to):
-			why = engine.LapseGone
-		case s.Players[from].Cash < o.Amount:
-			why = engine.LapseCash
-		}
+		why = engine.LapseWhy(!lot(o.Cell, to), engine.LapseGone, s.Players[from].Cash, o.Amount)
 	case AOfferSwap:
 		if !lot(o.Cell, from) || !lot(int(o.Amount), to) {
 			why = engine.LapseGone
 		}
 	case AOfferShare:
-		switch k := ColourIndex(o.Good); {
-		case k < 0 || s.Players[from].Shares[k] < 1:
-			why = engine.LapseGone
-		case s.Players[to].Cash < o.Amount:
-			why = engine.LapseCash
-		}
+		k := ColourIndex(o.Good)
+		why = engine.LapseWhy(k < 0 || s.Players[from].Shares[k] < 1, engine.LapseGone, s.Players[to].Cash, o.Amount)
 	}
 	if why != 0 {
 		return engine.Lapsed(deal, why, ev)

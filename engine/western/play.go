@@ -380,11 +380,8 @@ func (s *State) answer(seat int, a engine.Action, ev []engine.Event) []engine.Ev
 	}
 	cell, price := deal.Offer.Cell, deal.Offer.Amount
 	if deal.From == engine.Bank { // a purchase kept for later
-		switch {
-		case s.Owner[cell] >= 0:
-			return engine.Lapsed(deal, engine.LapseTaken, ev)
-		case s.Players[seat].Cash < price:
-			return engine.Lapsed(deal, engine.LapseCash, ev)
+		if why := engine.LapseWhy(s.Owner[cell] >= 0, engine.LapseTaken, s.Players[seat].Cash, price); why != 0 {
+			return engine.Lapsed(deal, why, ev)
 		}
 		ev = engine.Done(deal, ev)
 		ev = s.charge(seat, price, EvBuy, cell, ev)
@@ -392,11 +389,8 @@ func (s *State) answer(seat int, a engine.Action, ev []engine.Event) []engine.Ev
 		return ev
 	}
 	buyer := deal.From // W-18: the proposer buys the answering seat's share
-	switch {
-	case int(s.Owner[cell]) != seat:
-		return engine.Lapsed(deal, engine.LapseGone, ev)
-	case s.Players[buyer].Cash < price:
-		return engine.Lapsed(deal, engine.LapseCash, ev)
+	if why := engine.LapseWhy(int(s.Owner[cell]) != seat, engine.LapseGone, s.Players[buyer].Cash, price); why != 0 {
+		return engine.Lapsed(deal, why, ev)
 	}
 	s.Players[buyer].Cash -= price
 	s.Players[seat].Cash += price
