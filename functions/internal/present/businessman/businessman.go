@@ -305,15 +305,10 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 	case bm.EvDebt:
 		return templates.Pickf(l, "%s: не хватает денег, долг %s", "%s is short of cash: owes %s", who, templates.Money(l, int64(e.Other)))
 	case engine.EvGameOver:
-		switch e.Other {
-		case engine.OverLaps:
+		if e.Other == engine.OverLaps {
 			return templates.Pick(l, "Игра окончена: последний круг пройден, ход доигран.", "The game is over: the last lap is done and its turn played out.")
-		case engine.OverLastOne:
-			return templates.Pick(l, "Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it.")
-		case engine.OverEnded:
-			return templates.Pick(l, "Игра окончена по решению организатора: места — по капиталу на этот момент.", "The organiser has ended the game: places by net worth as it stands.")
 		}
-		return templates.Pick(l, "Игра окончена", "The game is over")
+		return present.OverWhy(l, e.Other)
 	}
 	return present.Unworded(l, b, who, e)
 }

@@ -138,15 +138,10 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 	case western.EvPrison:
 		return templates.Pickf(l, "%s в тюрьме: %s", "%s is jailed: %s", who, templates.Count(l, "skipping", e.Other))
 	case engine.EvGameOver:
-		switch e.Other {
-		case engine.OverLaps:
+		if e.Other == engine.OverLaps {
 			return templates.Pickf(l, "Игра окончена: %s завершает последний круг.", "The game is over: %s completes the last lap.", who)
-		case engine.OverLastOne:
-			return templates.Pick(l, "Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it.")
-		case engine.OverEnded:
-			return templates.Pick(l, "Игра окончена по решению организатора: места — по капиталу на этот момент.", "The organiser has ended the game: places by net worth as it stands.")
 		}
-		return templates.Pick(l, "Игра окончена", "The game is over")
+		return present.OverWhy(l, e.Other)
 	case western.EvProduce:
 		return templates.Pickf(l, "%s: «%s» выпускает товар «%s», %s", "%s: %s produces %[4]s of %[3]s", who, short, good, templates.Count(l, "n_units", e.Other))
 	case western.EvRate:
