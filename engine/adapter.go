@@ -105,7 +105,10 @@ func Replay[O any, S Machine[S]](newState func(opts O, seats int, seed [32]byte)
 // the type of its views.
 type State[S any, V any] interface {
 	Machine[S]
-	Standing
+	// Its standing orders: their specs, and what they pick (the
+	// Adapter is the engine.Standing, by ByOrders).
+	OrderSpecs() []OrderSpec
+	Picker
 	// Kind names the game.
 	Kind() string
 	// TurnSeat is the seat whose turn it is.
@@ -141,7 +144,7 @@ func (g Adapter[S, V]) Score() []Score                   { return g.S.Score() }
 func (g Adapter[S, V]) MarshalJSON() ([]byte, error)     { return g.S.Marshal() }
 func (g Adapter[S, V]) OrderSpecs() []OrderSpec          { return g.S.OrderSpecs() }
 func (g Adapter[S, V]) ByOrders(seat Seat, o Orders) (Action, bool) {
-	return g.S.ByOrders(seat, o)
+	return ByOrders(g.S, seat, o)
 }
 func (g Adapter[S, V]) Deals() []Deal                     { return g.S.OpenDeals() }
 func (g Adapter[S, V]) Preparable(seat Seat) []Choice     { return g.S.Preparable(seat) }

@@ -76,14 +76,23 @@ func CheckOrders(specs []OrderSpec, o Orders) error {
 	return nil
 }
 
-// ByOrders is the action a seat's standing orders play now, if they cover
-// its current decision: pick chooses among legal, and only one of legal is
-// played, so an order is always legal.
-func ByOrders(legal []Choice, o Orders, pick func(legal []Choice) (Action, bool)) (Action, bool) {
+// Picker is a game's state that takes standing orders (ByOrders).
+type Picker interface {
+	Legal(seat Seat) []Choice
+	// PickByOrders is the action o picks among legal, seat's legal
+	// actions (never none), if they cover its current decision.
+	PickByOrders(seat Seat, o Orders, legal []Choice) (Action, bool)
+}
+
+// ByOrders is the action seat's standing orders play now in s, if they
+// cover its current decision: s picks among seat's legal actions, and
+// only one of them is played, so an order is always legal.
+func ByOrders(s Picker, seat Seat, o Orders) (Action, bool) {
+	legal := s.Legal(seat)
 	if len(legal) == 0 || len(o) == 0 {
 		return Action{}, false
 	}
-	a, ok := pick(legal)
+	a, ok := s.PickByOrders(seat, o, legal)
 	return Checked(legal, a, ok)
 }
 

@@ -40,12 +40,9 @@ var orderSpecs = []engine.OrderSpec{
 // OrderSpecs lists the standing orders «Вестерн» takes.
 func (s *State) OrderSpecs() []engine.OrderSpec { return orderSpecs }
 
-// ByOrders is the action seat's standing orders play now (engine.ByOrders).
-func (s *State) ByOrders(seat engine.Seat, o engine.Orders) (engine.Action, bool) {
-	return engine.ByOrders(s.Legal(seat), o, func(legal []engine.Choice) (engine.Action, bool) { return s.byOrders(seat, o, legal) })
-}
-
-func (s *State) byOrders(seat int, o engine.Orders, legal []engine.Choice) (engine.Action, bool) {
+// PickByOrders is the action seat's standing orders pick among legal
+// (engine.ByOrders).
+func (s *State) PickByOrders(seat engine.Seat, o engine.Orders, legal []engine.Choice) (engine.Action, bool) {
 	p := &s.Players[seat]
 	switch s.Phase {
 	case PhRoll:

@@ -285,11 +285,11 @@ func TestR7_DefaultAndOrders(t *testing.T) {
 		{engine.Orders{engine.OrderRoll: 0}, false},
 		{nil, false},
 	} {
-		a, ok := s.ByOrders(me, tc.o)
+		a, ok := engine.ByOrders(s, me, tc.o)
 		if ok != tc.ok || (ok && a != roll) {
 			t.Errorf("orders %v play %v %v", tc.o, a, ok)
 		}
-		if _, ok := s.ByOrders(other(me), tc.o); ok {
+		if _, ok := engine.ByOrders(s, other(me), tc.o); ok {
 			t.Errorf("orders %v play for a seat that owes nothing", tc.o)
 		}
 	}
