@@ -105,6 +105,27 @@ func Checked(legal []Choice, a Action, ok bool) (Action, bool) {
 	return a, true
 }
 
+// BuyByOrders is what standing orders o make of the purchase c, among
+// legal, of a lot at price, cost in all with its surcharges, out of cash:
+// played (a, true) when they buy it — within buy_below, spend_pct and
+// keep_cash — or when it is too big for orders (no buy_below, or beyond
+// spend_pct) and they end the turn: then it is kept for the player to
+// decide later (hold, when legal: rules 3) while the turn goes on. Too big
+// and not kept, the purchase is the player's: blocks is true, and the
+// orders do not end the turn.
+func BuyByOrders(o Orders, legal []Choice, c Choice, hold Action, price, cost, cash int64) (a Action, ok, blocks bool) {
+	switch {
+	case !o.Has(OrderBuyBelow) || cost > SpendCap(o, cash):
+		if o.On(OrderEndTurn) && Find(legal, hold) >= 0 {
+			return hold, true, false
+		}
+		return Action{}, false, true
+	case price <= o[OrderBuyBelow] && cash-cost >= o[OrderKeepCash]:
+		return c.Action, true, false
+	}
+	return Action{}, false, false
+}
+
 // SpendCap is the most the orders may spend in one decision out of cash:
 // pct percent of it when the "spend_pct" order is set, all of it when not.
 func SpendCap(o Orders, cash int64) int64 {

@@ -119,19 +119,11 @@ func (s *State) actByOrders(seat int, o engine.Orders, legal []engine.Choice) (e
 			if abroad(c.Cell) {
 				cost = price + AbroadSurcharge
 			}
-			switch {
-			case !o.Has(engine.OrderBuyBelow) || cost > engine.SpendCap(o, cash):
-				// A purchase too big for orders is the player's: when the
-				// orders end the turn, it is kept for them to decide later
-				// (rules 3) while the turn goes on — asked now when they
-				// keep one already.
-				if hold := (engine.Action{Type: AHold, Cell: c.Cell}); o.On(engine.OrderEndTurn) && engine.Find(legal, hold) >= 0 {
-					return hold, true
-				}
-				covered = false
-			case price <= o[engine.OrderBuyBelow] && cash-cost >= o[engine.OrderKeepCash]:
-				return c.Action, true
+			a, ok, blocks := engine.BuyByOrders(o, legal, c, engine.Action{Type: AHold, Cell: c.Cell}, price, cost, cash)
+			if ok {
+				return a, true
 			}
+			covered = covered && !blocks
 		default: // the broker, the highway, customs, the hotel, passes, the exchange
 			if !o.On(engine.OrderSkip) {
 				covered = false
