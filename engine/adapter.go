@@ -5,9 +5,9 @@ import (
 	"fmt"
 )
 
-// Machine is what the shared scaffolding asks of a game's state to check and
-// make a move; S is the state's own (pointer) type.
-type Machine[S any] interface {
+// Mover is what Check and Play ask of a game's state: enough to tell
+// whether a move is legal and to make it in place.
+type Mover interface {
 	// Over tells whether the game has ended.
 	Over() bool
 	// Seats is the number of players.
@@ -21,14 +21,21 @@ type Machine[S any] interface {
 	// to ev. It checks nothing: the fast path of play-outs that own the
 	// state and pick from Legal.
 	Do(seat Seat, a Action, ev []Event) []Event
-	// Clone returns a deep copy.
-	Clone() S
 	// Ender ends the game at the organiser's command (End).
 	Ender
 }
 
+// Machine is what the shared scaffolding asks of a game's state to check and
+// make a move, and to make it on a copy (Apply); S is the state's own
+// (pointer) type.
+type Machine[S any] interface {
+	Mover
+	// Clone returns a deep copy.
+	Clone() S
+}
+
 // Check says why seat may not take a now, or nil.
-func Check[S Machine[S]](s S, seat Seat, a Action) error {
+func Check[S Mover](s S, seat Seat, a Action) error {
 	if seat == Organiser {
 		return checkControl(s.Over(), a)
 	}
@@ -66,7 +73,7 @@ func Apply[S Machine[S]](s S, seat Seat, a Action) (S, []Event, error) {
 // Play is Apply in place, for play-outs and replays that own the state:
 // it still checks legality, appends the events to ev, and leaves s
 // unchanged when it refuses.
-func Play[S Machine[S]](s S, seat Seat, a Action, ev []Event) ([]Event, error) {
+func Play[S Mover](s S, seat Seat, a Action, ev []Event) ([]Event, error) {
 	if err := Check(s, seat, a); err != nil {
 		return ev, err
 	}
@@ -98,7 +105,10 @@ func Replay[O any, S Machine[S]](newState func(opts O, seats int, seed [32]byte)
 // the type of its views.
 type State[S any, V any] interface {
 	Machine[S]
-	Standing
+	// Its standing orders: their specs, and what they pick (the
+	// Adapter is the engine.Standing, by ByOrders).
+	OrderSpecs() []OrderSpec
+	Picker
 	// Kind names the game.
 	Kind() string
 	// TurnSeat is the seat whose turn it is.
@@ -134,7 +144,7 @@ func (g Adapter[S, V]) Score() []Score                   { return g.S.Score() }
 func (g Adapter[S, V]) MarshalJSON() ([]byte, error)     { return g.S.Marshal() }
 func (g Adapter[S, V]) OrderSpecs() []OrderSpec          { return g.S.OrderSpecs() }
 func (g Adapter[S, V]) ByOrders(seat Seat, o Orders) (Action, bool) {
-	return g.S.ByOrders(seat, o)
+	return ByOrders(g.S, seat, o)
 }
 func (g Adapter[S, V]) Deals() []Deal                     { return g.S.OpenDeals() }
 func (g Adapter[S, V]) Preparable(seat Seat) []Choice     { return g.S.Preparable(seat) }

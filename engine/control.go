@@ -36,7 +36,7 @@ func checkControl(over bool, a Action) error {
 
 // do makes a checked move of seat (a player's or the organiser's) in
 // place.
-func do[S Machine[S]](s S, seat Seat, a Action, ev []Event) []Event {
+func do[S Mover](s S, seat Seat, a Action, ev []Event) []Event {
 	if seat == Organiser {
 		return s.EndNow(ev)
 	}

@@ -190,6 +190,20 @@ func Done(deal Deal, ev []Event) []Event {
 	return append(ev, Event{Type: EvDealDone, Seat: deal.To, Other: deal.From, Cell: deal.Offer.Cell, Deal: &deal})
 }
 
+// LapseWhy is why an accepted deal cannot be carried out, or 0: gone
+// (what was to change hands is no longer there to give) lapses it for
+// goneWhy (LapseGone, LapseTaken), else the payer's cash short of price
+// for LapseCash.
+func LapseWhy(gone bool, goneWhy int, cash, price int64) int {
+	switch {
+	case gone:
+		return goneWhy
+	case cash < price:
+		return LapseCash
+	}
+	return 0
+}
+
 // Lapsed appends the event of deal accepted but not carried out, and why.
 func Lapsed(deal Deal, why int, ev []Event) []Event {
 	return append(ev, Event{Type: EvDealLapsed, Seat: deal.To, Other: why, Cell: deal.Offer.Cell, Deal: &deal})

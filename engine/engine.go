@@ -91,6 +91,14 @@ type Event struct {
 	Deal *Deal `json:"deal,omitempty"`
 }
 
+// Event types every game shares: the pages and mails read them by these
+// names, whatever the game.
+const (
+	EvTurn     = "turn"      // Seat: whose turn it is now
+	EvResign   = "resign"    // Seat left the game (Resign)
+	EvGameOver = "game_over" // the game's last event; Other: why (OverLaps, OverLastOne, OverEnded, or the game's own)
+)
+
 // Why a game ended, in the Other of its game-over event: a player
 // completed the agreed laps, or one player is left in the game.
 const (

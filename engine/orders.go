@@ -76,14 +76,23 @@ func CheckOrders(specs []OrderSpec, o Orders) error {
 	return nil
 }
 
-// ByOrders is the action a seat's standing orders play now, if they cover
-// its current decision: pick chooses among legal, and only one of legal is
-// played, so an order is always legal.
-func ByOrders(legal []Choice, o Orders, pick func(legal []Choice) (Action, bool)) (Action, bool) {
+// Picker is a game's state that takes standing orders (ByOrders).
+type Picker interface {
+	Legal(seat Seat) []Choice
+	// PickByOrders is the action o picks among legal, seat's legal
+	// actions (never none), if they cover its current decision.
+	PickByOrders(seat Seat, o Orders, legal []Choice) (Action, bool)
+}
+
+// ByOrders is the action seat's standing orders play now in s, if they
+// cover its current decision: s picks among seat's legal actions, and
+// only one of them is played, so an order is always legal.
+func ByOrders(s Picker, seat Seat, o Orders) (Action, bool) {
+	legal := s.Legal(seat)
 	if len(legal) == 0 || len(o) == 0 {
 		return Action{}, false
 	}
-	a, ok := pick(legal)
+	a, ok := s.PickByOrders(seat, o, legal)
 	return Checked(legal, a, ok)
 }
 
@@ -94,6 +103,27 @@ func Checked(legal []Choice, a Action, ok bool) (Action, bool) {
 		return Action{}, false
 	}
 	return a, true
+}
+
+// BuyByOrders is what standing orders o make of the purchase c, among
+// legal, of a lot at price, cost in all with its surcharges, out of cash:
+// played (a, true) when they buy it — within buy_below, spend_pct and
+// keep_cash — or when it is too big for orders (no buy_below, or beyond
+// spend_pct) and they end the turn: then it is kept for the player to
+// decide later (hold, when legal: rules 3) while the turn goes on. Too big
+// and not kept, the purchase is the player's: blocks is true, and the
+// orders do not end the turn.
+func BuyByOrders(o Orders, legal []Choice, c Choice, hold Action, price, cost, cash int64) (a Action, ok, blocks bool) {
+	switch {
+	case !o.Has(OrderBuyBelow) || cost > SpendCap(o, cash):
+		if o.On(OrderEndTurn) && Find(legal, hold) >= 0 {
+			return hold, true, false
+		}
+		return Action{}, false, true
+	case price <= o[OrderBuyBelow] && cash-cost >= o[OrderKeepCash]:
+		return c.Action, true, false
+	}
+	return Action{}, false, false
 }
 
 // SpendCap is the most the orders may spend in one decision out of cash:

@@ -58,6 +58,8 @@ func sharedTexts() map[string][2]string {
 		"your_turn":      {"Ваш ход", "Your move"},
 		"not_your_turn":  {"Сейчас ходите не вы. Мы напишем, когда придёт ваша очередь.", "It is not your turn. We will mail you when it is."},
 		"game_over":      {"Игра окончена", "The game is over"},
+		"over_last_one":  {"Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it."},
+		"over_ended":     {"Игра окончена по решению организатора: места — по капиталу на этот момент.", "The organiser has ended the game: places by net worth as it stands."},
 		"standings":      {"Итоги", "Standings"},
 		"net_worth":      {"Капитал", "Net worth"},
 		"cash":           {"Наличные", "Cash"},

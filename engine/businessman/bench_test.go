@@ -23,7 +23,7 @@ func BenchmarkBotGame(b *testing.B) {
 		for !s.Over() {
 			seat := s.owing()
 			a, _ := s.Bot(seat)
-			if ev, err = s.Play(seat, a, ev[:0]); err != nil {
+			if ev, err = engine.Play(s, seat, a, ev[:0]); err != nil {
 				b.Fatal(err)
 			}
 			actions++

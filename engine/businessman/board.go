@@ -21,6 +21,8 @@ package businessman
 //	        69 the crossroads, which leads back to 35 (B-24)
 //	70..81  the roulette ring: 70 «Вход», 81 «В банк» (B-23)
 
+import "slices"
+
 // Source tells whether a datum is fixed by the rules or our choice.
 type Source uint8
 
@@ -98,12 +100,7 @@ var Groups = [NumGroups]Group{
 
 // ColourIndex returns the share colour named key, or −1.
 func ColourIndex(key string) int {
-	for k := 0; k < NumColours; k++ {
-		if Groups[k].Key == key {
-			return k
-		}
-	}
-	return -1
+	return slices.IndexFunc(Groups[:NumColours], func(g Group) bool { return g.Key == key })
 }
 
 // Cell is one square of the board. Rent is by building level: none,

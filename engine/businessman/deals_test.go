@@ -128,7 +128,7 @@ func TestP1_DealsReplayExactly(t *testing.T) {
 			} else {
 				seat = s.Owing()[0]
 				var ok bool
-				if a, ok = s.ByOrders(seat, o); !ok {
+				if a, ok = engine.ByOrders(s, seat, o); !ok {
 					if b, ok := s.BotOffer(seat); ok && s.allowed(seat, b) {
 						a = b
 					} else {
@@ -137,7 +137,7 @@ func TestP1_DealsReplayExactly(t *testing.T) {
 				}
 			}
 			cash := cashOf(s)
-			ev, err := s.Play(seat, a, nil)
+			ev, err := engine.Play(s, seat, a, nil)
 			if err != nil {
 				t.Fatalf("seed %d: %v of seat %d refused: %v", seed, a, seat, err)
 			}

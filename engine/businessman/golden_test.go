@@ -98,7 +98,7 @@ func playBots(t testing.TB, rules int, opts Options, seats int, seed [32]byte) g
 	for !s.Over() {
 		seat, a := botStep(s)
 		cash := cashOf(s)
-		ev, err := s.Play(seat, a, nil)
+		ev, err := engine.Play(s, seat, a, nil)
 		if err != nil {
 			t.Fatalf("bot: %v", err)
 		}

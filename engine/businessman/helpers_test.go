@@ -23,7 +23,7 @@ func fresh(t testing.TB, seats int) *State {
 func act(t testing.TB, s *State, seat int, a engine.Action) []engine.Event {
 	t.Helper()
 	cash := cashOf(s)
-	ev, err := s.Play(seat, a, nil)
+	ev, err := engine.Play(s, seat, a, nil)
 	if err != nil {
 		t.Fatalf("%v: %v (phase %v, legal %v)", a, err, s.Phase, s.Legal(seat))
 	}
@@ -35,7 +35,7 @@ func act(t testing.TB, s *State, seat int, a engine.Action) []engine.Event {
 func refused(t testing.TB, s *State, seat int, a engine.Action, kind error) {
 	t.Helper()
 	before, _ := s.Marshal()
-	if _, err := s.Play(seat, a, nil); !errors.Is(err, kind) {
+	if _, err := engine.Play(s, seat, a, nil); !errors.Is(err, kind) {
 		t.Fatalf("%v by %d: err %v, want %v", a, seat, err, kind)
 	}
 	if after, _ := s.Marshal(); string(after) != string(before) {

@@ -25,7 +25,7 @@ func TestP3_HiddenCardsPropertyB2(t *testing.T) {
 				legal := s.Legal(seat)
 				a = pick(r, legal[r.IntN(len(legal)-1)])
 			}
-			ev, err := s.Play(seat, a, nil)
+			ev, err := engine.Play(s, seat, a, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -151,7 +151,7 @@ func playRandom(t testing.TB, opts Options, seats int, seed [32]byte, r *rand.Ra
 			a = pick(r, legal[r.IntN(len(legal))])
 		}
 		before, cash := s.Clone(), cashOf(s)
-		ev, err := s.Play(seat, a, nil)
+		ev, err := engine.Play(s, seat, a, nil)
 		if err != nil {
 			if !errors.Is(err, engine.ErrNotYourTurn) && !errors.Is(err, engine.ErrIllegalAction) && !errors.Is(err, engine.ErrGameOver) {
 				t.Fatalf("untyped refusal %v", err)
@@ -222,7 +222,7 @@ func TestCheckAgreesWithLegal(t *testing.T) {
 		seat := s.Owing()[0]
 		legal := s.Legal(seat)
 		a := pick(r, legal[r.IntN(len(legal)-1)])
-		if _, err := s.Play(seat, a, nil); err != nil {
+		if _, err := engine.Play(s, seat, a, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -237,7 +237,7 @@ func TestApplyDoesNotMutate(t *testing.T) {
 		legal := s.Legal(seat)
 		a := pick(r, legal[r.IntN(len(legal)-1)])
 		keep := s.Clone()
-		n, _, err := s.Apply(seat, a)
+		n, _, err := engine.Apply(s, seat, a)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -36,12 +36,9 @@ var orderSpecs = []engine.OrderSpec{
 // OrderSpecs lists the standing orders «Бизнесмен» takes.
 func (s *State) OrderSpecs() []engine.OrderSpec { return orderSpecs }
 
-// ByOrders is the action seat's standing orders play now (engine.ByOrders).
-func (s *State) ByOrders(seat engine.Seat, o engine.Orders) (engine.Action, bool) {
-	return engine.ByOrders(s.Legal(seat), o, func(legal []engine.Choice) (engine.Action, bool) { return s.byOrders(seat, o, legal) })
-}
-
-func (s *State) byOrders(seat int, o engine.Orders, legal []engine.Choice) (engine.Action, bool) {
+// PickByOrders is the action seat's standing orders pick among legal
+// (engine.ByOrders).
+func (s *State) PickByOrders(seat engine.Seat, o engine.Orders, legal []engine.Choice) (engine.Action, bool) {
 	p := &s.Players[seat]
 	switch s.Phase {
 	case PhRoll:
@@ -122,19 +119,11 @@ func (s *State) actByOrders(seat int, o engine.Orders, legal []engine.Choice) (e
 			if abroad(c.Cell) {
 				cost = price + AbroadSurcharge
 			}
-			switch {
-			case !o.Has(engine.OrderBuyBelow) || cost > engine.SpendCap(o, cash):
-				// A purchase too big for orders is the player's: when the
-				// orders end the turn, it is kept for them to decide later
-				// (rules 3) while the turn goes on — asked now when they
-				// keep one already.
-				if hold := (engine.Action{Type: AHold, Cell: c.Cell}); o.On(engine.OrderEndTurn) && engine.Find(legal, hold) >= 0 {
-					return hold, true
-				}
-				covered = false
-			case price <= o[engine.OrderBuyBelow] && cash-cost >= o[engine.OrderKeepCash]:
-				return c.Action, true
+			a, ok, blocks := engine.BuyByOrders(o, legal, c, engine.Action{Type: AHold, Cell: c.Cell}, price, cost, cash)
+			if ok {
+				return a, true
 			}
+			covered = covered && !blocks
 		default: // the broker, the highway, customs, the hotel, passes, the exchange
 			if !o.On(engine.OrderSkip) {
 				covered = false

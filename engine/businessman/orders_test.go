@@ -145,13 +145,13 @@ func TestByOrders(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := c.state(t)
-			a, ok := s.ByOrders(c.seat, c.o)
+			a, ok := engine.ByOrders(s, c.seat, c.o)
 			if ok != c.want.ok || a != c.want.a {
 				t.Fatalf("ByOrders = %v %v, want %v %v (legal %v)", a, ok, c.want.a, c.want.ok, s.Legal(c.seat))
 			}
 			// Cases set cash directly, so money is not conserved here: only
 			// legality is checked.
-			if _, _, err := s.Apply(c.seat, a); ok && err != nil {
+			if _, _, err := engine.Apply(s, c.seat, a); ok && err != nil {
 				t.Fatalf("%v refused: %v", a, err)
 			}
 		})
@@ -175,7 +175,7 @@ func TestOrdersPlayWholeGames(t *testing.T) {
 			}
 			seat := s.Owing()[0]
 			cash := s.Players[seat].Cash
-			a, ok := s.ByOrders(seat, o)
+			a, ok := engine.ByOrders(s, seat, o)
 			ordered := ok
 			if ok {
 				byOrders++
@@ -185,7 +185,7 @@ func TestOrdersPlayWholeGames(t *testing.T) {
 			} else if a, ok = s.Bot(seat); !ok {
 				t.Fatalf("seed %d: seat %d owes with no bot move", seed, seat)
 			}
-			n, _, err := s.Apply(seat, a)
+			n, _, err := engine.Apply(s, seat, a)
 			if err != nil {
 				t.Fatalf("seed %d: %v refused: %v", seed, a, err)
 			}
@@ -232,11 +232,11 @@ func FuzzByOrders(f *testing.F) {
 		}
 		for n := 0; n < int(steps) && !s.Over(); n++ {
 			seat := s.Owing()[0]
-			a, ok := s.ByOrders(seat, o)
+			a, ok := engine.ByOrders(s, seat, o)
 			if !ok {
 				a, _ = s.Bot(seat)
 			}
-			next, _, err := s.Apply(seat, a)
+			next, _, err := engine.Apply(s, seat, a)
 			if err != nil {
 				t.Fatalf("step %d: orders %v played %v: %v", n, o, a, err)
 			}

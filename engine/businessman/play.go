@@ -7,7 +7,9 @@ import (
 // Event types of «Бизнесмен». Amount is used only for money: it is the
 // signed change of Seat's cash (+ in, − out), so the Amounts of a seat's
 // events add up to the change of its cash. Other carries counts, prices
-// and second seats.
+// and second seats. Turns, resignations and the end are the shared
+// engine.EvTurn, engine.EvResign (Amount: the cash left to the bank) and
+// engine.EvGameOver (Other: engine.OverLaps, engine.OverLastOne).
 const (
 	EvRoll       = "roll"      // Cell: first die, Other: second die
 	EvMove       = "move"      // Cell: where the token stopped
@@ -49,20 +51,7 @@ const (
 	EvPaid       = "debt_paid"
 	EvCreditor   = "creditor_paid" // B-28: the bank pays a leaver's creditor
 	EvBankrupt   = "bankrupt"      // Amount: the cash left to the bank
-	EvResign     = "resign"        // Amount: the cash left to the bank
-	EvTurn       = "turn"
-	EvEnd        = "game_over" // Other: why (engine.OverLaps, engine.OverLastOne)
 )
-
-// Apply is engine.Apply: the new state and the events of a legal action.
-func (s *State) Apply(seat engine.Seat, a engine.Action) (*State, []engine.Event, error) {
-	return engine.Apply(s, seat, a)
-}
-
-// Play is engine.Play: Apply in place, for play-outs and replays.
-func (s *State) Play(seat engine.Seat, a engine.Action, ev []engine.Event) ([]engine.Event, error) {
-	return engine.Play(s, seat, a, ev)
-}
 
 // Do applies a legal action (engine.Machine): it checks nothing.
 func (s *State) Do(seat int, a engine.Action, ev []engine.Event) []engine.Event {
@@ -230,37 +219,18 @@ func (s *State) answer(seat int, a engine.Action, ev []engine.Event) []engine.Ev
 	why := 0
 	switch o.Type {
 	case ABuy: // a purchase kept for later: the bank sells at the price kept
-		switch {
-		case s.Owner[o.Cell] >= 0:
-			why = engine.LapseTaken
-		case s.Players[to].Cash < o.Amount:
-			why = engine.LapseCash
-		}
+		why = engine.LapseWhy(s.Owner[o.Cell] >= 0, engine.LapseTaken, s.Players[to].Cash, o.Amount)
 	case AOfferSell:
-		switch {
-		case !lot(o.Cell, from):
-			why = engine.LapseGone
-		case s.Players[to].Cash < o.Amount:
-			why = engine.LapseCash
-		}
+		why = engine.LapseWhy(!lot(o.Cell, from), engine.LapseGone, s.Players[to].Cash, o.Amount)
 	case AOfferBuy:
-		switch {
-		case !lot(o.Cell, to):
-			why = engine.LapseGone
-		case s.Players[from].Cash < o.Amount:
-			why = engine.LapseCash
-		}
+		why = engine.LapseWhy(!lot(o.Cell, to), engine.LapseGone, s.Players[from].Cash, o.Amount)
 	case AOfferSwap:
 		if !lot(o.Cell, from) || !lot(int(o.Amount), to) {
 			why = engine.LapseGone
 		}
 	case AOfferShare:
-		switch k := ColourIndex(o.Good); {
-		case k < 0 || s.Players[from].Shares[k] < 1:
-			why = engine.LapseGone
-		case s.Players[to].Cash < o.Amount:
-			why = engine.LapseCash
-		}
+		k := ColourIndex(o.Good)
+		why = engine.LapseWhy(k < 0 || s.Players[from].Shares[k] < 1, engine.LapseGone, s.Players[to].Cash, o.Amount)
 	}
 	if why != 0 {
 		return engine.Lapsed(deal, why, ev)
@@ -479,7 +449,7 @@ func (s *State) resign(seat int, ev []engine.Event) []engine.Event {
 	case PhCustoms:
 		s.Sell, s.Phase = 0, PhAct
 	}
-	return s.bankrupt(seat, EvResign, ev)
+	return s.bankrupt(seat, engine.EvResign, ev)
 }
 
 // nextTurn ends the turn: the game ends when a player has completed the
@@ -495,7 +465,7 @@ func (s *State) nextTurn(ev []engine.Event) []engine.Event {
 		if s.Ending {
 			why = engine.OverLaps
 		}
-		return append(ev, engine.Event{Type: EvEnd, Seat: -1, Other: why})
+		return append(ev, engine.Event{Type: engine.EvGameOver, Seat: -1, Other: why})
 	}
 	n := len(s.Players)
 	for i := 1; i <= n; i++ {
@@ -507,7 +477,7 @@ func (s *State) nextTurn(ev []engine.Event) []engine.Event {
 	}
 	s.Phase = PhRoll
 	s.Spot = s.Players[s.Turn].Cell
-	return append(ev, engine.Event{Type: EvTurn, Seat: s.Turn})
+	return append(ev, engine.Event{Type: engine.EvTurn, Seat: s.Turn})
 }
 
 // closeDeal carries out the accepted deal (B-6, B-9, B-13).
@@ -574,5 +544,5 @@ func (s *State) EndNow(ev []engine.Event) []engine.Event {
 	s.Claim, s.Offer = Claim{}, Offer{}
 	ev = s.Deals.LapseAll(engine.LapseOver, ev)
 	s.Phase = PhOver
-	return append(ev, engine.Event{Type: EvEnd, Seat: -1, Other: engine.OverEnded})
+	return append(ev, engine.Event{Type: engine.EvGameOver, Seat: -1, Other: engine.OverEnded})
 }

@@ -22,7 +22,7 @@ func TestB0_GameEndsAfterLapsOrWithLastPlayer(t *testing.T) {
 		}
 		// The turn is finished first, then the game ends.
 		ev := act(t, s, 0, engine.Action{Type: AEnd})
-		if !s.Over() || ev[len(ev)-1].Type != EvEnd || ev[len(ev)-1].Other != engine.OverLaps {
+		if !s.Over() || ev[len(ev)-1].Type != engine.EvGameOver || ev[len(ev)-1].Other != engine.OverLaps {
 			t.Fatalf("not over after the lap, or not for the laps: %v", ev)
 		}
 		setCash(s, 2, 900_000)
@@ -39,7 +39,7 @@ func TestB0_GameEndsAfterLapsOrWithLastPlayer(t *testing.T) {
 			t.Fatalf("over %v turn %d", s.Over(), s.Turn)
 		}
 		ev := act(t, s, 1, engine.Action{Type: engine.Resign})
-		if !s.Over() || ev[len(ev)-1].Type != EvEnd || ev[len(ev)-1].Other != engine.OverLastOne {
+		if !s.Over() || ev[len(ev)-1].Type != engine.EvGameOver || ev[len(ev)-1].Other != engine.OverLastOne {
 			t.Fatalf("one player left but the game goes on, or not for that reason: %v", ev)
 		}
 		if sc := s.Score(); sc[2].Place != 1 || !sc[0].Bankrupt || !sc[1].Bankrupt {
@@ -973,7 +973,7 @@ func TestP4_DefaultsAndResign(t *testing.T) {
 	bank := s.Bank
 	s.Phase = PhRoll
 	ev := act(t, s, 0, engine.Action{Type: engine.Resign})
-	if e, _ := findEvent(ev, EvResign, 0); e.Amount != -250_000 || s.Bank != bank-250_000 || s.Owner[2] != -1 {
+	if e, _ := findEvent(ev, engine.EvResign, 0); e.Amount != -250_000 || s.Bank != bank-250_000 || s.Owner[2] != -1 {
 		t.Fatalf("resign %v", e)
 	}
 	// The offered seat may resign too: the deal lapses.

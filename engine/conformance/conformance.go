@@ -71,7 +71,7 @@ var Seeds = 3
 
 // GameOver is the type of every game's last event (the pages and mails
 // read it by that name: functions/internal/present).
-const GameOver = "game_over"
+const GameOver = engine.EvGameOver
 
 // Run holds d to the contract of every game; see the package doc.
 func Run(t *testing.T, d engine.Def) {

@@ -28,7 +28,7 @@ func BenchmarkBotGame(b *testing.B) {
 				seat = s.Owing()[0]
 			}
 			a, _ := s.Bot(seat)
-			if ev, err = s.Play(seat, a, ev[:0]); err != nil {
+			if ev, err = engine.Play(s, seat, a, ev[:0]); err != nil {
 				b.Fatal(err)
 			}
 			actions++
@@ -47,13 +47,13 @@ func BenchmarkApply(b *testing.B) {
 	for range 400 { // somewhere in mid-game
 		seat := s.Owing()[0]
 		a, _ := s.Bot(seat)
-		s, _, _ = s.Apply(seat, a)
+		s, _, _ = engine.Apply(s, seat, a)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
 		seat := s.Owing()[0]
 		a, _ := s.Bot(seat)
-		if _, _, err := s.Apply(seat, a); err != nil {
+		if _, _, err := engine.Apply(s, seat, a); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -153,7 +153,7 @@ func TestP1_DealsReplayExactly(t *testing.T) {
 			} else {
 				seat = s.Owing()[0]
 				var ok bool
-				if a, ok = s.ByOrders(seat, o); !ok {
+				if a, ok = engine.ByOrders(s, seat, o); !ok {
 					if b, ok := s.BotOffer(seat); ok && s.Allows(seat, b) {
 						a = b
 					} else {
@@ -161,7 +161,7 @@ func TestP1_DealsReplayExactly(t *testing.T) {
 					}
 				}
 			}
-			n, _, err := s.Apply(seat, a)
+			n, _, err := engine.Apply(s, seat, a)
 			if err != nil {
 				t.Fatalf("seed %d: %v of seat %d refused: %v", seed, a, seat, err)
 			}

@@ -84,7 +84,7 @@ func playBots(t testing.TB, rules int, opts Options, seats int, seed [32]byte) g
 	}
 	for !s.Over() {
 		seat, a := botStep(s)
-		if _, err := s.Play(seat, a, nil); err != nil {
+		if _, err := engine.Play(s, seat, a, nil); err != nil {
 			t.Fatalf("bot: %v", err)
 		}
 		g.Log = append(g.Log, engine.Command{Seat: seat, Action: a})

@@ -135,7 +135,7 @@ func playFuzzed(t *testing.T, data []byte) {
 				a.Amount = int64(binary.LittleEndian.Uint64(buf[:]))
 			}
 			prev := s.Clone()
-			ev, err := s.Play(seat, a, nil)
+			ev, err := engine.Play(s, seat, a, nil)
 			if err != nil {
 				if !errors.Is(err, engine.ErrIllegalAction) && !errors.Is(err, engine.ErrNotYourTurn) && !errors.Is(err, engine.ErrGameOver) {
 					t.Fatalf("untyped refusal of %v by seat %d: %v", a, seat, err)
@@ -158,7 +158,7 @@ func playFuzzed(t *testing.T, data []byte) {
 			t.Fatal("replay of the log differs from the played state")
 		}
 		if s.Over() {
-			if _, err := s.Play(0, engine.Action{Type: ARoll}, nil); !errors.Is(err, engine.ErrGameOver) {
+			if _, err := engine.Play(s, 0, engine.Action{Type: ARoll}, nil); !errors.Is(err, engine.ErrGameOver) {
 				t.Fatalf("action after the end: %v", err)
 			}
 		}
@@ -181,7 +181,7 @@ func TestBotGamesKeepInvariants(t *testing.T) {
 					t.Fatalf("bot of seat %d has nothing to do", seat)
 				}
 				before := mustJSON(t, s)
-				next, ev, err := s.Apply(seat, a)
+				next, ev, err := engine.Apply(s, seat, a)
 				if err != nil {
 					t.Fatalf("bot chose an illegal action %v: %v", a, err)
 				}

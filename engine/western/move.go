@@ -234,7 +234,7 @@ func (s *State) lap(seat int, ev []engine.Event) []engine.Event {
 	p.CreditLap, p.Protected = 0, false
 	if p.Laps >= s.Opts.Laps { // W-40
 		s.finish()
-		ev = append(ev, engine.Event{Type: EvEnd, Seat: seat, Other: engine.OverLaps})
+		ev = append(ev, engine.Event{Type: engine.EvGameOver, Seat: seat, Other: engine.OverLaps})
 	}
 	return ev
 }

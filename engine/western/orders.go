@@ -40,12 +40,9 @@ var orderSpecs = []engine.OrderSpec{
 // OrderSpecs lists the standing orders «Вестерн» takes.
 func (s *State) OrderSpecs() []engine.OrderSpec { return orderSpecs }
 
-// ByOrders is the action seat's standing orders play now (engine.ByOrders).
-func (s *State) ByOrders(seat engine.Seat, o engine.Orders) (engine.Action, bool) {
-	return engine.ByOrders(s.Legal(seat), o, func(legal []engine.Choice) (engine.Action, bool) { return s.byOrders(seat, o, legal) })
-}
-
-func (s *State) byOrders(seat int, o engine.Orders, legal []engine.Choice) (engine.Action, bool) {
+// PickByOrders is the action seat's standing orders pick among legal
+// (engine.ByOrders).
+func (s *State) PickByOrders(seat engine.Seat, o engine.Orders, legal []engine.Choice) (engine.Action, bool) {
 	p := &s.Players[seat]
 	switch s.Phase {
 	case PhRoll:
@@ -97,27 +94,17 @@ func (s *State) byOrders(seat int, o engine.Orders, legal []engine.Choice) (engi
 // Sales to the bank at par (W-7) are never an order's, and never block it.
 func (s *State) actByOrders(seat int, o engine.Orders, legal []engine.Choice) (engine.Action, bool) {
 	p := &s.Players[seat]
-	keep := o[engine.OrderKeepCash]
-	spend := engine.SpendCap(o, p.Cash)
 	covered := true
 	for _, c := range legal {
 		switch c.Type {
 		case AEnd, ASell, AResign, AHold:
 		case ABuy:
 			price := Board[c.Cell].Price
-			switch {
-			case !o.Has(engine.OrderBuyBelow) || price > spend:
-				// A purchase too big for orders is the player's: when the
-				// orders end the turn, it is kept for them to decide later
-				// (rules 3) while the turn goes on — asked now when they
-				// keep one already.
-				if hold := (engine.Action{Type: AHold, Cell: c.Cell}); o.On(engine.OrderEndTurn) && engine.Find(legal, hold) >= 0 {
-					return hold, true
-				}
-				covered = false
-			case price <= o[engine.OrderBuyBelow] && p.Cash-price >= keep:
-				return c.Action, true
+			a, ok, blocks := engine.BuyByOrders(o, legal, c, engine.Action{Type: AHold, Cell: c.Cell}, price, price, p.Cash)
+			if ok {
+				return a, true
 			}
+			covered = covered && !blocks
 		case ASellGood, ANarcoSell:
 			if !o.On(OrderSellGoods) {
 				covered = false

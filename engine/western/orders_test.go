@@ -154,7 +154,7 @@ func TestByOrders(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			s := c.state(t)
-			a, ok := s.ByOrders(c.seat, c.o)
+			a, ok := engine.ByOrders(s, c.seat, c.o)
 			if ok != c.want.ok || a != c.want.a {
 				t.Fatalf("ByOrders = %v %v, want %v %v (legal %v)", a, ok, c.want.a, c.want.ok, s.Legal(c.seat))
 			}
@@ -183,7 +183,7 @@ func TestOrdersPlayWholeGames(t *testing.T) {
 				t.Fatalf("seed %d: no end after %d steps", seed, steps)
 			}
 			seat := s.Owing()[0]
-			a, ok := s.ByOrders(seat, o)
+			a, ok := engine.ByOrders(s, seat, o)
 			ordered := ok
 			if ok {
 				byOrders++
@@ -202,7 +202,7 @@ func TestOrdersPlayWholeGames(t *testing.T) {
 			} else if a, ok = s.Bot(seat); !ok {
 				t.Fatalf("seed %d: seat %d owes with no bot move", seed, seat)
 			}
-			n, _, err := s.Apply(seat, a)
+			n, _, err := engine.Apply(s, seat, a)
 			if err != nil {
 				t.Fatalf("seed %d: %v refused: %v", seed, a, err)
 			}
@@ -250,11 +250,11 @@ func FuzzByOrders(f *testing.F) {
 		}
 		for n := 0; n < int(steps) && !s.Over(); n++ {
 			seat := s.Owing()[n%len(s.Owing())]
-			a, ok := s.ByOrders(seat, o)
+			a, ok := engine.ByOrders(s, seat, o)
 			if !ok {
 				a, _ = s.Bot(seat)
 			}
-			next, _, err := s.Apply(seat, a)
+			next, _, err := engine.Apply(s, seat, a)
 			if err != nil {
 				t.Fatalf("step %d: orders %v played %v: %v", n, o, a, err)
 			}

@@ -6,7 +6,9 @@ import (
 
 // Event types of «Вестерн». Amount is signed money for the seat (+ in,
 // − out) on every event that moves money; Sum of those equals the change
-// of the seat's cash + deposit.
+// of the seat's cash + deposit. Turns, resignations and the end are the
+// shared engine.EvTurn, engine.EvResign (Amount: the money left to the
+// bank) and engine.EvGameOver (Other: engine.OverLaps, engine.OverLastOne).
 const (
 	EvRoll        = "roll"        // Other: the die
 	EvMove        = "move"        // Cell: where the token stopped
@@ -52,20 +54,7 @@ const (
 	EvLabour      = "labour" // Other: new marker
 	EvForced      = "forced_sale"
 	EvBankrupt    = "bankrupt"
-	EvResign      = "resign" // Amount: the money left to the bank
-	EvTurn        = "turn"
-	EvEnd         = "game_over" // Other: why (engine.OverLaps, engine.OverLastOne)
 )
-
-// Apply is engine.Apply: the new state and the events of a legal action.
-func (s *State) Apply(seat engine.Seat, a engine.Action) (*State, []engine.Event, error) {
-	return engine.Apply(s, seat, a)
-}
-
-// Play is engine.Play: Apply in place, for play-outs and replays.
-func (s *State) Play(seat engine.Seat, a engine.Action, ev []engine.Event) ([]engine.Event, error) {
-	return engine.Play(s, seat, a, ev)
-}
 
 // Do applies a legal action (engine.Machine): it checks nothing.
 func (s *State) Do(seat int, a engine.Action, ev []engine.Event) []engine.Event {
@@ -314,7 +303,7 @@ func (s *State) bankrupt(seat int, ev []engine.Event) []engine.Event {
 	}
 	if left <= 1 { // W-40: the last one standing
 		s.finish()
-		return append(ev, engine.Event{Type: EvEnd, Seat: seat, Other: engine.OverLastOne})
+		return append(ev, engine.Event{Type: engine.EvGameOver, Seat: seat, Other: engine.OverLastOne})
 	}
 	if seat == s.Turn && s.Phase != PhOver && s.Phase != PhAuction {
 		return s.endTurn(ev) // an open auction closes first (settleAuction)
@@ -330,7 +319,7 @@ func (s *State) resign(seat int, ev []engine.Event) []engine.Event {
 	left := p.Cash + p.Deposit
 	p.Cash, p.Deposit = 0, 0
 	s.Bank -= left
-	ev = append(ev, engine.Event{Type: EvResign, Seat: seat, Amount: -left})
+	ev = append(ev, engine.Event{Type: engine.EvResign, Seat: seat, Amount: -left})
 	switch s.Phase {
 	case PhOffer: // only the offered seat owes now
 		s.Offer, s.Phase = Offer{}, PhAct
@@ -370,7 +359,7 @@ func (s *State) endTurn(ev []engine.Event) []engine.Event {
 		break
 	}
 	s.Turn, s.Phase = next, PhRoll
-	return append(ev, engine.Event{Type: EvTurn, Seat: next})
+	return append(ev, engine.Event{Type: engine.EvTurn, Seat: next})
 }
 
 // finish ends the game: its open deals lapse with it.
@@ -391,11 +380,8 @@ func (s *State) answer(seat int, a engine.Action, ev []engine.Event) []engine.Ev
 	}
 	cell, price := deal.Offer.Cell, deal.Offer.Amount
 	if deal.From == engine.Bank { // a purchase kept for later
-		switch {
-		case s.Owner[cell] >= 0:
-			return engine.Lapsed(deal, engine.LapseTaken, ev)
-		case s.Players[seat].Cash < price:
-			return engine.Lapsed(deal, engine.LapseCash, ev)
+		if why := engine.LapseWhy(s.Owner[cell] >= 0, engine.LapseTaken, s.Players[seat].Cash, price); why != 0 {
+			return engine.Lapsed(deal, why, ev)
 		}
 		ev = engine.Done(deal, ev)
 		ev = s.charge(seat, price, EvBuy, cell, ev)
@@ -403,11 +389,8 @@ func (s *State) answer(seat int, a engine.Action, ev []engine.Event) []engine.Ev
 		return ev
 	}
 	buyer := deal.From // W-18: the proposer buys the answering seat's share
-	switch {
-	case int(s.Owner[cell]) != seat:
-		return engine.Lapsed(deal, engine.LapseGone, ev)
-	case s.Players[buyer].Cash < price:
-		return engine.Lapsed(deal, engine.LapseCash, ev)
+	if why := engine.LapseWhy(int(s.Owner[cell]) != seat, engine.LapseGone, s.Players[buyer].Cash, price); why != 0 {
+		return engine.Lapsed(deal, why, ev)
 	}
 	s.Players[buyer].Cash -= price
 	s.Players[seat].Cash += price
@@ -425,5 +408,5 @@ func (s *State) EndNow(ev []engine.Event) []engine.Event {
 	ev = s.Deals.LapseAll(engine.LapseOver, ev)
 	s.Auction.reset()
 	s.finish()
-	return append(ev, engine.Event{Type: EvEnd, Seat: -1, Other: engine.OverEnded})
+	return append(ev, engine.Event{Type: engine.EvGameOver, Seat: -1, Other: engine.OverEnded})
 }

@@ -48,7 +48,7 @@ func rtForceDie(t *testing.T, s *State, d int) {
 // rtApply applies a to s and fails the test if the engine refuses.
 func rtApply(t *testing.T, s *State, seat int, a engine.Action) (*State, []engine.Event) {
 	t.Helper()
-	n, ev, err := s.Apply(seat, a)
+	n, ev, err := engine.Apply(s, seat, a)
 	if err != nil {
 		t.Fatalf("seat %d %v refused: %v", seat, a, err)
 	}
@@ -60,7 +60,7 @@ func rtApply(t *testing.T, s *State, seat int, a engine.Action) (*State, []engin
 func rtRefused(t *testing.T, s *State, seat int, a engine.Action, kind error) {
 	t.Helper()
 	before, _ := s.Marshal()
-	if _, _, err := s.Apply(seat, a); !errors.Is(err, kind) {
+	if _, _, err := engine.Apply(s, seat, a); !errors.Is(err, kind) {
 		t.Errorf("seat %d %v: err %v, want %v", seat, a, err, kind)
 	}
 	if after, _ := s.Marshal(); !bytes.Equal(before, after) {
@@ -167,10 +167,10 @@ func TestW0_WinnerIsRichestOrLastStanding(t *testing.T) {
 		s.Players[2].Cash = 10_000
 		rtForceDie(t, s, 2)
 		n, ev := rtApply(t, s, 0, engine.Action{Type: ARoll})
-		if !n.Over() || rtFind(ev, -1, EvEnd) < 0 {
+		if !n.Over() || rtFind(ev, -1, engine.EvGameOver) < 0 {
 			t.Fatalf("game not over after seat 0 completed %d laps", n.Opts.Laps)
 		}
-		if e := ev[rtFind(ev, -1, EvEnd)]; e.Other != engine.OverLaps {
+		if e := ev[rtFind(ev, -1, engine.EvGameOver)]; e.Other != engine.OverLaps {
 			t.Errorf("game over for reason %d, want the laps", e.Other)
 		}
 		sc := n.Score()
@@ -194,7 +194,7 @@ func TestW0_WinnerIsRichestOrLastStanding(t *testing.T) {
 		if !s.Players[0].Bankrupt || !s.Over() || rtFind(ev, 0, EvBankrupt) < 0 {
 			t.Fatalf("bankrupt=%v over=%v", s.Players[0].Bankrupt, s.Over())
 		}
-		if i := rtFind(ev, -1, EvEnd); i < 0 || ev[i].Other != engine.OverLastOne {
+		if i := rtFind(ev, -1, engine.EvGameOver); i < 0 || ev[i].Other != engine.OverLastOne {
 			t.Errorf("game over events %v: want the reason «last one standing»", ev)
 		}
 		sc := s.Score()
@@ -1686,7 +1686,7 @@ func TestW40_EndAndNetWorth(t *testing.T) {
 		s.Players[1].Laps, s.Players[1].Cell = laps-1, 88
 		rtForceDie(t, s, 4) // 89, 90, 1: the game stops there
 		n, ev := rtApply(t, s, 1, engine.Action{Type: ARoll})
-		if !n.Over() || n.Players[1].Cell != 1 || rtFind(ev, 1, EvEnd) < 0 || len(n.Owing()) != 0 {
+		if !n.Over() || n.Players[1].Cell != 1 || rtFind(ev, 1, engine.EvGameOver) < 0 || len(n.Owing()) != 0 {
 			t.Errorf("laps %d: over %v on %d", laps, n.Over(), n.Players[1].Cell)
 		}
 		if len(n.Legal(0)) != 0 || len(n.Legal(1)) != 0 {
@@ -1759,7 +1759,7 @@ func rtBotGame(t *testing.T, seed [32]byte, n int) (*State, []engine.Command, []
 	for i := 0; i < n && !s.Over(); i++ {
 		seat := s.Owing()[0]
 		a, _ := s.Bot(seat)
-		ev, err := s.Play(seat, a, nil)
+		ev, err := engine.Play(s, seat, a, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -1795,8 +1795,8 @@ func TestP1_SeededReplay(t *testing.T) {
 	if !s.Over() {
 		seat := s.Owing()[0]
 		a, _ := s.Bot(seat)
-		x, _, err1 := s.Apply(seat, a)
-		y, _, err2 := back.Apply(seat, a)
+		x, _, err1 := engine.Apply(s, seat, a)
+		y, _, err2 := engine.Apply(back, seat, a)
 		if err1 != nil || err2 != nil {
 			t.Fatal(err1, err2)
 		}
@@ -2006,7 +2006,7 @@ func TestP4_DefaultsAreLegalAndPassive(t *testing.T) {
 		tt.prep(&s.Players[0])
 		rtLand(t, s, 0, tt.cell)
 		n, ev := rtApply(t, s, 0, tt.a)
-		if n.Turn != 1 || n.Phase != PhRoll || rtFind(ev, 1, EvTurn) < 0 {
+		if n.Turn != 1 || n.Phase != PhRoll || rtFind(ev, 1, engine.EvTurn) < 0 {
 			t.Errorf("%s: turn %d phase %v, want the turn passed", tt.name, n.Turn, n.Phase)
 		}
 	}
@@ -2030,7 +2030,7 @@ func TestP4_DefaultsAreLegalAndPassive(t *testing.T) {
 		if !ok {
 			t.Fatalf("seat %d owes but has no default in %v", seat, g.Phase)
 		}
-		if _, err := g.Play(seat, d, nil); err != nil {
+		if _, err := engine.Play(g, seat, d, nil); err != nil {
 			t.Fatalf("default %v refused: %v", d, err)
 		}
 	}
@@ -2054,8 +2054,8 @@ func TestP4_ResignLeavesTheGame(t *testing.T) {
 		if !n.Players[1].Bankrupt || n.Owner[12] != -1 || n.Players[1].Cash != 0 || n.Players[1].Deposit != 0 {
 			t.Fatalf("after resigning: %+v, owner of 12 %d", n.Players[1], n.Owner[12])
 		}
-		if rtSum(ev, 1, EvResign) != -(StartLoan+7_000) || n.Turn != 2 || n.Phase != PhRoll {
-			t.Fatalf("money %d, turn %d phase %s", rtSum(ev, 1, EvResign), n.Turn, n.Phase)
+		if rtSum(ev, 1, engine.EvResign) != -(StartLoan+7_000) || n.Turn != 2 || n.Phase != PhRoll {
+			t.Fatalf("money %d, turn %d phase %s", rtSum(ev, 1, engine.EvResign), n.Turn, n.Phase)
 		}
 		if n.Over() {
 			t.Fatal("two players are left: the game goes on")

@@ -13,12 +13,12 @@ import (
 	"github.com/pbmgames/pbm/engine"
 )
 
-// Game is what a measurement needs of a game's state.
+// Game is what a measurement needs of a game's state: its moves are
+// checked and made by engine.Play.
 type Game interface {
-	Over() bool
+	engine.Mover
 	Owing() []engine.Seat
 	Legal(seat engine.Seat) []engine.Choice
-	Play(seat engine.Seat, a engine.Action, ev []engine.Event) ([]engine.Event, error)
 	Score() []engine.Score
 }
 
@@ -75,7 +75,7 @@ func Play(g Game, progress Progress, policies []Policy, seed uint64) (Result, er
 	for !g.Over() && r.Actions < MaxActions {
 		seat := g.Owing()[0]
 		a := policies[seat](g, seat, rnds[seat])
-		if ev, err = g.Play(seat, a, ev[:0]); err != nil {
+		if ev, err = engine.Play(g, seat, a, ev[:0]); err != nil {
 			return r, fmt.Errorf("action %d, seat %d %v: %w", r.Actions, seat, a, err)
 		}
 		r.Actions++

@@ -68,7 +68,7 @@ func TestBotsFinish(t *testing.T) {
 				if !ok || engine.Find(s.Legal(seat), a) < 0 {
 					t.Fatalf("the bot plays %v (%v), not among %v", a, ok, s.Legal(seat))
 				}
-				n, ev, err := s.Apply(seat, a)
+				n, ev, err := engine.Apply(s, seat, a)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -113,7 +113,7 @@ func TestCoinCapBoundsTheGame(t *testing.T) {
 		if s.mayRest(s.Turn) {
 			a = engine.Action{Type: ARest}
 		}
-		if _, err := s.Play(s.Turn, a, nil); err != nil {
+		if _, err := engine.Play(s, s.Turn, a, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -10,10 +10,8 @@ var orderSpecs = []engine.OrderSpec{
 // OrderSpecs lists the standing orders «Гонка» takes.
 func (s *State) OrderSpecs() []engine.OrderSpec { return orderSpecs }
 
-// ByOrders is the action seat's standing orders play now (engine.ByOrders):
+// PickByOrders is the action seat's standing orders pick (engine.ByOrders):
 // a roll, when the order roll is set.
-func (s *State) ByOrders(seat engine.Seat, o engine.Orders) (engine.Action, bool) {
-	return engine.ByOrders(s.Legal(seat), o, func([]engine.Choice) (engine.Action, bool) {
-		return engine.Action{Type: ARoll}, o.On(engine.OrderRoll)
-	})
+func (s *State) PickByOrders(_ engine.Seat, o engine.Orders, _ []engine.Choice) (engine.Action, bool) {
+	return engine.Action{Type: ARoll}, o.On(engine.OrderRoll)
 }

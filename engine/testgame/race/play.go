@@ -4,15 +4,14 @@ import "github.com/pbmgames/pbm/engine"
 
 // Event types of «Гонка». Amount is used only for coins: the signed
 // change of Seat's coins, so the Amounts of a seat's events add up to the
-// change of its coins.
+// change of its coins. Turns, resignations and the end are the shared
+// engine.EvTurn, engine.EvResign and engine.EvGameOver (Other: OverFinish,
+// engine.OverLastOne or engine.OverEnded).
 const (
-	EvRoll   = "roll"      // Other: the die
-	EvMove   = "move"      // Cell: where the token stopped
-	EvCoin   = "coin"      // Amount: +1 coin from a rest
-	EvFinish = "finish"    // Cell: the finish, reached
-	EvResign = "resign"
-	EvTurn   = "turn"      // Seat: whose turn it is now
-	EvEnd    = "game_over" // Other: why (OverFinish, engine.OverLastOne, engine.OverEnded)
+	EvRoll   = "roll"   // Other: the die
+	EvMove   = "move"   // Cell: where the token stopped
+	EvCoin   = "coin"   // Amount: +1 coin from a rest
+	EvFinish = "finish" // Cell: the finish, reached
 )
 
 // OverFinish says, in the Other of the game-over event, that a player
@@ -20,16 +19,6 @@ const (
 // named for laps (engine.OverLaps, "completed the agreed laps"): «Гонка»
 // has no laps and reads it as "reached the end of the track".
 const OverFinish = engine.OverLaps
-
-// Apply is engine.Apply: the new state and the events of a legal action.
-func (s *State) Apply(seat engine.Seat, a engine.Action) (*State, []engine.Event, error) {
-	return engine.Apply(s, seat, a)
-}
-
-// Play is engine.Play: Apply in place, for play-outs and replays.
-func (s *State) Play(seat engine.Seat, a engine.Action, ev []engine.Event) ([]engine.Event, error) {
-	return engine.Play(s, seat, a, ev)
-}
 
 // Do applies a legal action (engine.Machine): it checks nothing.
 func (s *State) Do(seat engine.Seat, a engine.Action, ev []engine.Event) []engine.Event {
@@ -51,17 +40,17 @@ func (s *State) Do(seat engine.Seat, a engine.Action, ev []engine.Event) []engin
 		ev = engine.Gain(&p.Coins, &s.Bank, seat, s.Rules.Rest, EvCoin, p.Cell, ev)
 	case AResign: // with two seats, the other is the last one left
 		p.Resigned = true
-		ev = append(ev, engine.Event{Type: EvResign, Seat: seat})
+		ev = append(ev, engine.Event{Type: engine.EvResign, Seat: seat})
 		return s.over(engine.OverLastOne, ev)
 	}
 	s.Turn = other(seat)
-	return append(ev, engine.Event{Type: EvTurn, Seat: s.Turn})
+	return append(ev, engine.Event{Type: engine.EvTurn, Seat: s.Turn})
 }
 
 // over ends the game for the reason why.
 func (s *State) over(why int, ev []engine.Event) []engine.Event {
 	s.Phase = PhOver
-	return append(ev, engine.Event{Type: EvEnd, Seat: -1, Other: why})
+	return append(ev, engine.Event{Type: engine.EvGameOver, Seat: -1, Other: why})
 }
 
 // EndNow ends the game at its organiser's command (engine.End): it is

@@ -101,10 +101,10 @@ func TestR3_Decision(t *testing.T) {
 		refuse bool
 		events []string
 	}{
-		{"rest", 0, rest, false, []string{EvCoin, EvTurn}},
-		{"rest below the cap", 4, rest, false, []string{EvCoin, EvTurn}},
+		{"rest", 0, rest, false, []string{EvCoin, engine.EvTurn}},
+		{"rest below the cap", 4, rest, false, []string{EvCoin, engine.EvTurn}},
 		{"rest at the cap", 5, rest, true, nil},
-		{"roll", 5, roll, false, []string{EvRoll, EvMove, EvTurn}},
+		{"roll", 5, roll, false, []string{EvRoll, EvMove, engine.EvTurn}},
 		{"an amount", 0, engine.Action{Type: ARoll, Amount: 3}, true, nil},
 		{"an unknown action", 0, engine.Action{Type: "fly"}, true, nil},
 	} {
@@ -122,7 +122,7 @@ func TestR3_Decision(t *testing.T) {
 			if got := s.Legal(other(me)); got != nil {
 				t.Fatalf("the other seat has choices %v", got)
 			}
-			n, ev, err := s.Apply(me, tc.a)
+			n, ev, err := engine.Apply(s, me, tc.a)
 			if tc.refuse {
 				if !errors.Is(err, engine.ErrIllegalAction) {
 					t.Fatalf("err %v", err)
@@ -152,7 +152,7 @@ func TestR3_Decision(t *testing.T) {
 		})
 	}
 	s := newState(t, 20)
-	if _, _, err := s.Apply(other(s.Turn), roll); !errors.Is(err, engine.ErrNotYourTurn) {
+	if _, _, err := engine.Apply(s, other(s.Turn), roll); !errors.Is(err, engine.ErrNotYourTurn) {
 		t.Errorf("out of turn: %v", err)
 	}
 }
@@ -163,7 +163,7 @@ func TestR3_Dice(t *testing.T) {
 	s := newState(t, 40)
 	for range 600 {
 		s.Players[0].Cell, s.Players[1].Cell = 0, 0
-		if _, err := s.Play(s.Turn, roll, nil); err != nil {
+		if _, err := engine.Play(s, s.Turn, roll, nil); err != nil {
 			t.Fatal(err)
 		}
 		seen[s.Roll]++
@@ -186,11 +186,11 @@ func TestR4_Finish(t *testing.T) {
 		me := s.Turn
 		s.Players[me].Cell = track - 1
 		s.Players[other(me)].Cell, s.Players[other(me)].Coins, s.Bank = track-1, 5, 5
-		n, ev, err := s.Apply(me, roll)
+		n, ev, err := engine.Apply(s, me, roll)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if want := []string{EvRoll, EvMove, EvFinish, EvEnd}; !slices.Equal(types(ev), want) {
+		if want := []string{EvRoll, EvMove, EvFinish, engine.EvGameOver}; !slices.Equal(types(ev), want) {
 			t.Fatalf("events %v, want %v", types(ev), want)
 		}
 		if end := ev[len(ev)-1]; end.Other != OverFinish || end.Seat != -1 {
@@ -203,7 +203,7 @@ func TestR4_Finish(t *testing.T) {
 		if sc[me].Place != 1 || sc[other(me)].Place != 2 || sc[me].Parts[PartFinish] != 100 {
 			t.Fatalf("scores %+v", sc)
 		}
-		if _, _, err := n.Apply(other(me), roll); !errors.Is(err, engine.ErrGameOver) {
+		if _, _, err := engine.Apply(n, other(me), roll); !errors.Is(err, engine.ErrGameOver) {
 			t.Fatalf("a move after the end: %v", err)
 		}
 	}
@@ -216,11 +216,11 @@ func TestR5_Resign(t *testing.T) {
 	me := s.Turn
 	s.Players[other(me)].Cell = 1
 	s.Players[me].Cell = 15
-	n, ev, err := s.Apply(me, resign)
+	n, ev, err := engine.Apply(s, me, resign)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{EvResign, EvEnd}; !slices.Equal(types(ev), want) || ev[1].Other != engine.OverLastOne {
+	if want := []string{engine.EvResign, engine.EvGameOver}; !slices.Equal(types(ev), want) || ev[1].Other != engine.OverLastOne {
 		t.Fatalf("events %+v", ev)
 	}
 	sc := n.Score()
@@ -248,11 +248,11 @@ func TestR6_Score(t *testing.T) {
 			s.Players[0] = Player{Cell: tc.cell0, Coins: tc.coins0}
 			s.Players[1] = Player{Cell: tc.cell1, Coins: tc.coins1}
 			s.Bank = tc.coins0 + tc.coins1
-			n, ev, err := s.Apply(engine.Organiser, engine.Action{Type: engine.End})
+			n, ev, err := engine.Apply(s, engine.Organiser, engine.Action{Type: engine.End})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(ev) != 1 || ev[0].Type != EvEnd || ev[0].Other != engine.OverEnded {
+			if len(ev) != 1 || ev[0].Type != engine.EvGameOver || ev[0].Other != engine.OverEnded {
 				t.Fatalf("events %+v", ev)
 			}
 			sc := n.Score()
@@ -285,11 +285,11 @@ func TestR7_DefaultAndOrders(t *testing.T) {
 		{engine.Orders{engine.OrderRoll: 0}, false},
 		{nil, false},
 	} {
-		a, ok := s.ByOrders(me, tc.o)
+		a, ok := engine.ByOrders(s, me, tc.o)
 		if ok != tc.ok || (ok && a != roll) {
 			t.Errorf("orders %v play %v %v", tc.o, a, ok)
 		}
-		if _, ok := s.ByOrders(other(me), tc.o); ok {
+		if _, ok := engine.ByOrders(s, other(me), tc.o); ok {
 			t.Errorf("orders %v play for a seat that owes nothing", tc.o)
 		}
 	}

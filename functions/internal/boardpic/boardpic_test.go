@@ -51,7 +51,7 @@ func midGame(t testing.TB) western.View {
 		}
 		seat := s.Owing()[0]
 		a, _ := s.Bot(seat)
-		if _, err := s.Play(seat, a, nil); err != nil {
+		if _, err := engine.Play(s, seat, a, nil); err != nil {
 			t.Fatalf("bot: %v", err)
 		}
 	}
@@ -287,7 +287,7 @@ func midBusiness(t testing.TB) businessman.View {
 		}
 		seat := s.Owing()[0]
 		a, _ := s.Bot(seat)
-		if _, err := s.Play(seat, a, nil); err != nil {
+		if _, err := engine.Play(s, seat, a, nil); err != nil {
 			t.Fatalf("bot: %v", err)
 		}
 	}

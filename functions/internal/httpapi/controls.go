@@ -163,10 +163,9 @@ func (a *api) back(w http.ResponseWriter, r *http.Request) {
 
 // awayData is the page where a player declares an absence.
 type awayData struct {
-	page
-	ID, Token, GameName, GameURL string
-	Error                        string
-	Table                        views.TableNotes
+	gameHead
+	Error string
+	Table views.TableNotes
 }
 
 func (a *api) awayGet(w http.ResponseWriter, r *http.Request) {
@@ -175,20 +174,15 @@ func (a *api) awayGet(w http.ResponseWriter, r *http.Request) {
 
 // renderAway draws the absence page of the seat of token.
 func (a *api) renderAway(w http.ResponseWriter, r *http.Request, token string, status int, errMsg string) {
-	rd, rec, ver, ok := a.loadGame(w, r, a.pageError, token, linksign.PurposeSeat)
+	h, rd, rec, ver, ok := a.loadGamePage(w, r, token, "away_title", linksign.PurposeSeat)
 	if !ok {
 		return
 	}
 	l := lang(r)
 	link := func(path string, query ...string) string { return pageLink(path, token, l, query...) }
-	d := awayData{page: newPage(r, "away_title"), ID: rec.ID, Token: token, GameName: a.gameName(l, rec.Kind), Error: errMsg,
-		GameURL: link("/g/" + rec.ID)}
-	d.Named = rec.Name
+	d := awayData{gameHead: h, Error: errMsg}
 	d.Table = views.Table(views.SeatRequest{Games: a.games, Lang: l, Rec: rec, Version: ver, Reader: rd.view(), Now: a.now(), Link: link})
-	d.Title = rec.Title(l, d.GameName) + " — " + d.Title
-	if r.Method != http.MethodGet {
-		d.langLinks("/g/"+rec.ID+"/away", token)
-	}
+	d.retitle(r, rec.Title(l, d.GameName)+" — "+d.Title, "/g/"+rec.ID+"/away", token)
 	a.render(w, r, status, "away.html", d)
 }
 
@@ -219,26 +213,21 @@ func (a *api) afterSeatForm(w http.ResponseWriter, r *http.Request, token string
 // backData is the page a mail's "take your seat back" link opens: a
 // button, which the POST acts on (a GET changes nothing).
 type backData struct {
-	page
-	ID, Token, GameName, GameURL string
-	Bot                          bool
-	Error                        string
+	gameHead
+	Bot   bool
+	Error string
 }
 
 func (a *api) backPage(w http.ResponseWriter, r *http.Request) {
-	token := r.URL.Query().Get("t")
-	rd, rec, _, ok := a.loadGame(w, r, a.pageError, token, linksign.PurposeSeat)
+	h, rd, rec, _, ok := a.loadGamePage(w, r, r.URL.Query().Get("t"), "back_title", linksign.PurposeSeat)
 	if !ok {
 		return
 	}
-	l := lang(r)
-	d := backData{page: newPage(r, "back_title"), ID: rec.ID, Token: token, GameName: a.gameName(l, rec.Kind),
-		GameURL: pageLink("/g/"+rec.ID, token, l)}
-	d.Named = rec.Name
+	d := backData{gameHead: h}
 	if seat := rec.Seats[rd.claims.Seat].Engine; rec.Status == service.StatusPlaying && seat >= 0 && seat < len(rec.Bots) {
 		d.Bot = rec.Bots[seat]
 	}
-	d.Title = rec.Title(l, d.GameName) + " — " + d.Title
+	d.Title = rec.Title(lang(r), d.GameName) + " — " + d.Title
 	a.render(w, r, http.StatusOK, "back.html", d)
 }
 

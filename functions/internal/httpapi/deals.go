@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"context"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -102,53 +103,47 @@ func (a *api) getDeals(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v)
 }
 
-func (a *api) prepareOffer(w http.ResponseWriter, r *http.Request) {
-	var req PrepareRequest
+// changeDeals answers a seat's JSON request (a T) to change its deals:
+// change makes the change, and the seat's deals follow (getDeals).
+func changeDeals[T any](a *api, w http.ResponseWriter, r *http.Request, change func(ctx context.Context, id string, seat int, req T) error) {
+	var req T
 	rd, ok := a.seatRequest(w, r, &req)
 	if !ok {
 		return
 	}
-	if err := a.svc.Prepare(r.Context(), r.PathValue("id"), rd.claims.Seat, req.Offer); err != nil {
+	if err := change(r.Context(), r.PathValue("id"), rd.claims.Seat, req); err != nil {
 		a.fail(w, r, err)
 		return
 	}
 	a.getDeals(w, r)
+}
+
+func (a *api) prepareOffer(w http.ResponseWriter, r *http.Request) {
+	changeDeals(a, w, r, func(ctx context.Context, id string, seat int, req PrepareRequest) error {
+		return a.svc.Prepare(ctx, id, seat, req.Offer)
+	})
 }
 
 func (a *api) withdrawOffer(w http.ResponseWriter, r *http.Request) {
-	var req PrepareRequest
-	rd, ok := a.seatRequest(w, r, &req)
-	if !ok {
-		return
-	}
-	if err := a.svc.Withdraw(r.Context(), r.PathValue("id"), rd.claims.Seat, req.Offer); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	a.getDeals(w, r)
+	changeDeals(a, w, r, func(ctx context.Context, id string, seat int, req PrepareRequest) error {
+		return a.svc.Withdraw(ctx, id, seat, req.Offer)
+	})
 }
 
 func (a *api) counterOffer(w http.ResponseWriter, r *http.Request) {
-	var req CounterRequest
-	rd, ok := a.seatRequest(w, r, &req)
-	if !ok {
-		return
-	}
-	if _, err := a.svc.Counter(r.Context(), r.PathValue("id"), rd.claims.Seat, req.Deal, req.Offer, req.Key); err != nil {
-		a.fail(w, r, err)
-		return
-	}
-	a.getDeals(w, r)
+	changeDeals(a, w, r, func(ctx context.Context, id string, seat int, req CounterRequest) error {
+		_, err := a.svc.Counter(ctx, id, seat, req.Deal, req.Offer, req.Key)
+		return err
+	})
 }
 
 // dealsData is the seat's deals page.
 type dealsData struct {
-	page
-	ID, Token, GameName, Name, GameURL string
-	Notice, Error                      string
-	Over                               bool
-	ToMe, FromMe                       []dealRow
-	Prepared, Unmade                   []dealRow
+	gameHead
+	Name, Notice, Error string
+	Over                bool
+	ToMe, FromMe        []dealRow
+	Prepared, Unmade    []dealRow
 	// Forms prepare an offer: one a kind of offer, its alternatives in a
 	// list; Counters lists the deals open to the seat that preparing an
 	// offer may decline in the same step (a counter-offer).
@@ -188,7 +183,7 @@ func (a *api) dealsPage(w http.ResponseWriter, r *http.Request) {
 
 // renderDeals draws the deals page of the seat of token.
 func (a *api) renderDeals(w http.ResponseWriter, r *http.Request, token string, status int, notice, errMsg string) {
-	rd, rec, _, ok := a.loadGame(w, r, a.pageError, token, linksign.PurposeSeat)
+	h, rd, rec, _, ok := a.loadGamePage(w, r, token, "deals", linksign.PurposeSeat)
 	if !ok {
 		return
 	}
@@ -199,14 +194,9 @@ func (a *api) renderDeals(w http.ResponseWriter, r *http.Request, token string, 
 		a.pageError(w, r, err)
 		return
 	}
-	d := dealsData{page: newPage(r, "deals"), ID: rec.ID, Token: token, GameName: a.gameName(l, rec.Kind), Name: rec.Seats[inv].Name,
+	d := dealsData{gameHead: h, Name: rec.Seats[inv].Name,
 		Notice: notice, Error: errMsg, Over: rec.Status != service.StatusPlaying, Key: newFormKey()}
-	d.Named = rec.Name
-	d.Title = templates.T(l, "deals") + " · " + d.GameName
-	if r.Method != http.MethodGet {
-		d.langLinks("/g/"+rec.ID+"/deals", token)
-	}
-	d.GameURL = pageLink("/g/"+rec.ID, token, l)
+	d.retitle(r, templates.T(l, "deals")+" · "+d.GameName, "/g/"+rec.ID+"/deals", token)
 	now := a.now()
 	for _, x := range v.ToMe {
 		row := dealRow{ID: x.ID, Text: x.Text, Hold: x.From == engine.Bank}

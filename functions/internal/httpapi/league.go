@@ -195,11 +195,7 @@ func (a *api) renderLeagueMember(w http.ResponseWriter, r *http.Request, token s
 	}
 	d := leagueData{page: newPage(r, "league_my_page"), LeaguePage: p, Token: token, Notice: notice, Error: errMsg, IsMember: true,
 		MyURL: pageLink("/l/"+l.ID, token, lang(r)), Pending: l.Members[c.Seat].Pending}
-	d.Title = l.Name + " — " + d.Title
-	if r.Method != http.MethodGet {
-		d.langLinks("/l/"+l.ID+"/me", token)
-	}
-	a.render(w, r, status, "league_member.html", d)
+	a.renderLeague(w, r, status, "league_member.html", &d, l, "/me", token)
 }
 
 // leaveLeaguePage marks the member as leaving at the season's end.
@@ -248,11 +244,7 @@ func (a *api) renderJoin(w http.ResponseWriter, r *http.Request, token string, s
 	lg := lang(r)
 	d := joinData{page: newPage(r, "league_join_title"), ID: l.ID, Token: token, Name: l.Name, Error: errMsg,
 		Text: templates.Tf(lg, "league_join_text", l.Name, a.gameName(lg, l.Kind), l.TableSize)}
-	d.Title = l.Name + " — " + d.Title
-	if r.Method != http.MethodGet {
-		d.langLinks("/l/"+l.ID+"/join", token)
-	}
-	a.render(w, r, status, "league_join.html", d)
+	a.renderLeague(w, r, status, "league_join.html", &d, l, "/join", token)
 }
 
 func (a *api) joinLeaguePost(w http.ResponseWriter, r *http.Request) {
@@ -329,11 +321,17 @@ func (a *api) renderLeagueOrg(w http.ResponseWriter, r *http.Request, token stri
 	}
 	d := leagueOrgData{page: newPage(r, "league_org_title"), ID: l.ID, Token: token, Name: l.Name, Notice: notice, Error: errMsg,
 		LeagueURL: pageLink("/l/"+l.ID, token, lang(r)), SeasonText: p.SeasonText, LeagueOrgPage: org, Rounds: p.Rounds}
-	d.Title = l.Name + " — " + d.Title
-	if r.Method != http.MethodGet {
-		d.langLinks("/l/"+l.ID+"/org", token)
-	}
-	a.render(w, r, status, "league_org.html", d)
+	a.renderLeague(w, r, status, "league_org.html", &d, l, "/org", token)
+}
+
+// renderLeague renders a page of league l for the reader of token: d
+// points at its data. The page is titled by the league's name and, in
+// answer to a POST, its language switch leads to the GET of the league's
+// path and tail (page.retitle).
+func (a *api) renderLeague(w http.ResponseWriter, r *http.Request, status int, name string, d interface{ head() *page }, l *leagues.League, tail, token string) {
+	p := d.head()
+	p.retitle(r, l.Name+" — "+p.Title, "/l/"+l.ID+tail, token)
+	a.render(w, r, status, name, d)
 }
 
 // organiserView is the organiser's part of a league: the members, the

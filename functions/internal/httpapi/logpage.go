@@ -12,26 +12,22 @@ import (
 // logData is the log page: the view of its reader (views.LogPage), with
 // its token, names and board.
 type logData struct {
-	page
+	gameHead
 	views.LogPage
-	ID, Token, GameName, GameURL string
-	Started                      bool
-	Board                        template.HTML
+	Started bool
+	Board   template.HTML
 }
 
 // logPage is GET /g/{id}/log: the game's commands with what a reader may
 // see of them, a page at a time (?from=N), or with ?step=N the board and
 // the players as they were after command N, replayed from the seed.
 func (a *api) logPage(w http.ResponseWriter, r *http.Request) {
-	token := r.URL.Query().Get("t")
-	rd, rec, _, ok := a.loadGame(w, r, a.pageError, token, anyReader...)
+	head, rd, rec, _, ok := a.loadGamePage(w, r, r.URL.Query().Get("t"), "log_title", anyReader...)
 	if !ok {
 		return
 	}
-	l := lang(r)
-	d := logData{page: newPage(r, "log_title"), ID: rec.ID, Token: token, GameName: a.gameName(l, rec.Kind),
-		GameURL: pageLink("/g/"+rec.ID, token, l)}
-	d.Named = rec.Name
+	l, token := lang(r), head.Token
+	d := logData{gameHead: head}
 	d.Game = true
 	d.Title = d.GameName + " — " + d.Title
 	if rec.State == nil {

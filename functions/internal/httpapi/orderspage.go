@@ -21,12 +21,11 @@ type orderRow struct {
 // ordersData is the page where a seat sets its standing orders: only the
 // seat's own token opens it.
 type ordersData struct {
-	page
-	ID, Token, GameName, Name, GameURL string
-	Notice, Error                      string
-	Over                               bool
-	Count                              int
-	Rows                               []orderRow
+	gameHead
+	Name, Notice, Error string
+	Over                bool
+	Count               int
+	Rows                []orderRow
 }
 
 func (a *api) ordersPage(w http.ResponseWriter, r *http.Request) {
@@ -40,7 +39,7 @@ func (a *api) ordersPage(w http.ResponseWriter, r *http.Request) {
 // renderOrders draws the orders page; shown, when not nil, replaces the
 // stored orders in the form (a refused form keeps what was typed).
 func (a *api) renderOrders(w http.ResponseWriter, r *http.Request, token string, status int, notice, errMsg string, shown engine.Orders) {
-	rd, rec, _, ok := a.loadGame(w, r, a.pageError, token, linksign.PurposeSeat)
+	h, rd, rec, _, ok := a.loadGamePage(w, r, token, "orders", linksign.PurposeSeat)
 	if !ok {
 		return
 	}
@@ -55,19 +54,14 @@ func (a *api) renderOrders(w http.ResponseWriter, r *http.Request, token string,
 	if shown != nil {
 		o = shown
 	}
-	d := ordersData{page: newPage(r, "orders"), ID: rec.ID, Token: token, GameName: a.gameName(l, rec.Kind), Name: rec.Seats[inv].Name,
+	d := ordersData{gameHead: h, Name: rec.Seats[inv].Name,
 		Notice: notice, Error: errMsg, Over: rec.Status == service.StatusOver}
-	d.Named = rec.Name
 	for _, v := range rec.SeatOrders(inv) {
 		if v != 0 { // an order of 0 plays nothing: not an order set
 			d.Count++
 		}
 	}
-	d.Title = templates.T(l, "orders") + " · " + d.GameName
-	if r.Method != http.MethodGet {
-		d.langLinks("/g/"+rec.ID+"/orders", token)
-	}
-	d.GameURL = pageLink("/g/"+rec.ID, token, l)
+	d.retitle(r, templates.T(l, "orders")+" · "+d.GameName, "/g/"+rec.ID+"/orders", token)
 	if rd.claims.Version != 0 {
 		// A mail's link acts for one position; the way back takes the
 		// seat to where it is now, orders played included.

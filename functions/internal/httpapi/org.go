@@ -51,10 +51,7 @@ func (a *api) orgView(w http.ResponseWriter, r *http.Request, token, errMsg, tit
 		a.pageError(w, r, err)
 		return orgData{}, false
 	}
-	d.Title = d.GameName + " — " + d.Title
-	if r.Method != http.MethodGet {
-		d.langLinks(strings.ReplaceAll(path, "{id}", rec.ID), token)
-	}
+	d.retitle(r, d.GameName+" — "+d.Title, strings.ReplaceAll(path, "{id}", rec.ID), token)
 	return d, true
 }
 

@@ -97,6 +97,40 @@ func (p *page) langLinks(path, token string) {
 	p.LinkRU, p.LinkEN = pageLink(path, token, "ru"), pageLink(path, token, "en")
 }
 
+// retitle sets the page's title and, on the answer to a POST, points its
+// language switch at the GET of path with token (langLinks).
+func (p *page) retitle(r *http.Request, title, path, token string) {
+	p.Title = title
+	if r.Method != http.MethodGet {
+		p.langLinks(path, token)
+	}
+}
+
+// head is the page itself, in the data of a page that embeds it.
+func (p *page) head() *page { return p }
+
+// gameHead is what a page of one game opens with for the reader of
+// token: the game's id and name, the token and the game page's address;
+// the heading names the game as its organiser called it (page.Named).
+type gameHead struct {
+	page
+	ID, Token, GameName, GameURL string
+}
+
+// loadGamePage loads the game of token's reader for its page titled title
+// (a key), as loadGame does, and makes the page's head; on an error it
+// answers with the error page and returns false.
+func (a *api) loadGamePage(w http.ResponseWriter, r *http.Request, token, title string, purposes ...linksign.Purpose) (gameHead, reader, *service.Record, int64, bool) {
+	rd, rec, ver, ok := a.loadGame(w, r, a.pageError, token, purposes...)
+	if !ok {
+		return gameHead{}, reader{}, nil, 0, false
+	}
+	l := lang(r)
+	h := gameHead{page: newPage(r, title), ID: rec.ID, Token: token, GameName: a.gameName(l, rec.Kind), GameURL: pageLink("/g/"+rec.ID, token, l)}
+	h.Named = rec.Name
+	return h, rd, rec, ver, true
+}
+
 // link builds a page URL with its token.
 func (a *api) link(path, token, l string) string {
 	q := url.Values{"t": {token}}

@@ -81,10 +81,8 @@ func (a *api) renderSeatWith(w http.ResponseWriter, r *http.Request, token strin
 	d.SeatPage = views.Seat(views.SeatRequest{Games: a.games, Lang: l, Rec: rec, Version: ver, Game: g, Reader: rd.view(),
 		LinkPosition: rd.claims.Version, Error: errMsg, Done: q.Get("done") != "", Focus: q.Get("show"), Now: a.now(),
 		Link: func(path string, query ...string) string { return pageLink(path, token, l, query...) }})
-	d.Title, d.Game, d.Confirm = rec.Title(l, d.GameName), true, cf
-	if r.Method != http.MethodGet {
-		d.langLinks("/g/"+rec.ID, token)
-	}
+	d.Game, d.Confirm = true, cf
+	d.retitle(r, rec.Title(l, d.GameName), "/g/"+rec.ID, token)
 	if g == nil {
 		a.render(w, r, status, "seat.html", d)
 		return

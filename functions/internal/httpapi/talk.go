@@ -146,10 +146,9 @@ func (a *api) hideTalk(w http.ResponseWriter, r *http.Request) {
 
 // talkData is the talk page.
 type talkData struct {
-	page
-	Talk                     views.Talk
-	Token, GameName, GameURL string
-	Notice, Error            string
+	gameHead
+	Talk          views.Talk
+	Notice, Error string
 	// A seat's reader is mailed each message or not: the form's button
 	// (EachButton, "" for other readers) sends EachValue to turn it the
 	// other way.
@@ -168,7 +167,7 @@ func (a *api) talkPage(w http.ResponseWriter, r *http.Request) {
 // renderTalk draws the talk page for the reader of token; after a
 // refusal errMsg says why, and text and to refill the form.
 func (a *api) renderTalk(w http.ResponseWriter, r *http.Request, token string, status int, notice, errMsg, text string, to int) {
-	rd, rec, _, ok := a.loadGame(w, r, a.pageError, token, anyReader...)
+	h, rd, rec, _, ok := a.loadGamePage(w, r, token, "talk", anyReader...)
 	if !ok {
 		return
 	}
@@ -180,9 +179,7 @@ func (a *api) renderTalk(w http.ResponseWriter, r *http.Request, token string, s
 		return
 	}
 	link := func(path string, query ...string) string { return pageLink(path, token, l, query...) }
-	d := talkData{page: newPage(r, "talk"), Token: token, GameName: a.gameName(l, rec.Kind), Notice: notice, Error: errMsg,
-		GameURL: link("/g/" + rec.ID)}
-	d.Named = rec.Name
+	d := talkData{gameHead: h, Notice: notice, Error: errMsg}
 	d.Title, d.Game = templates.T(l, "talk")+" · "+rec.Title(l, d.GameName), true
 	d.Talk = views.TalkOf(views.TalkRequest{Lang: l, Rec: rec, Reader: rd.view(), Page: page, Link: link, Before: before, Text: text, To: to})
 	if rd.claims.Purpose == linksign.PurposeSeat {

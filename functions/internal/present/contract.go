@@ -84,26 +84,37 @@ type Words struct {
 // by number, nothing secret, a turn at the events "turn" and
 // "game_over", options summed up by nothing and labelled by their
 // texts' opt_<name>, the shared groups of decisions, a net worth's parts
-// by key, no list of squares. Texts, when set, are the game's own phrases
-// (LazyTexts), which Option, Parts and Text read first.
-type Base[V any] struct{ Texts templates.GameTexts }
+// by key, no list of squares. Own, when set, is what the game brings
+// besides its code (NewOwn: its files, its phrases, its own texts, which
+// Option, Parts and Text read first).
+type Base[V any] struct{ *Own }
 
-func (Base[V]) Money(l string, v int64) string         { return templates.Money(l, v) }
-func (Base[V]) Currency() string                       { return "" }
-func (Base[V]) CellName(_ string, n int) string        { return fmt.Sprint(n) }
-func (Base[V]) SecretText(string) string               { return "" }
-func (Base[V]) TurnEvent(e engine.Event) bool          { return e.Type == "turn" || e.Type == gameOver }
+// texts are the game's own texts, the shared ones behind them.
+func (b Base[V]) texts() templates.GameTexts {
+	if b.Own == nil {
+		return templates.GameTexts{}
+	}
+	return b.Own.Texts
+}
+
+func (Base[V]) Money(l string, v int64) string  { return templates.Money(l, v) }
+func (Base[V]) Currency() string                { return "" }
+func (Base[V]) CellName(_ string, n int) string { return fmt.Sprint(n) }
+func (Base[V]) SecretText(string) string        { return "" }
+func (Base[V]) TurnEvent(e engine.Event) bool {
+	return e.Type == engine.EvTurn || e.Type == engine.EvGameOver
+}
 func (Base[V]) Options(string, json.RawMessage) string { return "" }
 func (Base[V]) OptionDefaults() map[string]any         { return nil }
-func (b Base[V]) Option(l, name string) Option         { return Option{Label: b.Texts.T(l, "opt_"+name)} }
+func (b Base[V]) Option(l, name string) Option         { return Option{Label: b.texts().T(l, "opt_"+name)} }
 func (Base[V]) Groups() []Group {
 	return []Group{{Key: "grp_here"}, {Key: "grp_other"}, {Key: "grp_leave"}}
 }
 func (b Base[V]) Parts(l string, parts map[string]int64) []Part {
-	return PartsIn(b.Texts, l, parts, nil)
+	return PartsIn(b.texts(), l, parts, nil)
 }
 func (Base[V]) Squares(string, V, func(int) string) []Square { return nil }
-func (b Base[V]) Text(l, key string) string                  { return b.Texts.T(l, key) }
+func (b Base[V]) Text(l, key string) string                  { return b.texts().T(l, key) }
 func (Base[V]) Words(l string) Words {
 	return Words{Worth: templates.T(l, "net_worth"), Cash: templates.T(l, "cash"), Checks: templates.T(l, "seed_revealed"),
 		Chart: templates.T(l, "chart_title"), Parts: templates.T(l, "breakdown_nw")}

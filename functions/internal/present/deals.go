@@ -77,6 +77,20 @@ func EventText(l string, g Game, e engine.Event, reader int, name func(int) stri
 	return g.EventText(l, e, name)
 }
 
+// OverWhy words a game's end (engine.EvGameOver) for the reasons every
+// game shares, why in its Other: one player left (engine.OverLastOne), or
+// the organiser's end (engine.OverEnded), places by net worth; a game
+// words its own reasons (engine.OverLaps) before it asks.
+func OverWhy(l string, why int) string {
+	switch why {
+	case engine.OverLastOne:
+		return templates.T(l, "over_last_one")
+	case engine.OverEnded:
+		return templates.T(l, "over_ended")
+	}
+	return templates.T(l, "game_over")
+}
+
 // LapseText says why a deal lapsed (engine.Lapse…).
 func LapseText(l string, why int) string {
 	switch why {

@@ -28,7 +28,7 @@ func TestPhrasesNameTypes(t *testing.T) {
 				t.Errorf("%s: phrase of action %q, which the engine does not have", gm.kind, typ)
 			}
 		}
-		events := constants(t, gm.dir, "Ev")
+		events := append(constants(t, gm.dir, "Ev"), engine.EvTurn, engine.EvResign, engine.EvGameOver)
 		for typ := range p.Events {
 			if !slices.Contains(events, typ) {
 				t.Errorf("%s: phrase of event %q, which the engine does not have", gm.kind, typ)

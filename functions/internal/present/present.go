@@ -237,6 +237,51 @@ func MustPhrases(files embed.FS, name string) Phrases {
 	return p
 }
 
+// Own is what a game's presenter brings besides its code, embedded in its
+// folder (Filer), and what it reads of it lazily: its phrases by type
+// (phrases.json, LazyPhrases) and its own texts by key (texts.json,
+// LazyTexts). A presenter embeds it, by pointer (NewOwn) so that
+// presenters stay comparable, for Files, Text and DealPhrases (a
+// DealWorder with its GoodName).
+type Own struct {
+	files embed.FS
+	// Phrases are the texts of the actions, events and deals by type,
+	// read on their first use.
+	Phrases func() Phrases
+	// Texts are the game's own phrases by key, the shared ones behind
+	// them, read on their first look-up.
+	Texts templates.GameTexts
+}
+
+// NewOwn is a game's Own of its embedded files, read nothing yet.
+func NewOwn(files embed.FS) *Own {
+	return &Own{files: files, Phrases: LazyPhrases(files, "phrases.json"), Texts: LazyTexts(files, "texts.json")}
+}
+
+// Files are the game's own files (Filer).
+func (o *Own) Files() embed.FS {
+	if o == nil {
+		return embed.FS{} // a presenter with no files (Base without Own)
+	}
+	return o.files
+}
+
+// Text is the text of a key, the game's own phrases first.
+func (o *Own) Text(l, key string) string {
+	if o == nil {
+		return templates.T(l, key)
+	}
+	return o.Texts.T(l, key)
+}
+
+// DealPhrases are the sentences of the game's deals (DealWorder).
+func (o *Own) DealPhrases() DealPhrases {
+	if o == nil {
+		return nil
+	}
+	return o.Phrases().Deals
+}
+
 // Unworded is how game g shows an event it has no words for: its seat,
 // its type and its amount in the game's money.
 func Unworded(l string, g interface {
@@ -355,7 +400,7 @@ func OverText(p Game, l string, evs []engine.Event, name func(int) string) strin
 }
 
 // gameOver is the type of every game's last event.
-const gameOver = "game_over"
+const gameOver = engine.EvGameOver
 
 // ReadOptions reads a game's stored options (JSON) over its defaults;
 // false if they do not read.

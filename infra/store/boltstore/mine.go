@@ -81,21 +81,34 @@ func (s *Store) listMine(ctx context.Context, email, kind, after string, limit i
 	return out, more, err
 }
 
-// PutMembership writes the membership.
-func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
-	email := normEmail(m.Email)
-	if email == "" || m.Game == "" || strings.ContainsRune(email, 0) {
-		return fmt.Errorf("boltstore: put membership of %q in game %q: empty address or game", email, m.Game)
+// mineEntry is the key and value of a membership (kind "GAME#", rest its
+// cursor) or a turn ("TURN#", its turn key) of email in game; what names it
+// in errors.
+func mineEntry(what, email, game, kind, rest string, time int64) (k, v []byte, err error) {
+	if email == "" || game == "" || strings.ContainsRune(email, 0) {
+		return nil, nil, fmt.Errorf("boltstore: put %s of %q in game %q: empty address or game", what, email, game)
 	}
-	v, err := json.Marshal(mineRec{Game: m.Game, Time: m.Created})
+	if v, err = json.Marshal(mineRec{Game: game, Time: time}); err != nil {
+		return nil, nil, err
+	}
+	return mineKey(email, kind, rest), v, nil
+}
+
+// putMine writes one membership or turn (mineEntry).
+func (s *Store) putMine(ctx context.Context, what, email, game, kind, rest string, time int64) error {
+	k, v, err := mineEntry(what, email, game, kind, rest, time)
 	if err != nil {
 		return err
 	}
-	err = s.updateMine(ctx, func(b *bolt.Bucket) error { return b.Put(mineKey(email, "GAME#", m.Cursor()), v) })
-	if err != nil {
-		return fmt.Errorf("boltstore: put membership of %s in game %s: %w", email, m.Game, err)
+	if err := s.updateMine(ctx, func(b *bolt.Bucket) error { return b.Put(k, v) }); err != nil {
+		return fmt.Errorf("boltstore: put %s of %s in game %s: %w", what, email, game, err)
 	}
 	return nil
+}
+
+// PutMembership writes the membership.
+func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
+	return s.putMine(ctx, "membership", normEmail(m.Email), m.Game, "GAME#", m.Cursor(), m.Created)
 }
 
 // Memberships reads one page of the player's memberships.
@@ -124,19 +137,7 @@ func (s *Store) Memberships(ctx context.Context, email, cursor string, limit int
 
 // PutTurn writes the turn.
 func (s *Store) PutTurn(ctx context.Context, t store.Turn) error {
-	email := normEmail(t.Email)
-	if email == "" || t.Game == "" || strings.ContainsRune(email, 0) {
-		return fmt.Errorf("boltstore: put turn of %q in game %q: empty address or game", email, t.Game)
-	}
-	v, err := json.Marshal(mineRec{Game: t.Game, Time: t.Due})
-	if err != nil {
-		return err
-	}
-	err = s.updateMine(ctx, func(b *bolt.Bucket) error { return b.Put(mineKey(email, "TURN#", t.TurnKey()), v) })
-	if err != nil {
-		return fmt.Errorf("boltstore: put turn of %s in game %s: %w", email, t.Game, err)
-	}
-	return nil
+	return s.putMine(ctx, "turn", normEmail(t.Email), t.Game, "TURN#", t.TurnKey(), t.Due)
 }
 
 // DeleteTurn deletes the turn.
@@ -163,15 +164,11 @@ func (s *Store) MoveTurns(ctx context.Context, gone, put []store.Turn) error {
 		ws = append(ws, w{k: mineKey(normEmail(t.Email), "TURN#", t.TurnKey())})
 	}
 	for _, t := range put {
-		email := normEmail(t.Email)
-		if email == "" || t.Game == "" || strings.ContainsRune(email, 0) {
-			return fmt.Errorf("boltstore: put turn of %q in game %q: empty address or game", email, t.Game)
-		}
-		v, err := json.Marshal(mineRec{Game: t.Game, Time: t.Due})
+		k, v, err := mineEntry("turn", normEmail(t.Email), t.Game, "TURN#", t.TurnKey(), t.Due)
 		if err != nil {
 			return err
 		}
-		ws = append(ws, w{k: mineKey(email, "TURN#", t.TurnKey()), v: v})
+		ws = append(ws, w{k: k, v: v})
 	}
 	err := s.updateMine(ctx, func(b *bolt.Bucket) error {
 		for _, x := range ws { // puts after deletes: a turn both gone and put is put

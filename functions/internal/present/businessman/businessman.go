@@ -18,8 +18,8 @@ import (
 // the reader does not get. Nothing here looks further than the view.
 type businessGame struct{ present.Base[bm.View] }
 
-// Presenter presents the game; the catalog registers it.
-var Presenter = present.Of[bm.View](businessGame{present.Base[bm.View]{Texts: texts}})
+// Presenter presents the game; the catalog lists it.
+var Presenter = present.Of[bm.View](businessGame{present.Base[bm.View]{Own: own}})
 
 func (businessGame) Kind() string { return bm.Name }
 
@@ -125,7 +125,7 @@ func (b businessGame) ActionLabel(l string, a engine.Action, name func(int) stri
 	case bm.AOfferSwap:
 		return templates.Pickf(l, "Предложить обмен: %s на %s, владелец — %s", "Offer a swap: %s for %s (%s)", cell, b.CellName(l, int(a.Amount)), name(a.Target))
 	}
-	lb, ok := phrases().Actions[a.Type]
+	lb, ok := own.Phrases().Actions[a.Type]
 	if !ok {
 		return a.Type
 	}
@@ -200,14 +200,16 @@ func (b businessGame) Command(l string, a engine.Action, name func(int) string) 
 // when it is played, face up; the draws are private events.
 func (businessGame) SecretText(string) string { return "" }
 
-func (businessGame) TurnEvent(e engine.Event) bool { return e.Type == bm.EvTurn || e.Type == bm.EvEnd }
+func (businessGame) TurnEvent(e engine.Event) bool {
+	return e.Type == engine.EvTurn || e.Type == engine.EvGameOver
+}
 
 func (b businessGame) EventText(l string, e engine.Event, name func(int) string) string {
 	who := name(e.Seat)
 	cell := b.CellName(l, e.Cell)
 	m := templates.Money(l, present.Abs(e.Amount))
 	// An event told in a sentence of the same parts: %[1]s is who, %[2]s the cell and %[3]s the amount.
-	if f, ok := phrases().Events[e.Type]; ok {
+	if f, ok := own.Phrases().Events[e.Type]; ok {
 		return templates.Pickf(l, f[0], f[1], who, cell, m)
 	}
 	switch e.Type {
@@ -302,16 +304,11 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 		return templates.Pickf(l, "Рулетка: %s", "Roulette: %s", cell)
 	case bm.EvDebt:
 		return templates.Pickf(l, "%s: не хватает денег, долг %s", "%s is short of cash: owes %s", who, templates.Money(l, int64(e.Other)))
-	case bm.EvEnd:
-		switch e.Other {
-		case engine.OverLaps:
+	case engine.EvGameOver:
+		if e.Other == engine.OverLaps {
 			return templates.Pick(l, "Игра окончена: последний круг пройден, ход доигран.", "The game is over: the last lap is done and its turn played out.")
-		case engine.OverLastOne:
-			return templates.Pick(l, "Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it.")
-		case engine.OverEnded:
-			return templates.Pick(l, "Игра окончена по решению организатора: места — по капиталу на этот момент.", "The organiser has ended the game: places by net worth as it stands.")
 		}
-		return templates.Pick(l, "Игра окончена", "The game is over")
+		return present.OverWhy(l, e.Other)
 	}
 	return present.Unworded(l, b, who, e)
 }
@@ -319,18 +316,18 @@ func (b businessGame) EventText(l string, e engine.Event, name func(int) string)
 // Options sums up the options: the laps, and the rent left to the owner's claim when it is.
 func (businessGame) Options(l string, raw json.RawMessage) string {
 	o, ok := present.ReadOptions(raw, bm.DefaultOptions())
-	return present.OptionsText(l, ok, o.Laps, present.NoteIf(texts, l, o.RentClaim == bm.RentClaim, "rent_claim_short"))
+	return present.OptionsText(l, ok, o.Laps, present.NoteIf(own.Texts, l, o.RentClaim == bm.RentClaim, "rent_claim_short"))
 }
 
 func (businessGame) OptionDefaults() map[string]any { return present.Defaults(bm.DefaultOptions()) }
 
 func (businessGame) Option(l, name string) present.Option {
-	o := present.Option{Label: texts.T(l, "opt_"+name)}
+	o := present.Option{Label: own.Texts.T(l, "opt_"+name)}
 	switch name {
 	case "laps":
 		o.Min, o.Max = 1, 200
 	case "rent_claim":
-		o.Choices = []present.OptionChoice{{Value: bm.RentAuto, Label: texts.T(l, "opt_rent_claim_auto")}, {Value: bm.RentClaim, Label: texts.T(l, "opt_rent_claim_claim")}}
+		o.Choices = []present.OptionChoice{{Value: bm.RentAuto, Label: own.Texts.T(l, "opt_rent_claim_auto")}, {Value: bm.RentClaim, Label: own.Texts.T(l, "opt_rent_claim_claim")}}
 	}
 	return o
 }
@@ -339,17 +336,17 @@ func (b businessGame) Seats(l string, v bm.View) []present.Seat {
 	out := make([]present.Seat, len(v.Players))
 	for i, p := range v.Players {
 		s := present.Seat{Cell: b.CellName(l, p.Cell), Laps: p.Laps, LapsOf: v.Laps, Cash: p.Cash, Bankrupt: p.Bankrupt}
-		s.Facts = []present.Fact{{Label: texts.T(l, "cash"), Value: templates.Money(l, p.Cash)}, {Label: texts.T(l, "xcards"), Value: fmt.Sprint(p.Cards)}}
+		s.Facts = []present.Fact{{Label: own.Texts.T(l, "cash"), Value: templates.Money(l, p.Cash)}, {Label: own.Texts.T(l, "xcards"), Value: fmt.Sprint(p.Cards)}}
 		if p.Passes != 0 {
 			s.Notes = append(s.Notes, templates.Pick(l, "хранит карту «Сыграть на бирже»", "keeps a «Play on the exchange» card"))
 		}
-		shares := present.List{Title: texts.T(l, "shares")}
+		shares := present.List{Title: own.Texts.T(l, "shares")}
 		for k, n := range p.Shares {
 			if n > 0 {
 				shares.Items = append(shares.Items, present.Item{Text: fmt.Sprintf("%s %d", bmColour(l, bm.Groups[k].Key), n), Colour: GroupHex(k)})
 			}
 		}
-		lots := present.List{Title: texts.T(l, "lots")}
+		lots := present.List{Title: own.Texts.T(l, "lots")}
 		for _, pr := range v.Properties {
 			if pr.Owner != i {
 				continue
@@ -377,7 +374,7 @@ func (b businessGame) Seats(l string, v bm.View) []present.Seat {
 			}
 		}
 		if i == v.Seat && len(v.Hand) > 0 { // the reader's own hand, in its own view only
-			hand := present.List{Title: texts.T(l, "my_xcards"), Private: true}
+			hand := present.List{Title: own.Texts.T(l, "my_xcards"), Private: true}
 			for _, c := range v.Hand {
 				hand.Items = append(hand.Items, present.Item{Text: bmXCard(l, c.ID)})
 			}
@@ -507,7 +504,7 @@ func (b businessGame) Choice(l string, c engine.Choice, v bm.View, name func(int
 	within := func(p int64) int64 { return min(max(p, c.Min), c.Max) }
 	switch c.Type {
 	case bm.ABuy:
-		ch.Note = texts.Tf(l, "note_price", templates.Money(l, price(c.Cell)))
+		ch.Note = own.Texts.Tf(l, "note_price", templates.Money(l, price(c.Cell)))
 		if c.Cell >= bm.AbroadFirst && c.Cell <= bm.AbroadLast {
 			ch.Note += " + " + templates.Money(l, bm.AbroadSurcharge)
 		}
@@ -521,13 +518,13 @@ func (b businessGame) Choice(l string, c engine.Choice, v bm.View, name func(int
 	case bm.AAccept:
 		if o := v.Offer; o != nil && o.Price > 0 {
 			if o.Kind == bm.AOfferBuy {
-				ch.Note = texts.Tf(l, "note_get", templates.Money(l, o.Price))
+				ch.Note = own.Texts.Tf(l, "note_get", templates.Money(l, o.Price))
 			} else {
-				ch.Note = texts.Tf(l, "note_pay", templates.Money(l, o.Price))
+				ch.Note = own.Texts.Tf(l, "note_pay", templates.Money(l, o.Price))
 			}
 		}
 	case bm.ABroker:
-		ch.Note = texts.Tf(l, "note_pay", templates.Money(l, bm.BrokerFee))
+		ch.Note = own.Texts.Tf(l, "note_pay", templates.Money(l, bm.BrokerFee))
 	case bm.AAbroad:
 		ch.Note = templates.Pickf(l, "%s и половина акций банку", "%s and half your shares to the bank", templates.Money(l, bm.CustomsFee))
 	case bm.APlayCard: // one list of every card and colour
@@ -536,7 +533,7 @@ func (b businessGame) Choice(l string, c engine.Choice, v bm.View, name func(int
 		ch.Alt = bmCardPlay(l, c.Cell, c.Good, c.Amount)
 	case bm.ABuyShares, bm.ASellShares:
 		ch.Unit = templates.Pick(l, "акций", "shares")
-		ch.Note = texts.Tf(l, "note_each", templates.Money(l, share(c.Good)))
+		ch.Note = own.Texts.Tf(l, "note_each", templates.Money(l, share(c.Good)))
 	case bm.ABuild:
 		cell := bm.Board[max(0, min(c.Cell, bm.NumCells-1))]
 		if level(c.Cell) == 0 {
@@ -550,13 +547,13 @@ func (b businessGame) Choice(l string, c engine.Choice, v bm.View, name func(int
 		if level(c.Cell) == 2 {
 			cost = cell.Enterprise
 		}
-		ch.Note = texts.Tf(l, "note_get", templates.Money(l, cost*bm.BuildingSalePct/100))
+		ch.Note = own.Texts.Tf(l, "note_get", templates.Money(l, cost*bm.BuildingSalePct/100))
 	case bm.AMortgage:
-		ch.Note = texts.Tf(l, "note_get", templates.Money(l, price(c.Cell)*bm.MortgagePct/100))
+		ch.Note = own.Texts.Tf(l, "note_get", templates.Money(l, price(c.Cell)*bm.MortgagePct/100))
 	case bm.ARedeem:
-		ch.Note = texts.Tf(l, "note_pay", templates.Money(l, price(c.Cell)*bm.RedeemPct/100))
+		ch.Note = own.Texts.Tf(l, "note_pay", templates.Money(l, price(c.Cell)*bm.RedeemPct/100))
 	case bm.ASellBank:
-		ch.Note = texts.Tf(l, "note_get", templates.Money(l, price(c.Cell)*bm.BankBuyPct/100))
+		ch.Note = own.Texts.Tf(l, "note_get", templates.Money(l, price(c.Cell)*bm.BankBuyPct/100))
 	case bm.AOfferSell: // one list of every lot and buyer
 		ch.Label = templates.Pick(l, "Предложить продать участок", "Offer to sell a lot")
 		ch.Form, ch.AltLabel = "sell", templates.Pick(l, "Участок и покупатель", "Lot and buyer")
@@ -586,7 +583,7 @@ var bmParts = [][2]string{
 }
 
 func (businessGame) Parts(l string, parts map[string]int64) []present.Part {
-	return present.PartsIn(texts, l, parts, bmParts)
+	return present.PartsIn(own.Texts, l, parts, bmParts)
 }
 
 func (businessGame) Squares(l string, v bm.View, name func(int) string) []present.Square {
@@ -620,26 +617,15 @@ func (businessGame) Squares(l string, v bm.View, name func(int) string) []presen
 	return out
 }
 
-// files are what the game brings besides its code (present.Filer): its
+// files are what the game brings besides its code (present.Own): its
 // phrases by key, the texts of its actions and events, its rules page in
 // each language and its part of the JSON API's document.
 //
 //go:embed texts.json phrases.json rules.ru.html rules.en.html openapi.json
 var files embed.FS
 
-// phrases are the texts of the actions and events by type, read on their
-// first use (present.LazyPhrases).
-var phrases = present.LazyPhrases(files, "phrases.json")
-
-// texts are the game's own phrases by key (texts.json), the shared ones
-// behind them, read on their first look-up.
-var texts = present.LazyTexts(files, "texts.json")
-
-// Files are the game's own files (present.Filer).
-func (businessGame) Files() embed.FS { return files }
-
-// DealPhrases are the sentences of «Бизнесмен»'s deals (present.DealWorder).
-func (businessGame) DealPhrases() present.DealPhrases { return phrases().Deals }
+// own are the game's files and what it reads of them (present.Own).
+var own = present.NewOwn(files)
 
 // GoodName names a share's colour.
 func (businessGame) GoodName(l, good string) string { return bmColour(l, good) }

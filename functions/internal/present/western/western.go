@@ -16,8 +16,8 @@ import (
 // the other seats' sealed bids, which the views leave out.
 type westernGame struct{ present.Base[western.View] }
 
-// Presenter presents the game; the catalog registers it.
-var Presenter = present.Of[western.View](westernGame{present.Base[western.View]{Texts: texts}})
+// Presenter presents the game; the catalog lists it.
+var Presenter = present.Of[western.View](westernGame{present.Base[western.View]{Own: own}})
 
 func (westernGame) Kind() string     { return western.Name }
 func (westernGame) Currency() string { return "$" }
@@ -51,7 +51,7 @@ func westernGood(l, g string) string {
 }
 
 func (w westernGame) ActionLabel(l string, a engine.Action, _ func(int) string) string {
-	lb, ok := phrases().Actions[a.Type]
+	lb, ok := own.Phrases().Actions[a.Type]
 	if !ok {
 		return a.Type
 	}
@@ -69,7 +69,7 @@ func (w westernGame) ActionLabel(l string, a engine.Action, _ func(int) string) 
 func (w westernGame) Command(l string, a engine.Action, name func(int) string) string {
 	s := w.ActionLabel(l, a, name)
 	if a.Type == engine.Resign {
-		return texts.T(l, "resign")
+		return own.Texts.T(l, "resign")
 	}
 	if a.Amount != 0 {
 		if u := westernCount(l, a.Type, a.Amount); u == "" {
@@ -97,19 +97,19 @@ func westernCount(l, typ string, n int64) string {
 func westernUnit(l, typ string) string {
 	switch typ {
 	case western.ASellGood:
-		return texts.T(l, "unit_units")
+		return own.Texts.T(l, "unit_units")
 	case western.ANarcoBuy, western.ANarcoSell:
-		return texts.T(l, "unit_tons")
+		return own.Texts.T(l, "unit_tons")
 	}
 	return ""
 }
 
 // SecretText is what the log says of a sealed bid or pass, which the
 // engine keeps secret from the other seats for good (P-3).
-func (westernGame) SecretText(l string) string { return texts.T(l, "sealed_bid") }
+func (westernGame) SecretText(l string) string { return own.Texts.T(l, "sealed_bid") }
 
 func (westernGame) TurnEvent(e engine.Event) bool {
-	return e.Type == western.EvTurn || e.Type == western.EvEnd
+	return e.Type == engine.EvTurn || e.Type == engine.EvGameOver
 }
 
 func (w westernGame) EventText(l string, e engine.Event, name func(int) string) string {
@@ -120,7 +120,7 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 	usd := templates.USD(l, present.Abs(e.Amount))
 	// An event told in a sentence of the same parts: %[1]s is who, %[2]s the cell, %[3]s the amount in dollars, %[4]s the
 	// cell's short name and %[5]s the good.
-	if f, ok := phrases().Events[e.Type]; ok {
+	if f, ok := own.Phrases().Events[e.Type]; ok {
 		return templates.Pickf(l, f[0], f[1], who, cell, usd, short, good)
 	}
 	switch e.Type {
@@ -137,16 +137,11 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 		return templates.Pickf(l, "Торги: %s, от %s", "Auction: %s, from %s", cell, templates.USD(l, int64(e.Other)))
 	case western.EvPrison:
 		return templates.Pickf(l, "%s в тюрьме: %s", "%s is jailed: %s", who, templates.Count(l, "skipping", e.Other))
-	case western.EvEnd:
-		switch e.Other {
-		case engine.OverLaps:
+	case engine.EvGameOver:
+		if e.Other == engine.OverLaps {
 			return templates.Pickf(l, "Игра окончена: %s завершает последний круг.", "The game is over: %s completes the last lap.", who)
-		case engine.OverLastOne:
-			return templates.Pick(l, "Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it.")
-		case engine.OverEnded:
-			return templates.Pick(l, "Игра окончена по решению организатора: места — по капиталу на этот момент.", "The organiser has ended the game: places by net worth as it stands.")
 		}
-		return templates.Pick(l, "Игра окончена", "The game is over")
+		return present.OverWhy(l, e.Other)
 	case western.EvProduce:
 		return templates.Pickf(l, "%s: «%s» выпускает товар «%s», %s", "%s: %s produces %[4]s of %[3]s", who, short, good, templates.Count(l, "n_units", e.Other))
 	case western.EvRate:
@@ -198,7 +193,7 @@ func (w westernGame) EventText(l string, e engine.Event, name func(int) string) 
 // Options sums up the options: the laps, and the beginners' variant when it is on.
 func (westernGame) Options(l string, raw json.RawMessage) string {
 	o, ok := present.ReadOptions(raw, western.DefaultOptions())
-	return present.OptionsText(l, ok, o.Laps, present.NoteIf(texts, l, o.Beginners, "beginners_short"))
+	return present.OptionsText(l, ok, o.Laps, present.NoteIf(own.Texts, l, o.Beginners, "beginners_short"))
 }
 
 func (westernGame) OptionDefaults() map[string]any {
@@ -210,7 +205,7 @@ func (westernGame) OptionDefaults() map[string]any {
 }
 
 func (westernGame) Option(l, name string) present.Option {
-	o := present.Option{Label: texts.T(l, "opt_"+name)}
+	o := present.Option{Label: own.Texts.T(l, "opt_"+name)}
 	if name == "laps" {
 		o.Min, o.Max = 1, 200
 	}
@@ -222,31 +217,31 @@ func (w westernGame) Seats(l string, v western.View) []present.Seat {
 	out := make([]present.Seat, len(v.Players))
 	for i, p := range v.Players {
 		s := present.Seat{Cell: w.CellName(l, p.Cell), Laps: p.Laps, LapsOf: v.Opts.Laps, Cash: p.Cash, Bankrupt: p.Bankrupt}
-		s.Facts = []present.Fact{{Label: texts.T(l, "cash"), Value: usd(p.Cash)}, {Label: texts.T(l, "deposit"), Value: usd(p.Deposit)},
-			{Label: texts.T(l, "credit"), Value: usd(p.Credit)}}
+		s.Facts = []present.Fact{{Label: own.Texts.T(l, "cash"), Value: usd(p.Cash)}, {Label: own.Texts.T(l, "deposit"), Value: usd(p.Deposit)},
+			{Label: own.Texts.T(l, "credit"), Value: usd(p.Credit)}}
 		if p.ColonyLoan != 0 {
-			s.Facts = append(s.Facts, present.Fact{Label: texts.T(l, "colony_loan"), Value: usd(p.ColonyLoan)})
+			s.Facts = append(s.Facts, present.Fact{Label: own.Texts.T(l, "colony_loan"), Value: usd(p.ColonyLoan)})
 		}
 		if !v.Opts.Beginners {
-			s.Facts = append(s.Facts, present.Fact{Label: texts.T(l, "labour"), Value: templates.Signed(l, int64(p.Labour))})
+			s.Facts = append(s.Facts, present.Fact{Label: own.Texts.T(l, "labour"), Value: templates.Signed(l, int64(p.Labour))})
 		}
 		if p.Narco != 0 {
-			s.Facts = append(s.Facts, present.Fact{Label: texts.T(l, "narco"), Value: fmt.Sprintf("%d\u00a0%s", p.Narco, texts.T(l, "unit_tons"))})
+			s.Facts = append(s.Facts, present.Fact{Label: own.Texts.T(l, "narco"), Value: fmt.Sprintf("%d\u00a0%s", p.Narco, own.Texts.T(l, "unit_tons"))})
 		}
 		if p.Skip > 0 {
-			s.Notes = append(s.Notes, texts.Tf(l, "skipping", p.Skip))
+			s.Notes = append(s.Notes, own.Texts.Tf(l, "skipping", p.Skip))
 		}
 		if p.Protected {
-			s.Notes = append(s.Notes, texts.T(l, "protected"))
+			s.Notes = append(s.Notes, own.Texts.T(l, "protected"))
 		}
-		goods := present.List{Title: texts.T(l, "goods")}
+		goods := present.List{Title: own.Texts.T(l, "goods")}
 		for g := western.Cars; int(g) < len(p.Goods); g++ {
 			if n := p.Goods[g]; n > 0 {
 				price := v.Prices[g.String()]
 				goods.Items = append(goods.Items, present.Item{Text: fmt.Sprintf("%s %d × %s", westernGood(l, g.String()), n, usd(price))})
 			}
 		}
-		hold := present.List{Title: texts.T(l, "shares")} // one name wherever they are shown: the net worth's part too
+		hold := present.List{Title: own.Texts.T(l, "shares")} // one name wherever they are shown: the net worth's part too
 		for cell, o := range v.Owner {
 			if int(o) == i && cell >= 1 && cell <= western.NumCells {
 				it := present.Item{Text: w.CellName(l, cell)}
@@ -273,9 +268,9 @@ func (w westernGame) Prompt(l string, v western.View, seat int, owes bool, name 
 	if !owes {
 		if v.Auction != nil && v.Auction.MyBid != nil {
 			if *v.Auction.MyBid == 0 { // a pass is no bid, not a bid of 0
-				return texts.T(l, "your_pass")
+				return own.Texts.T(l, "your_pass")
 			}
-			return texts.Tf(l, "your_bid", templates.USD(l, *v.Auction.MyBid))
+			return own.Texts.Tf(l, "your_bid", templates.USD(l, *v.Auction.MyBid))
 		}
 		return ""
 	}
@@ -283,23 +278,23 @@ func (w westernGame) Prompt(l string, v western.View, seat int, owes bool, name 
 	here := w.CellName(l, p.Cell)
 	switch v.Phase {
 	case western.PhRoll:
-		return texts.Tf(l, "ask_roll", here)
+		return own.Texts.Tf(l, "ask_roll", here)
 	case western.PhFork:
-		return texts.Tf(l, "ask_fork", v.Die, here, templates.Count(l, "n_steps_left", v.Steps))
+		return own.Texts.Tf(l, "ask_fork", v.Die, here, templates.Count(l, "n_steps_left", v.Steps))
 	case western.PhAct:
 		if v.Die > 0 {
-			return texts.Tf(l, "ask_act_die", v.Die, here)
+			return own.Texts.Tf(l, "ask_act_die", v.Die, here)
 		}
-		return texts.Tf(l, "ask_act", here)
+		return own.Texts.Tf(l, "ask_act", here)
 	case western.PhRaid:
-		return texts.Tf(l, "ask_raid", here, templates.USD(l, min(p.Loot, p.Cash)))
+		return own.Texts.Tf(l, "ask_raid", here, templates.USD(l, min(p.Loot, p.Cash)))
 	case western.PhOffer:
 		if o := v.Offer; o != nil {
-			return texts.Tf(l, "ask_offer", name(o.From), w.CellName(l, o.Cell), templates.USD(l, o.Price))
+			return own.Texts.Tf(l, "ask_offer", name(o.From), w.CellName(l, o.Cell), templates.USD(l, o.Price))
 		}
 	case western.PhAuction:
 		if au := v.Auction; au != nil {
-			return texts.Tf(l, "ask_auction", w.CellName(l, au.Cell), templates.USD(l, au.Min))
+			return own.Texts.Tf(l, "ask_auction", w.CellName(l, au.Cell), templates.USD(l, au.Min))
 		}
 	}
 	return ""
@@ -359,49 +354,49 @@ func (w westernGame) Choice(l string, c engine.Choice, v western.View, name func
 	switch c.Type {
 	case western.ABuy:
 		cell := western.Board[c.Cell]
-		ch.Note = texts.Tf(l, "note_price", usd(cell.Price))
+		ch.Note = own.Texts.Tf(l, "note_price", usd(cell.Price))
 		if cell.Profit > 0 {
-			ch.Note += " · " + texts.Tf(l, "note_profit", usd(cell.Profit))
+			ch.Note += " · " + own.Texts.Tf(l, "note_profit", usd(cell.Profit))
 		}
 	case western.ASell:
-		ch.Note = texts.Tf(l, "note_par", usd(western.Board[c.Cell].Price))
+		ch.Note = own.Texts.Tf(l, "note_par", usd(western.Board[c.Cell].Price))
 	case western.ASpecSell:
 		if here.Mult > 0 {
-			ch.Note = texts.Tf(l, "note_mult", templates.Dec(l, float64(here.Mult)/2))
+			ch.Note = own.Texts.Tf(l, "note_mult", templates.Dec(l, float64(here.Mult)/2))
 		}
 	case western.AOffer: // one list of every rival share: a late game has dozens
 		ch.Label = templates.Pick(l, "Предложить купить акцию за 1,5 цены", "Offer to buy a share at 1.5× its value")
 		ch.Form, ch.AltLabel = "offer", templates.Pick(l, "Акция (владелец)", "Share (owner)")
 		ch.Alt = w.CellName(l, c.Cell) + " (" + name(c.Target) + ")"
 	case western.ABid:
-		ch.Label = texts.Tf(l, "bid_for", w.CellName(l, c.Cell))
-		ch.Note = texts.Tf(l, "note_range", usd(c.Min), usd(c.Max))
+		ch.Label = own.Texts.Tf(l, "bid_for", w.CellName(l, c.Cell))
+		ch.Note = own.Texts.Tf(l, "note_range", usd(c.Min), usd(c.Max))
 	case western.AAccept:
 		if v.Offer != nil {
-			ch.Note = texts.Tf(l, "note_for", usd(v.Offer.Price))
+			ch.Note = own.Texts.Tf(l, "note_for", usd(v.Offer.Price))
 		}
 	case western.ASellGood:
-		ch.Note = texts.Tf(l, "note_unit", usd(v.Prices[c.Good]))
+		ch.Note = own.Texts.Tf(l, "note_unit", usd(v.Prices[c.Good]))
 		ch.Value = c.Max // sell all the market takes
 	case western.ANarcoBuy, western.ANarcoSell:
-		ch.Note = texts.Tf(l, "note_ton", usd(here.Amount))
+		ch.Note = own.Texts.Tf(l, "note_ton", usd(here.Amount))
 		if c.Type == western.ANarcoSell {
 			ch.Value = c.Max
 		}
 	case western.ABribe:
-		ch.Note = texts.Tf(l, "note_price", usd(here.Price))
+		ch.Note = own.Texts.Tf(l, "note_price", usd(here.Price))
 	case western.ATrinkets:
-		ch.Note = texts.Tf(l, "note_trinkets", usd(here.Price), usd(here.Amount))
+		ch.Note = own.Texts.Tf(l, "note_trinkets", usd(here.Price), usd(here.Amount))
 	case western.APrison:
 		if here.Turns > 0 {
-			ch.Note = texts.Tf(l, "note_turns", here.Turns)
+			ch.Note = own.Texts.Tf(l, "note_turns", here.Turns)
 		}
 	case western.ASurrender:
 		if me != nil {
 			ch.Note = usd(min(me.Loot, me.Cash))
 		}
 	case western.ACredit, western.ADeposit, western.AWithdraw, western.ARepay, western.ARepayLoan:
-		ch.Note = texts.Tf(l, "note_upto", usd(c.Max))
+		ch.Note = own.Texts.Tf(l, "note_upto", usd(c.Max))
 	}
 	return ch
 }
@@ -414,7 +409,7 @@ var westernParts = [][2]string{
 }
 
 func (westernGame) Parts(l string, parts map[string]int64) []present.Part {
-	return present.PartsIn(texts, l, parts, westernParts)
+	return present.PartsIn(own.Texts, l, parts, westernParts)
 }
 
 func (westernGame) Squares(l string, v western.View, name func(int) string) []present.Square {
@@ -435,26 +430,15 @@ func (westernGame) Squares(l string, v western.View, name func(int) string) []pr
 	return out
 }
 
-// files are what the game brings besides its code (present.Filer): its
+// files are what the game brings besides its code (present.Own): its
 // phrases by key, the texts of its actions and events, its rules page in
 // each language and its part of the JSON API's document.
 //
 //go:embed texts.json phrases.json rules.ru.html rules.en.html openapi.json
 var files embed.FS
 
-// phrases are the texts of the actions and events by type, read on their
-// first use (present.LazyPhrases).
-var phrases = present.LazyPhrases(files, "phrases.json")
-
-// texts are the game's own phrases by key (texts.json), the shared ones
-// behind them, read on their first look-up.
-var texts = present.LazyTexts(files, "texts.json")
-
-// Files are the game's own files (present.Filer).
-func (westernGame) Files() embed.FS { return files }
-
-// DealPhrases are the sentences of «Вестерн»'s deals (present.DealWorder).
-func (westernGame) DealPhrases() present.DealPhrases { return phrases().Deals }
+// own are the game's files and what it reads of them (present.Own).
+var own = present.NewOwn(files)
 
 // GoodName names a good.
 func (westernGame) GoodName(l, good string) string { return westernGood(l, good) }

@@ -20,8 +20,8 @@ import (
 // nothing of a seat is hidden from another.
 type raceGame struct{ present.Base[race.View] }
 
-// Presenter presents the game; a test registers it.
-var Presenter = present.Of[race.View](raceGame{present.Base[race.View]{Texts: texts}})
+// Presenter presents the game; the tests' wiring lists it.
+var Presenter = present.Of[race.View](raceGame{present.Base[race.View]{Own: own}})
 
 func (raceGame) Kind() string { return race.Name }
 
@@ -39,7 +39,7 @@ func (raceGame) CellName(l string, n int) string {
 }
 
 func (raceGame) ActionLabel(l string, a engine.Action, _ func(int) string) string {
-	if w, ok := phrases().Actions[a.Type]; ok {
+	if w, ok := own.Phrases().Actions[a.Type]; ok {
 		return templates.Pick(l, w[0], w[1])
 	}
 	return a.Type
@@ -52,7 +52,7 @@ func (g raceGame) Command(l string, a engine.Action, name func(int) string) stri
 // No action of this game is secret (race.Secret).
 func (g raceGame) EventText(l string, e engine.Event, name func(int) string) string {
 	who := name(e.Seat)
-	if f, ok := phrases().Events[e.Type]; ok {
+	if f, ok := own.Phrases().Events[e.Type]; ok {
 		return templates.Pickf(l, f[0], f[1], who, g.CellName(l, e.Cell), g.Money(l, present.Abs(e.Amount)))
 	}
 	switch e.Type {
@@ -60,7 +60,7 @@ func (g raceGame) EventText(l string, e engine.Event, name func(int) string) str
 		return templates.Pickf(l, "%s бросает кубик: %d", "%s rolls %d", who, e.Other)
 	case race.EvCoin:
 		return templates.Pickf(l, "%s отдыхает: монет +%d", "%s rests: +%d %s", who, e.Amount, coinsEN(e.Amount))
-	case race.EvEnd:
+	case engine.EvGameOver:
 		switch e.Other {
 		case race.OverFinish:
 			return templates.Pick(l, "Игра окончена: финиш достигнут.", "The game is over: the finish is reached.")
@@ -110,7 +110,7 @@ func (raceGame) Options(l string, raw json.RawMessage) string {
 func (raceGame) OptionDefaults() map[string]any { return present.Defaults(race.DefaultOptions()) }
 
 func (raceGame) Option(l, name string) present.Option {
-	o := present.Option{Label: texts.T(l, "opt_"+name)}
+	o := present.Option{Label: own.Texts.T(l, "opt_"+name)}
 	if name == "track" {
 		o.Min, o.Max = race.MinTrack, race.MaxTrack
 	}
@@ -125,14 +125,14 @@ func (g raceGame) Seats(l string, v race.View) []present.Seat {
 	for i, p := range v.Players {
 		s := present.Seat{Cell: g.CellName(l, p.Cell), Cash: p.Coins, Bankrupt: p.Resigned}
 		s.Facts = []present.Fact{
-			{Label: texts.T(l, "race_coins"), Value: g.Money(l, p.Coins)},
-			{Label: texts.T(l, "race_to_go"), Value: fmt.Sprint(v.Track - p.Cell)},
+			{Label: own.Texts.T(l, "race_coins"), Value: g.Money(l, p.Coins)},
+			{Label: own.Texts.T(l, "race_to_go"), Value: fmt.Sprint(v.Track - p.Cell)},
 		}
 		if p.Finished {
-			s.Notes = append(s.Notes, texts.T(l, "race_finished"))
+			s.Notes = append(s.Notes, own.Texts.T(l, "race_finished"))
 		}
 		if p.Resigned {
-			s.Notes = append(s.Notes, texts.T(l, "race_resigned"))
+			s.Notes = append(s.Notes, own.Texts.T(l, "race_resigned"))
 		}
 		out[i] = s
 	}
@@ -161,8 +161,8 @@ func (g raceGame) Prompt(l string, v race.View, seat int, owes bool, name func(i
 // Words: the game's score is points, its cash coins, and its seed decides
 // the rolls alone.
 func (raceGame) Words(l string) present.Words {
-	return present.Words{Worth: texts.T(l, "race_points"), Cash: texts.T(l, "race_coins"), Checks: texts.T(l, "race_seed_checks"),
-		Chart: texts.T(l, "race_points_chart"), Parts: texts.T(l, "race_points_parts")}
+	return present.Words{Worth: own.Texts.T(l, "race_points"), Cash: own.Texts.T(l, "race_coins"), Checks: own.Texts.T(l, "race_seed_checks"),
+		Chart: own.Texts.T(l, "race_points_chart"), Parts: own.Texts.T(l, "race_points_parts")}
 }
 
 func (raceGame) Groups() []present.Group {
@@ -186,7 +186,7 @@ func (g raceGame) Choice(l string, c engine.Choice, _ race.View, name func(int) 
 var raceParts = [][2]string{{race.PartCells, "race_cells"}, {race.PartCoins, "race_coins"}, {race.PartFinish, "race_finish"}}
 
 func (raceGame) Parts(l string, parts map[string]int64) []present.Part {
-	return present.PartsIn(texts, l, parts, raceParts)
+	return present.PartsIn(own.Texts, l, parts, raceParts)
 }
 
 // Squares lists the track's cells, start to finish, and who stands where.
@@ -212,18 +212,12 @@ func (g raceGame) Squares(l string, v race.View, name func(int) string) []presen
 	return out
 }
 
-// files are what the game brings besides its code (present.Filer).
+// files are what the game brings besides its code (present.Own): its
+// phrases by key, the texts of its actions and events, its rules page in
+// each language and its part of the JSON API's document.
 //
 //go:embed texts.json phrases.json rules.ru.html rules.en.html openapi.json
 var files embed.FS
 
-// phrases are the texts of the actions and events by type, read on their
-// first use (present.LazyPhrases).
-var phrases = present.LazyPhrases(files, "phrases.json")
-
-// texts are the game's own phrases by key (texts.json), the shared ones
-// behind them, read on their first look-up.
-var texts = present.LazyTexts(files, "texts.json")
-
-// Files are the game's own files (present.Filer).
-func (raceGame) Files() embed.FS { return files }
+// own are the game's files and what it reads of them (present.Own).
+var own = present.NewOwn(files)

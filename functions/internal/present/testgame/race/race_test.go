@@ -50,7 +50,7 @@ func TestFilesRead(t *testing.T) {
 	var p present.Phrases
 	read(t, "phrases.json", &p)
 	actions := []string{race.ARoll, race.ARest, race.AResign}
-	events := []string{race.EvRoll, race.EvMove, race.EvCoin, race.EvFinish, race.EvResign, race.EvTurn, race.EvEnd}
+	events := []string{race.EvRoll, race.EvMove, race.EvCoin, race.EvFinish, engine.EvResign, engine.EvTurn, engine.EvGameOver}
 	for typ := range p.Actions {
 		if !slices.Contains(actions, typ) {
 			t.Errorf("phrase of action %q, which the engine does not have", typ)
@@ -156,7 +156,7 @@ func TestEverythingWorded(t *testing.T) {
 				if text := present.EventText(l, p, e, -1, name); text == "" || strings.HasPrefix(text, fallback(e)) {
 					t.Fatalf("%s: event %+v is not worded: %q", l, e, text)
 				}
-				if e.Type == race.EvEnd {
+				if e.Type == engine.EvGameOver {
 					overs[e.Other] = true
 				}
 			}
@@ -207,7 +207,7 @@ func TestEverythingWorded(t *testing.T) {
 			}
 		}
 	})
-	for _, typ := range []string{race.EvRoll, race.EvMove, race.EvCoin, race.EvFinish, race.EvResign, race.EvTurn, race.EvEnd} {
+	for _, typ := range []string{race.EvRoll, race.EvMove, race.EvCoin, race.EvFinish, engine.EvResign, engine.EvTurn, engine.EvGameOver} {
 		if !events[typ] {
 			t.Errorf("no game came to an event %q", typ)
 		}
