@@ -39,6 +39,10 @@ type Length struct {
 	Offered []int
 }
 
+// Laps is the length of a game counted in laps (its option "laps"),
+// offered at the lengths given.
+func Laps(offered ...int) Length { return Length{Option: "laps", Offered: offered} }
+
 // Has tells whether the game has a length option.
 func (l Length) Has() bool { return l.Option != "" }
 

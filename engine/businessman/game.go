@@ -8,14 +8,10 @@ import (
 // another (README, "Calendar"); DefaultOptions' laps are the full length.
 const MailLaps = 10
 
-// OfferedLaps are the lengths the create page offers with their
-// estimates (the calendar simulator's).
-var OfferedLaps = []int{1, 2, 3, 5, 10, 20}
-
 // Def is the game's entry in the registry (engine/games).
 func Def() engine.Def {
 	info := engine.Info{Kind: Name, RU: "Бизнесмен", EN: "Businessman", MinSeats: MinSeats, MaxSeats: MaxSeats,
-		Length: engine.Length{Option: "laps", Offered: OfferedLaps}, Deals: true}
+		Length: engine.Laps(1, 2, 3, 5, 10, 20), Deals: true}
 	return engine.Define[Options, *State, any](info, DefaultOptions, Options{Laps: MailLaps, RentClaim: RentAuto}, &Rulebook, &CurrentRules, New, Unmarshal, Secret)
 }
 

@@ -8,14 +8,10 @@ import (
 // another (README, "Calendar"); DefaultOptions' laps are the full length.
 const MailLaps = 5
 
-// OfferedLaps are the lengths the create page offers with their
-// estimates (the calendar simulator's).
-var OfferedLaps = []int{1, 2, 3, 5, 10, 20}
-
 // Def is the game's entry in the registry (engine/games).
 func Def() engine.Def {
 	info := engine.Info{Kind: Name, RU: "Вестерн", EN: "Western", MinSeats: MinSeats, MaxSeats: MaxSeats,
-		Length: engine.Length{Option: "laps", Offered: OfferedLaps}, Deals: true}
+		Length: engine.Laps(1, 2, 3, 5, 10, 20), Deals: true}
 	return engine.Define[Options, *State, View](info, DefaultOptions, Options{Laps: MailLaps}, &Rulebook, &CurrentRules, New, Unmarshal, Secret)
 }
 
