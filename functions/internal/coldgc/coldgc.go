@@ -1,0 +1,91 @@
+// Package coldgc holds the garbage collector off through a Lambda
+// function's cold start: from package initialisation to its first
+// answer. A function's main wraps its handler in Handler; the package
+// imports no more than the runtime's settings need, so that its init
+// runs among the first, before the SDK's.
+//
+// The AWS SDK's package inits alone allocate some 3 MB (its schema
+// registries and endpoint tables), the runtime's first heap goal is
+// 4 MB, and the configuration, the clients and the first invocation
+// take the heap past it: without this, every cold start ran a GC cycle
+// before its first answer (1–2 ms of the api's, its mark workers beside
+// the init on the function's CPU), for a heap most of which stays live.
+// Held off, the heap grows to a bound (a quarter of the function's
+// memory, holdLimit) before any cycle; the collector is given back its
+// settings (GOGC, GOMEMLIMIT, the runtime's defaults) when the next
+// invocation begins, after the first answer has gone, and runs then as
+// it always did.
+//
+// It does this in Lambda only (AWS_LAMBDA_RUNTIME_API set): tests and
+// the local run see the runtime's defaults.
+package coldgc
+
+import (
+	"context"
+	"os"
+	"runtime/debug"
+	"strconv"
+	"sync"
+)
+
+// restore gives the collector back its settings; nil outside Lambda.
+var restore func()
+
+func init() { hold(os.Getenv("AWS_LAMBDA_RUNTIME_API"), os.Getenv("AWS_LAMBDA_FUNCTION_MEMORY_SIZE")) }
+
+// hold holds the collector off, up to holdLimit's heap, if runtimeAPI is
+// set (the process is a Lambda function's).
+func hold(runtimeAPI, memoryMB string) {
+	if runtimeAPI == "" {
+		return
+	}
+	limit := debug.SetMemoryLimit(holdLimit(memoryMB))
+	percent := debug.SetGCPercent(-1)
+	restore = sync.OnceFunc(func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	})
+}
+
+// holdLimit is the memory limit while the collector is held off: a
+// quarter of the function's memory (AWS_LAMBDA_FUNCTION_MEMORY_SIZE, in
+// MB; 64 MiB of template.yaml's 256 MB), 64 MiB if it does not say. The
+// cold start of every function allocates a few MB; a first invocation
+// that allocates more (a sweep of many games) is collected at the
+// limit, as the runtime does under GOMEMLIMIT.
+func holdLimit(memoryMB string) int64 {
+	mb, err := strconv.ParseInt(memoryMB, 10, 64)
+	if err != nil || mb <= 0 {
+		mb = 256
+	}
+	return mb << 20 / 4
+}
+
+// Invoker is a Lambda handler as the runtime calls it: lambda.Handler
+// (lambda.NewHandler makes one of any handler lambda.Start takes).
+type Invoker interface {
+	Invoke(ctx context.Context, payload []byte) ([]byte, error)
+}
+
+// Handler is h, giving the collector back its settings as the second
+// invocation begins: the first answer has then gone, and the cycle it
+// was spared runs beside that invocation, as any other would.
+func Handler(h Invoker) Invoker {
+	if restore == nil {
+		return h
+	}
+	first := true
+	return invoke(func(ctx context.Context, payload []byte) ([]byte, error) {
+		if first { // invocations come one at a time
+			first = false
+		} else {
+			restore()
+		}
+		return h.Invoke(ctx, payload)
+	})
+}
+
+// invoke is a function as an Invoker.
+type invoke func(context.Context, []byte) ([]byte, error)
+
+func (f invoke) Invoke(ctx context.Context, payload []byte) ([]byte, error) { return f(ctx, payload) }
