@@ -19,5 +19,5 @@ import (
 
 func main() {
 	app := wiring.Init(wiring.API)
-	lambda.Start(coldgc.Handler(lambda.NewHandler(lambdahttp.Handler(web.Lazy(app)))))
+	lambda.Start(coldgc.Handler(lambda.NewHandler(lambdahttp.Handler(web.Begun(app)))))
 }
