@@ -39,7 +39,8 @@ func hold(runtimeAPI, memoryMB string) {
 	if runtimeAPI == "" {
 		return
 	}
-	limit := debug.SetMemoryLimit(holdLimit(memoryMB))
+	limit := debug.SetMemoryLimit(-1) // GOMEMLIMIT's, or none
+	debug.SetMemoryLimit(min(limit, holdLimit(memoryMB)))
 	percent := debug.SetGCPercent(-1)
 	restore = sync.OnceFunc(func() {
 		debug.SetGCPercent(percent)
@@ -49,7 +50,8 @@ func hold(runtimeAPI, memoryMB string) {
 
 // holdLimit is the memory limit while the collector is held off: a
 // quarter of the function's memory (AWS_LAMBDA_FUNCTION_MEMORY_SIZE, in
-// MB; 64 MiB of template.yaml's 256 MB), 64 MiB if it does not say. The
+// MB; 64 MiB of template.yaml's 256 MB), 64 MiB if it does not say
+// (or GOMEMLIMIT, if that is lower: hold keeps the lower). The
 // cold start of every function allocates a few MB; a first invocation
 // that allocates more (a sweep of many games) is collected at the
 // limit, as the runtime does under GOMEMLIMIT.

@@ -58,6 +58,20 @@ func TestNotInLambda(t *testing.T) {
 	}
 }
 
+// TestHoldKeepsALowerLimit: a GOMEMLIMIT under the hold's limit stays.
+func TestHoldKeepsALowerLimit(t *testing.T) {
+	percent, limit := debug.SetGCPercent(100), debug.SetMemoryLimit(32<<20)
+	t.Cleanup(func() { debug.SetGCPercent(percent); debug.SetMemoryLimit(limit); restore = nil })
+	hold("127.0.0.1:9001", "256")
+	if got := debug.SetMemoryLimit(-1); got != 32<<20 {
+		t.Errorf("held: limit %d, want GOMEMLIMIT's %d", got, 32<<20)
+	}
+	restore()
+	if got, gotLimit := gcPercent(), debug.SetMemoryLimit(-1); got != 100 || gotLimit != 32<<20 {
+		t.Errorf("restored: GOGC %d, limit %d", got, gotLimit)
+	}
+}
+
 func TestHoldLimit(t *testing.T) {
 	for in, want := range map[string]int64{"256": 64 << 20, "1024": 256 << 20, "": 64 << 20, "x": 64 << 20, "-5": 64 << 20} {
 		if got := holdLimit(in); got != want {
