@@ -1,8 +1,6 @@
 // Package coldgc holds the garbage collector off through a Lambda
 // function's cold start: from package initialisation to its first
-// answer. A function's main wraps its handler in Handler; the package
-// imports no more than the runtime's settings need, so that its init
-// runs among the first, before the SDK's.
+// answer. A function's main wraps its handler in Handler.
 //
 // The AWS SDK's package inits alone allocate some 3 MB (its schema
 // registries and endpoint tables), the runtime's first heap goal is
@@ -15,6 +13,15 @@
 // settings (GOGC, GOMEMLIMIT, the runtime's defaults) when the next
 // invocation begins, after the first answer has gone, and runs then as
 // it always did.
+//
+// Its init is not the first: Go initialises packages in import path
+// order among those whose imports are done, and runtime/debug, which it
+// needs, comes after the SDK's (github.com/aws/...), so the SDK's
+// package inits run before it. The api's stay under the first heap goal;
+// notify's and the sweep's (SES v2's schemas besides) sometimes reach it,
+// and then the cycle under way finishes before the hold begins. A GOGC
+// in the function's environment would hold it off from the runtime's
+// start, but for every invocation, not the first alone.
 //
 // It does this in Lambda only (AWS_LAMBDA_RUNTIME_API set): tests and
 // the local run see the runtime's defaults.
