@@ -33,6 +33,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"sync"
+	"sync/atomic"
 )
 
 // restore gives the collector back its settings; nil outside Lambda.
@@ -83,11 +84,11 @@ func Handler(h Invoker) Invoker {
 	if restore == nil {
 		return h
 	}
-	first := true
+	// Invocations may run at once (AWS_LAMBDA_MAX_CONCURRENCY): the
+	// second to begin gives the settings back.
+	var begun atomic.Bool
 	return invoke(func(ctx context.Context, payload []byte) ([]byte, error) {
-		if first { // invocations come one at a time
-			first = false
-		} else {
+		if begun.Swap(true) {
 			restore()
 		}
 		return h.Invoke(ctx, payload)
