@@ -8,6 +8,7 @@ package main
 import (
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/pbmgames/pbm/functions/internal/coldgc"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
 	// The link keys' read starts at package init, before main: most
 	// first invocations need them (lambdaenv.Load).
@@ -18,5 +19,5 @@ import (
 
 func main() {
 	app := wiring.Init(wiring.API)
-	lambda.Start(lambdahttp.Handler(web.Lazy(app)))
+	lambda.Start(coldgc.Handler(lambda.NewHandler(lambdahttp.Handler(web.Begun(app)))))
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/pbmgames/pbm/functions/internal/coldgc"
 	"github.com/pbmgames/pbm/functions/internal/suppression"
 	"github.com/pbmgames/pbm/functions/internal/wiring/lambdaenv"
 )
@@ -20,7 +21,7 @@ func main() {
 	log := lambdaenv.Logger()
 	env, err := lambdaenv.Load(context.Background(), log, 0, nil) // the table only
 	lambdaenv.Must(log, "wiring", err)
-	lambda.Start(func(ctx context.Context, ev events.SNSEvent) error {
+	lambda.Start(coldgc.Handler(lambda.NewHandler(func(ctx context.Context, ev events.SNSEvent) error {
 		return suppression.Handle(ctx, ev, env.Store.Suppress, log)
-	})
+	})))
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/pbmgames/pbm/functions/internal/coldgc"
 	"github.com/pbmgames/pbm/functions/internal/streams"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
 	// The link keys' read starts at package init, before main: most
@@ -26,12 +27,12 @@ import (
 
 func main() {
 	app := wiring.Init(sesmail.SendsMail)
-	lambda.Start(func(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
+	lambda.Start(coldgc.Handler(lambda.NewHandler(func(ctx context.Context, ev events.DynamoDBEvent) (events.DynamoDBEventResponse, error) {
 		streams.SendSignIns(ctx, ev, func(ctx context.Context, email string) error {
 			return app.Notifier.SendSignIn(ctx, email, "") // the player's language
 		}, app.Log)
 		streams.SendTalks(ctx, ev, app.Notifier.SendTalk, app.Log)
 		streams.Ticks(ctx, ev, app.Service.TickGames, app.Log)
 		return streams.HandleImages(ctx, ev, app.Notifier.DrainImage, app.Log)
-	})
+	})))
 }

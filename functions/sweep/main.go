@@ -16,6 +16,7 @@ import (
 
 	"github.com/aws/aws-lambda-go/lambda"
 
+	"github.com/pbmgames/pbm/functions/internal/coldgc"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
 	"github.com/pbmgames/pbm/functions/internal/wiring/sesmail"
 )
@@ -24,5 +25,5 @@ func main() {
 	app := wiring.Init(sesmail.SendsMail)
 	// The scheduled event carries nothing the sweep needs. A failure is
 	// logged by the runtime and counted in Errors; the next run retries.
-	lambda.Start(func(ctx context.Context) error { return app.Sweep(ctx, time.Now()) })
+	lambda.Start(coldgc.Handler(lambda.NewHandler(func(ctx context.Context) error { return app.Sweep(ctx, time.Now()) })))
 }

@@ -199,7 +199,8 @@ func New(d Deps) http.Handler { return NewRouter().Serve(d) }
 // Router is the routes (NewRouter), served with the deployment's parts
 // (Serve). Making it registers some 75 routes in a ServeMux, 0.35–0.5 ms
 // (its conflict checks grow faster than the routes): the api function
-// makes it at its first request (web.Lazy), not at init.
+// makes it on the side, beside the runtime's first request for an event
+// (web.Begun), and its first request waits for it.
 type Router struct {
 	a   *api // its fields are set by Serve; the routes' handlers are bound to it
 	mux *http.ServeMux

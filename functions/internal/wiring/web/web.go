@@ -23,12 +23,33 @@ func On(routes *httpapi.Router, a *wiring.App) http.Handler {
 	return routes.Serve(httpapi.Deps{Games: a.Games, Service: a.Service, Leagues: a.Leagues, Log: a.Log, BaseURL: w.BaseURL, Extra: w.Extra, MailboxURL: w.MailboxURL})
 }
 
-// Lazy is Handler made at its first request rather than at once: the api
-// function's init so leaves out registering some 75 routes in a
-// ServeMux (0.35–0.5 ms, its conflict checks growing faster than the
-// routes), as the pages leave their templates to their first use; the
-// first request, which parses its page's templates anyway, pays it.
-func Lazy(a *wiring.App) http.Handler {
-	h := sync.OnceValue(func() http.Handler { return Handler(a) })
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h().ServeHTTP(w, r) })
+// Begun is Handler made on a goroutine of its own, begun at once, that
+// its first request waits for: the api's main begins it before
+// lambda.Start, so that registering some 75 routes in a ServeMux
+// (0.35–0.5 ms, its conflict checks growing faster than the routes)
+// goes on beside the runtime's first request for an event, rather than
+// after it, in the first answer's time. A panic making it is the first
+// request's, as it was when the first request made it.
+func Begun(a *wiring.App) http.Handler {
+	type made struct {
+		h      http.Handler
+		panicV any
+	}
+	done := make(chan made, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- made{panicV: p}
+			}
+		}()
+		done <- made{h: Handler(a)}
+	}()
+	h := sync.OnceValue(func() made { return <-done })
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m := h()
+		if m.h == nil {
+			panic(m.panicV)
+		}
+		m.h.ServeHTTP(w, r)
+	})
 }
