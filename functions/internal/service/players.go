@@ -148,6 +148,14 @@ func (g GameSummary) Title(lang, kindName string) string {
 
 // summaries are the game's summaries for each of its people by address:
 // the organiser's, and the seats' once the invitations can leave.
+//
+// While the game plays on by itself (Record.PlayOn: the last commit
+// stopped at its bound with more that standing orders and bots cover,
+// and the sweep carries it on within minutes), nobody is shown owing a
+// decision, so that the commits that play on, each giving the seat it
+// stops at a new deadline, move no one's turn in "my games" (two write
+// units each, issue 28): the turn is listed again once the game waits
+// on a player.
 func (r *Record) summaries() map[string]GameSummary {
 	out := map[string]GameSummary{}
 	base := GameSummary{ID: r.ID, Name: r.Name, Kind: r.Kind, Status: r.Status, Seat: -1}
@@ -176,7 +184,7 @@ func (r *Record) summaries() map[string]GameSummary {
 			continue // the player's first seat stands for them
 		}
 		g.Seat, g.Accepted = i, s.Accepted
-		if r.Status == StatusPlaying && s.Engine >= 0 && s.Engine < len(r.Due) {
+		if r.Status == StatusPlaying && !r.PlayOn && s.Engine >= 0 && s.Engine < len(r.Due) {
 			g.Due = r.Due[s.Engine]
 		}
 		out[e] = g
