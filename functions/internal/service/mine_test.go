@@ -216,3 +216,62 @@ func TestPassedTurnGoesWhenListed(t *testing.T) {
 		t.Errorf("%s's turns: %v, want the one due %d", email, got, newDue)
 	}
 }
+
+// TestPlayingOnOwesNoTurn (issue 28): while a game plays on by itself
+// (its orders cover more than one commit plays), "my games" shows no one
+// owing a decision in it and the store holds no turn of it, so that the
+// sweep's commits that carry it on move no turn item; once it is over
+// or waits on a player, the turns follow the game again.
+func TestPlayingOnOwesNoTurn(t *testing.T) {
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	svc := service.New(service.Config{Store: st, Players: st, Guard: st, Keys: keys, Now: func() time.Time { return now },
+		Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy, Rand: testenv.Rand(t.Name())})
+	ctx := t.Context()
+	emails := []string{"a@pbm.test", "b@pbm.test", "c@pbm.test"}
+	c := servicetest.Create(t, svc, service.CreateRequest{Kind: "western", DeadlineHours: 4, Options: []byte(`{"laps":5}`),
+		Organiser: service.Person{Email: "org@pbm.test"},
+		Seats:     []service.Person{{Name: "A", Email: emails[0]}, {Name: "B", Email: emails[1]}, {Name: "C", Email: emails[2]}}})
+	for s := range 3 {
+		if _, err := svc.Accept(ctx, c.ID, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for inv := range 3 {
+		if err := svc.SetOrders(ctx, c.ID, inv, coverAll); err != nil {
+			t.Fatal(err)
+		}
+	}
+	playedOn := 0
+	for ticks := 0; ; ticks++ {
+		rec, _, err := svc.Load(ctx, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rec.PlayOn {
+			break
+		}
+		playedOn++
+		for _, e := range emails {
+			fp, err := st.FirstPage(ctx, e, service.MyGamesPage)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tr := range fp.Turns {
+				if tr.Game == c.ID {
+					t.Fatalf("commit %d playing on: %s has a turn in the game (due %d)", ticks, e, tr.Due)
+				}
+			}
+		}
+		if ticks > 100 {
+			t.Fatal("the sweep does not play the game on")
+		}
+		now = now.Add(time.Minute)
+		if _, err := svc.TickAll(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if playedOn == 0 {
+		t.Fatal("the orders did not play on past a commit's bound")
+	}
+}
