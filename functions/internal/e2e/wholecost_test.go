@@ -322,15 +322,11 @@ func isSetup(what calendar.Doing) bool {
 // stream → notify; sweep → tick requests → notify), with every DynamoDB
 // request of every function metered. Every action of the play
 // (deployedRun: a decision, a deal answered, an offer prepared, the
-// clock's tick) costs at most 2 requests of the game item, and on
-// average at most 6 requests; «Бизнесмен» with the orders on costs at
-// most 6 write units an action on average. Two targets of issue 28 are
-// not met yet and are only reported, marked NOT YET MET: at most 10
-// write units for every action, index writes included (a few commits
-// move the game in both indexes at once, 4 write units together), and
-// at most 6 write units an action on average for «Вестерн» with the
-// orders on (20 laps at 4 seats, 6.02). What the set-up costs
-// (creation, confirmation, acceptances) is shown apart.
+// clock's tick) costs at most 10 write units, index writes included, and
+// at most 2 requests of the game item; on average an action costs at
+// most 6 requests, and with the orders on at most 6 write units, in both
+// games. What the set-up costs (creation, confirmation, acceptances) is
+// shown apart.
 //
 //	go test ./functions/internal/e2e -run TestCostWholeGames -v
 func TestCostWholeGames(t *testing.T) {
@@ -387,9 +383,7 @@ func TestCostWholeGames(t *testing.T) {
 						i, len(run.actions), a.what, a.c.gameItem, describe(a.c))
 				}
 				if a.c.wcu > 10 {
-					// Not yet met (issue 28): each is a commit that
-					// moves the game in both indexes at once.
-					t.Logf("NOT YET MET (at most 10 write units an action): action %d of %d (%s): %d write units (index %v); %s",
+					t.Errorf("action %d of %d (%s): %d write units (index %v), want at most 10; %s",
 						i, len(run.actions), a.what, a.c.wcu, a.c.byIndex, describe(a.c))
 				}
 			}
@@ -402,15 +396,8 @@ func TestCostWholeGames(t *testing.T) {
 				r.byKind[k] = summariseWhole(as)
 			}
 			rows = append(rows, r)
-			switch {
-			case g.orders && g.kind == "businessman" && r.play.wcu > 6:
+			if g.orders && r.play.wcu > 6 {
 				t.Errorf("%.2f write units an action on average, want at most 6", r.play.wcu)
-			case g.orders && r.play.wcu > 6:
-				// «Вестерн» is not held to it yet (issue 28).
-				t.Logf("NOT YET MET (at most 6 write units an action on average): %.2f", r.play.wcu)
-			}
-			if r.play.over10 > 0 {
-				t.Logf("NOT YET MET (at most 10 write units an action): %d of %d actions over, max %d", r.play.over10, r.play.actions, r.play.maxWCU)
 			}
 			if r.play.requests > 6 {
 				t.Errorf("%.2f requests an action on average, want at most 6", r.play.requests)

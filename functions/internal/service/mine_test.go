@@ -126,3 +126,152 @@ func TestMyGamesFollowTheGames(t *testing.T) {
 		t.Errorf("the player item's list after the first read: %v, %v", p.Games, err)
 	}
 }
+
+// TestPassedTurnGoesWhenListed (issue 28): the clock's commit at a
+// deadline puts the new turn but leaves the one whose deadline passed
+// (it writes one turn item, not two); "my games" does not list that
+// turn as owed, and marks it gone as it reads it.
+func TestPassedTurnGoesWhenListed(t *testing.T) {
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	svc := service.New(service.Config{Store: st, Players: st, Guard: st, Keys: keys, Now: func() time.Time { return now },
+		Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy, Rand: testenv.Rand(t.Name())})
+	ctx := t.Context()
+	c := servicetest.Create(t, svc, service.CreateRequest{Kind: "western", DeadlineHours: 4,
+		Organiser: service.Person{Email: "org@pbm.test"},
+		Seats:     []service.Person{{Name: "A", Email: "a@pbm.test"}, {Name: "B", Email: "b@pbm.test"}}})
+	for s := range 2 {
+		if _, err := svc.Accept(ctx, c.ID, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	owing := func() map[string]int64 {
+		t.Helper()
+		rec, _, err := svc.Load(ctx, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := map[string]int64{}
+		for _, s := range rec.Seats {
+			if s.Engine >= 0 && s.Engine < len(rec.Due) && rec.Due[s.Engine] > 0 {
+				out[s.Email] = rec.Due[s.Engine]
+			}
+		}
+		return out
+	}
+	turns := func(email string) []int64 {
+		t.Helper()
+		fp, err := st.FirstPage(ctx, email, service.MyGamesPage)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var dues []int64
+		for _, tr := range fp.Turns {
+			dues = append(dues, tr.Due)
+		}
+		return dues
+	}
+	before := owing()
+	if len(before) != 1 {
+		t.Fatalf("owing at the start: %v, want one seat", before)
+	}
+	var email string
+	var due int64
+	for e, d := range before {
+		email, due = e, d
+	}
+	// The deadline passes: the sweep plays the seat's default.
+	now = time.Unix(due, 0).Add(time.Minute)
+	if _, err := svc.TickAll(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if d, ok := owing()[email]; ok && d == due {
+		t.Fatalf("%s still owes the decision due %d after its deadline", email, due)
+	}
+	if got := turns(email); !slices.Contains(got, due) {
+		t.Fatalf("%s's turns after the deadline: %v, want the passed one (%d) left to the listing", email, got, due)
+	}
+	p, err := svc.Prefs(ctx, email)
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := svc.PlayerToken(ctx, p, linksign.PurposeMyGames)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mine, err := svc.MyGamesOf(ctx, token, "", service.MyGamesPage)
+	if err != nil {
+		t.Fatal(err)
+	}
+	newDue, ok := owing()[email]
+	for _, g := range mine.Games {
+		if g.ID == c.ID && g.YourTurn() != ok {
+			t.Errorf("my games says %s owes in the game: %v, the game says %v", email, g.YourTurn(), ok)
+		}
+	}
+	if got := turns(email); slices.Contains(got, due) {
+		t.Errorf("%s's turns after my games was read: %v, want the passed one (%d) gone", email, got, due)
+	}
+	if got := turns(email); ok && !slices.Contains(got, newDue) {
+		t.Errorf("%s's turns: %v, want the one due %d", email, got, newDue)
+	}
+}
+
+// TestPlayingOnOwesNoTurn (issue 28): while a game plays on by itself
+// (its orders cover more than one commit plays), "my games" shows no one
+// owing a decision in it and the store holds no turn of it, so that the
+// sweep's commits that carry it on move no turn item; once it is over
+// or waits on a player, the turns follow the game again.
+func TestPlayingOnOwesNoTurn(t *testing.T) {
+	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
+	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
+	svc := service.New(service.Config{Store: st, Players: st, Guard: st, Keys: keys, Now: func() time.Time { return now },
+		Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy, Rand: testenv.Rand(t.Name())})
+	ctx := t.Context()
+	emails := []string{"a@pbm.test", "b@pbm.test", "c@pbm.test"}
+	c := servicetest.Create(t, svc, service.CreateRequest{Kind: "western", DeadlineHours: 4, Options: []byte(`{"laps":5}`),
+		Organiser: service.Person{Email: "org@pbm.test"},
+		Seats:     []service.Person{{Name: "A", Email: emails[0]}, {Name: "B", Email: emails[1]}, {Name: "C", Email: emails[2]}}})
+	for s := range 3 {
+		if _, err := svc.Accept(ctx, c.ID, s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for inv := range 3 {
+		if err := svc.SetOrders(ctx, c.ID, inv, coverAll); err != nil {
+			t.Fatal(err)
+		}
+	}
+	playedOn := 0
+	for ticks := 0; ; ticks++ {
+		rec, _, err := svc.Load(ctx, c.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rec.PlayOn {
+			break
+		}
+		playedOn++
+		for _, e := range emails {
+			fp, err := st.FirstPage(ctx, e, service.MyGamesPage)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, tr := range fp.Turns {
+				if tr.Game == c.ID {
+					t.Fatalf("commit %d playing on: %s has a turn in the game (due %d)", ticks, e, tr.Due)
+				}
+			}
+		}
+		if ticks > 100 {
+			t.Fatal("the sweep does not play the game on")
+		}
+		now = now.Add(time.Minute)
+		if _, err := svc.TickAll(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if playedOn == 0 {
+		t.Fatal("the orders did not play on past a commit's bound")
+	}
+}

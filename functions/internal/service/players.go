@@ -148,6 +148,14 @@ func (g GameSummary) Title(lang, kindName string) string {
 
 // summaries are the game's summaries for each of its people by address:
 // the organiser's, and the seats' once the invitations can leave.
+//
+// While the game plays on by itself (Record.PlayOn: the last commit
+// stopped at its bound with more that standing orders and bots cover,
+// and the sweep carries it on within minutes), nobody is shown owing a
+// decision, so that the commits that play on, each giving the seat it
+// stops at a new deadline, move no one's turn in "my games" (two write
+// units each, issue 28): the turn is listed again once the game waits
+// on a player.
 func (r *Record) summaries() map[string]GameSummary {
 	out := map[string]GameSummary{}
 	base := GameSummary{ID: r.ID, Name: r.Name, Kind: r.Kind, Status: r.Status, Seat: -1}
@@ -176,7 +184,7 @@ func (r *Record) summaries() map[string]GameSummary {
 			continue // the player's first seat stands for them
 		}
 		g.Seat, g.Accepted = i, s.Accepted
-		if r.Status == StatusPlaying && s.Engine >= 0 && s.Engine < len(r.Due) {
+		if r.Status == StatusPlaying && !r.PlayOn && s.Engine >= 0 && s.Engine < len(r.Due) {
 			g.Due = r.Due[s.Engine]
 		}
 		out[e] = g
@@ -257,7 +265,13 @@ func (s *Service) syncChanged(ctx context.Context, rec *Record, was, now map[str
 				return err
 			}
 		}
-		if old.Due != g.Due && old.Due > 0 {
+		if old.Due != g.Due && old.Due > rec.Updated {
+			// A turn whose deadline has passed (the clock played its
+			// default, or the player answered in the minutes before the
+			// sweep came) is left to the listing, which passes it over
+			// and marks it gone when it reads it (showList): the
+			// clock's commit at a deadline, which moves the game in
+			// both indexes, writes one turn, not two (issue 28).
 			gone = append(gone, store.Turn{Email: e, Game: rec.ID, Due: old.Due})
 		}
 		if g.YourTurn() && old.Due != g.Due {
@@ -409,15 +423,20 @@ func (s *Service) showList(ctx context.Context, email string, l list) ([]GameSum
 		return nil, err
 	}
 	var out []GameSummary
+	var stale []store.Turn // turns listed that the games no longer owe
 	listed := map[string]bool{}
 	for i, id := range ids {
 		g, ok := read[id]
-		if !ok || listed[id] {
-			continue // a game not made (a create that did not commit), or listed already
+		if !ok {
+			continue // a game not made (a create that did not commit)
 		}
 		sum, ok, err := s.summaryOf(g, email)
 		owed := i < len(l.turns)
+		if err == nil && owed && (!ok || sum.Due != l.turns[i].Due) {
+			stale = append(stale, l.turns[i])
+		}
 		switch {
+		case listed[id]: // listed already
 		case err != nil:
 			return nil, err
 		case !ok: // no longer theirs
@@ -429,7 +448,21 @@ func (s *Service) showList(ctx context.Context, email string, l list) ([]GameSum
 			out = append(out, sum)
 		}
 	}
+	s.dropStale(ctx, stale)
 	return out, nil
+}
+
+// dropStale marks gone the turns a page listed that their games no longer
+// owe: those whose deadline passed before the turn did, which the commit
+// that passed it left (syncChanged), and any a failed write left behind.
+// A failure is logged: the listing passes such turns over anyway.
+func (s *Service) dropStale(ctx context.Context, stale []store.Turn) {
+	for batch := range slices.Chunk(stale, store.MaxTurnMoves) {
+		if err := s.players.MoveTurns(ctx, batch, nil); err != nil {
+			s.log.ErrorContext(ctx, "my games: stale turns", "err", err)
+			return
+		}
+	}
 }
 
 // readGames reads the games of ids, in one request a hundred where the

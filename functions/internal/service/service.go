@@ -49,6 +49,9 @@ const (
 	ChunkSize       = 16
 	maxLogEntries   = 2*ChunkSize + ChunkSize/2
 	maxChunkEntries = 512
+	// maxDeferredLog is the most log entries a commit that moves the game
+	// in both indexes leaves in the game item (logToChunks).
+	maxDeferredLog = maxLogEntries + ChunkSize
 	// keepKeys idempotency keys are remembered per game: a retry (a
 	// double click, a link clicked twice, a client's retry) comes within
 	// minutes, and one that comes later than keepKeys other keyed
@@ -263,8 +266,17 @@ func (s *Service) Engine(rec *Record) (engine.Game, error) {
 // leaves its chunk behind under a tag of its own, which no game names
 // (FullLog passes it over), and the winner's commit, or a later one,
 // writes its own beside it.
-func (s *Service) logToChunks(ctx context.Context, rec *Record) ([]byte, error) {
-	for n := rec.Log.Len(); n >= maxLogEntries; n = rec.Log.Len() {
+//
+// A commit that moves the game in both of the store's indexes (its wake
+// and its mail key: four write units) leaves its log to a later commit's
+// chunk unless the log has grown to maxDeferredLog, so that no action
+// pays a chunk on top of them (issue 28).
+func (s *Service) logToChunks(ctx context.Context, rec *Record, bothIndexes bool) ([]byte, error) {
+	bound := maxLogEntries
+	if bothIndexes {
+		bound = maxDeferredLog
+	}
+	for n := rec.Log.Len(); n >= bound; n = rec.Log.Len() {
 		part, rest := rec.Log.split(min(n-ChunkSize, maxChunkEntries))
 		entries, err := part.decode()
 		if err != nil {
@@ -312,13 +324,18 @@ func (s *Service) commit(ctx context.Context, rec *Record, prev int64) (int64, e
 	s.keepChart(ctx, rec)
 	now := s.now()
 	rec.Updated = now.Unix()
+	oldWake := rec.WakeKey
 	rec.WakeKey = rec.wakeKey(now.Unix())
 	pending, key := len(rec.Outbox) > 0, ""
 	if pending && s.sent != nil {
 		rec.OutboxKey = mailKey(rec.OutboxKey, now.Unix())
 		key = rec.OutboxKey
 	}
-	body, err := s.logToChunks(ctx, rec)
+	// Both indexes move: the wake key changes from one time to another,
+	// and the commit's mail lists the game under a key of its own (mailKey
+	// gives each commit a new one).
+	bothIndexes := oldWake != 0 && rec.WakeKey != 0 && rec.WakeKey != oldWake && key != ""
+	body, err := s.logToChunks(ctx, rec, bothIndexes)
 	if err != nil {
 		return 0, err
 	}
