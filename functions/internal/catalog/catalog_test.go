@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/pbmgames/pbm/engine/games"
+	"github.com/pbmgames/pbm/functions/internal/present"
 )
 
 // module is the module's import path; a package's folder is its import
@@ -52,7 +53,7 @@ func gameFolders(t *testing.T, info games.Info) folders {
 		// The game's own view type (its Game is the engine's generic
 		// adapter, whose package is engine's).
 		engine:  strings.TrimPrefix(reflect.TypeOf(g.View(0)).PkgPath(), module),
-		present: strings.TrimPrefix(reflect.TypeOf(testGames.For(info.Kind)).PkgPath(), module),
+		present: strings.TrimPrefix(reflect.TypeOf(present.Underlying(testGames.For(info.Kind))).PkgPath(), module),
 	}
 }
 

@@ -184,6 +184,15 @@ func (t typed[V]) Squares(l string, view any, name func(int) string) []Square {
 	return nil
 }
 
+// Underlying is the game's own presenter behind g (what Of was given):
+// for the tests and tools that name its package.
+func Underlying(g Game) any {
+	if u, ok := g.(interface{ unwrap() any }); ok {
+		return u.unwrap()
+	}
+	return g
+}
+
 // optional is g's presenter as T, an interface a game may add; false if
 // it has not.
 func optional[T any](g Game) (T, bool) {
