@@ -24,13 +24,10 @@ const (
 )
 
 // testWiring are the files outside a test game's two folders that may
-// name it: the tests' wiring lines. The service-level suite's (the one
-// catalog.GamesWith) and the engine-level suite's (engine/conformance
-// cannot import the catalog: it lists the engines it holds to the
-// contract itself).
+// name it: the tests' wiring line (catalog.GamesWith), whose games both
+// conformance suites, the engine's and the service's, are run for.
 var testWiring = []string{
 	"functions/internal/conformance/conformance_test.go",
-	"engine/conformance/conformance_test.go",
 }
 
 // testGame is a test-only game as its engine's source tells it.

@@ -3,6 +3,8 @@ package conformance_test
 import (
 	"testing"
 
+	enginesuite "github.com/pbmgames/pbm/engine/conformance"
+
 	"github.com/pbmgames/pbm/engine/testgame/race"
 	"github.com/pbmgames/pbm/functions/internal/catalog"
 	"github.com/pbmgames/pbm/functions/internal/conformance"
@@ -19,6 +21,21 @@ var testGames = catalog.GamesWith(catalog.Game{Def: race.Def(), Present: racevie
 // the shared code: issue 26's work list, empty now (the last, «2–2
 // игрока», went with engine.Info's seat range said as one count).
 var known = map[string]conformance.Known{}
+
+// TestEnginesConform holds every game's engine, the catalog's and the
+// test game's, to the contract of every game (engine/conformance).
+func TestEnginesConform(t *testing.T) {
+	if testing.Short() {
+		enginesuite.Seeds = 1
+	}
+	for _, kind := range testGames.Kinds() {
+		d, _ := testGames.Engines().Def(kind)
+		t.Run(kind, func(t *testing.T) {
+			t.Parallel()
+			enginesuite.Run(t, d)
+		})
+	}
+}
 
 // TestGamesConform (issue 26): every game the tests serve passes the
 // same service-level suite.
