@@ -13,6 +13,11 @@ import (
 // per game while the player owes a decision in it, listed soonest due
 // first, so that "my games" shows what needs them now first. A turn that
 // comes or goes is one small write; nothing else of a move touches them.
+// A turn expires (Turn.Expires): from then on it is not listed, and the
+// store deletes it in its own time, with no write of the service's (in
+// DynamoDB the table's TTL, which costs nothing), so that a turn that
+// nobody marked gone (one whose deadline passed: the commit that passes
+// it leaves it, issue 28) does not stay for ever.
 
 // Membership is one game of a player's.
 type Membership struct {
@@ -30,6 +35,12 @@ type Turn struct {
 	Email string // lower-case
 	Game  string
 	Due   int64 // when the decision falls due: soonest first
+	// Expires is when the turn stops being listed (seconds since the
+	// epoch; 0: never), the store deleting it after that in its own time
+	// (DynamoDB: the item's ttl). The service puts a turn to expire a
+	// grace after its deadline (service.TurnGrace); a turn gone
+	// (MoveTurns) expires at the caller's now.
+	Expires int64
 }
 
 // maxTime bounds the times in listing keys: ten digits, seconds until
@@ -79,17 +90,20 @@ type MembershipStore interface {
 	// BatchWriteItem of at most MaxTurnMoves): most commits pass the turn
 	// from one player to another, and so cost one request of the
 	// players' lists, not two (issue 28). A turn both gone and put is
-	// put.
+	// put. A turn gone is not listed by a FirstPage at or after its
+	// Expires, the caller's now (0: the store's clock); a store that
+	// can delete it at once does.
 	MoveTurns(ctx context.Context, gone, put []Turn) error
 	// FirstPage reads what the first page of "my games" shows: the
-	// player item, the player's first turns and first memberships, each
+	// player item, the player's first turns not expired by now (seconds
+	// since the epoch: Turn.Expires) and first memberships, each
 	// at most limit, and the cursor after those memberships (Memberships
 	// goes on from it; "" when there are no more). In DynamoDB it is one
 	// Query of the player's partition, which keeps the three in that
 	// order. A player who owes more decisions than that read can hold
 	// gets their first turns and no memberships, and Unread says that
 	// their games are to be read from the first (Memberships from "").
-	FirstPage(ctx context.Context, email string, limit int) (FirstPage, error)
+	FirstPage(ctx context.Context, email string, limit int, now int64) (FirstPage, error)
 	// ForgetPlayerGames removes ids from the list of games older versions
 	// kept in the player item (Player.Games), once they are memberships.
 	ForgetPlayerGames(ctx context.Context, email string, ids []string) error
@@ -97,8 +111,8 @@ type MembershipStore interface {
 
 // FirstPageWindow is how many items FirstPage reads at most for a page
 // of limit: the player item, room for limit turns and limit memberships,
-// and for 200 passed turns that a store keeps until they expire (the
-// DynamoDB store marks them, its TTL deletes them within days).
+// and for 200 expired turns that a store keeps until it deletes them (the
+// DynamoDB table's TTL deletes them within days of their expiry).
 func FirstPageWindow(limit int) int { return 1 + 2*limit + 200 }
 
 // FirstPage is what MembershipStore.FirstPage reads.

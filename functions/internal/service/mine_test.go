@@ -1,14 +1,17 @@
 package service_test
 
 import (
+	"context"
 	"log/slog"
 	"slices"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
 	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
+	"github.com/pbmgames/pbm/infra/store"
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
@@ -127,14 +130,73 @@ func TestMyGamesFollowTheGames(t *testing.T) {
 	}
 }
 
-// TestPassedTurnGoesWhenListed (issue 28): the clock's commit at a
-// deadline puts the new turn but leaves the one whose deadline passed
-// (it writes one turn item, not two); "my games" does not list that
-// turn as owed, and marks it gone as it reads it.
-func TestPassedTurnGoesWhenListed(t *testing.T) {
+// countWrites counts the writes to a player store.
+type countWrites struct {
+	store.PlayerStore
+	n atomic.Int64
+}
+
+func (c *countWrites) AddPlayerGame(ctx context.Context, email, gameID string, at int64) error {
+	c.n.Add(1)
+	return c.PlayerStore.AddPlayerGame(ctx, email, gameID, at)
+}
+
+func (c *countWrites) SetPlayerPrefs(ctx context.Context, email, lang, mail, tz string, unsubscribed bool, at int64) error {
+	c.n.Add(1)
+	return c.PlayerStore.SetPlayerPrefs(ctx, email, lang, mail, tz, unsubscribed, at)
+}
+
+func (c *countWrites) Suppress(ctx context.Context, email, reason string, at int64) error {
+	c.n.Add(1)
+	return c.PlayerStore.Suppress(ctx, email, reason, at)
+}
+
+func (c *countWrites) QueueDigest(ctx context.Context, email string, item store.DigestItem, at int64) error {
+	c.n.Add(1)
+	return c.PlayerStore.QueueDigest(ctx, email, item, at)
+}
+
+func (c *countWrites) TakeDigest(ctx context.Context, email string) ([]store.DigestItem, error) {
+	c.n.Add(1)
+	return c.PlayerStore.TakeDigest(ctx, email)
+}
+
+func (c *countWrites) PutMembership(ctx context.Context, m store.Membership) error {
+	c.n.Add(1)
+	return c.PlayerStore.PutMembership(ctx, m)
+}
+
+func (c *countWrites) PutTurn(ctx context.Context, tn store.Turn) error {
+	c.n.Add(1)
+	return c.PlayerStore.PutTurn(ctx, tn)
+}
+
+func (c *countWrites) DeleteTurn(ctx context.Context, email, game string, due int64) error {
+	c.n.Add(1)
+	return c.PlayerStore.DeleteTurn(ctx, email, game, due)
+}
+
+func (c *countWrites) MoveTurns(ctx context.Context, gone, put []store.Turn) error {
+	c.n.Add(1)
+	return c.PlayerStore.MoveTurns(ctx, gone, put)
+}
+
+func (c *countWrites) ForgetPlayerGames(ctx context.Context, email string, ids []string) error {
+	c.n.Add(1)
+	return c.PlayerStore.ForgetPlayerGames(ctx, email, ids)
+}
+
+// TestPassedTurnExpires (issue 28): the clock's commit at a deadline
+// puts the new turn but leaves the one whose deadline passed (it writes
+// one turn item, not two); "my games" does not list that turn as owed,
+// and writes nothing (a GET); the turn expires service.TurnGrace after
+// its deadline, when the store no longer lists it (DynamoDB's TTL deletes
+// it at no write of ours). Every turn put expires TurnGrace after its due.
+func TestPassedTurnExpires(t *testing.T) {
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
+	players := &countWrites{PlayerStore: st}
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Players: st, Guard: st, Keys: keys, Now: func() time.Time { return now },
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: players, Guard: st, Keys: keys, Now: func() time.Time { return now },
 		Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy, Rand: testenv.Rand(t.Name())})
 	ctx := t.Context()
 	c := servicetest.Create(t, svc, service.CreateRequest{Kind: "western", DeadlineHours: 4,
@@ -161,12 +223,15 @@ func TestPassedTurnGoesWhenListed(t *testing.T) {
 	}
 	turns := func(email string) []int64 {
 		t.Helper()
-		fp, err := st.FirstPage(ctx, email, service.MyGamesPage)
+		fp, err := st.FirstPage(ctx, email, service.MyGamesPage, now.Unix())
 		if err != nil {
 			t.Fatal(err)
 		}
 		var dues []int64
 		for _, tr := range fp.Turns {
+			if tr.Expires != tr.Due+service.TurnGrace {
+				t.Errorf("%s's turn due %d expires at %d, want %d", email, tr.Due, tr.Expires, tr.Due+service.TurnGrace)
+			}
 			dues = append(dues, tr.Due)
 		}
 		return dues
@@ -199,9 +264,13 @@ func TestPassedTurnGoesWhenListed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	written := players.n.Load()
 	mine, err := svc.MyGamesOf(ctx, token, "", service.MyGamesPage)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if n := players.n.Load() - written; n != 0 {
+		t.Errorf("listing my games wrote %d times, want none", n)
 	}
 	newDue, ok := owing()[email]
 	for _, g := range mine.Games {
@@ -209,11 +278,21 @@ func TestPassedTurnGoesWhenListed(t *testing.T) {
 			t.Errorf("my games says %s owes in the game: %v, the game says %v", email, g.YourTurn(), ok)
 		}
 	}
-	if got := turns(email); slices.Contains(got, due) {
-		t.Errorf("%s's turns after my games was read: %v, want the passed one (%d) gone", email, got, due)
+	if got := turns(email); !slices.Contains(got, due) {
+		t.Errorf("%s's turns after my games was read: %v, want the passed one (%d) left to expire", email, got, due)
 	}
 	if got := turns(email); ok && !slices.Contains(got, newDue) {
 		t.Errorf("%s's turns: %v, want the one due %d", email, got, newDue)
+	}
+	// A second before it expires the passed turn is listed; at its expiry
+	// it is not.
+	now = time.Unix(due+service.TurnGrace-1, 0)
+	if got := turns(email); !slices.Contains(got, due) {
+		t.Errorf("%s's turns a second before the passed one expires: %v, want it (%d)", email, got, due)
+	}
+	now = time.Unix(due+service.TurnGrace, 0)
+	if got := turns(email); slices.Contains(got, due) {
+		t.Errorf("%s's turns once the passed one expired: %v, want it (%d) gone", email, got, due)
 	}
 }
 
@@ -225,7 +304,7 @@ func TestPassedTurnGoesWhenListed(t *testing.T) {
 func TestPlayingOnOwesNoTurn(t *testing.T) {
 	st, keys := servicetest.Bolt(t), servicetest.Keys(t)
 	now := time.Date(2026, 12, 1, 9, 0, 0, 0, time.UTC)
-	svc := service.New(service.Config{Store: st, Players: st, Guard: st, Keys: keys, Now: func() time.Time { return now },
+	svc := service.New(service.Config{Games: testGames.Engines(), Store: st, Players: st, Guard: st, Keys: keys, Now: func() time.Time { return now },
 		Log: slog.New(slog.DiscardHandler), Limits: servicetest.Roomy, Rand: testenv.Rand(t.Name())})
 	ctx := t.Context()
 	emails := []string{"a@pbm.test", "b@pbm.test", "c@pbm.test"}
@@ -253,7 +332,7 @@ func TestPlayingOnOwesNoTurn(t *testing.T) {
 		}
 		playedOn++
 		for _, e := range emails {
-			fp, err := st.FirstPage(ctx, e, service.MyGamesPage)
+			fp, err := st.FirstPage(ctx, e, service.MyGamesPage, now.Unix())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -222,9 +222,30 @@ func (s *Service) putMembership(ctx context.Context, rec *Record, email string) 
 	return nil
 }
 
+// TurnGrace is how long after its deadline a turn item expires
+// (store.Turn.Expires): from then on "my games" does not list it, and
+// DynamoDB's TTL deletes it at no write of ours. A turn is owed past its
+// deadline only until the sweep plays the default (minutes), or while
+// the organiser pauses the game (its deadlines stand, and move on at the
+// resume, which puts the turn anew); a turn whose deadline passed is
+// never marked gone (syncChanged): it goes when it expires. The grace is
+// the longest deadline a game may give (MaxDeadlineHours, 30 days): a
+// sweep late by days, or a pause as long as the longest deadline, still
+// lists what is owed, while the turns a player let pass (at most a few a
+// game before a bot takes the seat) stay no more than a month (then
+// hidden at once, deleted within days) — and far inside the five years
+// beyond which DynamoDB's TTL skips a value.
+const TurnGrace = int64(MaxDeadlineHours) * 3600
+
+// turn is the turn of email in game id due at due, to expire TurnGrace
+// after it.
+func turn(id, email string, due int64) store.Turn {
+	return store.Turn{Email: email, Game: id, Due: due, Expires: due + TurnGrace}
+}
+
 // putTurn lists the game in the player's decisions owed, due at due.
 func (s *Service) putTurn(ctx context.Context, id, email string, due int64) error {
-	if err := s.players.PutTurn(ctx, store.Turn{Email: email, Game: id, Due: due}); err != nil {
+	if err := s.players.PutTurn(ctx, turn(id, email, due)); err != nil {
 		return fmt.Errorf("turn in %s: %w", id, err)
 	}
 	return nil
@@ -255,6 +276,7 @@ func (s *Service) syncChanged(ctx context.Context, rec *Record, was, now map[str
 		confirming = confirming || g.Status == StatusUnconfirmed
 	}
 	var gone, put []store.Turn
+	at := s.now().Unix()
 	for e, g := range now {
 		old, ok := was[e]
 		if !ok {
@@ -268,14 +290,15 @@ func (s *Service) syncChanged(ctx context.Context, rec *Record, was, now map[str
 		if old.Due != g.Due && old.Due > rec.Updated {
 			// A turn whose deadline has passed (the clock played its
 			// default, or the player answered in the minutes before the
-			// sweep came) is left to the listing, which passes it over
-			// and marks it gone when it reads it (showList): the
-			// clock's commit at a deadline, which moves the game in
-			// both indexes, writes one turn, not two (issue 28).
-			gone = append(gone, store.Turn{Email: e, Game: rec.ID, Due: old.Due})
+			// sweep came) is left to expire (TurnGrace after it) at no
+			// write: the listing passes it over until then (showList),
+			// and the clock's commit at a deadline, which moves the
+			// game in both indexes, writes one turn, not two (issue
+			// 28). One that goes before its deadline goes now.
+			gone = append(gone, store.Turn{Email: e, Game: rec.ID, Due: old.Due, Expires: at})
 		}
 		if g.YourTurn() && old.Due != g.Due {
-			put = append(put, store.Turn{Email: e, Game: rec.ID, Due: g.Due})
+			put = append(put, turn(rec.ID, e, g.Due))
 		}
 	}
 	// The turns that came and went, together: one request for the
@@ -393,7 +416,7 @@ func (s *Service) readList(ctx context.Context, email string, l *list, limit int
 		l.ms, l.next, err = s.players.Memberships(ctx, p.Email, strings.TrimPrefix(l.cursor, fromFirst), limit)
 		return p, err
 	}
-	first, err := s.players.FirstPage(ctx, email, limit)
+	first, err := s.players.FirstPage(ctx, email, limit, s.now().Unix())
 	if err != nil {
 		return first.Player, fmt.Errorf("my games: %w", err)
 	}
@@ -410,6 +433,7 @@ func (s *Service) readList(ctx context.Context, email string, l *list, limit int
 // showList reads the games of l and says what the page shows of each to
 // the player of email, in l's order: the turns, then the memberships,
 // each game once, none that is no longer theirs, no turn that passed.
+// It writes nothing: a turn it passes over expires (TurnGrace).
 func (s *Service) showList(ctx context.Context, email string, l list) ([]GameSummary, error) {
 	ids := make([]string, 0, len(l.turns)+len(l.ms))
 	for _, t := range l.turns {
@@ -423,7 +447,6 @@ func (s *Service) showList(ctx context.Context, email string, l list) ([]GameSum
 		return nil, err
 	}
 	var out []GameSummary
-	var stale []store.Turn // turns listed that the games no longer owe
 	listed := map[string]bool{}
 	for i, id := range ids {
 		g, ok := read[id]
@@ -432,15 +455,18 @@ func (s *Service) showList(ctx context.Context, email string, l list) ([]GameSum
 		}
 		sum, ok, err := s.summaryOf(g, email)
 		owed := i < len(l.turns)
-		if err == nil && owed && (!ok || sum.Due != l.turns[i].Due) {
-			stale = append(stale, l.turns[i])
-		}
 		switch {
 		case listed[id]: // listed already
 		case err != nil:
 			return nil, err
 		case !ok: // no longer theirs
-		case owed && !sum.YourTurn(): // a turn that passed since
+		case owed && sum.Due != l.turns[i].Due:
+			// A turn the game no longer owes: one that passed since, or
+			// whose deadline passed before the turn did, which stays
+			// until it expires (syncChanged). The game is shown where its
+			// own turn falls, or among the memberships (on a later page
+			// only when that turn is past shownTo): not at a passed
+			// turn's place too.
 		case !owed && l.cursor != "" && sum.YourTurn() && (!l.partly || store.Turn{Game: id, Due: sum.Due}.TurnKey() <= l.shownTo):
 			// the first page shows it
 		default:
@@ -448,21 +474,7 @@ func (s *Service) showList(ctx context.Context, email string, l list) ([]GameSum
 			out = append(out, sum)
 		}
 	}
-	s.dropStale(ctx, stale)
 	return out, nil
-}
-
-// dropStale marks gone the turns a page listed that their games no longer
-// owe: those whose deadline passed before the turn did, which the commit
-// that passed it left (syncChanged), and any a failed write left behind.
-// A failure is logged: the listing passes such turns over anyway.
-func (s *Service) dropStale(ctx context.Context, stale []store.Turn) {
-	for batch := range slices.Chunk(stale, store.MaxTurnMoves) {
-		if err := s.players.MoveTurns(ctx, batch, nil); err != nil {
-			s.log.ErrorContext(ctx, "my games: stale turns", "err", err)
-			return
-		}
-	}
 }
 
 // readGames reads the games of ids, in one request a hundred where the

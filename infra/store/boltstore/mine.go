@@ -17,7 +17,11 @@ import (
 // bucketMembers maps (address, 0, "GAME#" cursor) to a membership and
 // (address, 0, "TURN#" turn key) to a turn, as JSON, in the order they
 // are listed, as the DynamoDB store keeps them. It is made by the first
-// write, so files of older versions open as they are.
+// write, so files of older versions open as they are. A turn gone is
+// deleted; a turn that expires (store.Turn.Expires) is kept, and passed
+// over by the listing from its expiry on, as the DynamoDB store's are
+// until its TTL deletes them (this store has no sweep of its own: such
+// turns are a few dozen bytes a deadline a player missed).
 var bucketMembers = []byte("members")
 
 var _ store.MembershipStore = (*Store)(nil)
@@ -26,6 +30,8 @@ var _ store.MembershipStore = (*Store)(nil)
 type mineRec struct {
 	Game string `json:"g"`
 	Time int64  `json:"t"` // Created of a membership, Due of a turn
+	// Expires is a turn's store.Turn.Expires (0: never).
+	Expires int64 `json:"x,omitempty"`
 }
 
 func mineKey(email, kind, rest string) []byte { return []byte(email + "\x00" + kind + rest) }
@@ -45,8 +51,9 @@ func (s *Store) updateMine(ctx context.Context, fn func(*bolt.Bucket) error) err
 }
 
 // listMine reads up to limit records of the player's of kind, after the
-// key rest if given, in key order.
-func (s *Store) listMine(ctx context.Context, email, kind, after string, limit int) ([]mineRec, bool, error) {
+// key rest if given, in key order, passing over those expired by now
+// (none when now is 0).
+func (s *Store) listMine(ctx context.Context, email, kind, after string, limit int, now int64) ([]mineRec, bool, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, false, err
 	}
@@ -74,6 +81,9 @@ func (s *Store) listMine(ctx context.Context, email, kind, after string, limit i
 			if err := json.Unmarshal(v, &r); err != nil {
 				return fmt.Errorf("%q: %w", k, err)
 			}
+			if now != 0 && r.Expires != 0 && r.Expires <= now {
+				continue
+			}
 			out = append(out, r)
 		}
 		return nil
@@ -82,21 +92,21 @@ func (s *Store) listMine(ctx context.Context, email, kind, after string, limit i
 }
 
 // mineEntry is the key and value of a membership (kind "GAME#", rest its
-// cursor) or a turn ("TURN#", its turn key) of email in game; what names it
-// in errors.
-func mineEntry(what, email, game, kind, rest string, time int64) (k, v []byte, err error) {
+// cursor) or a turn ("TURN#", its turn key) of email in game, which
+// expires at expires (0: never); what names it in errors.
+func mineEntry(what, email, game, kind, rest string, time, expires int64) (k, v []byte, err error) {
 	if email == "" || game == "" || strings.ContainsRune(email, 0) {
 		return nil, nil, fmt.Errorf("boltstore: put %s of %q in game %q: empty address or game", what, email, game)
 	}
-	if v, err = json.Marshal(mineRec{Game: game, Time: time}); err != nil {
+	if v, err = json.Marshal(mineRec{Game: game, Time: time, Expires: expires}); err != nil {
 		return nil, nil, err
 	}
 	return mineKey(email, kind, rest), v, nil
 }
 
 // putMine writes one membership or turn (mineEntry).
-func (s *Store) putMine(ctx context.Context, what, email, game, kind, rest string, time int64) error {
-	k, v, err := mineEntry(what, email, game, kind, rest, time)
+func (s *Store) putMine(ctx context.Context, what, email, game, kind, rest string, time, expires int64) error {
+	k, v, err := mineEntry(what, email, game, kind, rest, time, expires)
 	if err != nil {
 		return err
 	}
@@ -108,7 +118,7 @@ func (s *Store) putMine(ctx context.Context, what, email, game, kind, rest strin
 
 // PutMembership writes the membership.
 func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
-	return s.putMine(ctx, "membership", normEmail(m.Email), m.Game, "GAME#", m.Cursor(), m.Created)
+	return s.putMine(ctx, "membership", normEmail(m.Email), m.Game, "GAME#", m.Cursor(), m.Created, 0)
 }
 
 // Memberships reads one page of the player's memberships.
@@ -120,7 +130,7 @@ func (s *Store) Memberships(ctx context.Context, email, cursor string, limit int
 	if email == "" || limit < 1 {
 		return nil, "", nil
 	}
-	recs, more, err := s.listMine(ctx, email, "GAME#", cursor, limit)
+	recs, more, err := s.listMine(ctx, email, "GAME#", cursor, limit, 0)
 	if err != nil {
 		return nil, "", fmt.Errorf("boltstore: memberships of %s: %w", email, err)
 	}
@@ -137,7 +147,7 @@ func (s *Store) Memberships(ctx context.Context, email, cursor string, limit int
 
 // PutTurn writes the turn.
 func (s *Store) PutTurn(ctx context.Context, t store.Turn) error {
-	return s.putMine(ctx, "turn", normEmail(t.Email), t.Game, "TURN#", t.TurnKey(), t.Due)
+	return s.putMine(ctx, "turn", normEmail(t.Email), t.Game, "TURN#", t.TurnKey(), t.Due, t.Expires)
 }
 
 // DeleteTurn deletes the turn.
@@ -150,8 +160,8 @@ func (s *Store) DeleteTurn(ctx context.Context, email, game string, due int64) e
 	return nil
 }
 
-// MoveTurns deletes the turns gone and writes the turns put in one
-// transaction.
+// MoveTurns deletes the turns gone (at once, whatever their Expires) and
+// writes the turns put in one transaction.
 func (s *Store) MoveTurns(ctx context.Context, gone, put []store.Turn) error {
 	if len(gone)+len(put) > store.MaxTurnMoves {
 		return fmt.Errorf("boltstore: move %d turns at once, at most %d", len(gone)+len(put), store.MaxTurnMoves)
@@ -164,7 +174,7 @@ func (s *Store) MoveTurns(ctx context.Context, gone, put []store.Turn) error {
 		ws = append(ws, w{k: mineKey(normEmail(t.Email), "TURN#", t.TurnKey())})
 	}
 	for _, t := range put {
-		k, v, err := mineEntry("turn", normEmail(t.Email), t.Game, "TURN#", t.TurnKey(), t.Due)
+		k, v, err := mineEntry("turn", normEmail(t.Email), t.Game, "TURN#", t.TurnKey(), t.Due, t.Expires)
 		if err != nil {
 			return err
 		}
@@ -190,19 +200,19 @@ func (s *Store) MoveTurns(ctx context.Context, gone, put []store.Turn) error {
 	return nil
 }
 
-// turns reads the player's first turns.
-func (s *Store) turns(ctx context.Context, email string, limit int) ([]store.Turn, error) {
+// turns reads the player's first turns not expired by now.
+func (s *Store) turns(ctx context.Context, email string, limit int, now int64) ([]store.Turn, error) {
 	email = normEmail(email)
 	if email == "" || limit < 1 {
 		return nil, nil
 	}
-	recs, _, err := s.listMine(ctx, email, "TURN#", "", limit)
+	recs, _, err := s.listMine(ctx, email, "TURN#", "", limit, now)
 	if err != nil {
 		return nil, fmt.Errorf("boltstore: turns of %s: %w", email, err)
 	}
 	ts := make([]store.Turn, len(recs))
 	for i, r := range recs {
-		ts[i] = store.Turn{Email: email, Game: r.Game, Due: r.Time}
+		ts[i] = store.Turn{Email: email, Game: r.Game, Due: r.Time, Expires: r.Expires}
 	}
 	return ts, nil
 }
@@ -229,7 +239,7 @@ func (s *Store) ForgetPlayerGames(ctx context.Context, email string, ids []strin
 
 // FirstPage reads the player, their first turns and first memberships in
 // one read transaction each, as the DynamoDB store's one Query does.
-func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.FirstPage, error) {
+func (s *Store) FirstPage(ctx context.Context, email string, limit int, now int64) (store.FirstPage, error) {
 	email = normEmail(email)
 	page := store.FirstPage{Player: store.Player{Email: email}}
 	p, err := s.GetPlayer(ctx, email)
@@ -242,7 +252,7 @@ func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.F
 	// The turns that fill DynamoDB's window leave the memberships unread
 	// there: the same here.
 	window := store.FirstPageWindow(limit)
-	if page.Turns, err = s.turns(ctx, email, window); err != nil {
+	if page.Turns, err = s.turns(ctx, email, window, now); err != nil {
 		return page, err
 	}
 	if page.Unread = len(page.Turns) >= window-1; !page.Unread {

@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
+	"maps"
 	"net/http"
 	"reflect"
 	"slices"
@@ -305,5 +306,48 @@ func TestPassedTurnExpires(t *testing.T) {
 	ttl, err := strconv.ParseInt(n.Value, 10, 64)
 	if err != nil || ttl < before || ttl > after {
 		t.Errorf("the passed turn's ttl = %v, want the time it was marked, in [%d, %d]", out.Items[0][dynamostore.AttrTTL], before, after)
+	}
+}
+
+// TestTurnTTL: a turn is written with its Expires as the item's ttl, for
+// the table's TTL to delete it at no write of ours; one without has
+// none (it never expires), as memberships have none.
+func TestTurnTTL(t *testing.T) {
+	ctx := t.Context()
+	client := testenv.DynamoClient(t, testenv.Dynalite(t))
+	table := newTable(t, client)
+	s := dynamostore.New(client, table)
+	exp := time.Now().Add(30 * 24 * time.Hour).Unix()
+	if err := s.PutTurn(ctx, store.Turn{Email: "ttl@pbm.test", Game: "g1", Due: 1_900_000_000, Expires: exp}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.MoveTurns(ctx, nil, []store.Turn{{Email: "ttl@pbm.test", Game: "g2", Due: 1_900_000_001, Expires: exp + 1}, {Email: "ttl@pbm.test", Game: "g3", Due: 1_900_000_002}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.PutMembership(ctx, store.Membership{Email: "ttl@pbm.test", Game: "g1", Created: 5}); err != nil {
+		t.Fatal(err)
+	}
+	out, err := client.Query(ctx, &dynamodb.QueryInput{TableName: &table, KeyConditionExpression: aws.String("pk = :pk"),
+		ExpressionAttributeValues: map[string]types.AttributeValue{":pk": &types.AttributeValueMemberS{Value: "PLAYER#ttl@pbm.test"}},
+		ConsistentRead:            aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, it := range out.Items {
+		sk := it["sk"].(*types.AttributeValueMemberS).Value
+		got[sk] = "none"
+		if n, ok := it[dynamostore.AttrTTL].(*types.AttributeValueMemberN); ok {
+			got[sk] = n.Value
+		}
+	}
+	want := map[string]string{
+		"PLAYER#1TURN#1900000000#g1": strconv.FormatInt(exp, 10),
+		"PLAYER#1TURN#1900000001#g2": strconv.FormatInt(exp+1, 10),
+		"PLAYER#1TURN#1900000002#g3": "none",
+		"PLAYER#2GAME#9999999994#g1": "none",
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("ttl of the player's items = %v, want %v", got, want)
 	}
 }

@@ -23,9 +23,11 @@ import (
 // first page of "my games" shows it, so that one Query reads the player
 // item, their turns soonest due first and their games newest first
 // (FirstPage); a later page of games is one Query of their range. No
-// function may delete an item (template.yaml): a turn that passes is
-// marked with ttl, which the table's TTL deletes within days, and the
-// listings skip until then.
+// function may delete an item (template.yaml): a turn is written with
+// its expiry as its ttl (store.Turn.Expires), which the table's TTL
+// deletes within days of it at no cost, and FirstPage skips from then
+// on (#ttl > :now); a turn gone is put again with the ttl of the
+// caller's now. Memberships have no ttl.
 const (
 	turnPrefix   = playerSK + "#1TURN#"
 	memberPrefix = playerSK + "#2GAME#"
@@ -49,14 +51,15 @@ func (s *Store) PutMembership(ctx context.Context, m store.Membership) error {
 
 // pageQuery reads up to limit items of the player's partition whose sk
 // starts with prefix, after the sk prefix+after if given, with one Query,
-// leaving out those marked gone (which count against limit).
-func (s *Store) pageQuery(ctx context.Context, email, prefix, after string, limit int) (*dynamodb.QueryOutput, error) {
+// leaving out those expired by now (a ttl at or before it), which count
+// against limit.
+func (s *Store) pageQuery(ctx context.Context, email, prefix, after string, limit int, now int64) (*dynamodb.QueryOutput, error) {
 	in := &dynamodb.QueryInput{
 		TableName:                 &s.table,
 		KeyConditionExpression:    aws.String("#pk = :pk AND begins_with(#sk, :p)"),
-		FilterExpression:          aws.String("attribute_not_exists(#ttl)"),
+		FilterExpression:          aws.String("attribute_not_exists(#ttl) OR #ttl > :now"),
 		ExpressionAttributeNames:  map[string]string{"#pk": AttrPK, "#sk": AttrSK, "#ttl": AttrTTL},
-		ExpressionAttributeValues: attrMap{":pk": str(playerPrefix + email), ":p": str(prefix)},
+		ExpressionAttributeValues: attrMap{":pk": str(playerPrefix + email), ":p": str(prefix), ":now": num(now)},
 		ConsistentRead:            aws.Bool(true),
 		Limit:                     aws.Int32(int32(min(limit, 1000))),
 	}
@@ -75,7 +78,7 @@ func (s *Store) Memberships(ctx context.Context, email, cursor string, limit int
 	if email == "" || limit < 1 {
 		return nil, "", nil
 	}
-	out, err := s.pageQuery(ctx, email, memberPrefix, cursor, limit)
+	out, err := s.pageQuery(ctx, email, memberPrefix, cursor, limit, time.Now().Unix()) // no membership expires
 	if err != nil {
 		return nil, "", fmt.Errorf("dynamostore: memberships of %s: %w", email, err)
 	}
@@ -94,14 +97,23 @@ func (s *Store) Memberships(ctx context.Context, email, cursor string, limit int
 	return ms, next, nil
 }
 
-// PutTurn writes the turn item with one PutItem.
+// turnItem is the item of the turn t of email, its ttl expires (none
+// when 0).
+func turnItem(email string, t store.Turn, expires int64) attrMap {
+	item := key(playerPrefix+email, turnPrefix+t.TurnKey())
+	if expires > 0 {
+		item[AttrTTL] = num(expires)
+	}
+	return item
+}
+
+// PutTurn writes the turn item, its ttl its expiry, with one PutItem.
 func (s *Store) PutTurn(ctx context.Context, t store.Turn) error {
 	email := normEmail(t.Email)
 	if email == "" || t.Game == "" {
 		return fmt.Errorf("dynamostore: put turn of %q in game %q: empty address or game", email, t.Game)
 	}
-	t.Email = email
-	item := key(playerPrefix+email, turnPrefix+t.TurnKey())
+	item := turnItem(email, t, t.Expires)
 	_, err := s.client.PutItem(ctx, &dynamodb.PutItemInput{TableName: &s.table, Item: item})
 	if err := mapErr(err); err != nil {
 		return fmt.Errorf("dynamostore: put turn of %s in game %s: %w", email, t.Game, err)
@@ -136,10 +148,10 @@ func (s *Store) DeleteTurn(ctx context.Context, email, game string, due int64) e
 // MoveTurns writes the turns put and marks the turns gone with one
 // BatchWriteItem, and more for whatever DynamoDB left unwritten, after a
 // backoff, a bounded number of times (BatchRetry). A batch holds puts
-// only, so a turn gone is marked as DeleteTurn marks it, by a put of the
-// bare item with its ttl: where there was no such turn, it makes one
-// already gone, which the listings skip (attribute_not_exists(ttl)) and
-// the table's TTL deletes.
+// only, so a turn gone is marked by a put of the bare item with the ttl
+// of its Expires, the caller's now (the wall clock's, as DeleteTurn's,
+// when 0): where there was no such turn, it makes one already expired,
+// which FirstPage skips and the table's TTL deletes.
 func (s *Store) MoveTurns(ctx context.Context, gone, put []store.Turn) error {
 	if len(gone)+len(put) > store.MaxTurnMoves {
 		return fmt.Errorf("dynamostore: move %d turns at once, at most %d", len(gone)+len(put), store.MaxTurnMoves)
@@ -159,16 +171,18 @@ func (s *Store) MoveTurns(ctx context.Context, gone, put []store.Turn) error {
 		if email == "" || t.Game == "" {
 			continue // no such turn, as DeleteTurn finds none
 		}
-		item := key(playerPrefix+email, turnPrefix+t.TurnKey())
-		item[AttrTTL] = num(now)
-		add(item)
+		gone := t.Expires
+		if gone <= 0 {
+			gone = now
+		}
+		add(turnItem(email, t, gone))
 	}
 	for _, t := range put {
 		email := normEmail(t.Email)
 		if email == "" || t.Game == "" {
 			return fmt.Errorf("dynamostore: put turn of %q in game %q: empty address or game", email, t.Game)
 		}
-		add(key(playerPrefix+email, turnPrefix+t.TurnKey()))
+		add(turnItem(email, t, t.Expires))
 	}
 	if len(order) == 0 {
 		return nil
@@ -228,7 +242,7 @@ func decodeTurn(email string, it attrMap) (store.Turn, error) {
 	a := attrs{item: it}
 	rest := strings.TrimPrefix(a.optString(AttrSK), turnPrefix)
 	due, game, _ := strings.Cut(rest, "#")
-	t := store.Turn{Email: email, Game: game}
+	t := store.Turn{Email: email, Game: game, Expires: a.optNum(AttrTTL)}
 	var err error
 	if t.Due, err = strconv.ParseInt(due, 10, 64); err != nil || game == "" {
 		return t, fmt.Errorf("dynamostore: turns of %s: key %q", email, rest)
@@ -239,20 +253,21 @@ func decodeTurn(email string, it attrMap) (store.Turn, error) {
 	return t, nil
 }
 
-// FirstPage reads the player item, then the turns, then the memberships
-// with one consistent Query of the partition's "PLAYER" range, of at most
-// store.FirstPageWindow items (passed turns marked gone, until the TTL
-// deletes them, are read and left out; 301 small items are about 10 read
-// units): a window that holds all three unless the player owes or passed
-// hundreds of decisions in the days the TTL takes: then it ends among the
-// turns, and the memberships are Unread.
-func (s *Store) FirstPage(ctx context.Context, email string, limit int) (store.FirstPage, error) {
+// FirstPage reads the player item, then the turns not expired by now,
+// then the memberships with one consistent Query of the partition's
+// "PLAYER" range, of at most store.FirstPageWindow items (expired turns,
+// until the TTL deletes them, are read and left out; 301 small items are
+// about 10 read units): a window that holds all three unless the player
+// owes hundreds of decisions, or has that many turns that expired in the
+// days the TTL takes: then it ends among the turns, and the memberships
+// are Unread.
+func (s *Store) FirstPage(ctx context.Context, email string, limit int, now int64) (store.FirstPage, error) {
 	email = normEmail(email)
 	page := store.FirstPage{Player: store.Player{Email: email}}
 	if email == "" || limit < 1 {
 		return page, nil
 	}
-	out, err := s.pageQuery(ctx, email, playerSK, "", store.FirstPageWindow(limit))
+	out, err := s.pageQuery(ctx, email, playerSK, "", store.FirstPageWindow(limit), now)
 	if err != nil {
 		return page, fmt.Errorf("dynamostore: first page of %s: %w", email, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/pbmgames/pbm/infra/store"
 )
@@ -20,6 +21,7 @@ func RunMemberships(t *testing.T, newStore func(t *testing.T) store.PlayerStore)
 		{"PutAgainListedOnce", testMembershipPutAgain},
 		{"TurnsSoonestFirst", testTurns},
 		{"TurnsMovedTogether", testMoveTurns},
+		{"TurnsExpire", testTurnsExpire},
 		{"PlayerItemStaysSmall", testMembershipsLeavePlayer},
 		{"ForgetPlayerGames", testForgetPlayerGames},
 		{"BadCursor", testMembershipBadCursor},
@@ -104,7 +106,7 @@ func testTurns(t *testing.T, s store.PlayerStore) {
 		mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: fmt.Sprintf("g%d", i), Due: due}), "PutTurn")
 	}
 	games := func(limit int) []string {
-		page, err := s.FirstPage(ctx, email, limit)
+		page, err := s.FirstPage(ctx, email, limit, wallNow())
 		mustOK(t, err, "FirstPage")
 		ts := page.Turns
 		var out []string
@@ -139,7 +141,7 @@ func testMoveTurns(t *testing.T, s store.PlayerStore) {
 	ctx := context.Background()
 	a, b := newEmail(t), newEmail(t)
 	turns := func(email string) []string {
-		page, err := s.FirstPage(ctx, email, 10)
+		page, err := s.FirstPage(ctx, email, 10, wallNow())
 		mustOK(t, err, "FirstPage")
 		var out []string
 		for _, tn := range page.Turns {
@@ -173,6 +175,62 @@ func testMoveTurns(t *testing.T, s store.PlayerStore) {
 	}
 	if err := s.MoveTurns(ctx, nil, many); err == nil {
 		t.Fatalf("MoveTurns of %d turns: no error", len(many))
+	}
+}
+
+// wallNow is the listing's now for turns that DeleteTurn marked gone at
+// the store's clock.
+func wallNow() int64 { return time.Now().Unix() }
+
+// testTurnsExpire: a turn is listed until its Expires and not from then
+// on, however it was put (PutTurn, MoveTurns), and for ever when it has
+// none; one put again with a later Expires (a deadline moved) is listed
+// until that; a turn gone with an Expires (the caller's now) is not
+// listed at or after it. The times are near the wall clock's, as a
+// store's own expiry (DynamoDB's TTL) needs them.
+func testTurnsExpire(t *testing.T, s store.PlayerStore) {
+	ctx := context.Background()
+	email := newEmail(t)
+	base := time.Now().Unix()
+	mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: "a", Due: base - 100, Expires: base + 1000}), "PutTurn(a)")
+	mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: "never", Due: base - 50}), "PutTurn(never)")
+	mustOK(t, s.MoveTurns(ctx, nil, []store.Turn{{Email: email, Game: "b", Due: base, Expires: base + 2000}}), "MoveTurns(b)")
+	turns := func(now int64) []string {
+		t.Helper()
+		page, err := s.FirstPage(ctx, strings.ToUpper(email), 10, now)
+		mustOK(t, err, "FirstPage")
+		var out []string
+		for _, tn := range page.Turns {
+			out = append(out, fmt.Sprintf("%s+%d", tn.Game, tn.Expires-base))
+		}
+		return out
+	}
+	never := fmt.Sprintf("never+%d", -base)
+	for _, c := range []struct {
+		now  int64
+		want []string
+	}{
+		{base, []string{"a+1000", never, "b+2000"}},
+		{base + 999, []string{"a+1000", never, "b+2000"}},
+		{base + 1000, []string{never, "b+2000"}}, // expired at its Expires
+		{base + 1500, []string{never, "b+2000"}},
+		{base + 2000, []string{never}},
+		{base + 1_000_000_000, []string{never}},
+	} {
+		if got := turns(c.now); !slices.Equal(got, c.want) {
+			t.Errorf("turns at now%+d = %v, want %v", c.now-base, got, c.want)
+		}
+	}
+	// a is still owed and its deadline moved on: put again, as it was
+	// and at its new due, each to expire later.
+	mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: "a", Due: base - 100, Expires: base + 3000}), "PutTurn(a again)")
+	if got := turns(base + 2500); !slices.Equal(got, []string{"a+3000", never}) {
+		t.Errorf("turns after a was put again = %v", got)
+	}
+	// Gone at the caller's now: not listed from then on.
+	mustOK(t, s.MoveTurns(ctx, []store.Turn{{Email: email, Game: "a", Due: base - 100, Expires: base + 10}}, nil), "MoveTurns(a gone)")
+	if got := turns(base + 10); !slices.Equal(got, []string{never, "b+2000"}) {
+		t.Errorf("turns after a went = %v", got)
 	}
 }
 
@@ -259,7 +317,7 @@ func testFirstPage(t *testing.T, s store.PlayerStore) {
 		// A turn passed: not listed.
 		mustOK(t, s.PutTurn(ctx, store.Turn{Email: email, Game: "g5", Due: 50}), "PutTurn")
 		mustOK(t, s.DeleteTurn(ctx, email, "g5", 50), "DeleteTurn")
-		p, err := s.(store.MembershipStore).FirstPage(ctx, strings.ToUpper(email), c.limit)
+		p, err := s.(store.MembershipStore).FirstPage(ctx, strings.ToUpper(email), c.limit, wallNow())
 		mustOK(t, err, "FirstPage")
 		if !p.Found || p.Player.Email != email || p.Player.Mail != store.MailDigest || p.Player.TimeZone != "Europe/Moscow" {
 			t.Errorf("%s: player %+v (found %v)", c.name, p.Player, p.Found)
@@ -284,7 +342,7 @@ func testFirstPage(t *testing.T, s store.PlayerStore) {
 			t.Errorf("%s: the pages after the first: %v, want %v", c.name, rest, c.rest)
 		}
 	}
-	p, err := s.(store.MembershipStore).FirstPage(ctx, "nobody-"+newEmail(t), 5)
+	p, err := s.(store.MembershipStore).FirstPage(ctx, "nobody-"+newEmail(t), 5, wallNow())
 	mustOK(t, err, "FirstPage(unknown)")
 	if p.Found || p.Player.Email == "" || len(p.Turns)+len(p.Memberships) != 0 || p.Next != "" {
 		t.Errorf("first page of an unknown address: %+v", p)
