@@ -32,51 +32,10 @@ import (
 // made for one reader (P-3): a presenter shows what is in them and
 // nothing else.
 type Game interface {
-	// Kind is the game's registry name.
-	Kind() string
-	// Money writes an amount the way the game counts money.
-	Money(l string, v int64) string
-	// Currency is the sign amounts are counted in ("$"), or "".
-	Currency() string
-	// CellName is a cell's number and name.
-	CellName(l string, n int) string
-	// ActionLabel names an action or a choice: a button, a log entry.
-	ActionLabel(l string, a engine.Action, name func(int) string) string
-	// Command is a log entry's action, its amount included.
-	Command(l string, a engine.Action, name func(int) string) string
-	// SecretText is what the log says of a secret action (the engine
-	// says which are: games.Secret).
-	SecretText(l string) string
-	// EventText tells an event in words; "" leaves it out.
-	EventText(l string, e engine.Event, name func(int) string) string
-	// TurnEvent tells whether the event starts a turn or ends the game.
-	TurnEvent(e engine.Event) bool
-	// Options sums up a game's options: "20 кругов, для начинающих".
-	Options(l string, raw json.RawMessage) string
-	// OptionDefaults are the game's options with their defaults, those
-	// whose default is the zero value included: the create form's fields.
-	OptionDefaults() map[string]any
-	// Option describes one option of the create form.
-	Option(l, name string) Option
-	// Seats is what view shows of every seat, by engine seat.
-	Seats(l string, view any) []Seat
-	// Prompt says what seat is asked now (owes), or what it waits on.
-	Prompt(l string, view any, seat int, owes bool, name func(int) string) string
-	// Choice describes a decision of the seat page.
-	Choice(l string, c engine.Choice, view any, name func(int) string) Choice
-	// Groups are the groups of decisions in the order the page shows them.
-	Groups() []Group
-	// Parts lists a net worth's parts in the game's order.
-	Parts(l string, parts map[string]int64) []Part
-	// Squares lists every square of the board the view shows: its
-	// number, name and owner, for a reader the picture is too small for.
-	Squares(l string, view any, name func(int) string) []Square
-	// Text is the text of a key, the game's own phrases (its texts.json)
-	// first, then the shared ones: a Group's title, a Choice's Group.
-	Text(l, key string) string
-	// Words are what the pages and mails call its score and cash, and
-	// what its revealed seed lets a player check.
-	Words(l string) Words
+	// Presenter over any view: its view methods take the view as the
+	// engine gives it, which Of's adapter hands its game's presenter as
+	// its own type.
+	Presenter[any]
 }
 
 // Square is one square of the board in words. Owner is the owning seat,
