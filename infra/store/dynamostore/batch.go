@@ -39,28 +39,17 @@ func (s *Store) GetSentPlayers(ctx context.Context, id string, emails []string) 
 	}
 	marker := store.Sent{GameID: id}
 	players := make(map[string]store.Player, len(seen))
-	left := len(keys)
-	err := s.batch.run(ctx, "keys", func() int { return left }, func() error {
-		out, err := s.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
-			s.table: {Keys: keys, ConsistentRead: aws.Bool(true)},
-		}})
-		if err != nil {
-			return err
+	err := s.readBatch(ctx, keys, func(it attrMap) error {
+		a := attrs{item: it}
+		pk := sAttr(it, AttrPK)
+		if email, ok := strings.CutPrefix(pk, playerPrefix); ok {
+			players[email] = decodePlayer(email, &a)
+		} else {
+			marker = store.Sent{GameID: id, Version: a.num(AttrVer), Body: a.bin(AttrBody)} // as GetSent reads it
 		}
-		for _, it := range out.Responses[s.table] {
-			a := attrs{item: it}
-			pk := sAttr(it, AttrPK)
-			if email, ok := strings.CutPrefix(pk, playerPrefix); ok {
-				players[email] = decodePlayer(email, &a)
-			} else {
-				marker = store.Sent{GameID: id, Version: a.num(AttrVer), Body: a.bin(AttrBody)} // as GetSent reads it
-			}
-			if a.err != nil {
-				return fmt.Errorf("item %s: %w", pk, a.err)
-			}
+		if a.err != nil {
+			return fmt.Errorf("item %s: %w", pk, a.err)
 		}
-		keys = out.UnprocessedKeys[s.table].Keys
-		left = len(keys)
 		return nil
 	})
 	if err != nil {
@@ -121,8 +110,19 @@ func (s *Store) getBatchOf(ctx context.Context, ids []string, most int, withGame
 	if !withGames {
 		what = fmt.Sprintf("get %d sent markers", len(seen))
 	}
+	err := s.readBatch(ctx, keys, func(it attrMap) error { return decodeBatchItem(it, games, markers) })
+	if err != nil {
+		return nil, nil, fmt.Errorf("dynamostore: %s: %w", what, err)
+	}
+	return games, markers, nil
+}
+
+// readBatch reads the items of keys with one consistent BatchGetItem,
+// and more for whatever DynamoDB left unprocessed, after a backoff, a
+// bounded number of times (BatchRetry), handing each item read to each.
+func (s *Store) readBatch(ctx context.Context, keys []attrMap, each func(attrMap) error) error {
 	left := len(keys)
-	err := s.batch.run(ctx, "keys", func() int { return left }, func() error {
+	return s.batch.run(ctx, "keys", func() int { return left }, func() error {
 		out, err := s.client.BatchGetItem(ctx, &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{
 			s.table: {Keys: keys, ConsistentRead: aws.Bool(true)},
 		}})
@@ -130,7 +130,7 @@ func (s *Store) getBatchOf(ctx context.Context, ids []string, most int, withGame
 			return err
 		}
 		for _, it := range out.Responses[s.table] {
-			if err := decodeBatchItem(it, games, markers); err != nil {
+			if err := each(it); err != nil {
 				return err
 			}
 		}
@@ -138,10 +138,6 @@ func (s *Store) getBatchOf(ctx context.Context, ids []string, most int, withGame
 		left = len(keys)
 		return nil
 	})
-	if err != nil {
-		return nil, nil, fmt.Errorf("dynamostore: %s: %w", what, err)
-	}
-	return games, markers, nil
 }
 
 // decodeBatchItem reads a game or a sent marker a batch read returned
