@@ -64,12 +64,10 @@ func (g raceGame) EventText(l string, e engine.Event, name func(int) string) str
 		switch e.Other {
 		case race.OverFinish:
 			return templates.Pick(l, "Игра окончена: финиш достигнут.", "The game is over: the finish is reached.")
-		case engine.OverLastOne:
-			return templates.Pick(l, "Игра окончена: в игре остаётся один игрок.", "The game is over: one player is left in it.")
-		case engine.OverEnded:
+		case engine.OverEnded: // the shared words place by net worth; this game counts points
 			return templates.Pick(l, "Игра окончена по решению организатора: места — по очкам на этот момент.", "The organiser has ended the game: places by score as it stands.")
 		}
-		return templates.Pick(l, "Игра окончена", "The game is over")
+		return present.OverWhy(l, e.Other)
 	}
 	return present.Unworded(l, g, who, e)
 }
