@@ -223,20 +223,27 @@ func botPick(t *testing.T, g engine.Game, seat engine.Seat, legal []engine.Choic
 	return a
 }
 
+// RandomChoice picks from legal as a person might: any choice but
+// resigning (which would end most games at once), an amount anywhere in
+// its range, on its step.
+func RandomChoice(rng *rand.Rand, legal []engine.Choice) engine.Action {
+	pool := slices.DeleteFunc(slices.Clone(legal), func(c engine.Choice) bool { return c.Type == engine.Resign })
+	if len(pool) == 0 {
+		pool = legal
+	}
+	c := pool[rng.IntN(len(pool))]
+	a := c.Action
+	if c.Ranged() {
+		a.Amount = c.Min + rng.Int64N((c.Max-c.Min)/c.Step+1)*c.Step
+	}
+	return a
+}
+
 // randomPick picks as a person might: any choice but resigning, an
 // amount anywhere in its range, on its step.
 func randomPick(rng *rand.Rand) picker {
 	return func(t *testing.T, g engine.Game, seat engine.Seat, legal []engine.Choice) engine.Action {
-		pool := slices.DeleteFunc(slices.Clone(legal), func(c engine.Choice) bool { return c.Type == engine.Resign })
-		if len(pool) == 0 {
-			pool = legal
-		}
-		c := pool[rng.IntN(len(pool))]
-		a := c.Action
-		if c.Ranged() {
-			a.Amount = c.Min + rng.Int64N((c.Max-c.Min)/c.Step+1)*c.Step
-		}
-		return a
+		return RandomChoice(rng, legal)
 	}
 }
 

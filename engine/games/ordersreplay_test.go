@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"math/rand/v2"
-	"slices"
 	"testing"
 
 	"github.com/pbmgames/pbm/engine"
+	"github.com/pbmgames/pbm/engine/conformance"
 )
 
 // FuzzOrdersReplay (issue 25): whatever the standing orders of each seat
@@ -79,7 +79,7 @@ func FuzzOrdersReplay(f *testing.F) {
 					t.Fatalf("step %d: asking seat %d's orders changed the game", step, seat)
 				}
 			} else {
-				a = choose(rng, g.Legal(seat))
+				a = conformance.RandomChoice(rng, g.Legal(seat))
 			}
 			next, ev, err := g.Apply(seat, a)
 			if err != nil {
@@ -106,22 +106,6 @@ func FuzzOrdersReplay(f *testing.F) {
 			t.Logf("%s, %d seats: %d commands, %d by orders, over: %v", info.Kind, n, len(log), byOrders, g.Over())
 		}
 	})
-}
-
-// choose picks one of legal as a person might: any choice but resigning
-// (which would end most games at once), an amount it leaves open
-// anywhere in its range, on its step.
-func choose(rng *rand.Rand, legal []engine.Choice) engine.Action {
-	pool := slices.DeleteFunc(slices.Clone(legal), func(c engine.Choice) bool { return c.Type == engine.Resign })
-	if len(pool) == 0 {
-		pool = legal
-	}
-	c := pool[rng.IntN(len(pool))]
-	a := c.Action
-	if c.Ranged() {
-		a.Amount = c.Min + rng.Int64N((c.Max-c.Min)/c.Step+1)*c.Step
-	}
-	return a
 }
 
 func state(t *testing.T, g engine.Game) []byte {
