@@ -665,7 +665,7 @@ func TestFunctionsDeclared(t *testing.T) {
 func envNames(need config.Need) [][]string { // each inner list: one of them
 	out := [][]string{{config.EnvTable}}
 	if need&config.NeedLinkKeys != 0 {
-		out = append(out, []string{config.EnvLinkKeysParam, config.EnvLinkKeysSecret})
+		out = append(out, []string{config.EnvLinkKeysParam})
 	}
 	if need&config.NeedMail != 0 {
 		out = append(out, []string{config.EnvMailFrom}, []string{config.EnvSESConfiguration}, []string{config.EnvBaseURL})

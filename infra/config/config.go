@@ -19,9 +19,12 @@ import (
 
 // The environment variables FromEnv reads.
 const (
-	EnvTable            = "TABLE_NAME"            // required: the DynamoDB table
-	EnvLinkKeysParam    = "LINK_KEYS_PARAMETER"   // SSM SecureString with the keyring JSON
-	EnvLinkKeysSecret   = "LINK_KEYS_SECRET"      // or: Secrets Manager secret id with it
+	EnvTable         = "TABLE_NAME"          // required: the DynamoDB table
+	EnvLinkKeysParam = "LINK_KEYS_PARAMETER" // SSM SecureString with the keyring JSON
+	// EnvLinkKeysSecret named a Secrets Manager secret holding the
+	// keyring. It is no longer read: set, it fails the configuration
+	// with a word on where the keys go now (ParseFor).
+	EnvLinkKeysSecret   = "LINK_KEYS_SECRET"
 	EnvBaseURL          = "BASE_URL"              // optional public origin for links
 	EnvMailFrom         = "MAIL_FROM"             // optional From address of mail
 	EnvSESConfiguration = "SES_CONFIGURATION_SET" // optional SES configuration set
@@ -40,13 +43,9 @@ type Config struct {
 	// Table is the DynamoDB table's name (or ARN).
 	Table string
 	// LinkKeysParameter is the name (or ARN) of the SSM Parameter Store
-	// SecureString holding the keyring JSON linksign.ParseKeyring reads.
-	// At most one of LinkKeysParameter and LinkKeysSecret is set, and
-	// exactly one if the function needs the keys (NeedLinkKeys).
+	// SecureString holding the keyring JSON linksign.ParseKeyring reads;
+	// set if the function needs the keys (NeedLinkKeys).
 	LinkKeysParameter string
-	// LinkKeysSecret is the id (name or ARN) of the Secrets Manager secret
-	// holding the keyring JSON.
-	LinkKeysSecret string
 	// BaseURL is the public origin links point to ("https://pbm.example",
 	// no trailing slash), or "" for links relative to the request's origin.
 	BaseURL string
@@ -65,8 +64,8 @@ type Need uint
 
 // The needs of the functions.
 const (
-	// NeedLinkKeys: the keyring's location, LINK_KEYS_PARAMETER or
-	// LINK_KEYS_SECRET (the API, the notifier and the sweep sign links).
+	// NeedLinkKeys: the keyring's location, LINK_KEYS_PARAMETER (the
+	// API, the notifier and the sweep sign links).
 	NeedLinkKeys Need = 1 << iota
 	// NeedMail: MAIL_FROM, SES_CONFIGURATION_SET and BASE_URL (the links in
 	// mail must be absolute) for the functions that send mail.
@@ -104,7 +103,6 @@ func ParseFor(lookup func(string) (string, bool), need Need) (Config, error) {
 	c := Config{
 		Table:               get(EnvTable),
 		LinkKeysParameter:   get(EnvLinkKeysParam),
-		LinkKeysSecret:      get(EnvLinkKeysSecret),
 		BaseURL:             get(EnvBaseURL),
 		MailFrom:            get(EnvMailFrom),
 		SESConfigurationSet: get(EnvSESConfiguration),
@@ -119,15 +117,18 @@ func ParseFor(lookup func(string) (string, bool), need Need) (Config, error) {
 		bad("%s %q is not a DynamoDB table name (3-255 of [A-Za-z0-9_.-]) or table ARN", EnvTable, c.Table)
 	}
 
+	// The keys were once allowed in a Secrets Manager secret too. A
+	// deployment still naming one is told, not left to find its links
+	// unsigned: the one place is an SSM SecureString, the one the
+	// template makes, grants and the IAM check verifies.
+	if get(EnvLinkKeysSecret) != "" {
+		bad("%s is no longer read: put the keyring in an SSM SecureString parameter and name it in %s", EnvLinkKeysSecret, EnvLinkKeysParam)
+	}
 	switch {
-	case c.LinkKeysParameter == "" && c.LinkKeysSecret == "" && need&NeedLinkKeys != 0:
-		bad("set one of %s (an SSM SecureString) or %s (a Secrets Manager secret) to where the link-signing keys are", EnvLinkKeysParam, EnvLinkKeysSecret)
-	case c.LinkKeysParameter != "" && c.LinkKeysSecret != "":
-		bad("set only one of %s and %s", EnvLinkKeysParam, EnvLinkKeysSecret)
+	case c.LinkKeysParameter == "" && need&NeedLinkKeys != 0:
+		bad("%s is required: the SSM SecureString holding the link-signing keys", EnvLinkKeysParam)
 	case c.LinkKeysParameter != "" && !validResourceName(c.LinkKeysParameter):
 		bad("%s is not an SSM parameter name or ARN", EnvLinkKeysParam)
-	case c.LinkKeysSecret != "" && !validResourceName(c.LinkKeysSecret):
-		bad("%s is not a Secrets Manager secret name or ARN", EnvLinkKeysSecret)
 	}
 
 	if need&NeedMail != 0 {
@@ -230,8 +231,7 @@ func isDigit(r byte) bool          { return '0' <= r && r <= '9' }
 func isAlnum(r byte) bool          { return isDigit(r) || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }
 func isLowerDigitDash(r byte) bool { return isDigit(r) || 'a' <= r && r <= 'z' || r == '-' }
 
-// validResourceName accepts an SSM parameter or Secrets Manager secret name
-// or ARN: 1 to 2048 printable characters without spaces. AWS checks the
+// validResourceName accepts an SSM parameter name or ARN: 1 to 2048 printable characters without spaces. AWS checks the
 // rest.
 func validResourceName(s string) bool {
 	if len(s) > 2048 {
@@ -265,11 +265,8 @@ func cleanBaseURL(s string) (string, error) {
 
 // KeySource describes where the keyring comes from, for logs.
 func (c Config) KeySource() string {
-	switch {
-	case c.LinkKeysParameter != "":
+	if c.LinkKeysParameter != "" {
 		return "ssm:" + c.LinkKeysParameter
-	case c.LinkKeysSecret != "":
-		return "secretsmanager:" + c.LinkKeysSecret
 	}
 	return "none"
 }

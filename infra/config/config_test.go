@@ -42,9 +42,17 @@ func TestParse(t *testing.T) {
 			want: Config{Table: "pbm-Table-1ABC", LinkKeysParameter: "/pbm/link-keys"},
 		},
 		{
-			name: "secrets manager instead",
-			env:  with(EnvLinkKeysParam, "<unset>", EnvLinkKeysSecret, "arn:aws:secretsmanager:eu-west-1:123456789012:secret:pbm/link-keys-AbCdEf"),
-			want: Config{Table: "pbm-Table-1ABC", LinkKeysSecret: "arn:aws:secretsmanager:eu-west-1:123456789012:secret:pbm/link-keys-AbCdEf"},
+			// Secrets Manager is no longer read: a deployment that still
+			// names a secret is told where the keys go, with or without a
+			// parameter beside it.
+			name:    "a Secrets Manager secret instead",
+			env:     with(EnvLinkKeysParam, "<unset>", EnvLinkKeysSecret, "arn:aws:secretsmanager:eu-west-1:123456789012:secret:pbm/link-keys-AbCdEf"),
+			wantErr: []string{"LINK_KEYS_SECRET is no longer read", "SSM SecureString", "LINK_KEYS_PARAMETER"},
+		},
+		{
+			name:    "a Secrets Manager secret beside the parameter",
+			env:     with(EnvLinkKeysSecret, "pbm/link-keys"),
+			wantErr: []string{"LINK_KEYS_SECRET is no longer read"},
 		},
 		{
 			name: "everything set, trimmed, base URL without trailing slash",
@@ -77,10 +85,9 @@ func TestParse(t *testing.T) {
 		{name: "blank table", env: with(EnvTable, "   "), wantErr: []string{"TABLE_NAME is required"}},
 		{name: "bad table", env: with(EnvTable, "a b"), wantErr: []string{"TABLE_NAME", "not a DynamoDB table name"}},
 		{name: "short table", env: with(EnvTable, "ab"), wantErr: []string{"TABLE_NAME"}},
-		{name: "no keys", env: with(EnvLinkKeysParam, "<unset>"), wantErr: []string{"set one of LINK_KEYS_PARAMETER", "LINK_KEYS_SECRET"}},
-		{name: "both keys", env: with(EnvLinkKeysSecret, "pbm/link-keys"), wantErr: []string{"only one of LINK_KEYS_PARAMETER and LINK_KEYS_SECRET"}},
+		{name: "no keys", env: with(EnvLinkKeysParam, "<unset>"), wantErr: []string{"LINK_KEYS_PARAMETER is required", "SSM SecureString"}},
+		{name: "parameter with control char", env: with(EnvLinkKeysParam, "/pbm/\x01keys"), wantErr: []string{"LINK_KEYS_PARAMETER is not"}},
 		{name: "parameter with space", env: with(EnvLinkKeysParam, "/pbm/link keys"), wantErr: []string{"LINK_KEYS_PARAMETER is not"}},
-		{name: "secret with control char", env: with(EnvLinkKeysParam, "<unset>", EnvLinkKeysSecret, "pbm/\x01keys"), wantErr: []string{"LINK_KEYS_SECRET is not"}},
 		{name: "base URL not http", env: with(EnvBaseURL, "ftp://pbm.example"), wantErr: []string{"BASE_URL", "https://"}},
 		{name: "base URL relative", env: with(EnvBaseURL, "pbm.example"), wantErr: []string{"BASE_URL"}},
 		{name: "base URL with query", env: with(EnvBaseURL, "https://pbm.example/?a=1"), wantErr: []string{"BASE_URL", "scheme, host and path only"}},
@@ -173,8 +180,8 @@ func TestParseFor(t *testing.T) {
 		},
 		{
 			name:    "table only: what is set is still checked",
-			env:     map[string]string{EnvTable: "pbm-Table-1ABC", EnvLinkKeysParam: "/a", EnvLinkKeysSecret: "b", EnvMailFrom: "nope"},
-			wantErr: []string{"set only one of", "MAIL_FROM"},
+			env:     map[string]string{EnvTable: "pbm-Table-1ABC", EnvLinkKeysParam: "/a b", EnvMailFrom: "nope"},
+			wantErr: []string{"LINK_KEYS_PARAMETER is not", "MAIL_FROM"},
 		},
 	}
 	for _, tt := range tests {
@@ -223,8 +230,8 @@ func TestFromEnvFor(t *testing.T) {
 
 func TestFromEnv(t *testing.T) {
 	t.Setenv(EnvTable, "pbm-table")
-	t.Setenv(EnvLinkKeysParam, "")
-	t.Setenv(EnvLinkKeysSecret, "pbm/link-keys")
+	t.Setenv(EnvLinkKeysParam, "/pbm/link-keys")
+	t.Setenv(EnvLinkKeysSecret, "")
 	t.Setenv(EnvBaseURL, "")
 	t.Setenv(EnvMailFrom, "")
 	t.Setenv(EnvSESConfiguration, "")
@@ -232,10 +239,10 @@ func TestFromEnv(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := (Config{Table: "pbm-table", LinkKeysSecret: "pbm/link-keys"}); c != want {
+	if want := (Config{Table: "pbm-table", LinkKeysParameter: "/pbm/link-keys"}); c != want {
 		t.Errorf("FromEnv = %+v, want %+v", c, want)
 	}
-	if got := c.KeySource(); got != "secretsmanager:pbm/link-keys" {
+	if got := c.KeySource(); got != "ssm:/pbm/link-keys" {
 		t.Errorf("KeySource = %q", got)
 	}
 }

@@ -1,10 +1,14 @@
 // Package linkkeys reads the link-signing keyring from where a function's
-// configuration names it, with the AWS SDK's own clients: an SSM
+// configuration names it, with the AWS SDK's own client: an SSM
 // Parameter Store SecureString, read decrypted with service/ssm's
-// GetParameter, or a Secrets Manager secret, read with
-// service/secretsmanager's GetSecretValue. The keyring is never logged
-// and no error quotes it; errors name the parameter or secret and carry
-// the service's typed error.
+// GetParameter. The keyring is never logged and no error quotes it;
+// errors name the parameter and carry the service's typed error.
+//
+// The keys were once read from a Secrets Manager secret as another
+// choice. That client's package inits alone were some 0.3 ms of every
+// cold start of the functions that sign links (issue 24), for a choice
+// the template never made and its IAM check never saw: one place is
+// kept, the one the stack creates and grants.
 package linkkeys
 
 import (
@@ -12,7 +16,6 @@ import (
 	"fmt"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/secretsmanager"
 	"github.com/aws/aws-sdk-go-v2/service/ssm"
 	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 
@@ -30,24 +33,19 @@ type Reader struct {
 	from  string
 }
 
-// New returns a Reader of the keyring cfg names (exactly one of
-// LinkKeysParameter and LinkKeysSecret), through clients made from awsCfg
-// (the function's AWS configuration: its region, credentials and the
-// endpoints the environment names, AWS_ENDPOINT_URL_SSM and
-// AWS_ENDPOINT_URL_SECRETS_MANAGER among them).
+// New returns a Reader of the keyring cfg names (LinkKeysParameter),
+// through a client made from awsCfg (the function's AWS configuration:
+// its region, credentials and the endpoints the environment names,
+// AWS_ENDPOINT_URL_SSM among them).
 func New(awsCfg aws.Config, cfg config.Config) (*Reader, error) {
-	r := &Reader{from: cfg.KeySource()}
-	switch {
-	case cfg.LinkKeysParameter != "" && cfg.LinkKeysSecret == "":
-		client, name := ssm.NewFromConfig(awsCfg), cfg.LinkKeysParameter
-		r.fetch = func(ctx context.Context) ([]byte, error) { return getParameter(ctx, client, name) }
-	case cfg.LinkKeysSecret != "" && cfg.LinkKeysParameter == "":
-		client, id := secretsmanager.NewFromConfig(awsCfg), cfg.LinkKeysSecret
-		r.fetch = func(ctx context.Context) ([]byte, error) { return getSecret(ctx, client, id) }
-	default:
-		return nil, fmt.Errorf("linkkeys: set exactly one of %s and %s", config.EnvLinkKeysParam, config.EnvLinkKeysSecret)
+	if cfg.LinkKeysParameter == "" {
+		return nil, fmt.Errorf("linkkeys: %s names no parameter", config.EnvLinkKeysParam)
 	}
-	return r, nil
+	client, name := ssm.NewFromConfig(awsCfg), cfg.LinkKeysParameter
+	return &Reader{
+		from:  cfg.KeySource(),
+		fetch: func(ctx context.Context) ([]byte, error) { return getParameter(ctx, client, name) },
+	}, nil
 }
 
 // ReadFunc returns the Read method of a new Reader (New), the form in
@@ -89,19 +87,4 @@ func getParameter(ctx context.Context, client *ssm.Client, name string) ([]byte,
 		return nil, fmt.Errorf("linkkeys: SSM parameter %s is a %s; store the link keys as a SecureString", name, p.Type)
 	}
 	return []byte(*p.Value), nil
-}
-
-// getSecret reads a secret's current value, string or binary.
-func getSecret(ctx context.Context, client *secretsmanager.Client, id string) ([]byte, error) {
-	out, err := client.GetSecretValue(ctx, &secretsmanager.GetSecretValueInput{SecretId: &id})
-	if err != nil {
-		return nil, fmt.Errorf("linkkeys: read secret %s: %w", id, err)
-	}
-	switch {
-	case out.SecretString != nil:
-		return []byte(*out.SecretString), nil
-	case len(out.SecretBinary) > 0:
-		return out.SecretBinary, nil
-	}
-	return nil, fmt.Errorf("linkkeys: secret %s has no value", id)
 }

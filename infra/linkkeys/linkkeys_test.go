@@ -11,7 +11,6 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
-	smtypes "github.com/aws/aws-sdk-go-v2/service/secretsmanager/types"
 	ssmtypes "github.com/aws/aws-sdk-go-v2/service/ssm/types"
 
 	"github.com/pbmgames/pbm/infra/config"
@@ -30,8 +29,8 @@ var creds = aws.Credentials{AccessKeyID: "ASIALINKKEYSTEST0001", SecretAccessKey
 
 // lambdaAWS is the AWS configuration a function makes in Lambda
 // (config.LoadDefaultConfig: the role's credentials and region from the
-// environment, the endpoints from AWS_ENDPOINT_URL_SSM and
-// AWS_ENDPOINT_URL_SECRETS_MANAGER), here pointed at the stand-in and
+// environment, the endpoint from AWS_ENDPOINT_URL_SSM), here pointed at
+// the stand-in and
 // kept from any shared configuration file of the machine's.
 func lambdaAWS(t *testing.T, s *testenv.Secrets) aws.Config {
 	t.Helper()
@@ -39,7 +38,7 @@ func lambdaAWS(t *testing.T, s *testenv.Secrets) aws.Config {
 	for k, v := range map[string]string{
 		"AWS_REGION": region, "AWS_ACCESS_KEY_ID": creds.AccessKeyID, "AWS_SECRET_ACCESS_KEY": creds.SecretAccessKey,
 		"AWS_SESSION_TOKEN": creds.SessionToken, "AWS_CONFIG_FILE": none, "AWS_SHARED_CREDENTIALS_FILE": none, "AWS_PROFILE": "",
-		"AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_SSM": s.URL, "AWS_ENDPOINT_URL_SECRETS_MANAGER": s.URL,
+		"AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_SSM": s.URL,
 	} {
 		t.Setenv(k, v)
 	}
@@ -91,27 +90,11 @@ func TestFromSSM(t *testing.T) {
 	}
 }
 
-func TestFromSecretsManager(t *testing.T) {
-	s := testenv.NewSecrets(t, creds, region, map[string]string{"pbm/link-keys": goodKeyring})
-	if err := read(t, s, config.Config{LinkKeysSecret: "pbm/link-keys"}); err != nil {
-		t.Fatal(err)
-	}
-	s.PutBinary("pbm/binary-keys", goodKeyring)
-	if err := read(t, s, config.Config{LinkKeysSecret: "pbm/binary-keys"}); err != nil {
-		t.Fatalf("a binary secret: %v", err)
-	}
-	err := read(t, s, config.Config{LinkKeysSecret: "pbm/missing"})
-	var notFound *smtypes.ResourceNotFoundException
-	if !errors.As(err, &notFound) || !strings.Contains(err.Error(), "pbm/missing") {
-		t.Errorf("a missing secret: %v; want Secrets Manager's ResourceNotFoundException, the secret named", err)
-	}
-}
-
-func TestOneSource(t *testing.T) {
-	for _, c := range []config.Config{{}, {LinkKeysParameter: "/p", LinkKeysSecret: "s"}} {
-		if _, err := linkkeys.New(aws.Config{}, c); err == nil {
-			t.Errorf("%+v: accepted", c)
-		}
+// TestNoParameter: a reader of no parameter is refused when made, not
+// at its first read.
+func TestNoParameter(t *testing.T) {
+	if _, err := linkkeys.New(aws.Config{}, config.Config{Table: "pbm-table"}); err == nil || !strings.Contains(err.Error(), config.EnvLinkKeysParam) {
+		t.Errorf("no parameter: %v; want it refused, naming %s", err, config.EnvLinkKeysParam)
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 )
 
 // keyFile is the JSON form of a keyring, for the local key file and for the
-// secret read from SSM Parameter Store or Secrets Manager:
+// SecureString read from SSM Parameter Store:
 //
 //	{"current":"k1","keys":{"k1":"<base64 of 32 or more bytes>"}}
 type keyFile struct {
@@ -30,8 +30,8 @@ const maxKeyFileLen = 1 << 20
 //
 //	{"current":"k1","keys":{"k1":"<base64 of 32 or more bytes>", ...}}
 //
-// as read from the local key file or from SSM Parameter Store / Secrets
-// Manager by the caller. Keys may be in standard or URL-safe base64, padded
+// as read from the local key file or from SSM Parameter Store by the
+// caller. Keys may be in standard or URL-safe base64, padded
 // or not. Unknown fields are rejected. Error messages never quote the data.
 func ParseKeyring(data []byte) (*Keyring, error) {
 	if len(data) > maxKeyFileLen {

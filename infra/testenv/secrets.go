@@ -23,23 +23,20 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 )
 
-// Secrets is a stand-in for the two AWS APIs the link keys are read
-// from, as they answer over their JSON 1.1 protocol: SSM Parameter
-// Store's GetParameter (X-Amz-Target AmazonSSM.GetParameter, signed for
-// service "ssm") and Secrets Manager's GetSecretValue
-// (secretsmanager.GetSecretValue, signed for "secretsmanager"). No local
-// server of either exists; this is the tests' one stand-in of an AWS
-// API. Like AWS, it checks each request's Signature Version 4 signature
+// Secrets is a stand-in for the AWS API the link keys are read from, as
+// it answers over its JSON 1.1 protocol: SSM Parameter Store's
+// GetParameter (X-Amz-Target AmazonSSM.GetParameter, signed for service
+// "ssm"). No local server of it exists; this is the tests' one stand-in
+// of an AWS API. Like AWS, it checks each request's Signature Version 4 signature
 // against the credentials and region it was made with, and answers an
 // error as the service does (status 400, the error code in __type). It
 // holds SecureString parameters, whose value it answers decrypted only
-// when asked WithDecryption, and string secrets. Point the SDK's clients
-// at it with AWS_ENDPOINT_URL_SSM and AWS_ENDPOINT_URL_SECRETS_MANAGER
-// (or the clients' BaseEndpoint).
+// when asked WithDecryption. Point the SDK's client at it with
+// AWS_ENDPOINT_URL_SSM (or the client's BaseEndpoint).
 type Secrets struct {
 	URL string
-	// Reads counts the values answered: parameters read decrypted and
-	// secrets.
+	// Reads counts the values answered: SecureStrings read decrypted,
+	// and Strings.
 	Reads atomic.Int64
 
 	creds  aws.Credentials
@@ -48,17 +45,15 @@ type Secrets struct {
 	params map[string]held // by name
 }
 
-// held is a parameter or secret the stand-in holds.
+// held is a parameter the stand-in holds.
 type held struct {
 	value string
-	// plain: an SSM parameter of type String, not SecureString;
-	// binary: a secret held as SecretBinary, not SecretString.
-	plain, binary bool
+	plain bool // of type String, not SecureString
 }
 
 // NewSecrets starts a stand-in that accepts requests signed with creds
-// for region, holding params (name → value) as SecureString parameters
-// and as secrets; it stops when t ends.
+// for region, holding params (name → value) as SecureString
+// parameters; it stops when t ends.
 func NewSecrets(t testing.TB, creds aws.Credentials, region string, params map[string]string) *Secrets {
 	t.Helper()
 	s := &Secrets{creds: creds, region: region, params: map[string]held{}}
@@ -73,7 +68,7 @@ func NewSecrets(t testing.TB, creds aws.Credentials, region string, params map[s
 	return s
 }
 
-// Put stores a parameter (and secret), as an operator puts one while
+// Put stores a SecureString parameter, as an operator puts one while
 // the functions run.
 func (s *Secrets) Put(name, value string) {
 	s.mu.Lock()
@@ -81,20 +76,11 @@ func (s *Secrets) Put(name, value string) {
 	s.params[name] = held{value: value}
 }
 
-// PutPlain stores a parameter of type String (not encrypted), and a
-// secret held as a string.
+// PutPlain stores a parameter of type String (not encrypted).
 func (s *Secrets) PutPlain(name, value string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.params[name] = held{value: value, plain: true}
-}
-
-// PutBinary stores a secret held as binary (SecretBinary), and a
-// SecureString parameter.
-func (s *Secrets) PutBinary(name, value string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.params[name] = held{value: value, binary: true}
 }
 
 // awsError answers an error as the JSON 1.1 services do: status 400 and a
@@ -125,26 +111,16 @@ func (s *Secrets) serve(t testing.TB, w http.ResponseWriter, r *http.Request) {
 		awsError(w, "SerializationException", "")
 		return
 	}
-	var service string
-	switch r.Header.Get("X-Amz-Target") {
-	case "AmazonSSM.GetParameter":
-		service = "ssm"
-	case "secretsmanager.GetSecretValue":
-		service = "secretsmanager"
-	default:
+	if r.Header.Get("X-Amz-Target") != "AmazonSSM.GetParameter" {
 		awsError(w, "UnknownOperationException", "")
 		return
 	}
-	if code, msg := s.checkSigV4(r, body, service); code != "" {
+	if code, msg := s.checkSigV4(r, body, "ssm"); code != "" {
 		t.Errorf("secrets stand-in: %s: %s", code, msg)
 		awsError(w, code, msg)
 		return
 	}
-	if service == "ssm" {
-		s.getParameter(w, body)
-	} else {
-		s.getSecretValue(w, body)
-	}
+	s.getParameter(w, body)
 }
 
 // decode reads a request's input strictly: a member the operation does
@@ -206,37 +182,6 @@ func (s *Secrets) getParameter(w http.ResponseWriter, body []byte) {
 		"Value":            value,
 		"Version":          3,
 	}})
-}
-
-func (s *Secrets) getSecretValue(w http.ResponseWriter, body []byte) {
-	var in struct {
-		SecretId     string
-		VersionId    *string
-		VersionStage *string
-	}
-	if err := decode(body, &in); err != nil {
-		awsError(w, "SerializationException", "")
-		return
-	}
-	h, ok := s.held(in.SecretId)
-	if !ok {
-		awsError(w, "ResourceNotFoundException", "Secrets Manager can't find the specified secret.")
-		return
-	}
-	s.Reads.Add(1)
-	out := map[string]any{
-		"ARN":           fmt.Sprintf("arn:aws:secretsmanager:%s:123456789012:secret:%s-AbCdEf", s.region, in.SecretId),
-		"CreatedDate":   1.717236930123e9,
-		"Name":          in.SecretId,
-		"VersionId":     "01234567-89ab-cdef-0123-456789abcdef",
-		"VersionStages": []string{"AWSCURRENT"},
-	}
-	if h.binary {
-		out["SecretBinary"] = []byte(h.value) // base64 in the JSON
-	} else {
-		out["SecretString"] = h.value
-	}
-	answer(w, out)
 }
 
 // checkSigV4 verifies a request's Signature Version 4 signature as AWS

@@ -36,7 +36,7 @@ func MailRole(mail func(aws.Config, config.Config) *Mail) Role {
 }
 
 // Lambda wires a Lambda function from its environment (lambdaenv.Load:
-// the configuration, the link keys read from SSM or Secrets Manager by
+// the configuration, the link keys read from SSM by
 // package linkkeys, on the side from package init where the main
 // imports package earlykeys, else at their first use, the mail settings, the AWS SDK's
 // configuration, the DynamoDB table as the store): the service and, for

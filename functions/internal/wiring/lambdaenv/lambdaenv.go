@@ -44,7 +44,7 @@ type Env struct {
 }
 
 // KeyReader makes the reader of the link keys cfg names, with clients
-// made from awsCfg: package linkkeys (SSM or Secrets Manager), which the
+// made from awsCfg: package linkkeys (SSM), which the
 // functions that sign links plug in, so that bounces does not link it.
 type KeyReader func(awsCfg aws.Config, cfg config.Config) (func(context.Context) (*linksign.Keyring, error), error)
 
@@ -55,7 +55,7 @@ type KeyReader func(awsCfg aws.Config, cfg config.Config) (func(context.Context)
 // (Must), before any invocation. keys reads the link keys if need asks
 // for them.
 //
-// The link keys are one round trip to SSM or Secrets Manager (with a TLS
+// The link keys are one round trip to SSM (with a TLS
 // handshake in AWS), the longest step of every init but bounces'. In a
 // function whose first invocation most often needs them (api, notify:
 // a link opened, mail to send), their read is on its way before main

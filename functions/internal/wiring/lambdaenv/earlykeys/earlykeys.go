@@ -1,5 +1,5 @@
 // Package earlykeys starts reading a Lambda function's link keys from SSM
-// (or Secrets Manager) at package initialisation, before main, so that
+// at package initialisation, before main, so that
 // their round trip overlaps the rest of the init (lambdaenv.StartKeys).
 // The api and notify functions' mains import it for that effect (most of
 // their first invocations need the keys; the sweep's do not);
