@@ -54,9 +54,11 @@ type coldCase struct {
 // for notify, the scheduled event for sweep (an empty table: nothing is
 // due), an empty SNS batch for bounces. The sweep is measured a second
 // time beside a hello world that also makes the four reads every sweep
-// makes at once (testdata/hello/sweepreads.go). The init (to the first GET of
-// /invocation/next) is shown too, and the bare hello world, which links
-// no SDK, for scale.
+// makes at once (testdata/hello/sweepreads.go), and the hello world that
+// makes one read is measured beside the one that makes none: the floor
+// of a function that must read before it answers. The init (to the
+// first GET of /invocation/next) is shown too, and the bare hello world,
+// which links no SDK, for scale.
 func TestColdStart(t *testing.T) {
 	w := newWorld(t)
 	w.untimed = true // timed on the direct path (world.iamChecked)
@@ -95,6 +97,11 @@ func TestColdStart(t *testing.T) {
 		// queries at once): beside a hello world that does so too, its
 		// ratio is what it does besides those round trips.
 		{sweepFunction, scheduled, func([]byte) error { return nil }, helloSweepReadsFunction},
+		// What one round trip to the table costs a cold start here: the
+		// hello world that makes one read beside the one that makes
+		// none. No function that must read before it answers can be
+		// nearer its hello world than this.
+		{helloSweepReadFunction, scheduled, nil, helloSweepFunction},
 		{bouncesFunction, []byte(`{"Records":[]}`), func([]byte) error { return nil }, helloBouncesFunction},
 	}
 	bins, helloBins := make([]string, len(cases)), make([]string, len(cases))

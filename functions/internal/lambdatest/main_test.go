@@ -84,6 +84,9 @@ var (
 	// helloSweepReadsFunction stands beside the sweep a second time: its
 	// hello world that also makes four reads at once, as every sweep does.
 	helloSweepReadsFunction = function{id: "HelloSweepReadsFunction", pkg: helloFunction.pkg, tags: "hello_sweep_reads", timeout: 3}
+	// helloSweepReadFunction makes one read: it is measured beside the
+	// sweep's hello world, which makes none.
+	helloSweepReadFunction = function{id: "HelloSweepReadFunction", pkg: helloFunction.pkg, tags: "hello_sweep_read", timeout: 3}
 )
 
 // world is what one test's functions run against: a table of their own on
