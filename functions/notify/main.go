@@ -19,9 +19,6 @@ import (
 	"github.com/pbmgames/pbm/functions/internal/coldgc"
 	"github.com/pbmgames/pbm/functions/internal/streams"
 	"github.com/pbmgames/pbm/functions/internal/wiring"
-	// The link keys' read starts at package init, before main: most
-	// first invocations need them (lambdaenv.Load).
-	_ "github.com/pbmgames/pbm/functions/internal/wiring/lambdaenv/earlykeys"
 	"github.com/pbmgames/pbm/functions/internal/wiring/sesmail"
 )
 

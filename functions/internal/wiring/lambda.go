@@ -36,10 +36,9 @@ func MailRole(mail func(aws.Config, config.Config) *Mail) Role {
 }
 
 // Lambda wires a Lambda function from its environment (lambdaenv.Load:
-// the configuration, the link keys read from SSM by
-// package linkkeys, on the side from package init where the main
-// imports package earlykeys, else at their first use, the mail settings, the AWS SDK's
-// configuration, the DynamoDB table as the store): the service and, for
+// the configuration, the link keys read from SSM by package linkkeys at
+// their first use, the mail settings, the AWS SDK's configuration, the
+// DynamoDB table as the store): the service and, for
 // a MailRole, the notifier. Built once, at init, and reused by every
 // invocation. Mail is never sent right after a commit here: the table's
 // stream feeds the notify function.

@@ -15,14 +15,13 @@ import (
 	"github.com/pbmgames/pbm/infra/testenv"
 )
 
-// TestStartKeys: in Lambda, the keys' read StartKeys starts is the one
-// Load takes up (SSM is asked once), with the AWS configuration
-// StartKeys loaded; outside Lambda StartKeys reads nothing, and Load
-// reads the keys itself.
-func TestStartKeys(t *testing.T) {
+// TestKeysAtFirstUse: Load reads no key; the first Keys reads them from
+// SSM, once, and later calls keep them; a read that fails is tried again
+// at the next call, which succeeds once the parameter exists.
+func TestKeysAtFirstUse(t *testing.T) {
 	keyring := `{"current":"k1","keys":{"k1":"` + base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32)) + `"}}`
-	creds := aws.Credentials{AccessKeyID: "ASIAEARLYKEYSTEST001", SecretAccessKey: "early/keys/secret", SessionToken: "early-session"}
-	ssm := testenv.NewSecrets(t, creds, "eu-west-1", map[string]string{"/pbm/link-keys": keyring})
+	creds := aws.Credentials{AccessKeyID: "ASIAFIRSTUSETEST0001", SecretAccessKey: "first/use/secret", SessionToken: "first-use-session"}
+	ssm := testenv.NewSecrets(t, creds, "eu-west-1", nil)
 	none := filepath.Join(t.TempDir(), "none")
 	for k, v := range map[string]string{
 		config.EnvTable: "pbm", config.EnvLinkKeysParam: "/pbm/link-keys", "AWS_ENDPOINT_URL_SSM": ssm.URL,
@@ -31,39 +30,27 @@ func TestStartKeys(t *testing.T) {
 	} {
 		t.Setenv(k, v)
 	}
-	t.Cleanup(func() { early.from, early.aws, early.keys = "", nil, nil })
-	load := func() {
-		t.Helper()
-		env, err := Load(context.Background(), slog.New(slog.DiscardHandler), config.NeedLinkKeys, linkkeys.ReadFunc)
-		if err != nil {
-			t.Fatal(err)
-		}
+	env, err := Load(context.Background(), slog.New(slog.DiscardHandler), config.NeedLinkKeys, linkkeys.ReadFunc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if env.AWS.Region != "eu-west-1" {
+		t.Errorf("the AWS configuration's region is %q, want the environment's", env.AWS.Region)
+	}
+	if n := ssm.Reads.Load(); n != 0 {
+		t.Fatalf("%d reads of the keys by Load, want none before their first use", n)
+	}
+	if keys, err := env.Keys(); err == nil || keys != nil {
+		t.Fatalf("Keys before the parameter exists: %v, %v; want an error", keys, err)
+	}
+	ssm.Put("/pbm/link-keys", keyring)
+	for range 3 {
 		if keys, err := env.Keys(); err != nil || keys == nil {
 			t.Fatalf("Keys: %v, %v", keys, err)
 		}
-		if env.AWS.Region != "eu-west-1" {
-			t.Errorf("the AWS configuration's region is %q, want the environment's", env.AWS.Region)
-		}
 	}
-
-	t.Setenv("AWS_LAMBDA_RUNTIME_API", "")
-	StartKeys(linkkeys.ReadFunc)
-	if early.keys != nil || early.aws != nil {
-		t.Fatal("StartKeys started a read outside Lambda")
-	}
-	load()
 	if n := ssm.Reads.Load(); n != 1 {
-		t.Fatalf("%d reads of the keys by Load alone, want 1", n)
-	}
-
-	t.Setenv("AWS_LAMBDA_RUNTIME_API", "127.0.0.1:9001")
-	StartKeys(linkkeys.ReadFunc)
-	if early.keys == nil || early.aws == nil {
-		t.Fatal("StartKeys started no read in Lambda")
-	}
-	load()
-	if n := ssm.Reads.Load(); n != 2 {
-		t.Errorf("%d reads of the keys after StartKeys and Load, want 2 (one each before)", n)
+		t.Errorf("%d reads of the keys in three uses after a failed one, want 1", n)
 	}
 }
 
