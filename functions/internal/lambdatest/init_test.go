@@ -99,8 +99,8 @@ func TestColdStart(t *testing.T) {
 		{sweepFunction, scheduled, func([]byte) error { return nil }, helloSweepReadsFunction},
 		// What one round trip to the table costs a cold start here: the
 		// hello world that makes one read beside the one that makes
-		// none. No function that must read before it answers can be
-		// nearer its hello world than this.
+		// none. On this harness no function that must read before it
+		// answers can come nearer its hello world than this.
 		{helloSweepReadFunction, scheduled, nil, helloSweepFunction},
 		{bouncesFunction, []byte(`{"Records":[]}`), func([]byte) error { return nil }, helloBouncesFunction},
 	}
