@@ -231,8 +231,8 @@ func isDigit(r byte) bool          { return '0' <= r && r <= '9' }
 func isAlnum(r byte) bool          { return isDigit(r) || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }
 func isLowerDigitDash(r byte) bool { return isDigit(r) || 'a' <= r && r <= 'z' || r == '-' }
 
-// validResourceName accepts an SSM parameter name or ARN: 1 to 2048 printable characters without spaces. AWS checks the
-// rest.
+// validResourceName accepts an SSM parameter name or ARN: 1 to 2048
+// printable characters without spaces. AWS checks the rest.
 func validResourceName(s string) bool {
 	if len(s) > 2048 {
 		return false
