@@ -25,7 +25,7 @@ func On(routes *httpapi.Router, a *wiring.App) http.Handler {
 
 // Begun is Handler made on a goroutine of its own, begun at once, that
 // its first request waits for: the api's main begins it before
-// lambda.Start, so that registering some 75 routes in a ServeMux
+// lambda.Start, so that registering 66 routes in a ServeMux
 // (0.35–0.5 ms, its conflict checks growing faster than the routes)
 // goes on beside the runtime's first request for an event, rather than
 // after it, in the first answer's time. A panic making it is the first
