@@ -151,15 +151,7 @@ func Rules(l string, g Game) template.HTML {
 // reads every game's).
 func LazyTexts(files embed.FS, name string) templates.GameTexts {
 	return templates.NewGameTexts(func() map[string][2]string {
-		var texts map[string][2]string
-		b, err := files.ReadFile(name)
-		if err == nil {
-			err = json.Unmarshal(b, &texts)
-		}
-		if err != nil {
-			panic(fmt.Sprintf("present: texts %s: %v", name, err))
-		}
-		return texts
+		return mustDecode[map[string][2]string](files, "texts", name)
 	})
 }
 
@@ -185,15 +177,22 @@ func LazyPhrases(files embed.FS, name string) func() Phrases {
 // MustPhrases reads a game's phrases from its embedded files; a file that
 // does not read is a programming error, and MustPhrases panics on it.
 func MustPhrases(files embed.FS, name string) Phrases {
-	var p Phrases
+	return mustDecode[Phrases](files, "phrases", name)
+}
+
+// mustDecode reads the JSON file name of a game's embedded files as a T;
+// a file that does not read is a programming error, and it panics on it,
+// naming what the file holds.
+func mustDecode[T any](files embed.FS, what, name string) T {
+	var v T
 	b, err := files.ReadFile(name)
 	if err == nil {
-		err = json.Unmarshal(b, &p)
+		err = json.Unmarshal(b, &v)
 	}
 	if err != nil {
-		panic(fmt.Sprintf("present: phrases %s: %v", name, err))
+		panic(fmt.Sprintf("present: %s %s: %v", what, name, err))
 	}
-	return p
+	return v
 }
 
 // Own is what a game's presenter brings besides its code, embedded in its
