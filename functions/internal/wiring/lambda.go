@@ -59,8 +59,7 @@ func Lambda(ctx context.Context, log *slog.Logger, role Role) (*App, error) {
 	if role.mail != nil {
 		p.Mail = role.mail(env.AWS, cfg)
 	}
-	// The keys' read, begun at package init where it was, goes on past
-	// the init: their first use waits for it, or reads them
+	// The keys are read at their first use, not here
 	// (lambdaenv.Env.Keys).
 	p.KeysLater = env.Keys
 	return New(p), nil
