@@ -26,6 +26,7 @@ import (
 	"github.com/aws/aws-lambda-go/events"
 
 	"github.com/pbmgames/pbm/functions/internal/service"
+	"github.com/pbmgames/pbm/functions/internal/servicetest"
 	"github.com/pbmgames/pbm/infra/linksign"
 )
 
@@ -53,17 +54,19 @@ type coldCase struct {
 // its hello world's, so that both see the same machine; a function's
 // ratio is the median of its runs' ratios to the hello run beside each
 // (on a busy machine steadier than the ratio of the medians, also
-// shown). The events: the home page for the api, an empty stream batch
-// for notify, the scheduled event for sweep (an empty table: nothing is
-// due), an empty SNS batch for bounces. The sweep is measured a second
-// time beside a hello world that also makes the requests every sweep
-// makes (testdata/hello/sweepreads.go), and the hello world that
-// makes one read is measured beside the one that makes none: what one
-// round trip to the table adds to a hello world. Each of the sweep's cold
-// starts comes a mail period after the sweep before it, as every
-// scheduled sweep does (sweepAfterAPeriod). The init (to the
-// first GET of /invocation/next) is shown too, and the bare hello world,
-// which links no SDK, for scale.
+// shown). The events: the home page and a seat's page (a mail's link to
+// a started game: the keyring, the game and its talk read, the page
+// drawn) for the api, an empty stream batch for notify, the scheduled
+// event for sweep (an empty table: nothing is due), an empty SNS batch
+// for bounces. The sweep is measured a second time beside a hello world
+// that also makes the requests every sweep makes
+// (testdata/hello/sweepreads.go), and the hello world that makes one
+// read is measured beside the one that makes none: what one round trip
+// to the table adds to a hello world. Each of the sweep's cold starts
+// comes a mail period after the sweep before it, as every scheduled
+// sweep does (sweepAfterAPeriod). The init (to the first GET of
+// /invocation/next) is shown too, and the bare hello world, which links
+// no SDK, for scale.
 func TestColdStart(t *testing.T) {
 	w := newWorld(t)
 	w.untimed = true // timed on the direct path (world.iamChecked)
@@ -72,6 +75,7 @@ func TestColdStart(t *testing.T) {
 		t.Fatal(err)
 	}
 	home := apiEvent(t, "home.json", nil)
+	seatPage := apiEvent(t, "seatpage.json", w.seatLink())
 	cases := []coldCase{
 		{apiFunction, home, func(body []byte) error {
 			var r events.APIGatewayV2HTTPResponse
@@ -84,6 +88,22 @@ func TestColdStart(t *testing.T) {
 			}
 			if r.StatusCode != http.StatusOK || !strings.Contains(page, "</html>") {
 				return fmt.Errorf("the home page: %d", r.StatusCode)
+			}
+			return nil
+		}, helloAPIFunction},
+		// The page a player opens from a mail's link: the keyring read
+		// (SSM), the token checked, the game read, the page drawn.
+		{apiFunction, seatPage, func(body []byte) error {
+			var r events.APIGatewayV2HTTPResponse
+			if err := json.Unmarshal(body, &r); err != nil {
+				return err
+			}
+			page, err := answerText(r)
+			if err != nil {
+				return err
+			}
+			if r.StatusCode != http.StatusOK || !strings.Contains(page, "<svg") {
+				return fmt.Errorf("the seat's page: %d %.300s", r.StatusCode, page)
 			}
 			return nil
 		}, helloAPIFunction},
@@ -149,11 +169,12 @@ func TestColdStart(t *testing.T) {
 		start(helloFunction, bareBin, []byte(`{"n":1}`), nil, &bare)
 	}
 	// Every function reads the keyring at its first use, not at init
-	// (lambdaenv.Load): none of these first invocations needs a key (the
-	// home page, an empty stream batch, an empty table's sweep, an empty
-	// SNS batch), and none reads it.
-	if got := w.ssm.Reads.Load(); got != 0 {
-		t.Errorf("the keyring was read %d times in cold starts whose first invocation needs no key, want none", got)
+	// (lambdaenv.Load): of these first invocations only the seat's page
+	// needs a key, and reads it once; the others (the home page, an
+	// empty stream batch, an empty table's sweep, an empty SNS batch)
+	// read none.
+	if got := w.ssm.Reads.Load(); got != coldStarts {
+		t.Errorf("the keyring was read %d times, want %d: once in each cold start of the seat's page, in no other", got, coldStarts)
 	}
 
 	size := func(bin string) float64 {
@@ -185,6 +206,27 @@ func TestColdStart(t *testing.T) {
 	}
 	b := summary(bare.answer)
 	t.Logf("  bare hello world, no SDK (%4.1f MB): %v [%v–%v], init %v", size(bareBin), b.median, b.min, b.max, summary(bare.init).median)
+}
+
+// seatLink makes a started game of two seats and returns its id and
+// the first seat's token (ID, Token: seatpage.json's placeholders), the
+// link a mail of the game carries.
+func (w *world) seatLink() map[string]string {
+	t := w.t
+	t.Helper()
+	svc := w.service(nil)
+	c := servicetest.Create(t, svc, w.createRequest("cold"))
+	var token string
+	for seat := range c.InviteTokens {
+		tok, err := svc.Accept(t.Context(), c.ID, seat)
+		if err != nil {
+			t.Fatalf("accept seat %d: %v", seat, err)
+		}
+		if seat == 0 {
+			token = tok
+		}
+	}
+	return map[string]string{"ID": c.ID, "Token": token}
 }
 
 // sweepAfterAPeriod leaves the sweep's mail cursor where a sweep one
