@@ -81,8 +81,12 @@ var (
 	helloNotifyFunction  = function{id: "HelloNotifyFunction", pkg: helloFunction.pkg, tags: "hello_notify", timeout: 3}
 	helloSweepFunction   = function{id: "HelloSweepFunction", pkg: helloFunction.pkg, tags: "hello_sweep", timeout: 3}
 	helloBouncesFunction = function{id: "HelloBouncesFunction", pkg: helloFunction.pkg, tags: "hello_bounces", timeout: 3}
+	// helloAPIReadsFunction stands beside the api's seat page a second
+	// time: its hello world that also makes the page's requests.
+	helloAPIReadsFunction = function{id: "HelloApiReadsFunction", pkg: helloFunction.pkg, tags: "hello_api_reads", timeout: 3,
+		vars: map[string]string{"LINK_KEYS_PARAMETER": keysParam}}
 	// helloSweepReadsFunction stands beside the sweep a second time: its
-	// hello world that also makes four reads at once, as every sweep does.
+	// hello world that also makes the requests every sweep makes.
 	helloSweepReadsFunction = function{id: "HelloSweepReadsFunction", pkg: helloFunction.pkg, tags: "hello_sweep_reads", timeout: 3}
 	// helloSweepReadFunction makes one read: it is measured beside the
 	// sweep's hello world, which makes none.

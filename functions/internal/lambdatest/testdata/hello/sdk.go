@@ -1,4 +1,4 @@
-//go:build hello_api || hello_notify || hello_sweep || hello_bounces || hello_sweep_reads || hello_sweep_read
+//go:build hello_api || hello_api_reads || hello_notify || hello_sweep || hello_bounces || hello_sweep_reads || hello_sweep_read
 
 package main
 
