@@ -63,16 +63,12 @@ var anyReader = []linksign.Purpose{linksign.PurposeSeat, linksign.PurposeOrganis
 // answers with fail (a.fail for the API, a.pageError for pages) and
 // returns false.
 func (a *api) loadGame(w http.ResponseWriter, r *http.Request, fail func(http.ResponseWriter, *http.Request, error), token string, purposes ...linksign.Purpose) (reader, *service.Record, int64, bool) {
-	rd, err := a.authorize(r, token, purposes...)
+	c, rec, ver, err := a.svc.AuthorizeAndLoad(r.Context(), token, r.PathValue("id"), purposes...)
 	if err != nil {
 		fail(w, r, err)
 		return reader{}, nil, 0, false
 	}
-	rec, ver, err := a.svc.Load(r.Context(), r.PathValue("id"))
-	if err != nil {
-		fail(w, r, err)
-		return reader{}, nil, 0, false
-	}
+	rd := reader{claims: c}
 	if err := rec.HasSeat(rd.claims); err != nil {
 		fail(w, r, err)
 		return reader{}, nil, 0, false

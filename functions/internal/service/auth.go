@@ -1,6 +1,7 @@
 package service
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -35,6 +36,42 @@ func (s *Service) Authorize(token, game string, purposes ...linksign.Purpose) (l
 		}
 	}
 	return linksign.Claims{}, AsError(last)
+}
+
+// AuthorizeAndLoad is Authorize, then Load of game: the claims of the
+// token, the game's record and version. While the keys are still to be
+// read (Config.KeysPending: a Lambda's first request that needs them, a
+// round trip to SSM, with a TLS handshake and a KMS decryption in AWS),
+// the game is read at the same time, and its record is kept only once
+// the token checks; afterwards the token is checked first, as it takes
+// no request, and a token that fails it reads nothing.
+func (s *Service) AuthorizeAndLoad(ctx context.Context, token, game string, purposes ...linksign.Purpose) (linksign.Claims, *Record, int64, error) {
+	if token == "" || s.keysPending == nil || !s.keysPending() {
+		c, err := s.Authorize(token, game, purposes...)
+		if err != nil {
+			return linksign.Claims{}, nil, 0, err
+		}
+		rec, ver, err := s.Load(ctx, game)
+		return c, rec, ver, err
+	}
+	type loaded struct {
+		rec *Record
+		ver int64
+		err error
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // a read still under way for a token that failed
+	read := make(chan loaded, 1)
+	go func() {
+		rec, ver, err := s.Load(ctx, game)
+		read <- loaded{rec, ver, err}
+	}()
+	c, err := s.Authorize(token, game, purposes...)
+	if err != nil {
+		return linksign.Claims{}, nil, 0, err
+	}
+	l := <-read
+	return c, l.rec, l.ver, l.err
 }
 
 // HasSeat refuses a token tied to a seat the game does not have: a

@@ -88,14 +88,17 @@ type Config struct {
 	Limits Limits
 	Keys   *linksign.Keyring
 	// KeysLater, when set, gives the keys instead of Keys, asked at each
-	// use: they arrive after the service is built (a Lambda's read from
-	// SSM, begun at its init, which so need not wait for it). It keeps
-	// the keys once read and reads again after a failure
+	// use: a Lambda's, read from SSM at their first use, not at its init.
+	// It keeps the keys once read and reads again after a failure
 	// (lambdaenv.Env.Keys).
 	KeysLater func() (*linksign.Keyring, error)
-	Now       func() time.Time // the clock; time.Now when nil
-	Rand      io.Reader        // seeds and ids; crypto/rand when nil
-	Log       *slog.Logger
+	// KeysPending, when set, reports whether KeysLater has still to read
+	// the keys (lambdaenv.Env.KeysPending): AuthorizeAndLoad then reads
+	// the game while they are read.
+	KeysPending func() bool
+	Now         func() time.Time // the clock; time.Now when nil
+	Rand        io.Reader        // seeds and ids; crypto/rand when nil
+	Log         *slog.Logger
 	// AfterCommit runs after every committed write that leaves mail in
 	// the outbox (the in-process notifier of the local run and tests; nil
 	// in Lambda, where the table's stream feeds the notifier).
@@ -138,6 +141,7 @@ type Service struct {
 	sent        store.SentStore
 	limits      Limits
 	keys        keySource
+	keysPending func() bool
 	now         func() time.Time
 	rand        io.Reader
 	log         *slog.Logger
@@ -151,7 +155,7 @@ type Service struct {
 
 // New makes a Service.
 func New(c Config) *Service {
-	s := &Service{games: c.Games, store: c.Store, players: c.Players, guard: c.Guard, sent: c.Sent, limits: c.Limits.withDefaults(), keys: newKeySource(c.Keys, c.KeysLater),
+	s := &Service{games: c.Games, store: c.Store, players: c.Players, guard: c.Guard, sent: c.Sent, limits: c.Limits.withDefaults(), keys: newKeySource(c.Keys, c.KeysLater), keysPending: c.KeysPending,
 		now: c.Now, rand: c.Rand, log: c.Log, afterCommit: c.AfterCommit, committed: c.Committed, signIn: c.SignIn, talk: c.Talk,
 		talkPosted: c.TalkPosted, handOut: c.HandOut}
 	if s.games == nil {

@@ -61,7 +61,7 @@ func Lambda(ctx context.Context, log *slog.Logger, role Role) (*App, error) {
 	}
 	// The keys are read at their first use, not here
 	// (lambdaenv.Env.Keys).
-	p.KeysLater = env.Keys
+	p.KeysLater, p.KeysPending = env.Keys, env.KeysPending
 	return New(p), nil
 }
 

@@ -51,6 +51,9 @@ type Parts struct {
 	// KeysLater, when set, gives the keys instead of Keys, once they
 	// arrive (service.Config.KeysLater): a Lambda's, read from SSM.
 	KeysLater func() (*linksign.Keyring, error)
+	// KeysPending reports whether KeysLater has still to read the keys
+	// (service.Config.KeysPending).
+	KeysPending func() bool
 	// BaseURL is the public origin links point to; "" for links relative
 	// to the request's origin (the API's pages).
 	BaseURL string
@@ -165,7 +168,7 @@ func New(p Parts) *App {
 	if p.Mail != nil && !p.Mail.afterEachCommit {
 		handOut, _ = p.Store.(store.TickRequester)
 	}
-	a.Service = service.New(service.Config{Games: p.Games.Engines(), Store: p.Store, Players: p.Store, Guard: p.Store, Sent: p.Store, Limits: p.Limits, Keys: p.Keys, KeysLater: p.KeysLater, Log: p.Log,
+	a.Service = service.New(service.Config{Games: p.Games.Engines(), Store: p.Store, Players: p.Store, Guard: p.Store, Sent: p.Store, Limits: p.Limits, Keys: p.Keys, KeysLater: p.KeysLater, KeysPending: p.KeysPending, Log: p.Log,
 		Now: p.Now, Rand: p.Rand, Committed: committed, SignIn: signIn, Talk: talk,
 		TalkPosted: talkPosted, HandOut: handOut})
 	var post leagues.Post

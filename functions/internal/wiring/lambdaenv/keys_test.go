@@ -17,7 +17,8 @@ import (
 
 // TestKeysAtFirstUse: Load reads no key; the first Keys reads them from
 // SSM, once, and later calls keep them; a read that fails is tried again
-// at the next call, which succeeds once the parameter exists.
+// at the next call, which succeeds once the parameter exists; KeysPending
+// says whether they are still to be read.
 func TestKeysAtFirstUse(t *testing.T) {
 	keyring := `{"current":"k1","keys":{"k1":"` + base64.StdEncoding.EncodeToString(bytes.Repeat([]byte{7}, 32)) + `"}}`
 	creds := aws.Credentials{AccessKeyID: "ASIAFIRSTUSETEST0001", SecretAccessKey: "first/use/secret", SessionToken: "first-use-session"}
@@ -40,14 +41,23 @@ func TestKeysAtFirstUse(t *testing.T) {
 	if n := ssm.Reads.Load(); n != 0 {
 		t.Fatalf("%d reads of the keys by Load, want none before their first use", n)
 	}
+	if !env.KeysPending() {
+		t.Error("KeysPending before any read: false")
+	}
 	if keys, err := env.Keys(); err == nil || keys != nil {
 		t.Fatalf("Keys before the parameter exists: %v, %v; want an error", keys, err)
+	}
+	if !env.KeysPending() {
+		t.Error("KeysPending after a failed read: false")
 	}
 	ssm.Put("/pbm/link-keys", keyring)
 	for range 3 {
 		if keys, err := env.Keys(); err != nil || keys == nil {
 			t.Fatalf("Keys: %v, %v", keys, err)
 		}
+	}
+	if env.KeysPending() {
+		t.Error("KeysPending once the keys are read: true")
 	}
 	if n := ssm.Reads.Load(); n != 1 {
 		t.Errorf("%d reads of the keys in three uses after a failed one, want 1", n)

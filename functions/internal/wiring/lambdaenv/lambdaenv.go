@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	awshttp "github.com/aws/aws-sdk-go-v2/aws/transport/http"
@@ -38,6 +39,7 @@ type Env struct {
 	mu   sync.Mutex
 	read func() (*linksign.Keyring, error) // reads the link keys (Keys)
 	keys *linksign.Keyring                 // the keys, once read
+	have atomic.Bool                       // keys is set (KeysPending)
 }
 
 // KeyReader makes the reader of the link keys cfg names, with clients
@@ -121,8 +123,13 @@ func (e *Env) Keys() (*linksign.Keyring, error) {
 		return nil, fmt.Errorf("link keys unavailable (read again at their next use): %w", err)
 	}
 	e.keys = keys
+	e.have.Store(true)
 	return keys, nil
 }
+
+// KeysPending reports whether the keys are still to be read: the next
+// Keys waits for a round trip to SSM. It never waits itself.
+func (e *Env) KeysPending() bool { return !e.have.Load() }
 
 // logInit logs what the environment gave.
 func (e *Env) logInit() {
