@@ -76,35 +76,9 @@ func TestColdStart(t *testing.T) {
 	}
 	home := apiEvent(t, "home.json", nil)
 	seatPage := apiEvent(t, "seatpage.json", w.seatLink())
-	checkSeatPage := func(body []byte) error {
-		var r events.APIGatewayV2HTTPResponse
-		if err := json.Unmarshal(body, &r); err != nil {
-			return err
-		}
-		page, err := answerText(r)
-		if err != nil {
-			return err
-		}
-		if r.StatusCode != http.StatusOK || !strings.Contains(page, "<svg") {
-			return fmt.Errorf("the seat's page: %d %.300s", r.StatusCode, page)
-		}
-		return nil
-	}
+	checkSeatPage := pageAnswer("the seat's page", "<svg")
 	cases := []coldCase{
-		{apiFunction, home, func(body []byte) error {
-			var r events.APIGatewayV2HTTPResponse
-			if err := json.Unmarshal(body, &r); err != nil {
-				return err
-			}
-			page, err := answerText(r)
-			if err != nil {
-				return err
-			}
-			if r.StatusCode != http.StatusOK || !strings.Contains(page, "</html>") {
-				return fmt.Errorf("the home page: %d", r.StatusCode)
-			}
-			return nil
-		}, helloAPIFunction},
+		{apiFunction, home, pageAnswer("the home page", "</html>"), helloAPIFunction},
 		// The page a player opens from a mail's link: the keyring read
 		// (SSM), the token checked, the game read, the page drawn.
 		{apiFunction, seatPage, checkSeatPage, helloAPIFunction},
@@ -215,6 +189,25 @@ func TestColdStart(t *testing.T) {
 	}
 	b := summary(bare.answer)
 	t.Logf("  bare hello world, no SDK (%4.1f MB): %v [%v–%v], init %v", size(bareBin), b.median, b.min, b.max, summary(bare.init).median)
+}
+
+// pageAnswer checks an HTTP API answer: 200, and a page (answerText)
+// that holds mark.
+func pageAnswer(what, mark string) func(body []byte) error {
+	return func(body []byte) error {
+		var r events.APIGatewayV2HTTPResponse
+		if err := json.Unmarshal(body, &r); err != nil {
+			return err
+		}
+		page, err := answerText(r)
+		if err != nil {
+			return err
+		}
+		if r.StatusCode != http.StatusOK || !strings.Contains(page, mark) {
+			return fmt.Errorf("%s: %d %.300s", what, r.StatusCode, page)
+		}
+		return nil
+	}
 }
 
 // seatLink makes a started game of two seats and returns its id and
