@@ -58,6 +58,7 @@ type shared struct {
 	once     sync.Once
 	endpoint string
 	err      error
+	srv      *server // the process started; nil for one from env
 }
 
 var (
@@ -83,12 +84,30 @@ func (s *shared) use(t testing.TB) string {
 			s.endpoint = ep
 			return
 		}
-		s.endpoint, s.err = startWithRetry(s.name, s.args, s.ready)
+		s.endpoint, s.srv, s.err = startWithRetry(s.name, s.args, s.ready)
 	})
 	if s.err != nil {
 		t.Fatalf("testenv: %s: %v", s.name, s.err)
 	}
+	if err := s.gone(); err != nil {
+		t.Fatalf("testenv: %v", err)
+	}
 	return s.endpoint
+}
+
+// gone says why the server started here no longer runs, with the end of
+// its stderr; nil while it runs (or for one from the environment). A
+// test after it died would otherwise see only its port refuse.
+func (s *shared) gone() error {
+	if s.srv == nil {
+		return nil
+	}
+	select {
+	case <-s.srv.exited:
+		return fmt.Errorf("%s exited while the tests ran (%v); the end of its stderr:\n%s", s.name, s.srv.err, s.srv.stderr.String())
+	default:
+		return nil
+	}
 }
 
 // Main runs the tests and then kills the servers they started. Call it from
@@ -212,21 +231,22 @@ type readyFunc func(s *server, endpoint string, stdout io.ReadCloser) error
 
 // startWithRetry starts the named node_modules binary on a free port,
 // trying a few ports in case another process takes the chosen one first.
-func startWithRetry(name string, args func(port int) []string, ready readyFunc) (string, error) {
+func startWithRetry(name string, args func(port int) []string, ready readyFunc) (string, *server, error) {
 	bin, err := binPath(name)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	var lastErr error
 	for range 3 {
 		port, err := freePort()
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		endpoint := "http://127.0.0.1:" + strconv.Itoa(port)
-		lastErr = start(name, bin, args(port), endpoint, ready)
+		var srv *server
+		srv, lastErr = start(name, bin, args(port), endpoint, ready)
 		if lastErr == nil {
-			return endpoint, nil
+			return endpoint, srv, nil
 		}
 		// Another process took the port between freePort and the
 		// server's bind: dynalite says EADDRINUSE; aws-ses-v2-local,
@@ -236,7 +256,7 @@ func startWithRetry(name string, args func(port int) []string, ready readyFunc) 
 			break
 		}
 	}
-	return "", lastErr
+	return "", nil, lastErr
 }
 
 func binPath(name string) (string, error) {
@@ -267,14 +287,14 @@ func freePort() (int, error) {
 // started and waited for on one goroutine locked to its OS thread, because
 // Linux sends the parent-death signal when the thread that started the
 // child exits, not only when the whole process does.
-func start(name, bin string, args []string, endpoint string, ready readyFunc) error {
+func start(name, bin string, args []string, endpoint string, ready readyFunc) (*server, error) {
 	cmd := exec.Command(bin, args...)
 	cmd.SysProcAttr = sysProcAttr()
 	// An os.Pipe rather than cmd.StdoutPipe: Wait runs concurrently with
 	// the reads and must not close the reading end under them.
 	stdout, stdoutW, err := os.Pipe()
 	if err != nil {
-		return err
+		return nil, err
 	}
 	cmd.Stdout = stdoutW
 	s := &server{name: name, cmd: cmd, exited: make(chan struct{}), stderr: &tailBuffer{max: 8 << 10}}
@@ -298,7 +318,7 @@ func start(name, bin string, args []string, endpoint string, ready readyFunc) er
 	stdoutW.Close() // the child holds its own copy
 	if err != nil {
 		stdout.Close()
-		return fmt.Errorf("start %s: %w", bin, err)
+		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
 	mu.Lock()
 	started = append(started, s)
@@ -306,9 +326,9 @@ func start(name, bin string, args []string, endpoint string, ready readyFunc) er
 
 	if err := ready(s, endpoint, stdout); err != nil {
 		s.stop()
-		return fmt.Errorf("%s %s: %w; its stderr:\n%s", bin, strings.Join(args, " "), err, s.stderr.String())
+		return nil, fmt.Errorf("%s %s: %w; its stderr:\n%s", bin, strings.Join(args, " "), err, s.stderr.String())
 	}
-	return nil
+	return s, nil
 }
 
 func (s *server) stop() {

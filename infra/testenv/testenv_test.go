@@ -32,6 +32,25 @@ func TestDynalite(t *testing.T) {
 	}
 }
 
+// TestServerGoneSaysWhy: a shared server that died while the tests ran
+// is reported as such, with its exit and the end of its stderr, not left
+// for the next test to find its port refusing.
+func TestServerGoneSaysWhy(t *testing.T) {
+	if os.Getenv(dynalite.env) != "" {
+		t.Skip("dynalite is given by " + dynalite.env + ": not started here")
+	}
+	s := &shared{name: dynalite.name, env: "TESTENV_NO_SUCH_VARIABLE", args: dynalite.args, ready: dynalite.ready}
+	s.use(t)
+	if err := s.gone(); err != nil {
+		t.Fatalf("gone while it runs: %v", err)
+	}
+	s.srv.stop()
+	err := s.gone()
+	if err == nil || !strings.Contains(err.Error(), "dynalite exited while the tests ran") {
+		t.Fatalf("gone after the server was killed: %v", err)
+	}
+}
+
 func TestSESLocal(t *testing.T) {
 	ep := SESLocal(t)
 	resp, err := http.Get(ep + "/store")
