@@ -59,18 +59,18 @@ func (s *Service) AuthorizeAndLoad(ctx context.Context, token, game string, purp
 		ver int64
 		err error
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel() // a read still under way for a token that failed
 	read := make(chan loaded, 1)
 	go func() {
 		rec, ver, err := s.Load(ctx, game)
 		read <- loaded{rec, ver, err}
 	}()
 	c, err := s.Authorize(token, game, purposes...)
+	// The read is waited for even for a token that failed, and dropped:
+	// no request is left half-done when the answer goes.
+	l := <-read
 	if err != nil {
 		return linksign.Claims{}, nil, 0, err
 	}
-	l := <-read
 	return c, l.rec, l.ver, l.err
 }
 
