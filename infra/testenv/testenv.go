@@ -50,10 +50,13 @@ var (
 // (startWithRetry), or the one running at the address in the environment
 // variable env if set.
 type shared struct {
-	name  string // of the node_modules binary
-	env   string
-	args  func(port int) []string
-	ready readyFunc
+	name string // of the node_modules binary
+	// script, if set, is run by node in the binary's stead: a file of
+	// this package, relative to the repository's root.
+	script string
+	env    string
+	args   func(port int) []string
+	ready  readyFunc
 
 	once     sync.Once
 	endpoint string
@@ -62,7 +65,7 @@ type shared struct {
 }
 
 var (
-	dynalite = &shared{name: "dynalite", env: "DYNALITE_ENDPOINT",
+	dynalite = &shared{name: "dynalite", script: "infra/testenv/dynalite.cjs", env: "DYNALITE_ENDPOINT",
 		args: func(port int) []string {
 			return []string{"--host", "127.0.0.1", "--port", strconv.Itoa(port),
 				"--createTableMs", "0", "--deleteTableMs", "0", "--updateTableMs", "0"}
@@ -84,7 +87,7 @@ func (s *shared) use(t testing.TB) string {
 			s.endpoint = ep
 			return
 		}
-		s.endpoint, s.srv, s.err = startWithRetry(s.name, s.args, s.ready)
+		s.endpoint, s.srv, s.err = startWithRetry(s.name, s.script, s.args, s.ready)
 	})
 	if s.err != nil {
 		t.Fatalf("testenv: %s: %v", s.name, s.err)
@@ -231,10 +234,21 @@ type readyFunc func(s *server, endpoint string, stdout io.ReadCloser) error
 
 // startWithRetry starts the named node_modules binary on a free port,
 // trying a few ports in case another process takes the chosen one first.
-func startWithRetry(name string, args func(port int) []string, ready readyFunc) (string, *server, error) {
+func startWithRetry(name, script string, args func(port int) []string, ready readyFunc) (string, *server, error) {
 	bin, err := binPath(name)
 	if err != nil {
 		return "", nil, err
+	}
+	var before []string // the script node runs, if any
+	if script != "" {
+		root, err := RepoRoot()
+		if err != nil {
+			return "", nil, err
+		}
+		if bin, err = exec.LookPath("node"); err != nil {
+			return "", nil, err
+		}
+		before = []string{filepath.Join(root, script)}
 	}
 	var lastErr error
 	for range 3 {
@@ -244,7 +258,7 @@ func startWithRetry(name string, args func(port int) []string, ready readyFunc) 
 		}
 		endpoint := "http://127.0.0.1:" + strconv.Itoa(port)
 		var srv *server
-		srv, lastErr = start(name, bin, args(port), endpoint, ready)
+		srv, lastErr = start(name, bin, append(before, args(port)...), endpoint, ready)
 		if lastErr == nil {
 			return endpoint, srv, nil
 		}

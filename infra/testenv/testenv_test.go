@@ -3,13 +3,21 @@ package testenv
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"log"
 	"net/http"
+	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 func TestMain(m *testing.M) { Main(m) }
@@ -48,6 +56,45 @@ func TestServerGoneSaysWhy(t *testing.T) {
 	err := s.gone()
 	if err == nil || !strings.Contains(err.Error(), "dynalite exited while the tests ran") {
 		t.Fatalf("gone after the server was killed: %v", err)
+	}
+}
+
+// TestDynaliteOutlivesAbortedRequests: clients that give up on their
+// requests at every point of their way (through a proxy, as the IAM
+// check's are) leave dynalite serving; dynalite alone exits at the first
+// such abort (dynalite.cjs).
+func TestDynaliteOutlivesAbortedRequests(t *testing.T) {
+	if os.Getenv(dynalite.env) != "" {
+		t.Skip("dynalite is given by " + dynalite.env + ": not started here")
+	}
+	s := &shared{name: dynalite.name, script: dynalite.script, env: "TESTENV_NO_SUCH_VARIABLE", args: dynalite.args, ready: dynalite.ready}
+	target, err := url.Parse(s.use(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	proxy := httputil.NewSingleHostReverseProxy(target)
+	proxy.ErrorLog = log.New(io.Discard, "", 0) // each abort is "context canceled"
+	front := httptest.NewServer(proxy)
+	defer front.Close()
+	db := DynamoClient(t, front.URL)
+	if _, err := db.CreateTable(t.Context(), &dynamodb.CreateTableInput{TableName: aws.String("aborts"),
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("pk"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("pk"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest}); err != nil {
+		t.Fatal(err)
+	}
+	read := &dynamodb.BatchGetItemInput{RequestItems: map[string]types.KeysAndAttributes{"aborts": {
+		Keys: []map[string]types.AttributeValue{{"pk": &types.AttributeValueMemberS{Value: "a"}}}, ConsistentRead: aws.Bool(true)}}}
+	for i := range 400 {
+		ctx, cancel := context.WithTimeout(t.Context(), time.Duration(i%60)*40*time.Microsecond)
+		_, _ = db.BatchGetItem(ctx, read)
+		cancel()
+		if err := s.gone(); err != nil {
+			t.Fatalf("after %d requests given up on: %v", i+1, err)
+		}
+	}
+	if _, err := db.BatchGetItem(t.Context(), read); err != nil {
+		t.Fatalf("a request after the aborted ones: %v (%v)", err, s.gone())
 	}
 }
 
