@@ -3,6 +3,7 @@ package templates
 import (
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"path"
 	"slices"
@@ -103,6 +104,31 @@ func (pf pageFiles) needs(name string) ([]string, bool) {
 var pageSets struct {
 	sync.Mutex
 	byFiles map[string]*template.Template
+}
+
+// prepared holds the names of the pages Prepare has begun.
+var prepared sync.Map
+
+// Prepare readies the page named name for its first render, once a
+// process, on a goroutine of its own, and returns at once: a handler that
+// reads before it renders (a game's page: the keys, the game) calls it
+// first, so that the work runs while it waits for its reads rather than
+// after them, on the first render of a process (a Lambda's cold start).
+// The work: its set parsed, and its templates escaped, which
+// html/template does at a template's first execution, before it looks at
+// the data; executed with none, it stops at the first field (as
+// TestPageSetsComplete executes every page). Render waits for a parse
+// under way, and escaping is html/template's to serialise; an error is
+// Render's to report.
+func Prepare(name string) {
+	if _, begun := prepared.LoadOrStore(name, struct{}{}); begun {
+		return
+	}
+	go func() {
+		if set, err := pageSet(name); err == nil {
+			_ = set.ExecuteTemplate(io.Discard, name, nil)
+		}
+	}()
 }
 
 // pageSet is the set of templates the page named name is rendered from,

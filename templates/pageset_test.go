@@ -4,7 +4,9 @@ import (
 	"errors"
 	"html/template"
 	"io"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestPageSetsComplete: every template of the pages renders from its own
@@ -45,5 +47,39 @@ func TestPageSetsSmall(t *testing.T) {
 	need, _ := pf.needs("home.html")
 	if len(need) != 2 {
 		t.Errorf("the home page's set is parsed from %v, want itself and the layout", need)
+	}
+}
+
+// TestPrepare: Prepare parses the page's set on a goroutine of its own,
+// and the set Render then uses is the one it parsed.
+func TestPrepare(t *testing.T) {
+	const name = "seat.html"
+	pf, err := scanPages()
+	if err != nil {
+		t.Fatal(err)
+	}
+	need, ok := pf.needs(name)
+	if !ok {
+		t.Fatalf("no page %s", name)
+	}
+	key := strings.Join(need, " ")
+	parsed := func() *template.Template {
+		pageSets.Lock()
+		defer pageSets.Unlock()
+		return pageSets.byFiles[key]
+	}
+	Prepare(name)
+	Prepare(name)
+	deadline := time.Now().Add(10 * time.Second)
+	for parsed() == nil && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	set := parsed()
+	if set == nil {
+		t.Fatal("the set of seat.html was not parsed after Prepare")
+	}
+	again, err := pageSet(name)
+	if err != nil || again != set {
+		t.Errorf("pageSet after Prepare: %p, %v; want the set Prepare parsed, %p", again, err, set)
 	}
 }

@@ -65,6 +65,7 @@ func (a *api) renderSeat(w http.ResponseWriter, r *http.Request, token string, s
 
 // renderSeatWith is renderSeat, asking first to confirm cf if any.
 func (a *api) renderSeatWith(w http.ResponseWriter, r *http.Request, token string, status int, errMsg string, cf *confirmStep) {
+	templates.Prepare("seat.html") // parsed while the game is read
 	rd, rec, ver, ok := a.loadGame(w, r, a.pageError, token, anyReader...)
 	if !ok {
 		return
