@@ -38,8 +38,7 @@ type Env struct {
 	log  *slog.Logger
 	mu   sync.Mutex
 	read func() (*linksign.Keyring, error) // reads the link keys (Keys)
-	keys *linksign.Keyring                 // the keys, once read
-	have atomic.Bool                       // keys is set (KeysPending)
+	keys atomic.Pointer[linksign.Keyring]  // the keys, once read
 }
 
 // KeyReader makes the reader of the link keys cfg names, with clients
@@ -109,10 +108,13 @@ func loadAWS(ctx context.Context) (aws.Config, error) {
 // lifetime). Calls wait for each other. Nil keys unless
 // config.NeedLinkKeys was asked.
 func (e *Env) Keys() (*linksign.Keyring, error) {
+	if keys := e.keys.Load(); keys != nil {
+		return keys, nil
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	if e.keys != nil {
-		return e.keys, nil
+	if keys := e.keys.Load(); keys != nil { // read while this call waited
+		return keys, nil
 	}
 	// Nothing is logged here: the first use is an invocation's, whose
 	// own log lines carry its request ids, and the error, which names
@@ -122,14 +124,13 @@ func (e *Env) Keys() (*linksign.Keyring, error) {
 	if err != nil {
 		return nil, fmt.Errorf("link keys unavailable (read again at their next use): %w", err)
 	}
-	e.keys = keys
-	e.have.Store(true)
+	e.keys.Store(keys)
 	return keys, nil
 }
 
 // KeysPending reports whether the keys are still to be read: the next
 // Keys waits for a round trip to SSM. It never waits itself.
-func (e *Env) KeysPending() bool { return !e.have.Load() }
+func (e *Env) KeysPending() bool { return e.keys.Load() == nil }
 
 // logInit logs what the environment gave.
 func (e *Env) logInit() {
