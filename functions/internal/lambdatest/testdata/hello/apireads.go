@@ -21,8 +21,7 @@ import (
 // the seat page's cold start shows what the page does besides the round
 // trips it cannot leave out.
 func handler() any {
-	cfg := loadAWS()
-	db, keys := dynamodb.NewFromConfig(cfg), ssm.NewFromConfig(cfg)
+	db, keys := apiClients()
 	table, param := os.Getenv("TABLE_NAME"), os.Getenv("LINK_KEYS_PARAMETER")
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	return func(ctx context.Context, ev events.APIGatewayV2HTTPRequest) (events.APIGatewayV2HTTPResponse, error) {
@@ -42,7 +41,6 @@ func handler() any {
 			ConsistentRead:            aws.Bool(true), ScanIndexForward: aws.Bool(false), Limit: aws.Int32(21)}); err != nil {
 			return no, err
 		}
-		return events.APIGatewayV2HTTPResponse{StatusCode: 200, Headers: map[string]string{"Content-Type": "text/html; charset=utf-8"},
-			Body: "<!doctype html><title>hello</title><p>hello, " + ev.RawPath + "</p></html>"}, nil
+		return page(ev), nil
 	}
 }
